@@ -1,0 +1,517 @@
+package nl.overheid.moz.nmc.simulator;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+
+/**
+ * A stand-in for NotifyNL (the Dutch fork of GOV.UK Notify) that speaks Notify's real v2 REST protocol and
+ * behaves like a NotifyNL <em>test</em> API key, on WireMock.
+ *
+ * <h2>What it mimics</h2>
+ * <ul>
+ *   <li><b>Authentication</b> on every request: {@code Authorization: Bearer <JWT>}, HS256, claims {@code iss}
+ *       (the service id) and {@code iat} (within 30 s), signed with the API key's secret. The API key has the
+ *       form {@code {keyname}-{serviceId}-{secret}}; like the official client, the service id is the 36
+ *       characters before the last 37 and the secret the last 36. Failures answer Notify's
+ *       {@code AuthError} (401 without or with a non-Bearer header, else 403 {@code Invalid token: …} or
+ *       {@code Error: Your system clock must be accurate to within 30 seconds}).</li>
+ *   <li>{@code POST /v2/notifications/email}: Notify's validation and 201 body; see {@link SendEmailEndpoint}.</li>
+ *   <li>{@code GET /v2/notifications/{id}}: see {@link GetNotificationEndpoint}.</li>
+ *   <li>{@code GET /v2/notifications?reference=…&status=…&template_type=…&older_than=…}: see
+ *       {@link ListNotificationsEndpoint}.</li>
+ *   <li><b>Delivery receipts</b>: after the {@linkplain Config#callbackDelay() callback delay} the simulator POSTs
+ *       {@code {id, reference, to, status, created_at, completed_at, sent_at, notification_type, template_id,
+ *       template_version}} to the {@linkplain Config#callbackUrl() callback URL} with
+ *       {@code Authorization: Bearer <callback token>}, and retries a connection error, 5xx or 429 five times
+ *       (Notify: 5 minutes apart; here {@linkplain Config#callbackRetryInterval() configurable}, default 1 s).
+ *       Other answers are not retried, as in Notify.</li>
+ *   <li>Timestamps everywhere in Notify's format: UTC with microseconds, e.g. {@code 2026-11-30T10:15:30.123456Z}.</li>
+ * </ul>
+ *
+ * <h2>Simulated recipients</h2>
+ * <table>
+ *   <caption>Outcome by recipient address</caption>
+ *   <tr><th>address</th><th>status (after the callback delay)</th><th>callback</th><th>origin</th></tr>
+ *   <tr><td>{@value #TEMP_FAIL_ADDRESS}</td><td>{@code temporary-failure}</td><td>yes</td><td>Notify's test key</td></tr>
+ *   <tr><td>{@value #PERM_FAIL_ADDRESS}</td><td>{@code permanent-failure}</td><td>yes</td><td>Notify's test key</td></tr>
+ *   <tr><td>any other valid address</td><td>{@code delivered}</td><td>yes</td><td>Notify's test key</td></tr>
+ *   <tr><td>{@value #NO_CALLBACK_ADDRESS}</td><td>{@code technical-failure} ({@code created} before)</td>
+ *       <td><b>none</b>: only a status query finds it</td><td>simulator only</td></tr>
+ *   <tr><td>{@value #SLOW_CALLBACK_ADDRESS}</td><td>{@code delivered}</td><td>after 10 × the delay</td><td>simulator only</td></tr>
+ * </table>
+ * Until its outcome a notification reads {@code sending} (with {@code sent_at}) and {@code completed_at} null.
+ *
+ * <h2>Faults on top: stub priorities</h2>
+ * The simulator's stubs are registered at priority {@value #STUB_PRIORITY} (in WireMock a lower number wins;
+ * stubs without a priority get 5). A test adds outages on top through {@link #wireMock()} and removes them
+ * again with {@code wireMock().removeStub(…)} or {@link #reset()}:
+ * <pre>{@code
+ * sim.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
+ *         .willReturn(aResponse().withStatus(500)
+ *                 .withBody(NotifyNlSimulator.errorBody(500, "Exception", "Internal server error"))));
+ * sim.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
+ *         .willReturn(aResponse().withStatus(429).withBody(NotifyNlSimulator.errorBody(429, "RateLimitError",
+ *                 "Exceeded rate limit for key type TEST of 3000 requests per 60 seconds"))));
+ * // accepted and delivered by the simulator, but the caller never sees the 201:
+ * sim.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
+ *         .willReturn(aResponse().withTransformers(NotifyNlSimulator.SEND_EMAIL_TRANSFORMER)
+ *                 .withFault(Fault.CONNECTION_RESET_BY_PEER)));
+ * }</pre>
+ * A stub that names one of the simulator's transformers ({@link #SEND_EMAIL_TRANSFORMER},
+ * {@link #GET_NOTIFICATION_TRANSFORMER}, {@link #LIST_NOTIFICATIONS_TRANSFORMER}) gets the simulator's answer
+ * but keeps its own delay and fault. The request journal ({@code wireMock().verify(…)}) keeps the last
+ * {@value #REQUEST_JOURNAL_LIMIT} requests.
+ *
+ * <h2>Not simulated</h2>
+ * Templates (any UUID is a template at version 1; the body lists the personalisation), rate limits and
+ * daily limits (stub them), data retention, SMS and letters, key types other than test.
+ *
+ * <p>Thread-safe. Logs (through {@link Config#log()}) carry ids, references and statuses only, never e-mail
+ * addresses or personalisation.
+ */
+public final class NotifyNlSimulator implements AutoCloseable {
+
+    /** Priority of the simulator's own stubs; test stubs at a lower number (e.g. 1) take precedence. */
+    public static final int STUB_PRIORITY = 10;
+
+    /** Requests kept in WireMock's journal for verification. */
+    public static final int REQUEST_JOURNAL_LIMIT = 20_000;
+
+    /** The transformer behind {@code POST /v2/notifications/email}. */
+    public static final String SEND_EMAIL_TRANSFORMER = "notifynl-send-email";
+    /** The transformer behind {@code GET /v2/notifications/{id}}. */
+    public static final String GET_NOTIFICATION_TRANSFORMER = "notifynl-get-notification";
+    /** The transformer behind {@code GET /v2/notifications}. */
+    public static final String LIST_NOTIFICATIONS_TRANSFORMER = "notifynl-list-notifications";
+
+    /** Notify's test key answers {@code temporary-failure} for this address. */
+    public static final String TEMP_FAIL_ADDRESS = "temp-fail@simulator.notify";
+    /** Notify's test key answers {@code permanent-failure} for this address. */
+    public static final String PERM_FAIL_ADDRESS = "perm-fail@simulator.notify";
+    /** Simulator only: {@code technical-failure} on Notify's own send path, and no callback. */
+    public static final String NO_CALLBACK_ADDRESS = "no-callback@simulator.notify";
+    /** Simulator only: {@code delivered}, with the callback after ten times the callback delay. */
+    public static final String SLOW_CALLBACK_ADDRESS = "slow-callback@simulator.notify";
+
+    /** The fixed development service id inside {@link #DEFAULT_API_KEY}. */
+    public static final String DEFAULT_SERVICE_ID = "7a4e1f0c-5b3d-4c2a-9e8f-1d2c3b4a5f60";
+    /** The fixed development key: {@code nmc_dev-<service id>-<secret>}. Not a secret: local runs and tests only. */
+    public static final String DEFAULT_API_KEY =
+            "nmc_dev-" + DEFAULT_SERVICE_ID + "-2f9c8b7a-6e5d-4c3b-a2f1-0e9d8c7b6a50";
+    public static final String DEFAULT_CALLBACK_URL = "http://localhost:8080/api/nmc/v1/notifynl-callback";
+    public static final String DEFAULT_CALLBACK_TOKEN = "dev-callback-token";
+    public static final Duration DEFAULT_CALLBACK_DELAY = Duration.ofMillis(300);
+    public static final Duration DEFAULT_CALLBACK_RETRY_INTERVAL = Duration.ofSeconds(1);
+    /** Notify's {@code API_PAGE_SIZE}. */
+    public static final int DEFAULT_PAGE_SIZE = 250;
+    public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+    /** The port of {@link #main} when {@code NOTIFYNL_SIM_PORT} is not set. */
+    public static final int DEFAULT_STANDALONE_PORT = 8081;
+    /** Notify retries a failed callback this many times. */
+    public static final int CALLBACK_MAX_RETRIES = CallbackSender.MAX_RETRIES;
+
+    private final Config config;
+    private final Simulation simulation;
+    private final WireMockServer server;
+
+    private NotifyNlSimulator(Config config) {
+        this.config = config;
+        Clock clock = Clock.systemUTC();
+        this.simulation = new Simulation(
+                config,
+                new NotificationStore(),
+                new CallbackSender(config.callbackUrl(), config.callbackBearerToken(),
+                        config.callbackRetryInterval(), clock, config.log()),
+                new NotifyJwtVerifier(UUID.fromString(config.serviceId()), config.secret()),
+                clock);
+        this.server = new WireMockServer(WireMockConfiguration.options()
+                .port(config.port())
+                .bindAddress(config.bindAddress())
+                .mappingSource(new NoMappingsSource())
+                .notifier(new QuietNotifier(config.log()))
+                .maxRequestJournalEntries(REQUEST_JOURNAL_LIMIT)
+                .extensions(
+                        new SendEmailEndpoint(simulation),
+                        new GetNotificationEndpoint(simulation),
+                        new ListNotificationsEndpoint(simulation)));
+    }
+
+    /**
+     * Starts a simulator.
+     *
+     * @throws RuntimeException when the port cannot be bound
+     */
+    public static NotifyNlSimulator start(Config config) {
+        NotifyNlSimulator simulator = new NotifyNlSimulator(Objects.requireNonNull(config, "config"));
+        simulator.server.start();
+        simulator.registerStubs();
+        return simulator;
+    }
+
+    /** Starts a simulator with {@link Config#defaults()}: a random port and no log. */
+    public static NotifyNlSimulator start() {
+        return start(Config.defaults());
+    }
+
+    /** The port it listens on (the chosen one when configured as 0). */
+    public int port() {
+        return server.port();
+    }
+
+    /** {@code http://localhost:<port>}: the base URL for the NotifyNL client (without {@code /v2}). */
+    public String baseUrl() {
+        return "http://localhost:" + port();
+    }
+
+    /** The API key it accepts. */
+    public String apiKey() {
+        return config.apiKey();
+    }
+
+    /** The service id inside the API key. */
+    public String serviceId() {
+        return config.serviceId();
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    /** The underlying server, for extra stubs ({@code stubFor}) and verification ({@code verify}). */
+    public WireMockServer wireMock() {
+        return server;
+    }
+
+    /** Every accepted notification, oldest first, with the status it has now. */
+    public List<SentNotification> sentNotifications() {
+        Instant now = simulation.clock().instant();
+        return simulation.store().all().stream().map(notification -> SentNotification.of(notification, now)).toList();
+    }
+
+    /** One accepted notification by its NotifyNL id. */
+    public Optional<SentNotification> sentNotification(UUID id) {
+        Instant now = simulation.clock().instant();
+        return simulation.store().find(id).map(notification -> SentNotification.of(notification, now));
+    }
+
+    /** Delivery receipts the callback URL answered with a 2xx. */
+    public int callbacksDelivered() {
+        return simulation.callbacks().delivered();
+    }
+
+    /** Delivery-receipt POSTs made, retries included, whatever their answer. */
+    public int callbackAttempts() {
+        return simulation.callbacks().attempts();
+    }
+
+    /**
+     * Back to a fresh simulator on the same port: forgets all notifications, drops pending callbacks, zeroes
+     * the counters, removes every test stub and empties the request journal.
+     */
+    public void reset() {
+        simulation.callbacks().reset();
+        simulation.store().clear();
+        server.resetAll();
+        registerStubs();
+    }
+
+    /** Stops the server and drops pending callbacks. */
+    @Override
+    public void close() {
+        server.stop();
+        simulation.callbacks().close();
+    }
+
+    /**
+     * A Notify error body, for test stubs:
+     * {@code {"errors":[{"error":"<error>","message":"<message>"}],"status_code":<statusCode>}}.
+     */
+    public static String errorBody(int statusCode, String error, String message) {
+        return NotifyError.of(statusCode, error, message).toJson();
+    }
+
+    private void registerStubs() {
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                .atPriority(STUB_PRIORITY)
+                .willReturn(aResponse().withTransformers(SEND_EMAIL_TRANSFORMER)));
+        server.stubFor(get(urlPathEqualTo("/v2/notifications"))
+                .atPriority(STUB_PRIORITY)
+                .willReturn(aResponse().withTransformers(LIST_NOTIFICATIONS_TRANSFORMER)));
+        server.stubFor(get(urlPathMatching("/v2/notifications/[^/]+"))
+                .atPriority(STUB_PRIORITY)
+                .willReturn(aResponse().withTransformers(GET_NOTIFICATION_TRANSFORMER)));
+    }
+
+    /**
+     * Runs the simulator until the process is killed, for the local run script. Configured by environment:
+     * {@code NOTIFYNL_SIM_PORT} (default 8081), {@code NOTIFYNL_SIM_CALLBACK_URL} (default
+     * {@value #DEFAULT_CALLBACK_URL}), {@code NOTIFYNL_SIM_CALLBACK_TOKEN} (default
+     * {@value #DEFAULT_CALLBACK_TOKEN}), {@code NOTIFYNL_SIM_API_KEY} (default {@link #DEFAULT_API_KEY}), and
+     * optionally {@code NOTIFYNL_SIM_CALLBACK_DELAY_MS} (300), {@code NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS}
+     * (1000), {@code NOTIFYNL_SIM_BIND_ADDRESS} (127.0.0.1). Logs one line per request and callback to stdout:
+     * ids, references and statuses only.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        Config config;
+        try {
+            config = Config.builder()
+                    .port(intFromEnv("NOTIFYNL_SIM_PORT", DEFAULT_STANDALONE_PORT))
+                    .bindAddress(fromEnv("NOTIFYNL_SIM_BIND_ADDRESS", DEFAULT_BIND_ADDRESS))
+                    .callbackUrl(URI.create(fromEnv("NOTIFYNL_SIM_CALLBACK_URL", DEFAULT_CALLBACK_URL)))
+                    .callbackBearerToken(fromEnv("NOTIFYNL_SIM_CALLBACK_TOKEN", DEFAULT_CALLBACK_TOKEN))
+                    .apiKey(fromEnv("NOTIFYNL_SIM_API_KEY", DEFAULT_API_KEY))
+                    .callbackDelay(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_DELAY_MS",
+                            (int) DEFAULT_CALLBACK_DELAY.toMillis())))
+                    .callbackRetryInterval(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS",
+                            (int) DEFAULT_CALLBACK_RETRY_INTERVAL.toMillis())))
+                    .log(NotifyNlSimulator::printLine)
+                    .build();
+        } catch (IllegalArgumentException invalid) {
+            System.err.println("notifynl-sim: " + invalid.getMessage());
+            System.exit(2);
+            return;
+        }
+        NotifyNlSimulator simulator = start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(simulator::close, "notifynl-sim-shutdown"));
+        printLine("NotifyNL simulator listening on " + simulator.baseUrl()
+                + " (bind " + config.bindAddress() + "), service id " + config.serviceId()
+                + (config.apiKey().equals(DEFAULT_API_KEY) ? ", default dev API key" : ", API key from NOTIFYNL_SIM_API_KEY")
+                + ", callbacks to " + config.callbackUrl() + " after " + config.callbackDelay().toMillis() + " ms");
+        new CountDownLatch(1).await();
+    }
+
+    private static void printLine(String line) {
+        System.out.println(Instant.now() + " notifynl-sim " + line);
+    }
+
+    private static String fromEnv(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value.strip();
+    }
+
+    private static int intFromEnv(String name, int fallback) {
+        String value = fromEnv(name, null);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException notANumber) {
+            throw new IllegalArgumentException(name + " must be a whole number, got '" + value + "'");
+        }
+    }
+
+    /**
+     * A snapshot of one accepted notification. {@link #toString()} leaves out the e-mail address and the
+     * personalisation.
+     *
+     * @param id              the id NotifyNL answered in the 201
+     * @param reference       the request's {@code reference}, or null
+     * @param personalisation as sent, unmodifiable
+     * @param status          Notify's status at the time of the snapshot
+     * @param completedAt     when the final status was reached, or null before that
+     */
+    public record SentNotification(
+            UUID id,
+            String reference,
+            String emailAddress,
+            UUID templateId,
+            Map<String, Object> personalisation,
+            String status,
+            Instant createdAt,
+            Instant completedAt) {
+
+        static SentNotification of(StoredNotification notification, Instant now) {
+            return new SentNotification(notification.id(), notification.reference(), notification.emailAddress(),
+                    notification.templateId(), notification.personalisation(), notification.statusAt(now),
+                    notification.createdAt(), notification.completedAtOrNull(now));
+        }
+
+        @Override
+        public String toString() {
+            return "SentNotification[id=" + id + ", reference=" + reference + ", templateId=" + templateId
+                    + ", status=" + status + ", createdAt=" + createdAt + ", completedAt=" + completedAt + "]";
+        }
+    }
+
+    /**
+     * The simulator's settings; build with {@link #builder()} or take {@link #defaults()}.
+     *
+     * @param port                  TCP port; 0 picks a free one
+     * @param bindAddress           the address to listen on
+     * @param callbackUrl           where delivery receipts go; null sends none
+     * @param callbackBearerToken   the bearer token of the callbacks (the one configured at NotifyNL)
+     * @param apiKey                the only API key accepted: {@code {keyname}-{serviceId}-{secret}}
+     * @param callbackDelay         from the 201 to the outcome and its callback
+     * @param callbackRetryInterval between callback attempts (Notify: 5 minutes)
+     * @param pageSize              page size of the list endpoint (Notify: 250)
+     * @param log                   receives one line per request and callback; never personal data
+     */
+    public record Config(
+            int port,
+            String bindAddress,
+            URI callbackUrl,
+            String callbackBearerToken,
+            String apiKey,
+            Duration callbackDelay,
+            Duration callbackRetryInterval,
+            int pageSize,
+            Consumer<String> log) {
+
+        /** An API key is at least {@code x-} plus a 36-character service id, {@code -} and a 36-character secret. */
+        private static final int MIN_API_KEY_LENGTH = 75;
+
+        public Config {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be 0..65535, got " + port);
+            }
+            Objects.requireNonNull(bindAddress, "bindAddress");
+            Objects.requireNonNull(apiKey, "apiKey");
+            if (apiKey.length() < MIN_API_KEY_LENGTH || apiKey.charAt(apiKey.length() - 37) != '-'
+                    || apiKey.charAt(apiKey.length() - 74) != '-'
+                    || NotifyFormats.parseUuid(apiKey.substring(apiKey.length() - 73, apiKey.length() - 37)).isEmpty()) {
+                throw new IllegalArgumentException(
+                        "apiKey must look like {keyname}-{serviceId (uuid)}-{secret (36 characters)}");
+            }
+            if (callbackUrl != null) {
+                Objects.requireNonNull(callbackBearerToken, "callbackBearerToken");
+                if (!"http".equals(callbackUrl.getScheme()) && !"https".equals(callbackUrl.getScheme())) {
+                    throw new IllegalArgumentException("callbackUrl must be http(s), got " + callbackUrl);
+                }
+            }
+            requireNotNegative(callbackDelay, "callbackDelay");
+            requireNotNegative(callbackRetryInterval, "callbackRetryInterval");
+            if (pageSize < 1) {
+                throw new IllegalArgumentException("pageSize must be at least 1, got " + pageSize);
+            }
+            Objects.requireNonNull(log, "log");
+        }
+
+        /** A random port on 127.0.0.1, the default URLs, token, key, delays and page size; no log. */
+        public static Config defaults() {
+            return builder().build();
+        }
+
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        public Builder toBuilder() {
+            return new Builder()
+                    .port(port).bindAddress(bindAddress).callbackUrl(callbackUrl)
+                    .callbackBearerToken(callbackBearerToken).apiKey(apiKey).callbackDelay(callbackDelay)
+                    .callbackRetryInterval(callbackRetryInterval).pageSize(pageSize).log(log);
+        }
+
+        /** The service id: the 36 characters before the last 37 of the API key (as the official client). */
+        public String serviceId() {
+            return apiKey.substring(apiKey.length() - 73, apiKey.length() - 37);
+        }
+
+        /** The signing secret: the last 36 characters of the API key (as the official client). */
+        String secret() {
+            return apiKey.substring(apiKey.length() - 36);
+        }
+
+        /** Leaves the API key's secret and the callback token out. */
+        @Override
+        public String toString() {
+            return "Config[port=" + port + ", bindAddress=" + bindAddress + ", callbackUrl=" + callbackUrl
+                    + ", serviceId=" + serviceId() + ", callbackDelay=" + callbackDelay
+                    + ", callbackRetryInterval=" + callbackRetryInterval + ", pageSize=" + pageSize + "]";
+        }
+
+        private static void requireNotNegative(Duration duration, String name) {
+            Objects.requireNonNull(duration, name);
+            if (duration.isNegative()) {
+                throw new IllegalArgumentException(name + " must not be negative, got " + duration);
+            }
+        }
+
+        /** Starts from the defaults; every setter replaces one field. */
+        public static final class Builder {
+            private int port = 0;
+            private String bindAddress = DEFAULT_BIND_ADDRESS;
+            private URI callbackUrl = URI.create(DEFAULT_CALLBACK_URL);
+            private String callbackBearerToken = DEFAULT_CALLBACK_TOKEN;
+            private String apiKey = DEFAULT_API_KEY;
+            private Duration callbackDelay = DEFAULT_CALLBACK_DELAY;
+            private Duration callbackRetryInterval = DEFAULT_CALLBACK_RETRY_INTERVAL;
+            private int pageSize = DEFAULT_PAGE_SIZE;
+            private Consumer<String> log = line -> { };
+
+            private Builder() {
+            }
+
+            public Builder port(int port) {
+                this.port = port;
+                return this;
+            }
+
+            public Builder bindAddress(String bindAddress) {
+                this.bindAddress = bindAddress;
+                return this;
+            }
+
+            /** Null: send no callbacks. */
+            public Builder callbackUrl(URI callbackUrl) {
+                this.callbackUrl = callbackUrl;
+                return this;
+            }
+
+            public Builder callbackBearerToken(String callbackBearerToken) {
+                this.callbackBearerToken = callbackBearerToken;
+                return this;
+            }
+
+            public Builder apiKey(String apiKey) {
+                this.apiKey = apiKey;
+                return this;
+            }
+
+            public Builder callbackDelay(Duration callbackDelay) {
+                this.callbackDelay = callbackDelay;
+                return this;
+            }
+
+            public Builder callbackRetryInterval(Duration callbackRetryInterval) {
+                this.callbackRetryInterval = callbackRetryInterval;
+                return this;
+            }
+
+            public Builder pageSize(int pageSize) {
+                this.pageSize = pageSize;
+                return this;
+            }
+
+            /** For example {@code System.out::println}; lines carry no personal data. */
+            public Builder log(Consumer<String> log) {
+                this.log = log;
+                return this;
+            }
+
+            public Config build() {
+                return new Config(port, bindAddress, callbackUrl, callbackBearerToken, apiKey, callbackDelay,
+                        callbackRetryInterval, pageSize, log);
+            }
+        }
+    }
+}

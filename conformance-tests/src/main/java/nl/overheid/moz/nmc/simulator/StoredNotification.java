@@ -1,0 +1,54 @@
+package nl.overheid.moz.nmc.simulator;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One accepted e-mail as Notify keeps it. Immutable: the status is a function of time, {@code pending} until
+ * {@code completedAt} and final from then on (Notify's {@code updated_at}, which its API calls
+ * {@code completed_at}).
+ *
+ * @param sequence               creation order, for "newest first" listings
+ * @param reference              the client's {@code reference}, or null
+ * @param personalisation        unmodifiable
+ * @param oneClickUnsubscribeUrl the request's {@code one_click_unsubscribe_url}, or null
+ * @param sentAt                 when handed to the provider, or null when it never was
+ * @param completedAt            when the final status is reached
+ */
+record StoredNotification(
+        long sequence,
+        UUID id,
+        String reference,
+        String emailAddress,
+        UUID templateId,
+        Map<String, Object> personalisation,
+        String oneClickUnsubscribeUrl,
+        String subject,
+        String body,
+        Instant createdAt,
+        Instant sentAt,
+        Instant completedAt,
+        SimulatedRecipient recipient) {
+
+    /** Every template in the simulator is at version 1. */
+    static final int TEMPLATE_VERSION = 1;
+
+    String statusAt(Instant now) {
+        return isCompletedAt(now) ? recipient.finalStatus() : recipient.pendingStatus();
+    }
+
+    /** Notify's {@code completed_at}: null until the status is a completed one. */
+    Instant completedAtOrNull(Instant now) {
+        return isCompletedAt(now) ? completedAt : null;
+    }
+
+    boolean isCompletedAt(Instant now) {
+        return !now.isBefore(completedAt);
+    }
+
+    @Override
+    public String toString() {
+        return "StoredNotification[id=" + id + ", reference=" + reference + ", recipient=" + recipient + "]";
+    }
+}

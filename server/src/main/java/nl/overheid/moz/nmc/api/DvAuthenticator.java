@@ -1,0 +1,114 @@
+package nl.overheid.moz.nmc.api;
+
+import io.helidon.common.Errors;
+import io.helidon.security.jwt.Jwt;
+import io.helidon.security.jwt.SignedJwt;
+import io.helidon.security.jwt.Validator;
+import io.helidon.security.jwt.jwk.Jwk;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.register.Dienstverlener;
+import nl.overheid.moz.nmc.register.Register;
+
+/**
+ * Authenticates a DV call: an OAuth2 bearer access token from the MOZa IAM gateway, signed with RS256 or
+ * ES256 by a key in the gateway's JWKS, for our audience, from the configured issuer, not expired. The OIN
+ * claim is mapped to a DV by the register. Every failure is the same 401 to the caller; the reason is only
+ * logged (without the token).
+ */
+public final class DvAuthenticator {
+
+    private static final Logger LOG = Logger.getLogger(DvAuthenticator.class.getName());
+    private static final Set<String> ALGORITHMS = Set.of("RS256", "ES256");
+    private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
+
+    private final JwksSource jwks;
+    private final Register register;
+    private final Clock clock;
+    private final AuthSettings settings;
+
+    public DvAuthenticator(AuthSettings settings, JwksSource jwks, Register register, Clock clock) {
+        this.settings = settings;
+        this.jwks = jwks;
+        this.register = register;
+        this.clock = clock;
+    }
+
+    /** The authenticated caller, or a 401 problem. */
+    public Dienstverlener authenticate(Optional<String> authorization) {
+        String token = authorization
+                .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
+                .map(value -> value.substring(7).trim())
+                .filter(value -> !value.isEmpty())
+                .orElseThrow(() -> ProblemException.unauthorized("Een bearer-token is vereist."));
+        Jwt jwt = verify(token);
+        String oin = jwt.payloadClaim(settings.oinClaim())
+                .filter(value -> value.getValueType() == jakarta.json.JsonValue.ValueType.STRING)
+                .map(value -> ((jakarta.json.JsonString) value).getString())
+                .orElseThrow(() -> refuse("token has no " + settings.oinClaim() + " claim"));
+        return register.dienstverlenerByOin(oin)
+                .orElseThrow(() -> refuse("OIN is not in the DV register"));
+    }
+
+    private Jwt verify(String token) {
+        SignedJwt signed;
+        try {
+            signed = SignedJwt.parseToken(token);
+        } catch (RuntimeException e) {
+            throw refuse("token does not parse");
+        }
+        Jwt jwt = signed.getJwt();
+        String algorithm = jwt.algorithm().orElse("none");
+        if (!ALGORITHMS.contains(algorithm)) {
+            throw refuse("algorithm " + algorithm + " is not accepted");
+        }
+        String keyId = jwt.keyId().orElseThrow(() -> refuse("token has no kid"));
+        Jwk key = jwks.key(keyId).orElseThrow(() -> refuse("unknown signing key"));
+        if (!algorithm.equals(key.algorithm())) {
+            throw refuse("key and token algorithm differ");
+        }
+        Errors signature = signed.verifySignature(jwks.keys(), key);
+        if (!signature.isValid()) {
+            throw refuse("signature does not verify");
+        }
+        Instant now = clock.instant();
+        List<Validator<Jwt>> validators = new ArrayList<>(
+                Jwt.defaultTimeValidators(now, (int) CLOCK_SKEW.toSeconds(), java.time.temporal.ChronoUnit.SECONDS, true));
+        Jwt.addIssuerValidator(validators, settings.issuer(), true);
+        Jwt.addAudienceValidator(validators, settings.audience(), true);
+        Errors claims = jwt.validate(validators);
+        if (!claims.isValid()) {
+            throw refuse("claims do not validate");
+        }
+        return jwt;
+    }
+
+    private static ProblemException refuse(String reason) {
+        LOG.fine(() -> "DV token refused: " + reason);
+        return ProblemException.unauthorized("Het token is ongeldig, verlopen of niet voor het NMC bestemd.");
+    }
+
+    /**
+     * Settings of DV authentication ({@code auth} subtree).
+     *
+     * @param jwksUri  the IAM gateway's JWKS ({@code https:}, {@code http:} or {@code file:})
+     * @param issuer   required {@code iss}
+     * @param audience required {@code aud}
+     * @param oinClaim the claim that carries the DV's OIN
+     */
+    public record AuthSettings(String jwksUri, String issuer, String audience, String oinClaim) {
+        public static AuthSettings from(io.helidon.config.Config auth) {
+            return new AuthSettings(
+                    auth.get("jwks-uri").asString().orElseThrow(() -> new IllegalArgumentException("auth.jwks-uri is required")),
+                    auth.get("issuer").asString().orElseThrow(() -> new IllegalArgumentException("auth.issuer is required")),
+                    auth.get("audience").asString().orElse("nmc"),
+                    auth.get("oin-claim").asString().orElse("oin"));
+        }
+    }
+}

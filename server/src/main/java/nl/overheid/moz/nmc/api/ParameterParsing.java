@@ -1,0 +1,22 @@
+package nl.overheid.moz.nmc.api;
+
+import java.util.function.Function;
+
+/**
+ * Conversion of path and query values, called from the generated services (see the template override in
+ * {@code src/main/openapi-templates}). A value that does not convert is a 400 naming the parameter; the
+ * value itself is not echoed.
+ */
+public final class ParameterParsing {
+
+    private ParameterParsing() {
+    }
+
+    public static <T> T parse(String name, String value, Function<String, T> converter) {
+        try {
+            return converter.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.invalid(name, "type", "Parameter '" + name + "' heeft geen geldige waarde.");
+        }
+    }
+}

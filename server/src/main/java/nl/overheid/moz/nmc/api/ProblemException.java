@@ -1,0 +1,101 @@
+package nl.overheid.moz.nmc.api;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A request that ends in an RFC 9457 problem. Thrown anywhere in request handling and turned into an
+ * {@code application/problem+json} response by {@link ProblemResponses}. Details and errors never echo
+ * request values, so they never carry personal data.
+ */
+public final class ProblemException extends RuntimeException {
+
+    /** Problem type URIs of the NMC's own problems. */
+    public static final URI TYPE_INVALID = URI.create("https://nmc.moza.overheid.nl/problemen/ongeldige-invoer");
+    public static final URI TYPE_UNAUTHORIZED = URI.create("https://nmc.moza.overheid.nl/problemen/niet-geauthenticeerd");
+    public static final URI TYPE_NOT_FOUND = URI.create("https://nmc.moza.overheid.nl/problemen/niet-gevonden");
+    public static final URI TYPE_CONFLICT = URI.create("https://nmc.moza.overheid.nl/problemen/conflict");
+    public static final URI TYPE_CURSOR_EXPIRED = URI.create("https://nmc.moza.overheid.nl/problemen/cursor-verlopen");
+    public static final URI TYPE_QUOTA = URI.create("https://nmc.moza.overheid.nl/problemen/quotum-overschreden");
+    public static final URI TYPE_RATE_LIMIT = URI.create("https://nmc.moza.overheid.nl/problemen/te-veel-verzoeken");
+
+    private final int status;
+    private final URI type;
+    private final String title;
+    private final String detail;
+    private final List<FieldError> errors;
+    private final Map<String, String> headers;
+
+    /** One invalid field or parameter: a JSON pointer or parameter name, a constraint code and a reason. */
+    public record FieldError(String name, String code, String reason) {
+    }
+
+    public ProblemException(int status, URI type, String title, String detail, List<FieldError> errors,
+                            Map<String, String> headers) {
+        super(title + ": " + detail, null, false, false);
+        this.status = status;
+        this.type = type;
+        this.title = title;
+        this.detail = detail;
+        this.errors = List.copyOf(errors);
+        this.headers = Map.copyOf(headers);
+    }
+
+    public static ProblemException invalid(List<FieldError> errors) {
+        return new ProblemException(400, TYPE_INVALID, "Ongeldige invoer.",
+                "Het verzoek bevat " + errors.size() + " fout(en); zie errors.", errors, Map.of());
+    }
+
+    public static ProblemException invalid(String name, String code, String reason) {
+        return invalid(List.of(new FieldError(name, code, reason)));
+    }
+
+    public static ProblemException unauthorized(String detail) {
+        return new ProblemException(401, TYPE_UNAUTHORIZED, "Niet geauthenticeerd.", detail, List.of(),
+                Map.of("WWW-Authenticate", "Bearer"));
+    }
+
+    public static ProblemException notFound() {
+        return new ProblemException(404, TYPE_NOT_FOUND, "Niet gevonden.",
+                "De gevraagde bron bestaat niet.", List.of(), Map.of());
+    }
+
+    public static ProblemException conflict(String detail) {
+        return new ProblemException(409, TYPE_CONFLICT, "Conflict.", detail, List.of(), Map.of());
+    }
+
+    public static ProblemException cursorExpired(String detail) {
+        return new ProblemException(410, TYPE_CURSOR_EXPIRED, "Cursor verlopen.", detail, List.of(), Map.of());
+    }
+
+    public static ProblemException quota(long retryAfterSeconds) {
+        return new ProblemException(429, TYPE_QUOTA, "Quotum overschreden.",
+                "Het quotum van deze dienstverlener is bereikt; probeer het over " + retryAfterSeconds
+                        + " seconden opnieuw.", List.of(), Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public URI type() {
+        return type;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public String detail() {
+        return detail;
+    }
+
+    public List<FieldError> errors() {
+        return errors;
+    }
+
+    public Map<String, String> headers() {
+        return headers;
+    }
+}

@@ -1,0 +1,45 @@
+package nl.overheid.moz.nmc.db;
+
+import io.helidon.config.Config;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Connection settings of the database ({@code db} subtree of the configuration).
+ *
+ * @param url      JDBC URL
+ * @param user     role
+ * @param password password
+ * @param poolSize connections in the pool
+ * @param statementTimeout        server-side statement timeout of every connection
+ * @param idleInTransactionTimeout server-side idle-in-transaction timeout of every connection
+ * @param schemaMode {@code migrate} (dev, test) or {@code validate} (production default)
+ */
+public record DatabaseSettings(String url, String user, String password, int poolSize,
+                               Duration statementTimeout, Duration idleInTransactionTimeout, String schemaMode) {
+
+    public static final int DEFAULT_POOL_SIZE = 10;
+    public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
+
+    public DatabaseSettings {
+        Objects.requireNonNull(url, "db.url is required");
+        if (poolSize < 2) {
+            throw new IllegalArgumentException("db.pool-size must be at least 2");
+        }
+        if (!schemaMode.equals("migrate") && !schemaMode.equals("validate")) {
+            throw new IllegalArgumentException("db.schema must be 'migrate' or 'validate'");
+        }
+    }
+
+    public static DatabaseSettings from(Config db) {
+        return new DatabaseSettings(
+                db.get("url").asString().orElse(null),
+                db.get("user").asString().orElse("nmc"),
+                db.get("password").asString().orElse(""),
+                db.get("pool-size").asInt().orElse(DEFAULT_POOL_SIZE),
+                db.get("statement-timeout").as(Duration.class).orElse(DEFAULT_STATEMENT_TIMEOUT),
+                db.get("idle-in-transaction-timeout").as(Duration.class).orElse(DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT),
+                db.get("schema").asString().orElse("validate"));
+    }
+}

@@ -1,0 +1,70 @@
+package nl.overheid.moz.nmc.engine;
+
+import io.helidon.config.Config;
+import java.time.Duration;
+
+/**
+ * Settings of the task engine ({@code engine} subtree). Defaults are named constants; invalid values fail
+ * at start-up, not at the first claim.
+ *
+ * @param pollInterval  how long an idle worker sleeps when not nudged
+ * @param batchSize     tasks per claim round
+ * @param maxDvsPerRound DVs served per claim round
+ * @param lease         how long a claim owns its batch; extended before each external call
+ * @param backoffBase   first retry delay after a failure
+ * @param backoffMax    cap of the retry delay
+ * @param notifyService the NotifyNL service whose budget the send claims take
+ * @param notifyPerMinute NotifyNL's rate limit for that service
+ * @param reconcileShare the share of every budget window reserved for reconciliation
+ */
+public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPerRound, Duration lease,
+                             Duration backoffBase, Duration backoffMax, String notifyService, int notifyPerMinute,
+                             double reconcileShare) {
+
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+    public static final int DEFAULT_BATCH_SIZE = 50;
+    public static final int DEFAULT_MAX_DVS_PER_ROUND = 20;
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_BACKOFF_BASE = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMinutes(15);
+    public static final int NOTIFY_RATE_LIMIT_PER_MINUTE = 3000;
+    public static final double DEFAULT_RECONCILE_SHARE = 0.1;
+
+    public EngineSettings {
+        requirePositive(pollInterval, "engine.poll-interval");
+        requirePositive(lease, "engine.lease");
+        requirePositive(backoffBase, "engine.backoff-base");
+        if (backoffMax.compareTo(backoffBase) < 0) {
+            throw new IllegalArgumentException("engine.backoff-max must not be below engine.backoff-base");
+        }
+        if (batchSize < 1 || maxDvsPerRound < 1 || notifyPerMinute < 1) {
+            throw new IllegalArgumentException("engine batch size, DVs per round and rate limit must be positive");
+        }
+    }
+
+    public static EngineSettings defaults() {
+        return new EngineSettings(DEFAULT_POLL_INTERVAL, DEFAULT_BATCH_SIZE, DEFAULT_MAX_DVS_PER_ROUND, DEFAULT_LEASE,
+                DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, "standaard", NOTIFY_RATE_LIMIT_PER_MINUTE,
+                DEFAULT_RECONCILE_SHARE);
+    }
+
+    public static EngineSettings from(Config engine) {
+        EngineSettings d = defaults();
+        return new EngineSettings(
+                engine.get("poll-interval").as(Duration.class).orElse(d.pollInterval()),
+                engine.get("batch-size").asInt().orElse(d.batchSize()),
+                engine.get("max-dvs-per-round").asInt().orElse(d.maxDvsPerRound()),
+                engine.get("lease").as(Duration.class).orElse(d.lease()),
+                engine.get("backoff-base").as(Duration.class).orElse(d.backoffBase()),
+                engine.get("backoff-max").as(Duration.class).orElse(d.backoffMax()),
+                engine.get("notify-service").asString().orElse(d.notifyService()),
+                engine.get("notify-per-minute").asInt().orElse(d.notifyPerMinute()),
+                engine.get("reconcile-share").asDouble().orElse(d.reconcileShare()));
+    }
+
+    private static void requirePositive(Duration duration, String key) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(key + " must be positive");
+        }
+    }
+}

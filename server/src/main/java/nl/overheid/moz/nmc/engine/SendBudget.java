@@ -1,0 +1,77 @@
+package nl.overheid.moz.nmc.engine;
+
+import java.sql.Connection;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import nl.overheid.moz.nmc.db.Sql;
+
+/**
+ * The send budget: a token bucket per NotifyNL service per one-minute window (design §6). The first take
+ * in a window creates it; unused tokens expire with the window; there is no refiller and no other lock.
+ * Reconciliation has a fixed share of every window, so sending can never starve it.
+ */
+public final class SendBudget {
+
+    /*
+     * One statement. In SET, b.resterend is the value before this take, so laatst_toegekend records exactly
+     * what this take got even when other takes run at the same time (they serialise on the row).
+     */
+    private static final String BUDGET_TAKE = """
+            INSERT INTO verzendbudget AS b (notify_service, venster, resterend, laatst_toegekend)
+            VALUES (:service, :window, greatest(:capacity - :want, 0), least(:want, :capacity))
+            ON CONFLICT (notify_service, venster) DO UPDATE
+               SET resterend = greatest(b.resterend - :want, 0),
+                   laatst_toegekend = least(b.resterend, :want)
+            RETURNING laatst_toegekend
+            """;
+
+    private static final String BUDGET_RETURN = """
+            UPDATE verzendbudget SET resterend = resterend + :tokens
+             WHERE notify_service = :service AND venster = :window
+            """;
+
+    private final int sendCapacity;
+    private final int reconcileCapacity;
+
+    /**
+     * @param perMinute         NotifyNL's rate limit per service (3,000 a minute)
+     * @param reconcileShare    the fraction of every window reserved for reconciliation
+     */
+    public SendBudget(int perMinute, double reconcileShare) {
+        if (perMinute <= 0 || reconcileShare < 0 || reconcileShare >= 1) {
+            throw new IllegalArgumentException("invalid send budget " + perMinute + "/" + reconcileShare);
+        }
+        this.reconcileCapacity = (int) Math.floor(perMinute * reconcileShare);
+        this.sendCapacity = perMinute - reconcileCapacity;
+    }
+
+    /** Takes up to {@code want} send tokens in the current window; returns how many it got. */
+    public int budgetTakeForSending(Connection connection, String service, int want, Instant now) {
+        return take(connection, service, "verzenden", sendCapacity, want, now);
+    }
+
+    /** Takes up to {@code want} tokens from reconciliation's share of the current window. */
+    public int budgetTakeForReconciling(Connection connection, String service, int want, Instant now) {
+        return take(connection, service, "reconcilieren", reconcileCapacity, want, now);
+    }
+
+    /** Gives back tokens a claim could not use (fewer tasks were claimable than counted). */
+    public void budgetReturn(Connection connection, String service, String purpose, int tokens, Instant now) {
+        if (tokens > 0) {
+            Sql.on(connection, BUDGET_RETURN).bind("tokens", tokens).bind("service", service + "/" + purpose)
+                    .bind("window", window(now)).update();
+        }
+    }
+
+    private int take(Connection connection, String service, String purpose, int capacity, int want, Instant now) {
+        if (want <= 0) {
+            return 0;
+        }
+        return Sql.on(connection, BUDGET_TAKE).bind("service", service + "/" + purpose).bind("window", window(now))
+                .bind("capacity", capacity).bind("want", want).one(row -> row.integer("laatst_toegekend"));
+    }
+
+    static Instant window(Instant now) {
+        return now.truncatedTo(ChronoUnit.MINUTES);
+    }
+}

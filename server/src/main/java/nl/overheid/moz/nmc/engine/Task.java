@@ -1,0 +1,13 @@
+package nl.overheid.moz.nmc.engine;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A claimed task. {@code claimEpoch} is the epoch of this claim: every later write on the task carries it
+ * and is refused once another claim raised it.
+ */
+public record Task(long id, TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
+                   Instant due, Instant leaseUntil, long claimEpoch, int pogingenteller, String traceId,
+                   String payload) {
+}

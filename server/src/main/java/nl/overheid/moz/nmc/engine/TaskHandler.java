@@ -1,0 +1,43 @@
+package nl.overheid.moz.nmc.engine;
+
+import java.sql.Connection;
+
+/**
+ * The work of one task kind. The engine claims tasks in one transaction (calling {@link #onClaim} for each
+ * inside it), commits, and then calls {@link #execute} for each outside any transaction. {@code execute}
+ * opens its own transactions and completes, postpones or fails the task itself, always with the claim epoch.
+ */
+public interface TaskHandler {
+
+    TaskKind kind();
+
+    /**
+     * Runs inside the claim transaction, with the task and its notification row locked. For the send task
+     * this is where the claim's transition happens (design §6: the claim goes through the transition
+     * function). Return {@code false} when the task was completed here and needs no execution.
+     */
+    default boolean onClaim(Connection connection, Task task) {
+        return true;
+    }
+
+    /** Executes a claimed task. An exception counts as an NMC-internal failure of the task. */
+    void execute(Task task) throws Exception;
+
+    /**
+     * Called in a transaction, after locking the notification, when the task's attempt counter reached its
+     * maximum. The default parks the task for an operator ({@code mislukt}).
+     */
+    default void onExhausted(Connection connection, Task task, TaskRepository tasks, String fout) {
+        tasks.taskMarkFailed(connection, task, fout);
+    }
+
+    /** NMC-internal failures before {@link #onExhausted}. */
+    default int maxFailures(Task task) {
+        return 5;
+    }
+
+    /** Whether claims of this kind take tokens from the send budget. */
+    default boolean usesSendBudget() {
+        return false;
+    }
+}

@@ -1,0 +1,61 @@
+package nl.overheid.moz.nmc.lifecycle;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+import nl.overheid.moz.nmc.db.Sql;
+
+/**
+ * The status of a notification. Only {@link Transitions} moves a notification between these values.
+ */
+public enum NotificatieStatus implements Sql.DbValue {
+    /** Accepted (volgnummer 1); left by the claim of the first send, a cancel, expiry or exhaustion. */
+    AANGENOMEN("aangenomen"),
+    /** The claim of the first send created attempt 1; left by the commit after NotifyNL's answer. */
+    IN_VERZENDING("in-verzending"),
+    /** An attempt is at NotifyNL; left by a receipt, reconciliation or a resend (which stays here). */
+    VERZONDEN("verzonden"),
+    /** Delivered but not final: a failure receipt within the MEBV period can still move it. */
+    BEZORGD("bezorgd"),
+    /** Terminal: the MEBV period passed after delivery. */
+    DEFINITIEF_BEZORGD("definitief-bezorgd"),
+    /** Terminal: permanently undeliverable, or no contact data. */
+    NIET_BEZORGBAAR("niet-bezorgbaar"),
+    /** Terminal: the NMC itself failed too often, or NotifyNL failed technically on attempt 2. */
+    TECHNISCH_MISLUKT("technisch-mislukt"),
+    /** Terminal, but a late receipt may still correct it to bezorgd or niet-bezorgbaar. */
+    BEZORGSTATUS_ONBEKEND("bezorgstatus-onbekend"),
+    /** Terminal: geldig_tot passed before an attempt could start. */
+    VERLOPEN("verlopen"),
+    /** Terminal: cancelled by the DV while still aangenomen. */
+    GEANNULEERD("geannuleerd");
+
+    /** Statuses that absorb (bezorgstatus-onbekend still accepts a late receipt). */
+    public static final Set<NotificatieStatus> TERMINAL = EnumSet.of(DEFINITIEF_BEZORGD, NIET_BEZORGBAAR,
+            TECHNISCH_MISLUKT, BEZORGSTATUS_ONBEKEND, VERLOPEN, GEANNULEERD);
+
+    private final String value;
+
+    NotificatieStatus(String value) {
+        this.value = value;
+    }
+
+    @Override
+    public String dbValue() {
+        return value;
+    }
+
+    public boolean terminal() {
+        return TERMINAL.contains(this);
+    }
+
+    public static NotificatieStatus of(String value) {
+        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown notificatie status " + value));
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}

@@ -1,0 +1,52 @@
+package nl.overheid.moz.nmc.lifecycle;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+import nl.overheid.moz.nmc.db.Sql;
+
+/** The status of one send attempt. */
+public enum PogingStatus implements Sql.DbValue {
+    /** Created by the claim of a send task; not yet accepted by NotifyNL. */
+    GEPLAND("gepland"),
+    /** NotifyNL answered 201 (or a receipt proved it did); waiting for a receipt. */
+    VERZONDEN("verzonden"),
+    /** A {@code delivered} receipt was applied. */
+    BEZORGD("bezorgd"),
+    /** A {@code temporary-failure} receipt was applied. */
+    TIJDELIJK_MISLUKT("tijdelijk-mislukt"),
+    /** A {@code permanent-failure} receipt was applied, or NotifyNL refused the send with 400. */
+    PERMANENT_MISLUKT("permanent-mislukt"),
+    /** A {@code technical-failure} receipt was applied. */
+    TECHNISCH_MISLUKT("technisch-mislukt"),
+    /** Reconciliation found no outcome (404 or NotifyNL's retention passed). */
+    ONBEKEND("onbekend");
+
+    /** An attempt is running while it may still produce an outcome. */
+    public static final Set<PogingStatus> RUNNING = EnumSet.of(VERZONDEN, ONBEKEND);
+
+    private final String value;
+
+    PogingStatus(String value) {
+        this.value = value;
+    }
+
+    @Override
+    public String dbValue() {
+        return value;
+    }
+
+    public boolean running() {
+        return RUNNING.contains(this);
+    }
+
+    public static PogingStatus of(String value) {
+        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown poging status " + value));
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}

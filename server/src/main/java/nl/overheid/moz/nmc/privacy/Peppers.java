@@ -1,0 +1,76 @@
+package nl.overheid.moz.nmc.privacy;
+
+import io.helidon.config.Config;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Base64;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * HMAC-SHA256 with a pepper per purpose and version (design §9). New rows use the current version; a
+ * search by dvRef tests every version still present on rows.
+ */
+public final class Peppers {
+
+    private static final String ALGORITHM = "HmacSHA256";
+    private static final int MIN_PEPPER_BYTES = 32;
+
+    private final int currentVersion;
+    private final Map<Integer, byte[]> peppers;
+
+    public Peppers(int currentVersion, Map<Integer, byte[]> peppers) {
+        peppers.forEach((version, pepper) -> {
+            if (pepper.length < MIN_PEPPER_BYTES) {
+                throw new IllegalArgumentException("pepper version " + version + " is shorter than 32 bytes");
+            }
+        });
+        if (!peppers.containsKey(currentVersion)) {
+            throw new IllegalArgumentException("no pepper for the current version " + currentVersion);
+        }
+        this.currentVersion = currentVersion;
+        this.peppers = new TreeMap<>(peppers);
+    }
+
+    /** Reads {@code current-version} and {@code versions.<n>} (base64) from a pepper subtree. */
+    public static Peppers from(Config config) {
+        Map<Integer, byte[]> versions = new TreeMap<>();
+        config.get("versions").asNodeList().orElseThrow(
+                () -> new IllegalArgumentException(config.key() + ".versions is required"))
+                .forEach(node -> versions.put(Integer.parseInt(node.name()),
+                        Base64.getDecoder().decode(node.asString().get())));
+        return new Peppers(config.get("current-version").asInt().orElse(versions.keySet().stream()
+                .max(Integer::compare).orElseThrow()), versions);
+    }
+
+    public int currentVersion() {
+        return currentVersion;
+    }
+
+    public Iterable<Integer> versions() {
+        return peppers.keySet();
+    }
+
+    /** HMAC of the DV's reference, bound to the DV so that equal references of two DVs differ. */
+    public byte[] dvRef(int version, UUID dvId, String dvRef) {
+        return hmac(version, dvId + "\u0000" + dvRef);
+    }
+
+    /** HMAC over any canonical text under the given pepper version. */
+    public byte[] hmac(int version, String canonical) {
+        byte[] pepper = peppers.get(version);
+        if (pepper == null) {
+            throw new IllegalArgumentException("unknown pepper version " + version);
+        }
+        try {
+            Mac mac = Mac.getInstance(ALGORITHM);
+            mac.init(new SecretKeySpec(pepper, ALGORITHM));
+            return mac.doFinal(canonical.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is unavailable", e);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package nl.overheid.moz.nmc.register;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A DV as the register knows it: the caller of every DV API call, resolved from the token's OIN.
+ *
+ * @param berichttypen the message types this DV may send
+ * @param quotumPerMinuut acceptances per minute before 429
+ * @param maxCursorleeftijd a feed cursor older than this gets 410
+ */
+public record Dienstverlener(UUID id, String oin, String naam, Set<String> berichttypen, int quotumPerMinuut,
+                             Duration maxCursorleeftijd) {
+}
