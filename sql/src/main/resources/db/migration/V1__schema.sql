@@ -70,6 +70,8 @@ COMMENT ON COLUMN notificatie.datasleutel_gewrapt IS 'wrapped per-notification d
 CREATE UNIQUE INDEX notificatie_idempotentie_uk ON notificatie (dv_id, dvref_hmac, payload_hmac);
 -- list by dvRef
 CREATE INDEX notificatie_dvref_idx ON notificatie (dv_id, dvref_hmac);
+-- quota per DV at acceptance: acceptances in the last minute
+CREATE INDEX notificatie_dv_aangenomen_idx ON notificatie (dv_id, aangenomen_op);
 -- control task: scan of the non-terminal notifications
 CREATE INDEX notificatie_actief_idx ON notificatie (status)
     WHERE status IN ('aangenomen', 'in-verzending', 'verzonden', 'bezorgd');

@@ -92,7 +92,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** Runs {@code work} in one transaction without a result. */
-    public void inTransaction(VoidUnitOfWork work) {
+    public void inTransactionDo(VoidUnitOfWork work) {
         inTransaction(connection -> {
             work.run(connection);
             return null;

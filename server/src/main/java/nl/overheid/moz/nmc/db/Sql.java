@@ -111,6 +111,7 @@ public final class Sql {
             case DbValue dbValue -> statement.setString(index, dbValue.dbValue());
             case UUID[] uuids -> statement.setArray(index, statement.getConnection().createArrayOf("uuid", uuids));
             case String[] strings -> statement.setArray(index, statement.getConnection().createArrayOf("text", strings));
+            case byte[][] byteArrays -> statement.setArray(index, statement.getConnection().createArrayOf("bytea", byteArrays));
             default -> statement.setObject(index, value);
         }
     }

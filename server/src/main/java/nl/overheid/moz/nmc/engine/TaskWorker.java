@@ -161,7 +161,7 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     private void recordFailure(Task task, String fout) {
-        database.inTransaction(connection -> {
+        database.inTransactionDo(connection -> {
             if (task.notificatie() != null && transitions.lock(connection, task.notificatie()).isEmpty()) {
                 return;
             }

@@ -75,7 +75,7 @@ public final class Register {
 
     /** Seeds or updates DVs and berichttypen (local run and tests; production onboarding owns this). */
     public void upsert(List<Berichttype> berichttypen, List<DvSeed> dienstverleners) {
-        database.inTransaction(connection -> {
+        database.inTransactionDo(connection -> {
             for (Berichttype type : berichttypen) {
                 Sql.on(connection, UPSERT_BERICHTTYPE).bind("code", type.code())
                         .bind("template", type.notifyTemplateId()).bind("service", type.notifyService())

@@ -1,0 +1,35 @@
+package nl.overheid.moz.nmc;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import io.helidon.logging.common.LogConfig;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * Starts the NMC. Configuration: environment variables and system properties override the file named by
+ * {@code NMC_CONFIG} (if any), which overrides the packaged {@code application.yaml}.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        LogConfig.configureRuntime();
+        // The NotifyNL client uses HttpURLConnection without time-outs of its own: bound every call.
+        System.setProperty("sun.net.client.defaultConnectTimeout", "5000");
+        System.setProperty("sun.net.client.defaultReadTimeout", "15000");
+        Nmc nmc = Nmc.start(config(), Clock.systemUTC());
+        Runtime.getRuntime().addShutdownHook(new Thread(nmc::close, "nmc-shutdown"));
+    }
+
+    public static Config config() {
+        Config.Builder builder = Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource();
+        builder.addSource(ConfigSources.environmentVariables());
+        builder.addSource(ConfigSources.systemProperties());
+        Optional.ofNullable(System.getenv("NMC_CONFIG")).ifPresent(file -> builder.addSource(ConfigSources.file(file)));
+        builder.addSource(ConfigSources.classpath("application.yaml"));
+        return builder.build();
+    }
+}

@@ -1,0 +1,215 @@
+package nl.overheid.moz.nmc;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.helidon.config.Config;
+import io.helidon.health.HealthCheck;
+import io.helidon.health.HealthCheckResponse;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.health.HealthObserver;
+import java.net.URI;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.List;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.acceptance.Aanname;
+import nl.overheid.moz.nmc.acceptance.Annulering;
+import nl.overheid.moz.nmc.api.ApiDocuments;
+import nl.overheid.moz.nmc.api.ApiFilter;
+import nl.overheid.moz.nmc.api.DocumentatieResource;
+import nl.overheid.moz.nmc.api.DvAuthenticator;
+import nl.overheid.moz.nmc.api.JsonBodies;
+import nl.overheid.moz.nmc.api.JwksSource;
+import nl.overheid.moz.nmc.api.NotificatiesResource;
+import nl.overheid.moz.nmc.api.NotifyNlCallbackResource;
+import nl.overheid.moz.nmc.api.ProblemException;
+import nl.overheid.moz.nmc.api.ProblemResponses;
+import nl.overheid.moz.nmc.api.Responses;
+import nl.overheid.moz.nmc.api.WijzigingenResource;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.DatabaseSettings;
+import nl.overheid.moz.nmc.engine.EngineSettings;
+import nl.overheid.moz.nmc.engine.SendBudget;
+import nl.overheid.moz.nmc.engine.TaskHandler;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.TaskWorker;
+import nl.overheid.moz.nmc.feed.EventRepository;
+import nl.overheid.moz.nmc.feed.Feed;
+import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.PogingRepository;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.privacy.Envelope;
+import nl.overheid.moz.nmc.privacy.KeyProvider;
+import nl.overheid.moz.nmc.privacy.Peppers;
+import nl.overheid.moz.nmc.receipts.Finaliser;
+import nl.overheid.moz.nmc.receipts.OntvangstRepository;
+import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
+import nl.overheid.moz.nmc.receipts.ReceiptStore;
+import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.register.RegisterSeed;
+import nl.overheid.moz.nmc.sending.NotifyNl;
+import nl.overheid.moz.nmc.sending.NotifyNlClient;
+import nl.overheid.moz.nmc.sending.SendPipeline;
+
+/**
+ * The running NMC: one database, the HTTP API and the task workers, wired by hand through constructors.
+ * {@link #start} is what {@code Main} and the tests call, so tests run the real assembly.
+ */
+public final class Nmc implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Nmc.class.getName());
+
+    private final Database database;
+    private final WebServer server;
+    private final List<TaskWorker> workers;
+
+    private Nmc(Database database, WebServer server, List<TaskWorker> workers) {
+        this.database = database;
+        this.server = server;
+        this.workers = workers;
+    }
+
+    /** The NMC's one JSON mapper: ISO times, no nulls, unknown input fields ignored after schema validation. */
+    public static ObjectMapper objectMapper() {
+        return new ObjectMapper()
+                .registerModule(new JavaTimeModule())
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    }
+
+    /** Starts with the real NotifyNL client. */
+    public static Nmc start(Config config, Clock clock) {
+        NmcSettings settings = NmcSettings.from(config);
+        return start(config, clock, new NotifyNlClient(settings.notifyApiKey(), settings.notifyBaseUrl()));
+    }
+
+    /** Starts everything: migrate or validate the schema, seed the register, start workers and the server. */
+    public static Nmc start(Config config, Clock clock, NotifyNl notifyNl) {
+        NmcSettings settings = NmcSettings.from(config);
+        DatabaseSettings dbSettings = DatabaseSettings.from(config.get("db"));
+        EngineSettings engineSettings = EngineSettings.from(config.get("engine"));
+        Database database = Database.open(dbSettings);
+        try {
+            if (dbSettings.schemaMode().equals("migrate")) {
+                database.migrate();
+            } else {
+                database.validate();
+            }
+            Register register = new Register(database);
+            RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> seed.apply(register));
+
+            ObjectMapper mapper = objectMapper();
+            Transitions transitions = new Transitions(clock);
+            TaskRepository tasks = new TaskRepository();
+            PogingRepository pogingen = new PogingRepository(clock);
+            NotificatieReads reads = new NotificatieReads();
+            OntvangstRepository ontvangsten = new OntvangstRepository();
+            Envelope envelope = new Envelope(KeyProvider.from(config.get("privacy.kek")));
+            Peppers peppers = Peppers.from(config.get("privacy.pepper"));
+            SendBudget budget = new SendBudget(engineSettings.notifyPerMinute(), engineSettings.reconcileShare());
+
+            TaskWorker[] sendWorker = new TaskWorker[1];
+            TaskWorker[] receiptWorker = new TaskWorker[1];
+            TaskHandler send = new SendPipeline(database, tasks, pogingen, reads, transitions, register, envelope,
+                    notifyNl, clock, engineSettings.lease(), attempt -> sendWorker[0].backoff(attempt));
+            TaskHandler receipts = new ReceiptProcessor(database, tasks, pogingen, ontvangsten, transitions, clock,
+                    settings.mebvPeriod(), settings.callbackWindow());
+            TaskHandler finaliser = new Finaliser(database, tasks, transitions);
+            sendWorker[0] = new TaskWorker(send, database, tasks, budget, transitions, clock, engineSettings);
+            receiptWorker[0] = new TaskWorker(receipts, database, tasks, budget, transitions, clock, engineSettings);
+            TaskWorker finaliseWorker = new TaskWorker(finaliser, database, tasks, budget, transitions, clock, engineSettings);
+            List<TaskWorker> workers = List.of(sendWorker[0], receiptWorker[0], finaliseWorker);
+
+            ApiDocuments documents = ApiDocuments.load();
+            ProblemResponses problems = new ProblemResponses(mapper);
+            Responses responses = new Responses(mapper);
+            JsonBodies dvBodies = new JsonBodies(mapper, documents.dvSchemas(), settings.maxBodyBytes());
+            JsonBodies callbackBodies = new JsonBodies(objectMapper()
+                    .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE), documents.callbackSchemas(),
+                    settings.maxBodyBytes());
+            DvAuthenticator.AuthSettings authSettings = DvAuthenticator.AuthSettings.from(config.get("auth"));
+            DvAuthenticator authenticator = new DvAuthenticator(authSettings,
+                    new JwksSource(jwksUri(authSettings.jwksUri()), clock), register, clock);
+            Aanname aanname = new Aanname(database, transitions, tasks, reads, register, peppers, envelope, clock,
+                    sendWorker[0]::nudge);
+
+            HttpRouting.Builder routing = HttpRouting.builder()
+                    .addFilter(new ApiFilter(documents.version(), authenticator, problems))
+                    .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
+                    .register(ApiFilter.BASE_PATH + "/notifynl-callback",
+                            new NotifyNlCallbackResource(settings.callbackToken(), new ReceiptStore(database,
+                                    ontvangsten, tasks, clock), callbackBodies, receiptWorker[0]::nudge))
+                    // The fixed path must be routed before /notificaties/{id}.
+                    .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen", new WijzigingenResource(
+                            new Feed(database, new EventRepository(), clock), dvBodies, responses,
+                            settings.eventSource(), settings.feedMaxLimit()))
+                    .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname,
+                            new Annulering(database, transitions, tasks), database, reads, pogingen, dvBodies, responses))
+                    .any((request, response) -> problems.send(response, ProblemException.notFound()))
+                    .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
+                    .error(Throwable.class, problems::sendUnexpected);
+
+            WebServer server = WebServer.builder()
+                    .config(config.get("server"))
+                    .addFeature(ObserveFeature.create(HealthObserver.create(databaseCheck(database))))
+                    .addRouting(routing)
+                    .build()
+                    .start();
+            workers.forEach(TaskWorker::start);
+            LOG.info(() -> "NMC listening on port " + server.port());
+            return new Nmc(database, server, workers);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    private static URI jwksUri(String value) {
+        URI uri = URI.create(value);
+        return uri.getScheme() == null ? Path.of(value).toAbsolutePath().toUri() : uri;
+    }
+
+    private static HealthCheck databaseCheck(Database database) {
+        return new HealthCheck() {
+            @Override
+            public String name() {
+                return "database";
+            }
+
+            @Override
+            public HealthCheckResponse call() {
+                try (Connection connection = database.dataSource().getConnection()) {
+                    return HealthCheckResponse.builder().status(connection.isValid(2)).build();
+                } catch (Exception e) {
+                    return HealthCheckResponse.builder().status(false).build();
+                }
+            }
+        };
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    /** Runs one claim round of every worker now (tests drive time with a clock and call this). */
+    public void runWorkersOnce() {
+        workers.forEach(TaskWorker::runOnce);
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+        workers.forEach(TaskWorker::close);
+        database.close();
+    }
+}

@@ -1,0 +1,51 @@
+package nl.overheid.moz.nmc;
+
+import io.helidon.config.Config;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * Settings outside the subsystems' own subtrees.
+ *
+ * @param mebvPeriod      the vaststellingstermijn after delivery (7 days; dev: seconds)
+ * @param callbackWindow  NotifyNL's callback retry window, the finalise task's margin (5 × 5 minutes)
+ * @param eventSource     the CloudEvents {@code source} of the NMC (a URN with the owner's OIN)
+ * @param feedMaxLimit    maximum page size of the feed
+ * @param maxBodyBytes    largest accepted request body
+ * @param notifyBaseUrl   NotifyNL's API
+ * @param notifyApiKey    NotifyNL API key ({@code name-serviceId-secret})
+ * @param callbackToken   the bearer token NotifyNL sends with receipts
+ */
+public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI eventSource, int feedMaxLimit,
+                          int maxBodyBytes, String notifyBaseUrl, String notifyApiKey, String callbackToken) {
+
+    public static final Duration DEFAULT_MEBV_PERIOD = Duration.ofDays(7);
+    public static final Duration DEFAULT_CALLBACK_WINDOW = Duration.ofMinutes(25);
+    public static final int DEFAULT_FEED_MAX_LIMIT = 1000;
+    public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+    public NmcSettings {
+        if (mebvPeriod.isNegative() || callbackWindow.isNegative()) {
+            throw new IllegalArgumentException("lifecycle periods must not be negative");
+        }
+        if (feedMaxLimit < 1 || maxBodyBytes < 1024) {
+            throw new IllegalArgumentException("feed.max-limit must be positive and http.max-body-bytes at least 1024");
+        }
+    }
+
+    public static NmcSettings from(Config config) {
+        return new NmcSettings(
+                config.get("lifecycle.mebv-period").as(Duration.class).orElse(DEFAULT_MEBV_PERIOD),
+                config.get("lifecycle.callback-window").as(Duration.class).orElse(DEFAULT_CALLBACK_WINDOW),
+                URI.create(config.get("feed.source").asString().orElse("urn:nld:oin:00000001234567890000:systeem:nmc")),
+                config.get("feed.max-limit").asInt().orElse(DEFAULT_FEED_MAX_LIMIT),
+                config.get("http.max-body-bytes").asInt().orElse(DEFAULT_MAX_BODY_BYTES),
+                required(config, "notifynl.base-url"),
+                required(config, "notifynl.api-key"),
+                required(config, "notifynl.callback-token"));
+    }
+
+    private static String required(Config config, String key) {
+        return config.get(key).asString().orElseThrow(() -> new IllegalArgumentException(key + " is required"));
+    }
+}

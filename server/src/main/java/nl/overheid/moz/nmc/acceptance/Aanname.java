@@ -1,0 +1,161 @@
+package nl.overheid.moz.nmc.acceptance;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import nl.overheid.moz.nmc.api.ProblemException;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
+import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.privacy.Envelope;
+import nl.overheid.moz.nmc.privacy.Peppers;
+import nl.overheid.moz.nmc.register.Berichttype;
+import nl.overheid.moz.nmc.register.Dienstverlener;
+import nl.overheid.moz.nmc.register.Register;
+
+/**
+ * Step 1, acceptance: one transaction inserts the notification, its first task and its first event, so the
+ * notification is durable before the 202 and its status can be read at once. The dvRef is kept only as an
+ * HMAC, the recipient and personalisation only encrypted. A repeat of the same request (same DV, dvRef and
+ * payload) returns the same notification and counts against no quota.
+ */
+public final class Aanname {
+
+    private static final Duration QUOTA_WINDOW = Duration.ofMinutes(1);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Database database;
+    private final Transitions transitions;
+    private final TaskRepository tasks;
+    private final NotificatieReads reads;
+    private final Register register;
+    private final Peppers peppers;
+    private final Envelope envelope;
+    private final Clock clock;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final Runnable onAccepted;
+
+    public Aanname(Database database, Transitions transitions, TaskRepository tasks, NotificatieReads reads,
+                   Register register, Peppers peppers, Envelope envelope, Clock clock, Runnable onAccepted) {
+        this.database = database;
+        this.transitions = transitions;
+        this.tasks = tasks;
+        this.reads = reads;
+        this.register = register;
+        this.peppers = peppers;
+        this.envelope = envelope;
+        this.clock = clock;
+        this.onAccepted = onAccepted;
+    }
+
+    /** A validated request in either regime; {@code ontvanger} is the e-mail address or identifying number. */
+    public record Request(String regie, String dvRef, String berichttype, String ontvanger,
+                          Map<String, String> personalisation, Instant geldigTot, String batchId,
+                          Optional<String> traceparent) {
+    }
+
+    public Transitions.Acceptance accept(Dienstverlener dv, Request request) {
+        if (!dv.berichttypen().contains(request.berichttype())) {
+            throw ProblemException.invalid("/berichttype", "unknown",
+                    "Deze dienstverlener mag dit berichttype niet versturen.");
+        }
+        Instant now = clock.instant();
+        if (request.geldigTot() != null && !request.geldigTot().isAfter(now)) {
+            throw ProblemException.invalid("/geldigTot", "past", "geldigTot ligt niet in de toekomst.");
+        }
+        int pepperVersion = peppers.currentVersion();
+        byte[] dvrefHmac = peppers.dvRef(pepperVersion, dv.id(), request.dvRef());
+        UUID id = UUID.randomUUID();
+        Envelope.DataKey key = envelope.newDataKey(id);
+        byte[] ontvanger = envelope.encrypt(key.key(), id, "ontvanger", request.ontvanger());
+        byte[] personalisatie = envelope.encrypt(key.key(), id, "personalisatie", json(request.personalisation()));
+        Transitions.Acceptance acceptance = database.inTransaction(connection -> {
+            Berichttype type = register.berichttype(connection, request.berichttype()).orElseThrow(() ->
+                    ProblemException.invalid("/berichttype", "unknown", "Dit berichttype bestaat niet."));
+            Instant geldigTot = request.geldigTot() != null ? request.geldigTot()
+                    : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
+            byte[] payloadHmac = peppers.hmac(pepperVersion, canonicalPayload(request));
+            NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
+                    request.batchId(), request.berichttype(), request.regie(), geldigTot, ontvanger, personalisatie,
+                    key.wrapped(), key.kekVersion(), traceId(request.traceparent()));
+            enforceQuota(connection, dv, now);
+            Transitions.Acceptance result = transitions.accept(connection, n);
+            if (result.created()) {
+                tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, dv.id(),
+                        id, now, n.traceId()));
+            }
+            return result;
+        });
+        if (acceptance.created()) {
+            onAccepted.run();
+        }
+        return acceptance;
+    }
+
+    /** HMACs of a dvRef under every pepper version still in use, for search. */
+    public List<byte[]> dvRefHmacs(Dienstverlener dv, String dvRef) {
+        List<byte[]> hmacs = new java.util.ArrayList<>();
+        peppers.versions().forEach(version -> hmacs.add(peppers.dvRef(version, dv.id(), dvRef)));
+        return hmacs;
+    }
+
+    private void enforceQuota(java.sql.Connection connection, Dienstverlener dv, Instant now) {
+        NotificatieReads.Acceptances recent = reads.acceptedSince(connection, dv.id(), now.minus(QUOTA_WINDOW));
+        if (recent.count() >= dv.quotumPerMinuut()) {
+            long retryAfter = Math.max(1, Duration.between(now, recent.oldest().plus(QUOTA_WINDOW)).toSeconds() + 1);
+            throw ProblemException.quota(retryAfter);
+        }
+    }
+
+    /**
+     * The payload in one canonical text (sorted keys, instants in UTC) so that equal requests hash equally.
+     * The HMAC (not a plain hash) keeps it from confirming a guessed recipient.
+     */
+    private String canonicalPayload(Request request) {
+        ObjectNode node = mapper.createObjectNode();
+        node.put("purpose", "payload");
+        node.put("regie", request.regie());
+        node.put("dvRef", request.dvRef());
+        node.put("berichttype", request.berichttype());
+        node.put("ontvanger", request.ontvanger());
+        ObjectNode personalisation = node.putObject("personalisation");
+        new TreeMap<>(request.personalisation()).forEach(personalisation::put);
+        node.put("geldigTot", request.geldigTot() == null ? null : request.geldigTot().toString());
+        node.put("batchId", request.batchId());
+        return node.toString();
+    }
+
+    private String json(Map<String, String> personalisation) {
+        try {
+            return mapper.writeValueAsString(new TreeMap<>(personalisation));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The W3C trace id of the caller's traceparent, or a fresh one: every task of this notification carries it. */
+    static String traceId(Optional<String> traceparent) {
+        return traceparent
+                .filter(value -> value.matches("^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$"))
+                .map(value -> value.substring(3, 35))
+                .filter(id -> !id.equals("0".repeat(32)))
+                .orElseGet(() -> {
+                    byte[] bytes = new byte[16];
+                    RANDOM.nextBytes(bytes);
+                    return HexFormat.of().formatHex(bytes);
+                });
+    }
+}

@@ -1,0 +1,167 @@
+package nl.overheid.moz.nmc.api;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import nl.overheid.moz.nmc.acceptance.Aanname;
+import nl.overheid.moz.nmc.acceptance.Annulering;
+import nl.overheid.moz.nmc.api.generated.dv.NotificatiesService;
+import nl.overheid.moz.nmc.api.generated.dv.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.dv.model.CentraleNotificatieAanvraag;
+import nl.overheid.moz.nmc.api.generated.dv.model.DecentraleNotificatieAanvraag;
+import nl.overheid.moz.nmc.api.generated.dv.model.Notificatie;
+import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieAangenomen;
+import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieLijst;
+import nl.overheid.moz.nmc.api.generated.dv.model.Poging;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.PogingRepository;
+import nl.overheid.moz.nmc.lifecycle.PogingStatus;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.register.Dienstverlener;
+
+/** Acceptance, status, search and cancel: the Notificaties tag of the DV API. */
+public final class NotificatiesResource extends NotificatiesService {
+
+    private static final Pattern DV_REF = Pattern.compile("^[\\x21-\\x7E]{1,200}$");
+    private static final int SEARCH_LIMIT = 100;
+
+    private final Aanname aanname;
+    private final Annulering annulering;
+    private final Database database;
+    private final NotificatieReads reads;
+    private final PogingRepository pogingen;
+    private final JsonBodies bodies;
+    private final Responses responses;
+
+    public NotificatiesResource(Aanname aanname, Annulering annulering, Database database, NotificatieReads reads,
+                                PogingRepository pogingen, JsonBodies bodies, Responses responses) {
+        this.aanname = aanname;
+        this.annulering = annulering;
+        this.database = database;
+        this.reads = reads;
+        this.pogingen = pogingen;
+        this.bodies = bodies;
+        this.responses = responses;
+    }
+
+    @Override
+    protected NotificatieAannemenDecentraalOp createNotificatieAannemenDecentraalOp() {
+        return new NotificatieAannemenDecentraalOp() {
+            @Override
+            protected DecentraleNotificatieAanvraag decentraleNotificatieAanvraag(ServerRequest request,
+                                                                                ValidatorUtils.Validator validator) {
+                return bodies.read(request, "DecentraleNotificatieAanvraag", DecentraleNotificatieAanvraag.class);
+            }
+        };
+    }
+
+    @Override
+    protected NotificatieAannemenCentraalOp createNotificatieAannemenCentraalOp() {
+        return new NotificatieAannemenCentraalOp() {
+            @Override
+            protected CentraleNotificatieAanvraag centraleNotificatieAanvraag(ServerRequest request,
+                                                                            ValidatorUtils.Validator validator) {
+                return bodies.read(request, "CentraleNotificatieAanvraag", CentraleNotificatieAanvraag.class);
+            }
+        };
+    }
+
+    @Override
+    protected void handleNotificatieAannemenDecentraal(ServerRequest request, ServerResponse response,
+                                                       DecentraleNotificatieAanvraag body) {
+        Transitions.Acceptance acceptance = aanname.accept(Callers.of(request), new Aanname.Request("decentraal",
+                body.getDvRef(), body.getBerichttype(), body.getEmailadres(),
+                body.getPersonalisation() == null ? Map.of() : body.getPersonalisation(),
+                body.getGeldigTot() == null ? null : body.getGeldigTot().toInstant(), body.getBatchId(),
+                request.headers().value(HeaderNames.create("traceparent"))));
+        Transitions.Locked n = acceptance.notificatie();
+        NotificatieAangenomen result = new NotificatieAangenomen();
+        result.setId(n.id());
+        result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(n.status().dbValue()));
+        result.setVersie(n.versie());
+        responses.jsonWithLocation(response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(), result);
+    }
+
+    @Override
+    protected void handleNotificatieAannemenCentraal(ServerRequest request, ServerResponse response,
+                                                     CentraleNotificatieAanvraag body) {
+        // The centralised regime needs the Profielservice in the send task; until that exists, refusing here is
+        // honest, where accepting would leave the notification without a way to be sent.
+        throw new ProblemException(501, java.net.URI.create("https://nmc.moza.overheid.nl/problemen/niet-beschikbaar"),
+                "Niet beschikbaar.", "Gecentraliseerde regie is in deze versie van het NMC nog niet beschikbaar.",
+                List.of(), Map.of());
+    }
+
+    @Override
+    protected void handleNotificatieOpvragen(ServerRequest request, ServerResponse response, UUID id) {
+        Dienstverlener dv = Callers.of(request);
+        Notificatie notificatie = database.inTransaction(connection -> reads.notificatieView(connection, dv.id(), id)
+                .map(view -> toModel(view, pogingen.pogingAll(connection, id)))
+                .orElseThrow(ProblemException::notFound));
+        responses.json(response, Status.OK_200, notificatie);
+    }
+
+    @Override
+    protected void handleNotificatiesZoeken(ServerRequest request, ServerResponse response, String dvRef) {
+        if (dvRef == null || !DV_REF.matcher(dvRef).matches()) {
+            throw ProblemException.invalid("dvRef", "pattern",
+                    "dvRef is verplicht: 1 tot 200 zichtbare ASCII-tekens.");
+        }
+        Dienstverlener dv = Callers.of(request);
+        List<byte[]> hmacs = aanname.dvRefHmacs(dv, dvRef);
+        NotificatieLijst lijst = new NotificatieLijst();
+        lijst.setNotificaties(database.inTransaction(connection -> reads.notificatieByDvRef(connection, dv.id(), hmacs,
+                SEARCH_LIMIT).stream().map(view -> toModel(view, pogingen.pogingAll(connection, view.id()))).toList()));
+        responses.json(response, Status.OK_200, lijst);
+    }
+
+    @Override
+    protected void handleNotificatieAnnuleren(ServerRequest request, ServerResponse response, UUID id) {
+        Dienstverlener dv = Callers.of(request);
+        annulering.cancel(dv.id(), id);
+        handleNotificatieOpvragen(request, response, id);
+    }
+
+    private static Notificatie toModel(NotificatieReads.View view, List<nl.overheid.moz.nmc.lifecycle.Poging> attempts) {
+        Notificatie model = new Notificatie();
+        model.setId(view.id());
+        model.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(view.status().dbValue()));
+        model.setVersie(view.versie());
+        if (view.reden() != null) {
+            model.setReden(nl.overheid.moz.nmc.api.generated.dv.model.Reden.fromValue(view.reden().dbValue()));
+        }
+        model.setBerichttype(view.berichttype());
+        model.setRegie(Notificatie.RegieEnum.fromValue(view.regie()));
+        model.setBatchId(view.batchId());
+        model.setGeldigTot(time(view.geldigTot()));
+        model.setAangenomenOp(time(view.aangenomenOp()));
+        model.setDefinitiefOp(time(view.definitiefOp()));
+        // The delivery proof is the completed_at NotifyNL reported on the attempt that was delivered.
+        model.setBezorgdOp(attempts.stream().filter(p -> p.status() == PogingStatus.BEZORGD)
+                .map(nl.overheid.moz.nmc.lifecycle.Poging::ontvangstCompletedAt).map(NotificatiesResource::time)
+                .findFirst().orElse(null));
+        model.setPogingen(attempts.stream().map(p -> {
+            Poging poging = new Poging();
+            poging.setNummer(p.nummer());
+            poging.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.PogingStatus.fromValue(p.status().dbValue()));
+            poging.setVerzondenOp(time(p.verzondenOp()));
+            poging.setAfgerondOp(time(p.ontvangstCompletedAt()));
+            return poging;
+        }).toList());
+        return model;
+    }
+
+    static OffsetDateTime time(Instant instant) {
+        return Optional.ofNullable(instant).map(i -> i.atOffset(ZoneOffset.UTC)).orElse(null);
+    }
+}

@@ -1,0 +1,98 @@
+package nl.overheid.moz.nmc.api;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.OffsetDateTime;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.api.generated.notifynl.NotifyNlService;
+import nl.overheid.moz.nmc.api.generated.notifynl.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.notifynl.model.NotifyNlOntvangst;
+import nl.overheid.moz.nmc.receipts.OntvangstRepository;
+import nl.overheid.moz.nmc.receipts.ReceiptStore;
+
+/**
+ * NotifyNL's delivery-receipt callback: authenticate (the bearer token configured at NotifyNL), store the
+ * receipt first (without the recipient's address), answer 200, and let a receipt task judge it. A receipt
+ * that fails authentication or names no attempt is not stored, only counted.
+ */
+public final class NotifyNlCallbackResource extends NotifyNlService {
+
+    private static final Logger LOG = Logger.getLogger(NotifyNlCallbackResource.class.getName());
+
+    private final byte[] expectedToken;
+    private final ReceiptStore store;
+    private final JsonBodies bodies;
+    private final Runnable onStored;
+    private final AtomicLong rejected = new AtomicLong();
+
+    public NotifyNlCallbackResource(String bearerToken, ReceiptStore store, JsonBodies bodies, Runnable onStored) {
+        if (bearerToken == null || bearerToken.length() < 16) {
+            throw new IllegalArgumentException("notifynl.callback-token must be at least 16 characters");
+        }
+        this.expectedToken = bearerToken.getBytes(StandardCharsets.UTF_8);
+        this.store = store;
+        this.bodies = bodies;
+        this.onStored = onStored;
+    }
+
+    /** Receipts refused (authentication or unknown reference) since start. */
+    public long rejected() {
+        return rejected.get();
+    }
+
+    @Override
+    protected void notifynlOntvangstVerwerken(ServerRequest request, ServerResponse response) {
+        // Authenticate before reading the body.
+        Optional<String> token = request.headers().value(HeaderNames.AUTHORIZATION)
+                .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
+                .map(value -> value.substring(7).trim());
+        if (token.isEmpty() || !MessageDigest.isEqual(token.get().getBytes(StandardCharsets.UTF_8), expectedToken)) {
+            rejected.incrementAndGet();
+            throw ProblemException.unauthorized("De callback-token is onjuist.");
+        }
+        super.notifynlOntvangstVerwerken(request, response);
+    }
+
+    @Override
+    protected NotifynlOntvangstVerwerkenOp createNotifynlOntvangstVerwerkenOp() {
+        return new NotifynlOntvangstVerwerkenOp() {
+            @Override
+            protected NotifyNlOntvangst notifyNlOntvangst(ServerRequest request, ValidatorUtils.Validator validator) {
+                return bodies.read(request, "NotifyNlOntvangst", NotifyNlOntvangst.class);
+            }
+        };
+    }
+
+    @Override
+    protected void handleNotifynlOntvangstVerwerken(ServerRequest request, ServerResponse response,
+                                                    NotifyNlOntvangst receipt) {
+        Optional<UUID> attempt = ReceiptStore.attemptId(receipt.getReference());
+        ReceiptStore.Outcome outcome = attempt.map(id -> store.store(new OntvangstRepository.Incoming(id,
+                        receipt.getId(), receipt.getStatus(), instant(receipt.getCreatedAt()),
+                        instant(receipt.getCompletedAt()), instant(receipt.getSentAt()), receipt.getNotificationType(),
+                        receipt.getTemplateId(), receipt.getTemplateVersion())))
+                .orElse(ReceiptStore.Outcome.UNKNOWN_REFERENCE);
+        switch (outcome) {
+            case STORED -> onStored.run();
+            case DUPLICATE -> LOG.fine("receipt stored before; NotifyNL retried the callback");
+            case UNKNOWN_REFERENCE -> {
+                rejected.incrementAndGet();
+                LOG.info("receipt with a reference that names no attempt; not stored");
+            }
+        }
+        // 200 also for an unknown reference: NotifyNL retrying it would not make it known.
+        response.status(Status.OK_200);
+        response.send();
+    }
+
+    private static java.time.Instant instant(OffsetDateTime time) {
+        return time == null ? null : time.toInstant();
+    }
+}

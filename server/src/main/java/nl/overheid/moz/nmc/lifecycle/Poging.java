@@ -1,0 +1,19 @@
+package nl.overheid.moz.nmc.lifecycle;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One send attempt. Its id is the {@code reference} sent to NotifyNL.
+ *
+ * @param ontvangstCompletedAt completed_at of the last receipt applied to it (receipt ordering, delivery proof)
+ */
+public record Poging(UUID id, UUID notificatie, int nummer, PogingStatus status, UUID notifyId,
+                     List<UUID> duplicaatNotifyIds, Instant verzondenOp, Instant ontvangstCompletedAt) {
+
+    /** Whether a receipt with this NotifyNL id belongs to this attempt without being a new duplicate. */
+    public boolean knows(UUID id) {
+        return id.equals(notifyId) || duplicaatNotifyIds.contains(id);
+    }
+}

@@ -1,0 +1,68 @@
+package nl.overheid.moz.nmc.receipts;
+
+import java.time.Clock;
+import java.util.Optional;
+import java.util.UUID;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+
+/**
+ * Step 3's door: a receipt is stored first (one transaction with its receipt task) and only then judged, by
+ * {@link ReceiptProcessor}. The callback endpoint and reconciliation both come through here, so a receipt
+ * is handled the same way whichever path found it.
+ */
+public final class ReceiptStore {
+
+    /** What happened to an incoming receipt. */
+    public enum Outcome {
+        /** Stored with a receipt task. */
+        STORED,
+        /** The same receipt was stored before; nothing to do. */
+        DUPLICATE,
+        /** The reference names no attempt: not stored, only counted. */
+        UNKNOWN_REFERENCE
+    }
+
+    private final Database database;
+    private final OntvangstRepository ontvangsten;
+    private final TaskRepository tasks;
+    private final Clock clock;
+
+    public ReceiptStore(Database database, OntvangstRepository ontvangsten, TaskRepository tasks, Clock clock) {
+        this.database = database;
+        this.ontvangsten = ontvangsten;
+        this.tasks = tasks;
+        this.clock = clock;
+    }
+
+    public Outcome store(OntvangstRepository.Incoming receipt) {
+        return database.inTransaction(connection -> {
+            Optional<OntvangstRepository.Target> target = ontvangsten.target(connection, receipt.poging());
+            if (target.isEmpty()) {
+                return Outcome.UNKNOWN_REFERENCE;
+            }
+            Optional<Long> stored = ontvangsten.ontvangstInsert(connection, receipt, clock.instant());
+            if (stored.isEmpty()) {
+                return Outcome.DUPLICATE;
+            }
+            OntvangstRepository.Target t = target.get();
+            // Several receipts of one notification may be open at once; one task per (attempt, completed_at).
+            tasks.taskInsert(connection, new TaskRepository.NewTask(TaskKind.VERWERKEN, t.dvId(), t.notificatie(),
+                    t.poging(), stored.get(), receipt.completedAt(), clock.instant(), t.traceId(), "{}"));
+            return Outcome.STORED;
+        });
+    }
+
+    /** Parses a NotifyNL reference; a reference that is not an attempt id names no attempt. */
+    public static Optional<UUID> attemptId(String reference) {
+        if (reference == null || reference.length() != 36) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(UUID.fromString(reference));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package nl.overheid.moz.nmc.register;
+
+import io.helidon.config.Config;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * DVs and berichttypen from configuration ({@code register.seed}), upserted at start-up. For the local run
+ * and tests; in production onboarding fills the register and this subtree is absent.
+ */
+public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed> dienstverleners) {
+
+    public static Optional<RegisterSeed> from(Config seed) {
+        if (!seed.exists()) {
+            return Optional.empty();
+        }
+        List<Berichttype> types = seed.get("berichttypen").asNodeList().orElse(List.of()).stream()
+                .map(node -> new Berichttype(
+                        node.get("code").asString().get(),
+                        UUID.fromString(node.get("template-id").asString().get()),
+                        node.get("notify-service").asString().orElse("standaard"),
+                        node.get("standaard-geldigheid").as(Duration.class).orElse(null),
+                        node.get("max-pogingenteller").asInt().orElse(5)))
+                .toList();
+        List<Register.DvSeed> dvs = seed.get("dienstverleners").asNodeList().orElse(List.of()).stream()
+                .map(node -> new Register.DvSeed(
+                        node.get("oin").asString().get(),
+                        node.get("naam").asString().orElse(node.get("oin").asString().get()),
+                        node.get("berichttypen").asList(String.class).orElse(List.of()),
+                        node.get("quotum-per-minuut").asInt().orElse(600)))
+                .toList();
+        return Optional.of(new RegisterSeed(types, dvs));
+    }
+
+    public void apply(Register register) {
+        register.upsert(berichttypen, dienstverleners);
+    }
+}

@@ -1,0 +1,47 @@
+package nl.overheid.moz.nmc.sending;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * NotifyNL as the NMC uses it (GOV.UK Notify API v2). Every method classifies the answer so callers never
+ * see HTTP details: a refusal of the attempt is {@link SendResult.Rejected}; anything that concerns the call
+ * (401, 403, 429, 5xx, connection error, time-out) is {@link SendResult.Unavailable} and costs no attempt.
+ */
+public interface NotifyNl {
+
+    SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation, UUID reference);
+
+    /** The notification sent with this reference (attempt id), if NotifyNL knows one. */
+    Lookup findByReference(UUID reference);
+
+    /** The outcome of a send. */
+    sealed interface SendResult {
+        /** 201: NotifyNL accepted the e-mail under {@code notifyId}. */
+        record Accepted(UUID notifyId) implements SendResult {
+        }
+
+        /** 400: NotifyNL refuses this e-mail (e.g. an address it will not send to). */
+        record Rejected(String reason) implements SendResult {
+        }
+
+        /** The call failed; try again later. {@code reason} is a short code, never personal data. */
+        record Unavailable(String reason) implements SendResult {
+        }
+    }
+
+    /** The outcome of a lookup. */
+    sealed interface Lookup {
+        /** NotifyNL knows it, with its current status and completed_at (if final). */
+        record Found(UUID notifyId, String status, Optional<Instant> completedAt) implements Lookup {
+        }
+
+        record NotFound() implements Lookup {
+        }
+
+        record Unavailable(String reason) implements Lookup {
+        }
+    }
+}
