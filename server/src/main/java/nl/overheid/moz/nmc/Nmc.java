@@ -161,7 +161,9 @@ public final class Nmc implements AutoCloseable {
                     .addRouting(routing)
                     .build()
                     .start();
-            workers.forEach(TaskWorker::start);
+            if (config.get("engine.autostart").asBoolean().orElse(true)) {
+                workers.forEach(TaskWorker::start);
+            }
             LOG.info(() -> "NMC listening on port " + server.port());
             return new Nmc(database, server, workers);
         } catch (RuntimeException e) {

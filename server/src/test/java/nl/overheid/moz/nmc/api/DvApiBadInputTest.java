@@ -1,0 +1,231 @@
+package nl.overheid.moz.nmc.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.NotifyNlStub;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Unhappy paths first: every bad request gets an RFC 9457 problem with the right status, lists all its
+ * errors at once, carries API-Version, never echoes the input, and stores nothing.
+ */
+class DvApiBadInputTest {
+
+    private static final String DECENTRAAL = "/api/nmc/v1/decentraal/notificaties";
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final TestIam IAM = new TestIam();
+    private static NotifyNlStub notify;
+    private static Nmc nmc;
+    private static Http http;
+    private static String token;
+
+    @BeforeAll
+    static void start() {
+        DB.reset();
+        notify = new NotifyNlStub();
+        nmc = TestNmc.start(DB, IAM, notify.baseUrl(), MutableClock.startingNow());
+        http = new Http("http://127.0.0.1:" + nmc.port());
+        token = IAM.token(TestNmc.DV_A);
+    }
+
+    @AfterAll
+    static void stop() {
+        nmc.close();
+        notify.close();
+    }
+
+    @AfterEach
+    void nothingWasStored() throws SQLException {
+        assertThat(count("notificatie")).isZero();
+        assertThat(count("taak")).isZero();
+        assertThat(count("event")).isZero();
+    }
+
+    private static String valid(Map<String, Object> overrides) {
+        Map<String, Object> body = new java.util.LinkedHashMap<>(Map.of(
+                "dvRef", "REF-1", "berichttype", TestNmc.BERICHTTYPE, "emailadres", "ontvanger@example.nl",
+                "personalisation", Map.of("naam", "Bedrijf BV")));
+        body.putAll(overrides);
+        body.values().removeIf(java.util.Objects::isNull);
+        return Http.json(body);
+    }
+
+    @Test
+    void malformedJsonIsA400() {
+        Http.Response response = http.post(DECENTRAAL, token, "{\"dvRef\": \"REF-1\",");
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/");
+    }
+
+    @Test
+    void allMissingAndWronglyTypedFieldsAreListedAtOnce() {
+        Http.Response response = http.post(DECENTRAAL, token,
+                "{\"berichttype\": 42, \"personalisation\": {\"naam\": 7}, \"geldigTot\": \"morgen\", \"extra\": true}");
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactlyInAnyOrder("/dvRef", "/emailadres", "/berichttype",
+                "/personalisation/naam", "/geldigTot", "/extra");
+    }
+
+    @Test
+    void anInvalidEmailAddressIsA400ThatDoesNotEchoTheAddress() {
+        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("emailadres", "geen-adres@@voorbeeld")));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/emailadres");
+        assertThat(response.body()).doesNotContain("geen-adres");
+    }
+
+    @Test
+    void aBerichttypeTheDvMayNotSendIsA400() {
+        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("berichttype", "onbekend-type")));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/berichttype");
+    }
+
+    @Test
+    void geldigTotInThePastIsA400() {
+        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("geldigTot", "2020-01-01T00:00:00Z")));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/geldigTot");
+    }
+
+    @Test
+    void anOversizedBodyIsA400() {
+        String big = "x".repeat(9_000);
+        Map<String, Object> personalisation = new java.util.HashMap<>();
+        for (int i = 0; i < 10; i++) {
+            personalisation.put("veld" + i, big);
+        }
+        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("personalisation", personalisation)));
+        assertProblem(response, 400);
+        assertThat(response.json().path("errors").get(0).path("code").asText()).isEqualTo("maxSize");
+    }
+
+    @Test
+    void anEmptyBodyIsA400() {
+        assertProblem(http.post(DECENTRAAL, token, ""), 400);
+    }
+
+    @Test
+    void aMissingTokenIsA401() {
+        assertProblem(http.post(DECENTRAAL, null, valid(Map.of())), 401);
+    }
+
+    @Test
+    void anExpiredTokenIsA401() {
+        String expired = IAM.token(TestNmc.DV_A, TestIam.ISSUER, TestIam.AUDIENCE, Instant.now().minusSeconds(120));
+        assertProblem(http.post(DECENTRAAL, expired, valid(Map.of())), 401);
+    }
+
+    @Test
+    void aForgedTokenIsA401() {
+        assertProblem(http.post(DECENTRAAL, IAM.forgedToken(TestNmc.DV_A), valid(Map.of())), 401);
+    }
+
+    @Test
+    void anUnsignedTokenIsA401() {
+        assertProblem(http.post(DECENTRAAL, IAM.unsignedToken(TestNmc.DV_A), valid(Map.of())), 401);
+    }
+
+    @Test
+    void aTokenSignedByAnUnknownKeyIsA401() {
+        assertProblem(http.post(DECENTRAAL, IAM.unknownKeyToken(TestNmc.DV_A), valid(Map.of())), 401);
+    }
+
+    @Test
+    void aTokenForAnotherAudienceOrIssuerIsA401() {
+        Instant later = Instant.now().plusSeconds(600);
+        assertProblem(http.post(DECENTRAAL, IAM.token(TestNmc.DV_A, TestIam.ISSUER, "iemand-anders", later),
+                valid(Map.of())), 401);
+        assertProblem(http.post(DECENTRAAL, IAM.token(TestNmc.DV_A, "https://elders", TestIam.AUDIENCE, later),
+                valid(Map.of())), 401);
+    }
+
+    @Test
+    void anOinThatIsNotInTheRegisterIsA401() {
+        assertProblem(http.post(DECENTRAAL, IAM.token("00000009999999999000"), valid(Map.of())), 401);
+    }
+
+    @Test
+    void aMalformedIdIsA400AndAnUnknownOneA404() {
+        assertProblem(http.get("/api/nmc/v1/notificaties/niet-een-uuid", token), 400);
+        assertProblem(http.get("/api/nmc/v1/notificaties/" + java.util.UUID.randomUUID(), token), 404);
+        assertProblem(http.delete("/api/nmc/v1/notificaties/" + java.util.UUID.randomUUID(), token), 404);
+    }
+
+    @Test
+    void feedParametersAreChecked() {
+        assertProblem(http.get("/api/nmc/v1/notificaties/wijzigingen?limit=0", token), 400);
+        assertProblem(http.get("/api/nmc/v1/notificaties/wijzigingen?limit=veel", token), 400);
+        assertProblem(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=rommel", token), 400);
+        assertProblem(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", token, "{}"), 400);
+    }
+
+    @Test
+    void aSearchWithoutDvRefIsA400() {
+        assertProblem(http.get("/api/nmc/v1/notificaties", token), 400);
+    }
+
+    @Test
+    void anUnknownPathIsA404Problem() {
+        assertProblem(http.get("/api/nmc/v1/bestaat-niet", token), 404);
+    }
+
+    @Test
+    void theCallbackRefusesAWrongToken() {
+        Http.Response response = http.post("/api/nmc/v1/notifynl-callback", "verkeerd-token-0123456789",
+                "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\"}");
+        assertProblem(response, 401);
+    }
+
+    @Test
+    void theOpenApiDocumentIsServedWithoutAuthentication() {
+        Http.Response json = http.get("/api/nmc/v1/openapi.json", null);
+        assertThat(json.status()).isEqualTo(200);
+        assertThat(json.json().path("info").path("version").asText()).isEqualTo(json.header("API-Version").orElseThrow());
+        assertThat(json.header("Access-Control-Allow-Origin")).contains("*");
+        assertThat(http.get("/api/nmc/v1/openapi.yaml", null).body()).startsWith("openapi:");
+    }
+
+    private static void assertProblem(Http.Response response, int status) {
+        assertThat(response.status()).as(response.body()).isEqualTo(status);
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        assertThat(response.header("API-Version")).contains("1.0.0");
+        JsonNode problem = response.json();
+        assertThat(problem.path("status").asInt()).isEqualTo(status);
+        assertThat(problem.path("title").asText()).isNotBlank();
+        assertThat(problem.path("detail").asText()).isNotBlank();
+        assertThat(response.body()).doesNotContain("Exception").doesNotContain("at nl.");
+    }
+
+    private static List<String> errorNames(Http.Response response) {
+        List<String> names = new ArrayList<>();
+        response.json().path("errors").forEach(error -> names.add(error.path("name").asText()));
+        return names;
+    }
+
+    private static long count(String table) throws SQLException {
+        try (Connection c = DB.connect(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT count(*) FROM " + table)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package nl.overheid.moz.nmc.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.register.Berichttype;
+import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The transition function and the trigger that guards it, on the real schema. */
+class TransitionsTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+    private static Database database;
+    private final MutableClock clock = MutableClock.startingNow();
+    private final Transitions transitions = new Transitions(clock);
+    private UUID dvId;
+
+    @BeforeAll
+    static void open() {
+        database = DB.open();
+    }
+
+    @AfterAll
+    static void close() {
+        database.close();
+    }
+
+    @BeforeEach
+    void seed() {
+        DB.reset();
+        Register register = new Register(database);
+        register.upsert(java.util.List.of(new Berichttype("test-bericht", UUID.randomUUID(), "standaard", null, 5)),
+                java.util.List.of(new Register.DvSeed("00000001111111111000", "DV A", java.util.List.of("test-bericht"), 10)));
+        dvId = database.inTransaction(c -> nl.overheid.moz.nmc.db.Sql.on(c, "SELECT id FROM dienstverlener")
+                .one(row -> row.uuid("id")));
+    }
+
+    private Transitions.Locked accept() {
+        return database.inTransaction(c -> transitions.accept(c, newNotificatie(UUID.randomUUID())).notificatie());
+    }
+
+    private NewNotificatie newNotificatie(UUID id) {
+        return new NewNotificatie(id, dvId, new byte[] {1, 2, id.hashCode() > 0 ? (byte) 1 : 2, (byte) id.hashCode()}, 1,
+                id.toString().getBytes(), null, "test-bericht", "decentraal", null, new byte[] {1}, new byte[] {2},
+                new byte[] {3}, 1, "0af7651916cd43dd8448eb211c80319c");
+    }
+
+    @Test
+    void acceptanceWritesTheNotificationAndEventOneInOneTransaction() throws SQLException {
+        Transitions.Locked n = accept();
+
+        assertThat(n.status()).isEqualTo(NotificatieStatus.AANGENOMEN);
+        assertThat(n.versie()).isEqualTo(1);
+        assertThat(events(n.id())).containsExactly("1:null>aangenomen");
+    }
+
+    @Test
+    void aRepeatedAcceptanceReturnsTheExistingNotification() {
+        NewNotificatie first = newNotificatie(UUID.randomUUID());
+        NewNotificatie repeat = new NewNotificatie(UUID.randomUUID(), dvId, first.dvrefHmac(), 1, first.payloadHmac(),
+                null, "test-bericht", "decentraal", null, new byte[] {1}, new byte[] {2}, new byte[] {3}, 1, "x");
+
+        Transitions.Acceptance a = database.inTransaction(c -> transitions.accept(c, first));
+        Transitions.Acceptance b = database.inTransaction(c -> transitions.accept(c, repeat));
+
+        assertThat(a.created()).isTrue();
+        assertThat(b.created()).isFalse();
+        assertThat(b.notificatie().id()).isEqualTo(first.id());
+    }
+
+    @Test
+    void everyTransitionRaisesTheVersionAndWritesItsEvent() throws SQLException {
+        Transitions.Locked n = accept();
+        database.inTransactionDo(c -> {
+            Transitions.Locked locked = transitions.lock(c, n.id()).orElseThrow();
+            Transitions.Locked sending = transitions.apply(c, locked, NotificatieStatus.IN_VERZENDING, null);
+            transitions.apply(c, sending, NotificatieStatus.VERZONDEN, null);
+        });
+        database.inTransactionDo(c -> {
+            Transitions.Locked locked = transitions.lock(c, n.id()).orElseThrow();
+            transitions.apply(c, locked, NotificatieStatus.VERZONDEN, null);
+        });
+
+        assertThat(events(n.id())).containsExactly("1:null>aangenomen", "2:aangenomen>in-verzending",
+                "3:in-verzending>verzonden", "4:verzonden>verzonden");
+    }
+
+    @Test
+    void aPairOutsideTheRulesIsRefusedAndNothingChanges() throws SQLException {
+        Transitions.Locked n = accept();
+
+        assertThatThrownBy(() -> database.inTransactionDo(c -> transitions.apply(c,
+                transitions.lock(c, n.id()).orElseThrow(), NotificatieStatus.BEZORGD, null)))
+                .isInstanceOf(TransitionRefused.class)
+                .hasMessageContaining("aangenomen -> bezorgd");
+        assertThat(events(n.id())).containsExactly("1:null>aangenomen");
+    }
+
+    @Test
+    void theTriggerRefusesAVersionChangeWithoutAnEventAtCommit() throws SQLException {
+        Transitions.Locked n = accept();
+        try (Connection c = DB.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE notificatie SET status = 'in-verzending', versie = 2 WHERE id = '" + n.id() + "'");
+            assertThatThrownBy(c::commit).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("NM002"));
+        }
+        assertThat(status(n.id())).isEqualTo("aangenomen:1");
+    }
+
+    @Test
+    void theTriggerRefusesADisallowedPairEvenWithAnEvent() throws SQLException {
+        Transitions.Locked n = accept();
+        try (Connection c = DB.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar) VALUES (now(), '"
+                    + dvId + "', '" + n.id() + "', 2, 'aangenomen', 'definitief-bezorgd')");
+            assertThatThrownBy(() -> s.executeUpdate("UPDATE notificatie SET status = 'definitief-bezorgd', versie = 2"
+                    + " WHERE id = '" + n.id() + "'"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("NM001"));
+            c.rollback();
+        }
+        assertThat(status(n.id())).isEqualTo("aangenomen:1");
+    }
+
+    @Test
+    void theApplicationsCopyOfTheAllowedPairsEqualsTheTriggersTable() throws SQLException {
+        Set<AllowedTransitions.Pair> table = new HashSet<>();
+        try (Connection c = DB.connect(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT van, naar FROM toegestane_overgang")) {
+            while (rows.next()) {
+                String van = rows.getString("van");
+                table.add(new AllowedTransitions.Pair(van == null ? null : NotificatieStatus.of(van),
+                        NotificatieStatus.of(rows.getString("naar"))));
+            }
+        }
+        assertThat(table).isEqualTo(AllowedTransitions.PAIRS);
+    }
+
+    private java.util.List<String> events(UUID id) throws SQLException {
+        java.util.List<String> result = new java.util.ArrayList<>();
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT volgnummer, van, naar FROM event WHERE notificatie = ? ORDER BY volgnummer")) {
+            s.setObject(1, id);
+            try (ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    result.add(rows.getInt(1) + ":" + rows.getString(2) + ">" + rows.getString(3));
+                }
+            }
+        }
+        return result;
+    }
+
+    private String status(UUID id) throws SQLException {
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT status, versie FROM notificatie WHERE id = ?")) {
+            s.setObject(1, id);
+            try (ResultSet rows = s.executeQuery()) {
+                rows.next();
+                return rows.getString(1) + ":" + rows.getInt(2);
+            }
+        }
+    }
+
+}

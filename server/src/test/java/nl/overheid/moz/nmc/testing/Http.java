@@ -1,0 +1,90 @@
+package nl.overheid.moz.nmc.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+/** A small raw-HTTP client for black-box tests: what a DV or NotifyNL would send, byte for byte. */
+public final class Http {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+
+    public Http(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    /** A response with its body parsed as JSON when it is JSON. */
+    public record Response(int status, java.net.http.HttpHeaders headers, String body) {
+
+        public JsonNode json() {
+            try {
+                return MAPPER.readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException("not JSON: " + body, e);
+            }
+        }
+
+        public Optional<String> header(String name) {
+            return headers.firstValue(name);
+        }
+
+        public String contentType() {
+            return header("Content-Type").orElse("");
+        }
+    }
+
+    public Response get(String path, String token) {
+        return send(builder(path, token).GET());
+    }
+
+    public Response delete(String path, String token) {
+        return send(builder(path, token).DELETE());
+    }
+
+    public Response post(String path, String token, String json) {
+        return send(builder(path, token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    public Response put(String path, String token, String json) {
+        return send(builder(path, token).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private HttpRequest.Builder builder(String path, String token) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(20));
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        return builder;
+    }
+
+    private Response send(HttpRequest.Builder builder) {
+        try {
+            HttpResponse<String> response = client.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), response.headers(), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static String json(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package nl.overheid.moz.nmc.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.DatabaseSettings;
+
+/**
+ * One real PostgreSQL database per test JVM, migrated with the shipped Flyway scripts.
+ *
+ * <p>Where it comes from, in order: the cluster the test command started ({@code NMC_TEST_DB_URL}, see
+ * {@code scripts/test}); Testcontainers where a Docker engine runs; else a throwaway cluster started here
+ * with {@code scripts/pg-local}. Each JVM creates its own database in that cluster, and {@link #reset()}
+ * truncates between tests. Never H2, never a mock.
+ */
+public final class TestDatabase {
+
+    private static TestDatabase instance;
+
+    private final String url;
+    private final String user;
+    private final String password;
+
+    private TestDatabase(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    public static synchronized TestDatabase get() {
+        if (instance == null) {
+            instance = create();
+        }
+        return instance;
+    }
+
+    private static TestDatabase create() {
+        Server server = server();
+        String name = "nmc_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection admin = DriverManager.getConnection(server.url(), server.user(), server.password());
+             Statement statement = admin.createStatement()) {
+            admin.setAutoCommit(true);
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create the test database in " + server.url(), e);
+        }
+        String url = server.url().substring(0, server.url().lastIndexOf('/') + 1) + name;
+        TestDatabase database = new TestDatabase(url, server.user(), server.password());
+        try (Database migrated = database.open()) {
+            migrated.migrate();
+        }
+        return database;
+    }
+
+    private record Server(String url, String user, String password) {
+    }
+
+    private static Server server() {
+        String url = System.getenv("NMC_TEST_DB_URL");
+        if (url != null && !url.isBlank()) {
+            return new Server(url, env("NMC_TEST_DB_USER", "nmc"), env("NMC_TEST_DB_PASSWORD", "nmc"));
+        }
+        if (dockerAvailable()) {
+            var container = new org.testcontainers.postgresql.PostgreSQLContainer("postgres:15-alpine");
+            container.start();
+            return new Server(container.getJdbcUrl(), container.getUsername(), container.getPassword());
+        }
+        return localCluster();
+    }
+
+    private static boolean dockerAvailable() {
+        try {
+            return org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
+    /** Starts a throwaway cluster with the project's own script and stops it when the JVM ends. */
+    private static Server localCluster() {
+        Path script = repositoryRoot().resolve("scripts/pg-local");
+        try {
+            Path dir = Files.createTempDirectory("nmc-test-pg");
+            Process process = new ProcessBuilder(script.toString(), "start", dir.toString())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Map<String, String> values = new HashMap<>();
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                out.lines().filter(line -> line.contains("=")).forEach(line ->
+                        values.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1)));
+            }
+            if (process.waitFor() != 0 || !values.containsKey("NMC_DB_URL")) {
+                throw new IllegalStateException("scripts/pg-local could not start a PostgreSQL cluster");
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    new ProcessBuilder(script.toString(), "stop", dir.toString()).inheritIO().start().waitFor();
+                } catch (IOException | InterruptedException ignored) {
+                    // the JVM is ending; a leftover cluster in /tmp is harmless
+                }
+            }));
+            return new Server(values.get("NMC_DB_URL"), values.get("NMC_DB_USER"), values.get("NMC_DB_PASSWORD"));
+        } catch (IOException e) {
+            throw new IllegalStateException("no PostgreSQL for the tests: set NMC_TEST_DB_URL, run Docker, or "
+                    + "install PostgreSQL for scripts/pg-local", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path repositoryRoot() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.exists(dir.resolve("scripts/pg-local"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new IllegalStateException("cannot find scripts/pg-local above " + Path.of("").toAbsolutePath());
+        }
+        return dir;
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    public String url() {
+        return url;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public DatabaseSettings settings() {
+        return new DatabaseSettings(url, user, password, 6, DatabaseSettings.DEFAULT_STATEMENT_TIMEOUT,
+                DatabaseSettings.DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT, "migrate");
+    }
+
+    public Database open() {
+        return Database.open(settings());
+    }
+
+    /** A plain connection (autocommit off) for tests that poke at SQL directly. */
+    public Connection connect() throws SQLException {
+        Connection connection = DriverManager.getConnection(url, user, password);
+        connection.setAutoCommit(false);
+        return connection;
+    }
+
+    /** Empties every table the NMC writes, so each test starts clean. */
+    public void reset() {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("""
+                    TRUNCATE event, taak, ontvangst, poging, notificatie, bevestiging, webhookpositie, verzendbudget,
+                             dienstverlener_berichttype, dienstverlener, berichttype CASCADE
+                    """);
+            connection.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reset the test database", e);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package nl.overheid.moz.nmc.testing;
+
+import io.helidon.security.jwt.Jwt;
+import io.helidon.security.jwt.SignedJwt;
+import io.helidon.security.jwt.jwk.JwkKeys;
+import io.helidon.security.jwt.jwk.JwkRSA;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.security.interfaces.RSAPrivateKey;
+import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.UUID;
+
+/**
+ * A stand-in for the MOZa IAM gateway: an RSA key whose public half is published as a JWKS file, and
+ * tokens signed with it (or deliberately wrong ones).
+ */
+public final class TestIam {
+
+    public static final String ISSUER = "https://iam.test.moza.local";
+    public static final String AUDIENCE = "nmc";
+
+    private final String keyId = "test-" + UUID.randomUUID();
+    private final KeyPair keys;
+    private final Path jwksFile;
+
+    public TestIam() {
+        this.keys = generate();
+        try {
+            this.jwksFile = Files.createTempFile("nmc-test-jwks", ".json");
+            Files.writeString(jwksFile, jwks(keyId, (RSAPublicKey) keys.getPublic()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Path jwksFile() {
+        return jwksFile;
+    }
+
+    /** A valid access token for the DV with this OIN. */
+    public String token(String oin) {
+        return token(oin, ISSUER, AUDIENCE, Instant.now().plus(Duration.ofHours(1)));
+    }
+
+    public String token(String oin, String issuer, String audience, Instant expires) {
+        return sign(keyId, keys, oin, issuer, audience, expires);
+    }
+
+    /** Signed by a key the gateway never published (same kid, other key). */
+    public String forgedToken(String oin) {
+        return sign(keyId, generate(), oin, ISSUER, AUDIENCE, Instant.now().plus(Duration.ofHours(1)));
+    }
+
+    /** Signed by a key with an unknown kid. */
+    public String unknownKeyToken(String oin) {
+        return sign("unknown-" + UUID.randomUUID(), generate(), oin, ISSUER, AUDIENCE,
+                Instant.now().plus(Duration.ofHours(1)));
+    }
+
+    /** An unsigned token ({@code alg: none}) with valid claims. */
+    public String unsignedToken(String oin) {
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        long now = Instant.now().getEpochSecond();
+        String header = b64.encodeToString(("{\"alg\":\"none\",\"typ\":\"JWT\",\"kid\":\"" + keyId + "\"}")
+                .getBytes(StandardCharsets.UTF_8));
+        String claims = b64.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"aud\":\"" + AUDIENCE + "\",\"oin\":\""
+                + oin + "\",\"iat\":" + now + ",\"exp\":" + (now + 3600) + "}").getBytes(StandardCharsets.UTF_8));
+        return header + "." + claims + ".";
+    }
+
+    private static String sign(String kid, KeyPair pair, String oin, String issuer, String audience, Instant expires) {
+        JwkRSA jwk = JwkRSA.builder()
+                .keyId(kid)
+                .algorithm(JwkRSA.ALG_RS256)
+                .publicKey((RSAPublicKey) pair.getPublic())
+                .privateKey((RSAPrivateKey) pair.getPrivate())
+                .build();
+        Jwt jwt = Jwt.builder()
+                .keyId(kid)
+                .algorithm(JwkRSA.ALG_RS256)
+                .issuer(issuer)
+                .audience(java.util.List.of(audience))
+                .subject(oin)
+                .addPayloadClaim("oin", oin)
+                .issueTime(Instant.now().minusSeconds(5))
+                .notBefore(Instant.now().minusSeconds(5))
+                .expirationTime(expires)
+                .jwtId(UUID.randomUUID().toString())
+                .build();
+        return SignedJwt.sign(jwt, JwkKeys.builder().addKey(jwk).build()).tokenContent();
+    }
+
+    private static String jwks(String kid, RSAPublicKey key) {
+        return "{\"keys\":[{\"kty\":\"RSA\",\"kid\":\"" + kid + "\",\"use\":\"sig\",\"alg\":\"RS256\",\"n\":\""
+                + unsigned(key.getModulus()) + "\",\"e\":\"" + unsigned(key.getPublicExponent()) + "\"}]}";
+    }
+
+    private static String unsigned(BigInteger value) {
+        byte[] bytes = value.toByteArray();
+        if (bytes.length > 1 && bytes[0] == 0) {
+            bytes = java.util.Arrays.copyOfRange(bytes, 1, bytes.length);
+        }
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static KeyPair generate() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+}

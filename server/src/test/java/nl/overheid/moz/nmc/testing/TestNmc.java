@@ -1,0 +1,95 @@
+package nl.overheid.moz.nmc.testing;
+
+import io.helidon.common.media.type.MediaTypes;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import java.time.Clock;
+import java.util.Base64;
+import nl.overheid.moz.nmc.Nmc;
+
+/**
+ * The real NMC assembly for tests, on the test database, with a test IAM gateway and a given NotifyNL
+ * base URL. Background workers are off unless asked for: tests drive them with {@link Nmc#runWorkersOnce()}
+ * and a {@link MutableClock}.
+ */
+public final class TestNmc {
+
+    public static final String DV_A = "00000001111111111000";
+    public static final String DV_B = "00000001222222222000";
+    public static final String BERICHTTYPE = "test-bericht";
+    public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
+    public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
+    /** A NotifyNL API key of the documented form {@code name-serviceId-secret}. */
+    public static final String NOTIFY_API_KEY =
+            "nmc_test-26785a09-ab16-4eb0-8407-a37497a57506-3d844edf-8d35-48ac-975b-e847b4f122b0";
+
+    private TestNmc() {
+    }
+
+    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean autostart) {
+        Base64.Encoder b64 = Base64.getEncoder();
+        String yaml = """
+                server:
+                  port: 0
+                  host: 127.0.0.1
+                db:
+                  url: "%s"
+                  user: "%s"
+                  password: "%s"
+                  schema: migrate
+                  pool-size: 8
+                auth:
+                  jwks-uri: "%s"
+                  issuer: "%s"
+                  audience: "%s"
+                notifynl:
+                  base-url: "%s"
+                  api-key: "%s"
+                  callback-token: "%s"
+                privacy:
+                  pepper:
+                    current-version: 1
+                    versions:
+                      "1": "%s"
+                  kek:
+                    current-version: 1
+                    versions:
+                      "1": "%s"
+                lifecycle:
+                  mebv-period: P7D
+                  callback-window: PT25M
+                engine:
+                  autostart: %s
+                  poll-interval: PT0.1S
+                  backoff-base: PT1S
+                  backoff-max: PT10S
+                register:
+                  seed:
+                    berichttypen:
+                      - code: "%s"
+                        template-id: "%s"
+                    dienstverleners:
+                      - oin: "%s"
+                        naam: DV A
+                        quotum-per-minuut: 1000
+                        berichttypen: ["%s"]
+                      - oin: "%s"
+                        naam: DV B
+                        quotum-per-minuut: 1000
+                        berichttypen: ["%s"]
+                """.formatted(database.url(), database.user(), database.password(), iam.jwksFile().toUri(),
+                TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, NOTIFY_API_KEY, CALLBACK_TOKEN,
+                b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
+                b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
+                autostart, BERICHTTYPE, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE);
+        return Config.builder()
+                .disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource()
+                .addSource(ConfigSources.create(yaml, MediaTypes.APPLICATION_YAML))
+                .build();
+    }
+
+    public static Nmc start(TestDatabase database, TestIam iam, String notifyBaseUrl, Clock clock) {
+        return Nmc.start(config(database, iam, notifyBaseUrl, false), clock);
+    }
+}
