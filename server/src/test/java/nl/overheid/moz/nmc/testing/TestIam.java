@@ -52,18 +52,23 @@ public final class TestIam {
         return token(oin, ISSUER, AUDIENCE, Instant.now().plus(Duration.ofHours(1)));
     }
 
+    /** A valid token as of {@code now} (tests that move the NMC's clock mint tokens on that clock). */
+    public String token(String oin, Instant now) {
+        return sign(keyId, keys, oin, ISSUER, AUDIENCE, now, now.plus(Duration.ofHours(1)));
+    }
+
     public String token(String oin, String issuer, String audience, Instant expires) {
-        return sign(keyId, keys, oin, issuer, audience, expires);
+        return sign(keyId, keys, oin, issuer, audience, Instant.now(), expires);
     }
 
     /** Signed by a key the gateway never published (same kid, other key). */
     public String forgedToken(String oin) {
-        return sign(keyId, generate(), oin, ISSUER, AUDIENCE, Instant.now().plus(Duration.ofHours(1)));
+        return sign(keyId, generate(), oin, ISSUER, AUDIENCE, Instant.now(), Instant.now().plus(Duration.ofHours(1)));
     }
 
     /** Signed by a key with an unknown kid. */
     public String unknownKeyToken(String oin) {
-        return sign("unknown-" + UUID.randomUUID(), generate(), oin, ISSUER, AUDIENCE,
+        return sign("unknown-" + UUID.randomUUID(), generate(), oin, ISSUER, AUDIENCE, Instant.now(),
                 Instant.now().plus(Duration.ofHours(1)));
     }
 
@@ -78,7 +83,8 @@ public final class TestIam {
         return header + "." + claims + ".";
     }
 
-    private static String sign(String kid, KeyPair pair, String oin, String issuer, String audience, Instant expires) {
+    private static String sign(String kid, KeyPair pair, String oin, String issuer, String audience, Instant now,
+                               Instant expires) {
         JwkRSA jwk = JwkRSA.builder()
                 .keyId(kid)
                 .algorithm(JwkRSA.ALG_RS256)
@@ -92,8 +98,8 @@ public final class TestIam {
                 .audience(java.util.List.of(audience))
                 .subject(oin)
                 .addPayloadClaim("oin", oin)
-                .issueTime(Instant.now().minusSeconds(5))
-                .notBefore(Instant.now().minusSeconds(5))
+                .issueTime(now.minusSeconds(5))
+                .notBefore(now.minusSeconds(5))
                 .expirationTime(expires)
                 .jwtId(UUID.randomUUID().toString())
                 .build();

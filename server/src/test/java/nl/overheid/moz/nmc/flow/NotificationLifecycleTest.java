@@ -1,0 +1,345 @@
+package nl.overheid.moz.nmc.flow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.NotifyNlStub;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Whole lifecycles through the real assembly and HTTP, with NotifyNL on WireMock and time in the test's
+ * hands: seven-day periods pass in milliseconds. Workers run one claim round at a time.
+ */
+class NotificationLifecycleTest {
+
+    private static final String EMAIL = "ontvanger.lifecycle@example.nl";
+    private static final String DV_REF = "DOSSIER-4711";
+    private static final String SECRET_TEXT = "Geheime-personalisatie-42";
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final TestIam IAM = new TestIam();
+
+    private final MutableClock clock = MutableClock.startingNow();
+    private final CapturedLogs logs = new CapturedLogs();
+    private NotifyNlStub notify;
+    private Nmc nmc;
+    private Http http;
+
+    @BeforeEach
+    void start() {
+        DB.reset();
+        Logger.getLogger("").addHandler(logs);
+        notify = new NotifyNlStub();
+        nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
+        http = new Http("http://127.0.0.1:" + nmc.port());
+    }
+
+    @AfterEach
+    void stop() {
+        nmc.close();
+        notify.close();
+        Logger.getLogger("").removeHandler(logs);
+    }
+
+    @Test
+    void aDeliveredNotificationBecomesFinalAfterTheMebvPeriodAndTheFeedShowsEveryStep() {
+        UUID id = accept(DV_REF, Map.of());
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+
+        receipt(id, 1, "delivered");
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        JsonNode delivered = http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        assertThat(delivered.path("bezorgdOp").asText()).isNotBlank();
+        assertThat(delivered.path("pogingen").get(0).path("status").asText()).isEqualTo("bezorgd");
+
+        clock.advance(Duration.ofDays(7));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).as("not final before the callback window has passed too").isEqualTo("bezorgd:4");
+
+        clock.advance(Duration.ofMinutes(26));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+
+        JsonNode page = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json();
+        List<String> steps = new ArrayList<>();
+        page.path("events").forEach(event -> {
+            assertThat(event.path("specversion").asText()).isEqualTo("1.0");
+            assertThat(event.path("subject").asText()).isEqualTo(id.toString());
+            assertThat(event.path("sequence").isTextual()).isTrue();
+            steps.add(event.path("sequence").asText() + ":" + event.path("type").asText()
+                    .replace("nl.overheid.moz.notificatie.status.", ""));
+        });
+        assertThat(steps).containsExactly("1:aangenomen", "2:in-verzending", "3:verzonden", "4:bezorgd",
+                "5:definitief-bezorgd");
+
+        String cursor = page.path("cursor").asText();
+        assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(),
+                "{\"cursor\":\"" + cursor + "\"}").status()).isEqualTo(200);
+        JsonNode next = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).json();
+        assertThat(next.path("events")).isEmpty();
+        assertThat(next.path("cursor").asText()).isEqualTo(cursor);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenB()).json().path("events")).isEmpty();
+    }
+
+    @Test
+    void aTemporaryFailureOnTheFirstAttemptIsResentAndTheSecondAttemptDecides() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+
+        receipt(id, 1, "temporary-failure");
+        nmc.runWorkersOnce();
+        assertThat(status(id)).as("the resend is an event although the status stays").isEqualTo("verzonden:4");
+        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+
+        receipt(id, 2, "temporary-failure");
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json().path("reden").asText())
+                .isEqualTo("onbereikbaar");
+    }
+
+    @Test
+    void aPermanentFailureEndsNietBezorgbaarOnbereikbaar() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        receipt(id, 1, "permanent-failure");
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+    }
+
+    @Test
+    void aFailureWithinTheMebvPeriodUndoesBezorgd() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        receipt(id, 1, "delivered");
+        clock.advance(Duration.ofDays(1));
+        receipt(id, 1, "permanent-failure");
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        clock.advance(Duration.ofDays(8));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).as("the finalise task was completed by the failure").isEqualTo("niet-bezorgbaar:5");
+    }
+
+    @Test
+    void notifyRefusingTheEmailEndsNietBezorgbaar() {
+        notify.answer(400, "BadRequestError");
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
+        assertThat(attempts(id)).containsExactly("1:permanent-mislukt");
+    }
+
+    @Test
+    void aNotifyOutageCostsNoAttemptAndEndsVerlopenOnlyAfterGeldigTot() {
+        notify.answer(503, "ServiceUnavailable");
+        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
+        for (int i = 0; i < 8; i++) {
+            nmc.runWorkersOnce();
+            clock.advance(Duration.ofSeconds(11));
+        }
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+
+        clock.advance(Duration.ofHours(1));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verlopen:3");
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+    }
+
+    @Test
+    void notifyRecoveringAfterAnOutageStillSendsTheSameAttempt() {
+        notify.answer(500, "Exception");
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        notify.server().resetMappings();
+        notify.acceptEverything();
+        clock.advance(Duration.ofMinutes(1));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(attempts(id)).containsExactly("1:verzonden");
+    }
+
+    @Test
+    void cancellingWorksOnlyFromAangenomen() {
+        UUID id = accept(DV_REF, Map.of());
+        Http.Response cancelled = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
+        assertThat(cancelled.status()).isEqualTo(200);
+        assertThat(cancelled.json().path("status").asText()).isEqualTo("geannuleerd");
+        assertThat(cancelled.json().path("reden").asText()).isEqualTo("geannuleerd");
+        nmc.runWorkersOnce();
+        assertThat(notify.server().getAllServeEvents()).isEmpty();
+
+        Http.Response again = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.contentType()).startsWith("application/problem+json");
+    }
+
+    @Test
+    void anotherDvsNotificationDoesNotExistForTheCaller() {
+        UUID id = accept(DV_REF, Map.of());
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenB()).status()).isEqualTo(404);
+        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenB()).status()).isEqualTo(404);
+        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=" + DV_REF, tokenB()).json().path("notificaties")).isEmpty();
+        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=" + DV_REF, tokenA()).json().path("notificaties")).hasSize(1);
+    }
+
+    @Test
+    void aRepeatedRequestReturnsTheSameNotification() {
+        UUID first = accept(DV_REF, Map.of());
+        UUID repeat = accept(DV_REF, Map.of());
+        UUID other = accept(DV_REF, Map.of("batchId", "batch-2"));
+        assertThat(repeat).isEqualTo(first);
+        assertThat(other).isNotEqualTo(first);
+        assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", first)).containsExactly("1");
+    }
+
+    @Test
+    void aRetriedCallbackIsStoredOnceAndAnUnknownReferenceNotAtAll() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        String body = receiptBody(id, 1, "delivered");
+        assertThat(postReceipt(body).status()).isEqualTo(200);
+        assertThat(postReceipt(body).status()).isEqualTo(200);
+        assertThat(postReceipt(body.replace(attemptId(id, 1).toString(), UUID.randomUUID().toString())).status())
+                .isEqualTo(200);
+        nmc.runWorkersOnce();
+        assertThat(query("SELECT count(*) FROM ontvangst", null)).containsExactly("1");
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+    }
+
+    @Test
+    void noPersonalDataReachesTheLogTablesOrTheLogs() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        receipt(id, 1, "delivered");
+        notify.answer(400, "BadRequestError");
+        accept("DOSSIER-4712", Map.of());
+        nmc.runWorkersOnce();
+
+        String stored = String.join("\n", query("""
+                SELECT row_to_json(e)::text FROM event e
+                UNION ALL SELECT row_to_json(t)::text FROM taak t
+                UNION ALL SELECT row_to_json(o)::text FROM ontvangst o
+                UNION ALL SELECT row_to_json(p)::text FROM poging p
+                UNION ALL SELECT row_to_json(n)::text FROM notificatie n
+                """, null));
+        assertThat(stored).isNotBlank().doesNotContain(EMAIL).doesNotContain(DV_REF).doesNotContain(SECRET_TEXT)
+                .doesNotContain("ontvanger.lifecycle");
+        assertThat(logs.text()).doesNotContain(EMAIL).doesNotContain(DV_REF).doesNotContain(SECRET_TEXT);
+    }
+
+    private String tokenA() {
+        return IAM.token(TestNmc.DV_A, clock.instant());
+    }
+
+    private String tokenB() {
+        return IAM.token(TestNmc.DV_B, clock.instant());
+    }
+
+    private UUID accept(String dvRef, Map<String, String> extra) {
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE,
+                "emailadres", EMAIL, "personalisation", Map.of("tekst", SECRET_TEXT)));
+        body.putAll(extra);
+        Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        UUID id = UUID.fromString(response.json().path("id").asText());
+        assertThat(response.header("Location")).contains("/api/nmc/v1/notificaties/" + id);
+        return id;
+    }
+
+    private String status(UUID id) {
+        JsonNode notificatie = http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        return notificatie.path("status").asText() + ":" + notificatie.path("versie").asInt();
+    }
+
+    private void receipt(UUID id, int attempt, String status) {
+        assertThat(postReceipt(receiptBody(id, attempt, status)).status()).isEqualTo(200);
+        nmc.runWorkersOnce();
+    }
+
+    private Http.Response postReceipt(String body) {
+        return http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body);
+    }
+
+    private String receiptBody(UUID id, int attempt, String status) {
+        UUID poging = attemptId(id, attempt);
+        String notifyId = query("SELECT notify_id FROM poging WHERE id = ?", poging).getFirst();
+        Instant completed = clock.instant();
+        return Http.json(Map.of("id", notifyId, "reference", poging.toString(), "to", EMAIL, "status", status,
+                "created_at", completed.minusSeconds(5).toString(), "completed_at", completed.toString(),
+                "sent_at", completed.minusSeconds(3).toString(), "notification_type", "email",
+                "template_id", TestNmc.TEMPLATE_ID, "template_version", 1));
+    }
+
+    private UUID attemptId(UUID notificatie, int nummer) {
+        return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer,
+                notificatie).getFirst());
+    }
+
+    private List<String> attempts(UUID id) {
+        return query("SELECT nummer || ':' || status FROM poging WHERE notificatie = ? ORDER BY nummer", id);
+    }
+
+    private static List<String> query(String sql, UUID parameter) {
+        List<String> result = new ArrayList<>();
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                s.setObject(1, parameter);
+            }
+            try (ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    result.add(rows.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return result;
+    }
+
+    /** Everything the NMC logged during the test, formatted as it would be written. */
+    private static final class CapturedLogs extends Handler {
+        private final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        private final SimpleFormatter formatter = new SimpleFormatter();
+
+        @Override
+        public synchronized void publish(LogRecord record) {
+            text.writeBytes(formatter.format(record).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+
+        synchronized String text() {
+            return text.toString(java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+}
