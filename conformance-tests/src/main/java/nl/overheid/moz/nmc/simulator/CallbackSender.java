@@ -122,8 +122,8 @@ final class CallbackSender implements AutoCloseable {
     }
 
     private void onAnswer(Delivery delivery, int attempt, HttpResponse<Void> response, Throwable failure) {
-        if (delivery.generation() != generation.get()) {
-            return;
+        if (delivery.generation() != generation.get() || scheduler.isShutdown()) {
+            return; // reset or closed meanwhile: the answer no longer counts
         }
         String what = "callback " + delivery.describe() + " attempt=" + attempt;
         if (failure == null && response.statusCode() / 100 == 2) {
@@ -153,7 +153,9 @@ final class CallbackSender implements AutoCloseable {
 
     private static String causeName(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        return cause.getClass().getSimpleName();
+        return cause.getMessage() == null
+                ? cause.getClass().getSimpleName()
+                : cause.getClass().getSimpleName() + " (" + cause.getMessage() + ")";
     }
 
     private record Delivery(StoredNotification notification, String body, long generation) {

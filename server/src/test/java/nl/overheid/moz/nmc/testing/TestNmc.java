@@ -27,6 +27,12 @@ public final class TestNmc {
     }
 
     public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean autostart) {
+        return config(database, iam, notifyBaseUrl, autostart, "{}");
+    }
+
+    /** The test configuration with {@code overridesYaml} on top (e.g. a fixed port or a short MEBV period). */
+    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean autostart,
+                                String overridesYaml) {
         Base64.Encoder b64 = Base64.getEncoder();
         String yaml = """
                 server:
@@ -85,6 +91,7 @@ public final class TestNmc {
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()
+                .addSource(ConfigSources.create(overridesYaml, MediaTypes.APPLICATION_YAML))
                 .addSource(ConfigSources.create(yaml, MediaTypes.APPLICATION_YAML))
                 .build();
     }

@@ -1,0 +1,179 @@
+package nl.overheid.moz.nmc.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.format.EventFormat;
+import io.cloudevents.core.provider.EventFormatProvider;
+import io.cloudevents.jackson.JsonFormat;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The happy path and NotifyNL's simulated outcomes, end to end against the running NMC: written once,
+ * run through raw HTTP and through the generated SDK (the subclasses say how to talk to the NMC).
+ */
+abstract class HappyPathSuite {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(40);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final EventFormat CLOUD_EVENTS = EventFormatProvider.getInstance().resolveFormat(JsonFormat.CONTENT_TYPE);
+
+    protected final ConformanceEnvironment environment = ConformanceEnvironment.get();
+
+    /** The result of an acceptance. */
+    protected record Accepted(UUID id, String status, int versie, String location) {
+    }
+
+    /** The status of a notification: status, version and reason (may be null). */
+    protected record Snapshot(String status, int versie, String reden) {
+    }
+
+    /** A feed page: the events as JSON and the next cursor. */
+    protected record Page(List<JsonNode> events, String cursor) {
+    }
+
+    protected abstract Accepted accept(String token, String dvRef, String email);
+
+    protected abstract Snapshot status(String token, UUID id);
+
+    protected abstract Page feed(String token, String cursor);
+
+    protected abstract void acknowledge(String token, String cursor);
+
+    private String token() {
+        return environment.token(TestNmc.DV_A);
+    }
+
+    @Test
+    void aNotificationTravelsToDefinitiefBezorgdAndTheFeedYieldsItsFiveEvents() throws Exception {
+        Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl");
+        assertThat(accepted.status()).isEqualTo("aangenomen");
+        assertThat(accepted.versie()).isEqualTo(1);
+        assertThat(accepted.location()).endsWith("/api/nmc/v1/notificaties/" + accepted.id());
+
+        Snapshot last = awaitStatus(accepted.id(), "definitief-bezorgd");
+        assertThat(last.versie()).isEqualTo(5);
+
+        List<JsonNode> events = eventsOf(accepted.id());
+        assertThat(events).hasSize(5);
+        List<String> types = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            JsonNode event = events.get(i);
+            assertThat(event.path("sequence").isTextual()).isTrue();
+            assertThat(event.path("sequence").asText()).isEqualTo(Integer.toString(i + 1));
+            assertThat(event.path("sequencetype").asText()).isEqualTo("Integer");
+            assertThat(event.path("subject").asText()).isEqualTo(accepted.id().toString());
+            assertThat(event.path("data").path("versie").asInt()).isEqualTo(i + 1);
+            CloudEvent parsed = CLOUD_EVENTS.deserialize(MAPPER.writeValueAsBytes(event));
+            assertThat(parsed.getSpecVersion().toString()).isEqualTo("1.0");
+            assertThat(parsed.getExtension("sequence")).isEqualTo(Integer.toString(i + 1));
+            assertThat(parsed.getDataContentType()).isEqualTo("application/json");
+            types.add(parsed.getType());
+        }
+        assertThat(types).containsExactly(
+                "nl.overheid.moz.notificatie.status.aangenomen",
+                "nl.overheid.moz.notificatie.status.in-verzending",
+                "nl.overheid.moz.notificatie.status.verzonden",
+                "nl.overheid.moz.notificatie.status.bezorgd",
+                "nl.overheid.moz.notificatie.status.definitief-bezorgd");
+        assertThat(new String(MAPPER.writeValueAsBytes(events), StandardCharsets.UTF_8))
+                .doesNotContain("ontvanger@example.nl");
+    }
+
+    @Test
+    void theAcknowledgedCursorIsWhereTheFeedContinues() {
+        Page all = drain(null);
+        acknowledge(token(), all.cursor());
+        Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl");
+        Page after = await(() -> {
+            Page page = feed(token(), all.cursor());
+            return page.events().isEmpty() ? null : page;
+        });
+        assertThat(after.events().getFirst().path("subject").asText()).isEqualTo(accepted.id().toString());
+        assertThat(after.events().getFirst().path("sequence").asText()).isEqualTo("1");
+    }
+
+    @Test
+    void aPermanentFailureAtNotifyNlEndsNietBezorgbaar() {
+        Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), NotifyNlSimulator.PERM_FAIL_ADDRESS);
+        Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
+        assertThat(end.reden()).isEqualTo("onbereikbaar");
+    }
+
+    @Test
+    void aTemporaryFailureIsResentOnceAndThenEndsNietBezorgbaar() {
+        Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), NotifyNlSimulator.TEMP_FAIL_ADDRESS);
+        Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
+        assertThat(end.versie()).as("aangenomen, in-verzending, verzonden, resend, niet-bezorgbaar").isEqualTo(5);
+        assertThat(environment.notifyNl.sentNotifications().stream()
+                .filter(n -> NotifyNlSimulator.TEMP_FAIL_ADDRESS.equals(n.emailAddress())).count())
+                .isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void anotherDvCannotSeeTheNotification() {
+        Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl");
+        assertThat(feedEvents(environment.token(TestNmc.DV_B)).stream()
+                .noneMatch(e -> e.path("subject").asText().equals(accepted.id().toString()))).isTrue();
+    }
+
+    protected Snapshot awaitStatus(UUID id, String wanted) {
+        return await(() -> {
+            Snapshot snapshot = status(token(), id);
+            return snapshot.status().equals(wanted) ? snapshot : null;
+        });
+    }
+
+    private List<JsonNode> eventsOf(UUID id) {
+        return feedEvents(token()).stream().filter(e -> e.path("subject").asText().equals(id.toString())).toList();
+    }
+
+    private List<JsonNode> feedEvents(String token) {
+        List<JsonNode> events = new ArrayList<>();
+        String cursor = null;
+        while (true) {
+            Page page = feed(token, cursor);
+            events.addAll(page.events());
+            if (page.events().isEmpty()) {
+                return events;
+            }
+            cursor = page.cursor();
+        }
+    }
+
+    private Page drain(String cursor) {
+        Page page = feed(token(), cursor);
+        while (!page.events().isEmpty()) {
+            page = feed(token(), page.cursor());
+        }
+        return page;
+    }
+
+    private static <T> T await(Supplier<T> probe) {
+        Instant deadline = Instant.now().plus(PATIENCE);
+        while (Instant.now().isBefore(deadline)) {
+            T value = probe.get();
+            if (value != null) {
+                return value;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("not reached within " + PATIENCE);
+    }
+}
