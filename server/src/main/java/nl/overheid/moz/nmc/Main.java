@@ -17,9 +17,6 @@ public final class Main {
 
     public static void main(String[] args) {
         LogConfig.configureRuntime();
-        // The NotifyNL client uses HttpURLConnection without time-outs of its own: bound every call.
-        System.setProperty("sun.net.client.defaultConnectTimeout", "5000");
-        System.setProperty("sun.net.client.defaultReadTimeout", "15000");
         Nmc nmc = Nmc.start(config(), Clock.systemUTC());
         Runtime.getRuntime().addShutdownHook(new Thread(nmc::close, "nmc-shutdown"));
     }

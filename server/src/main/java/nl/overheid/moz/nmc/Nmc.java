@@ -151,13 +151,16 @@ public final class Nmc implements AutoCloseable {
                             settings.eventSource(), settings.feedMaxLimit()))
                     .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname,
                             new Annulering(database, transitions, tasks), database, reads, pogingen, dvBodies, responses))
-                    .any((request, response) -> problems.send(response, ProblemException.notFound()))
+                    // Unknown API paths get a problem too; /observe stays with its feature.
+                    .any(ApiFilter.BASE_PATH + "/*", (request, response) -> problems.send(response,
+                            ProblemException.notFound()))
                     .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
                     .error(Throwable.class, problems::sendUnexpected);
 
             WebServer server = WebServer.builder()
                     .config(config.get("server"))
-                    .addFeature(ObserveFeature.create(HealthObserver.create(databaseCheck(database))))
+                    .addFeature(ObserveFeature.create(HealthObserver.builder()
+                            .details(true).addCheck(databaseCheck(database)).build()))
                     .addRouting(routing)
                     .build()
                     .start();

@@ -40,4 +40,9 @@ public final class DocumentatieResource extends DocumentatieService {
         response.headers().contentType(YAML);
         response.send(yaml);
     }
+
+    @Override
+    public void afterStop() {
+        // the generated default prints to stdout; the server logs its own shutdown
+    }
 }

@@ -164,4 +164,9 @@ public final class NotificatiesResource extends NotificatiesService {
     static OffsetDateTime time(Instant instant) {
         return Optional.ofNullable(instant).map(i -> i.atOffset(ZoneOffset.UTC)).orElse(null);
     }
+
+    @Override
+    public void afterStop() {
+        // the generated default prints to stdout; the server logs its own shutdown
+    }
 }

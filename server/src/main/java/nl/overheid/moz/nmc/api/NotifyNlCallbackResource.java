@@ -95,4 +95,9 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
     private static java.time.Instant instant(OffsetDateTime time) {
         return time == null ? null : time.toInstant();
     }
+
+    @Override
+    public void afterStop() {
+        // the generated default prints to stdout; the server logs its own shutdown
+    }
 }

@@ -89,4 +89,9 @@ public final class WijzigingenResource extends WijzigingenService {
         cloudEvent.setData(data);
         return cloudEvent;
     }
+
+    @Override
+    public void afterStop() {
+        // the generated default prints to stdout; the server logs its own shutdown
+    }
 }

@@ -12,10 +12,19 @@ import uk.gov.service.notify.SendEmailResponse;
 
 /**
  * {@link NotifyNl} on GOV.UK Notify's official Java client, which speaks NotifyNL's JWT scheme (HS256,
- * {@code iss} = service id, {@code iat}) itself. The client has no time-out settings of its own; the JVM's
- * {@code sun.net.client.default*Timeout} properties (set in {@code Main}) bound every call.
+ * {@code iss} = service id, {@code iat}) itself. It runs on {@code HttpURLConnection}, whose behaviour is
+ * set JVM-wide below.
  */
 public final class NotifyNlClient implements NotifyNl {
+
+    static {
+        // The client sets no time-outs of its own: bound every call (a pod's grace period must exceed them).
+        System.setProperty("sun.net.client.defaultConnectTimeout", "5000");
+        System.setProperty("sun.net.client.defaultReadTimeout", "15000");
+        // HttpURLConnection silently re-sends a POST once when the connection breaks before the answer: that
+        // is a second e-mail. The send pipeline's search by reference handles a lost answer instead.
+        System.setProperty("sun.net.http.retryPost", "false");
+    }
 
     private final NotificationClient client;
 

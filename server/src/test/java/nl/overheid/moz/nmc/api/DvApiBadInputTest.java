@@ -196,6 +196,14 @@ class DvApiBadInputTest {
     }
 
     @Test
+    void healthIsServedOutsideTheApi() {
+        Http.Response health = http.get("/observe/health", null);
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json().path("status").asText()).isEqualTo("UP");
+        assertThat(health.body()).contains("database");
+    }
+
+    @Test
     void theOpenApiDocumentIsServedWithoutAuthentication() {
         Http.Response json = http.get("/api/nmc/v1/openapi.json", null);
         assertThat(json.status()).isEqualTo(200);
