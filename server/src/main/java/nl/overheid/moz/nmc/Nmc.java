@@ -36,6 +36,7 @@ import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.EngineSettings;
 import nl.overheid.moz.nmc.engine.SendBudget;
+import nl.overheid.moz.nmc.engine.Supervisor;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.TaskWorker;
@@ -51,6 +52,8 @@ import nl.overheid.moz.nmc.receipts.Finaliser;
 import nl.overheid.moz.nmc.receipts.OntvangstRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
 import nl.overheid.moz.nmc.receipts.ReceiptStore;
+import nl.overheid.moz.nmc.receipts.ReconcileSchedule;
+import nl.overheid.moz.nmc.receipts.Reconciler;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterSeed;
 import nl.overheid.moz.nmc.sending.NotifyNl;
@@ -68,11 +71,13 @@ public final class Nmc implements AutoCloseable {
     private final Database database;
     private final WebServer server;
     private final List<TaskWorker> workers;
+    private final Supervisor supervisor;
 
-    private Nmc(Database database, WebServer server, List<TaskWorker> workers) {
+    private Nmc(Database database, WebServer server, List<TaskWorker> workers, Supervisor supervisor) {
         this.database = database;
         this.server = server;
         this.workers = workers;
+        this.supervisor = supervisor;
     }
 
     /** The NMC's one JSON mapper: ISO times, no nulls, unknown input fields ignored after schema validation. */
@@ -114,17 +119,25 @@ public final class Nmc implements AutoCloseable {
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
             SendBudget budget = new SendBudget(engineSettings.notifyPerMinute(), engineSettings.reconcileShare());
 
+            ReconcileSchedule reconcileSchedule = ReconcileSchedule.from(config.get("lifecycle"));
+            ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, tasks, clock);
             TaskWorker[] sendWorker = new TaskWorker[1];
             TaskWorker[] receiptWorker = new TaskWorker[1];
             TaskHandler send = new SendPipeline(database, tasks, pogingen, reads, transitions, register, envelope,
-                    notifyNl, clock, engineSettings.lease(), attempt -> sendWorker[0].backoff(attempt));
+                    notifyNl, clock, engineSettings.lease(), attempt -> sendWorker[0].backoff(attempt),
+                    reconcileSchedule.steps().getFirst());
             TaskHandler receipts = new ReceiptProcessor(database, tasks, pogingen, ontvangsten, transitions, clock,
                     settings.mebvPeriod(), settings.callbackWindow());
             TaskHandler finaliser = new Finaliser(database, tasks, transitions);
+            TaskHandler reconciler = new Reconciler(database, tasks, pogingen, transitions, receiptStore, notifyNl,
+                    reconcileSchedule, clock, () -> receiptWorker[0].nudge());
             sendWorker[0] = new TaskWorker(send, database, tasks, budget, transitions, clock, engineSettings);
             receiptWorker[0] = new TaskWorker(receipts, database, tasks, budget, transitions, clock, engineSettings);
-            TaskWorker finaliseWorker = new TaskWorker(finaliser, database, tasks, budget, transitions, clock, engineSettings);
-            List<TaskWorker> workers = List.of(sendWorker[0], receiptWorker[0], finaliseWorker);
+            List<TaskWorker> workers = List.of(sendWorker[0], receiptWorker[0],
+                    new TaskWorker(reconciler, database, tasks, budget, transitions, clock, engineSettings),
+                    new TaskWorker(finaliser, database, tasks, budget, transitions, clock, engineSettings));
+            Supervisor supervisor = new Supervisor(database, clock, settings.mebvPeriod().plus(settings.callbackWindow()),
+                    engineSettings.controlInterval(), workers);
 
             ApiDocuments documents = ApiDocuments.load();
             ProblemResponses problems = new ProblemResponses(mapper);
@@ -143,8 +156,8 @@ public final class Nmc implements AutoCloseable {
                     .addFilter(new ApiFilter(documents.version(), authenticator, problems))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
-                            new NotifyNlCallbackResource(settings.callbackToken(), new ReceiptStore(database,
-                                    ontvangsten, tasks, clock), callbackBodies, receiptWorker[0]::nudge))
+                            new NotifyNlCallbackResource(settings.callbackToken(), receiptStore, callbackBodies,
+                                    receiptWorker[0]::nudge))
                     // The fixed path must be routed before /notificaties/{id}.
                     .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen", new WijzigingenResource(
                             new Feed(database, new EventRepository(), clock), dvBodies, responses,
@@ -166,9 +179,10 @@ public final class Nmc implements AutoCloseable {
                     .start();
             if (config.get("engine.autostart").asBoolean().orElse(true)) {
                 workers.forEach(TaskWorker::start);
+                supervisor.start();
             }
             LOG.info(() -> "NMC listening on port " + server.port());
-            return new Nmc(database, server, workers);
+            return new Nmc(database, server, workers, supervisor);
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -211,8 +225,14 @@ public final class Nmc implements AutoCloseable {
         workers.forEach(TaskWorker::runOnce);
     }
 
+    /** Runs the control duty once now: plans the task of every live notification that has none. */
+    public int superviseOnce() {
+        return supervisor.repairOnce();
+    }
+
     @Override
     public void close() {
+        supervisor.close();
         server.stop();
         workers.forEach(TaskWorker::close);
         database.close();

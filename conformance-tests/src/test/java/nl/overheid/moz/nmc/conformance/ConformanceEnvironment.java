@@ -42,6 +42,9 @@ final class ConformanceEnvironment {
                 lifecycle:
                   mebv-period: PT2S
                   callback-window: PT1S
+                  reconcile-steps: [PT1S, PT2S]
+                  reconcile-interval: PT2S
+                  notify-retention: PT30S
                 engine:
                   poll-interval: PT0.1S
                 """.formatted(port)), Clock.systemUTC());

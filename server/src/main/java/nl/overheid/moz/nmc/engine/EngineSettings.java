@@ -16,10 +16,11 @@ import java.time.Duration;
  * @param notifyService the NotifyNL service whose budget the send claims take
  * @param notifyPerMinute NotifyNL's rate limit for that service
  * @param reconcileShare the share of every budget window reserved for reconciliation
+ * @param controlInterval how often the control duty looks for live notifications without a task
  */
 public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPerRound, Duration lease,
                              Duration backoffBase, Duration backoffMax, String notifyService, int notifyPerMinute,
-                             double reconcileShare) {
+                             double reconcileShare, Duration controlInterval) {
 
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
     public static final int DEFAULT_BATCH_SIZE = 50;
@@ -29,11 +30,13 @@ public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPer
     public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMinutes(15);
     public static final int NOTIFY_RATE_LIMIT_PER_MINUTE = 3000;
     public static final double DEFAULT_RECONCILE_SHARE = 0.1;
+    public static final Duration DEFAULT_CONTROL_INTERVAL = Duration.ofMinutes(1);
 
     public EngineSettings {
         requirePositive(pollInterval, "engine.poll-interval");
         requirePositive(lease, "engine.lease");
         requirePositive(backoffBase, "engine.backoff-base");
+        requirePositive(controlInterval, "engine.control-interval");
         if (backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("engine.backoff-max must not be below engine.backoff-base");
         }
@@ -45,7 +48,7 @@ public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPer
     public static EngineSettings defaults() {
         return new EngineSettings(DEFAULT_POLL_INTERVAL, DEFAULT_BATCH_SIZE, DEFAULT_MAX_DVS_PER_ROUND, DEFAULT_LEASE,
                 DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, "standaard", NOTIFY_RATE_LIMIT_PER_MINUTE,
-                DEFAULT_RECONCILE_SHARE);
+                DEFAULT_RECONCILE_SHARE, DEFAULT_CONTROL_INTERVAL);
     }
 
     public static EngineSettings from(Config engine) {
@@ -59,7 +62,8 @@ public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPer
                 engine.get("backoff-max").as(Duration.class).orElse(d.backoffMax()),
                 engine.get("notify-service").asString().orElse(d.notifyService()),
                 engine.get("notify-per-minute").asInt().orElse(d.notifyPerMinute()),
-                engine.get("reconcile-share").asDouble().orElse(d.reconcileShare()));
+                engine.get("reconcile-share").asDouble().orElse(d.reconcileShare()),
+                engine.get("control-interval").as(Duration.class).orElse(d.controlInterval()));
     }
 
     private static void requirePositive(Duration duration, String key) {

@@ -47,28 +47,35 @@ public final class SendBudget {
 
     /** Takes up to {@code want} send tokens in the current window; returns how many it got. */
     public int budgetTakeForSending(Connection connection, String service, int want, Instant now) {
-        return take(connection, service, "verzenden", sendCapacity, want, now);
+        return take(connection, service, TaskHandler.Budget.SENDING, sendCapacity, want, now);
     }
 
     /** Takes up to {@code want} tokens from reconciliation's share of the current window. */
     public int budgetTakeForReconciling(Connection connection, String service, int want, Instant now) {
-        return take(connection, service, "reconcilieren", reconcileCapacity, want, now);
+        return take(connection, service, TaskHandler.Budget.RECONCILING, reconcileCapacity, want, now);
     }
 
     /** Gives back tokens a claim could not use (fewer tasks were claimable than counted). */
-    public void budgetReturn(Connection connection, String service, String purpose, int tokens, Instant now) {
+    public void budgetReturn(Connection connection, String service, TaskHandler.Budget purpose, int tokens,
+                             Instant now) {
         if (tokens > 0) {
-            Sql.on(connection, BUDGET_RETURN).bind("tokens", tokens).bind("service", service + "/" + purpose)
+            Sql.on(connection, BUDGET_RETURN).bind("tokens", tokens).bind("service", key(service, purpose))
                     .bind("window", window(now)).update();
         }
     }
 
-    private int take(Connection connection, String service, String purpose, int capacity, int want, Instant now) {
+    private int take(Connection connection, String service, TaskHandler.Budget purpose, int capacity, int want,
+                     Instant now) {
         if (want <= 0) {
             return 0;
         }
-        return Sql.on(connection, BUDGET_TAKE).bind("service", service + "/" + purpose).bind("window", window(now))
+        return Sql.on(connection, BUDGET_TAKE).bind("service", key(service, purpose)).bind("window", window(now))
                 .bind("capacity", capacity).bind("want", want).one(row -> row.integer("laatst_toegekend"));
+    }
+
+    /** One bucket per NotifyNL service and purpose, so reconciliation's share is its own. */
+    private static String key(String service, TaskHandler.Budget purpose) {
+        return service + "/" + purpose.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     static Instant window(Instant now) {

@@ -36,8 +36,18 @@ public interface TaskHandler {
         return 5;
     }
 
-    /** Whether claims of this kind take tokens from the send budget. */
-    default boolean usesSendBudget() {
-        return false;
+    /** Which share of the NotifyNL send budget claims of this kind take tokens from. */
+    default Budget budget() {
+        return Budget.NONE;
+    }
+
+    /** The budget a kind of task spends: NotifyNL calls are limited per service and minute. */
+    enum Budget {
+        /** Makes no NotifyNL calls. */
+        NONE,
+        /** First sends and resends. */
+        SENDING,
+        /** Status queries; a fixed share of every window. */
+        RECONCILING
     }
 }

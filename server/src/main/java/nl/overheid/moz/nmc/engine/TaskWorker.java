@@ -111,12 +111,14 @@ public final class TaskWorker implements AutoCloseable {
             }
             long backlog = dvs.stream().mapToLong(TaskRepository.DueWork::backlog).sum();
             int want = (int) Math.min(backlog, settings.batchSize());
-            int granted = handler.usesSendBudget()
-                    ? budget.budgetTakeForSending(connection, settings.notifyService(), want, now)
-                    : want;
+            int granted = switch (handler.budget()) {
+                case NONE -> want;
+                case SENDING -> budget.budgetTakeForSending(connection, settings.notifyService(), want, now);
+                case RECONCILING -> budget.budgetTakeForReconciling(connection, settings.notifyService(), want, now);
+            };
             List<Task> claimed = claimFairly(connection, dvs, granted, now);
-            if (handler.usesSendBudget()) {
-                budget.budgetReturn(connection, settings.notifyService(), "verzenden", granted - claimed.size(), now);
+            if (handler.budget() != TaskHandler.Budget.NONE) {
+                budget.budgetReturn(connection, settings.notifyService(), handler.budget(), granted - claimed.size(), now);
             }
             List<Task> toExecute = new ArrayList<>(claimed.size());
             for (Task task : claimed) {

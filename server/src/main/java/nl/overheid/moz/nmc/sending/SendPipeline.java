@@ -44,8 +44,6 @@ import nl.overheid.moz.nmc.register.Register;
 public final class SendPipeline implements TaskHandler {
 
     private static final Logger LOG = Logger.getLogger(SendPipeline.class.getName());
-    /** The first reconciliation of an attempt without receipt (design §7.3: 1 h, 6 h, 24 h, then daily). */
-    public static final Duration FIRST_RECONCILIATION = Duration.ofHours(1);
     public static final int DEFAULT_MAX_FAILURES = 5;
 
     private final Database database;
@@ -59,9 +57,12 @@ public final class SendPipeline implements TaskHandler {
     private final Clock clock;
     private final Duration lease;
     private final Backoff backoff;
+    private final Duration firstReconciliation;
     private final ObjectMapper mapper = new ObjectMapper();
 
-    /** Delay before the n-th retry of a postponed call. */
+    /**
+     * Delay before the n-th retry of a postponed call.
+     */
     @FunctionalInterface
     public interface Backoff {
         Duration delay(int attempt);
@@ -69,7 +70,7 @@ public final class SendPipeline implements TaskHandler {
 
     public SendPipeline(Database database, TaskRepository tasks, PogingRepository pogingen,
                         NotificatieReads notificaties, Transitions transitions, Register register, Envelope envelope,
-                        NotifyNl notifyNl, Clock clock, Duration lease, Backoff backoff) {
+                        NotifyNl notifyNl, Clock clock, Duration lease, Backoff backoff, Duration firstReconciliation) {
         this.database = database;
         this.tasks = tasks;
         this.pogingen = pogingen;
@@ -81,6 +82,7 @@ public final class SendPipeline implements TaskHandler {
         this.clock = clock;
         this.lease = lease;
         this.backoff = backoff;
+        this.firstReconciliation = firstReconciliation;
     }
 
     @Override
@@ -89,8 +91,8 @@ public final class SendPipeline implements TaskHandler {
     }
 
     @Override
-    public boolean usesSendBudget() {
-        return true;
+    public Budget budget() {
+        return Budget.SENDING;
     }
 
     @Override
@@ -238,7 +240,7 @@ public final class SendPipeline implements TaskHandler {
             transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
         }
         tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.RECONCILIEREN, n.dvId(), n.id(),
-                clock.instant().plus(FIRST_RECONCILIATION), n.traceId()).withPoging(poging.id()));
+                clock.instant().plus(firstReconciliation), n.traceId()).withPoging(poging.id()));
         tasks.taskComplete(connection, task);
     }
 

@@ -183,6 +183,75 @@ class NotificationLifecycleTest {
     }
 
     @Test
+    void aLostCallbackIsFoundByReconciliation() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        notify.statusByReference(notifyId(id, 1), "delivered", clock.instant());
+
+        clock.advance(Duration.ofMinutes(59));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).as("not asked before the first hour").isEqualTo("verzonden:3");
+
+        clock.advance(Duration.ofMinutes(2));
+        nmc.runWorkersOnce();
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
+    }
+
+    @Test
+    void anAttemptNotifyNlDoesNotKnowEndsBezorgstatusOnbekendAndALateReceiptCorrectsIt() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        notify.statusByReference(null, null, null);
+        clock.advance(Duration.ofHours(2));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+        assertThat(attempts(id)).containsExactly("1:onbekend");
+
+        receipt(id, 1, "delivered");
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+    }
+
+    @Test
+    void anAttemptStillSendingIsAskedAgainUntilNotifyNlsRetentionEnds() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        notify.statusByReference(notifyId(id, 1), "sending", null);
+        for (int hour = 0; hour < 24 * 7 - 1; hour++) {
+            clock.advance(Duration.ofHours(1));
+            nmc.runWorkersOnce();
+        }
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications"))))
+                .as("asked after 1 h, 6 h, 24 h and then daily").hasSize(3 + 5);
+        clock.advance(Duration.ofHours(2));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+    }
+
+    @Test
+    void aNotificationWhoseTaskWasLostIsPickedUpByTheControlDuty() {
+        UUID id = accept(DV_REF, Map.of());
+        execute("DELETE FROM taak WHERE notificatie = ?", id);
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+
+        assertThat(nmc.superviseOnce()).isEqualTo(1);
+        assertThat(nmc.superviseOnce()).as("planning is idempotent").isZero();
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+
+        receipt(id, 1, "delivered");
+        execute("DELETE FROM taak WHERE notificatie = ?", id);
+        assertThat(nmc.superviseOnce()).isEqualTo(1);
+        clock.advance(Duration.ofDays(8));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+    }
+
+    @Test
     void cancellingWorksOnlyFromAangenomen() {
         UUID id = accept(DV_REF, Map.of());
         Http.Response cancelled = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
@@ -297,6 +366,20 @@ class NotificationLifecycleTest {
     private UUID attemptId(UUID notificatie, int nummer) {
         return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer,
                 notificatie).getFirst());
+    }
+
+    private String notifyId(UUID id, int attempt) {
+        return query("SELECT notify_id FROM poging WHERE id = ?", attemptId(id, attempt)).getFirst();
+    }
+
+    private static void execute(String sql, UUID parameter) {
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setObject(1, parameter);
+            s.executeUpdate();
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private List<String> attempts(UUID id) {

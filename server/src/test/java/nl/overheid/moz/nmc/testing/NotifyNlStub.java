@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc.testing;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
@@ -36,6 +37,28 @@ public final class NotifyNlStub implements AutoCloseable {
         server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(10)
                 .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
                         .withBody(SENT_201).withTransformers("response-template")));
+    }
+
+    /**
+     * Status queries by reference answer with one notification in this NotifyNL status ({@code null}: none).
+     * The id is NotifyNL's id of the attempt as the NMC stored it, which the test passes in.
+     */
+    public void statusByReference(String notifyId, String status, java.time.Instant completedAt) {
+        String notifications = status == null ? "" : """
+                {"id": "%s", "reference": "{{request.query.reference}}", "email_address": "x@example.nl",
+                 "phone_number": null, "line_1": null, "line_2": null, "line_3": null, "line_4": null,
+                 "line_5": null, "line_6": null, "postcode": null, "postage": null, "type": "email",
+                 "status": "%s", "template": {"id": "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b", "version": 1,
+                 "uri": "http://localhost/v2/template/x/version/1"},
+                 "body": "Tekst", "subject": "Onderwerp", "created_at": "2026-01-01T10:00:00.000000Z",
+                 "created_by_name": null, "sent_at": "2026-01-01T10:00:01.000000Z",
+                 "completed_at": %s, "scheduled_for": null, "one_click_unsubscribe_url": null,
+                 "is_cost_data_ready": false, "cost_in_pounds": null, "cost_details": {}}
+                """.formatted(notifyId, status, status.equals("sending") ? "null" : "\"" + completedAt + "\"");
+        server.stubFor(get(urlPathEqualTo("/v2/notifications")).atPriority(1)
+                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                        .withBody("{\"notifications\": [" + notifications + "], \"links\": {\"current\": \"x\"}}")
+                        .withTransformers("response-template")));
     }
 
     /** Every send answers with this status and a Notify error body (for outage and refusal tests). */

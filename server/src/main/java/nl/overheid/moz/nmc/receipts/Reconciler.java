@@ -1,0 +1,128 @@
+package nl.overheid.moz.nmc.receipts;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.Task;
+import nl.overheid.moz.nmc.engine.TaskHandler;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
+import nl.overheid.moz.nmc.lifecycle.Poging;
+import nl.overheid.moz.nmc.lifecycle.PogingRepository;
+import nl.overheid.moz.nmc.lifecycle.PogingStatus;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.sending.NotifyNl;
+
+/**
+ * The {@code reconcilieren} task: asks NotifyNL about an attempt that has no receipt yet, so a lost callback
+ * (or NotifyNL's own technical failure, which sends none) cannot leave a notification waiting forever. An
+ * outcome found here goes through the {@link ReceiptStore} like a callback; a 404, or NotifyNL's retention
+ * passing without an outcome, ends in bezorgstatus-onbekend. Claims take reconciliation's share of the
+ * send budget.
+ */
+public final class Reconciler implements TaskHandler {
+
+    private static final Set<String> FINAL = Set.of("delivered", "permanent-failure", "temporary-failure",
+            "technical-failure");
+
+    private final Database database;
+    private final TaskRepository tasks;
+    private final PogingRepository pogingen;
+    private final Transitions transitions;
+    private final ReceiptStore receipts;
+    private final NotifyNl notifyNl;
+    private final ReconcileSchedule schedule;
+    private final Clock clock;
+    private final Runnable onReceiptStored;
+
+    public Reconciler(Database database, TaskRepository tasks, PogingRepository pogingen, Transitions transitions,
+                      ReceiptStore receipts, NotifyNl notifyNl, ReconcileSchedule schedule, Clock clock,
+                      Runnable onReceiptStored) {
+        this.database = database;
+        this.tasks = tasks;
+        this.pogingen = pogingen;
+        this.transitions = transitions;
+        this.receipts = receipts;
+        this.notifyNl = notifyNl;
+        this.schedule = schedule;
+        this.clock = clock;
+        this.onReceiptStored = onReceiptStored;
+    }
+
+    @Override
+    public TaskKind kind() {
+        return TaskKind.RECONCILIEREN;
+    }
+
+    @Override
+    public Budget budget() {
+        return Budget.RECONCILING;
+    }
+
+    @Override
+    public void execute(Task task) {
+        Optional<Poging> poging = database.inTransaction(connection -> pogingen.pogingById(connection, task.poging()));
+        if (poging.isEmpty() || !poging.get().status().running() || poging.get().verzondenOp() == null) {
+            database.inTransactionDo(connection -> {
+                transitions.lock(connection, task.notificatie());
+                tasks.taskComplete(connection, task);
+            });
+            return;
+        }
+        Poging attempt = poging.get();
+        Instant now = clock.instant();
+        switch (notifyNl.findByReference(attempt.id())) {
+            case NotifyNl.Lookup.Found found when FINAL.contains(found.status()) -> {
+                ReceiptStore.Outcome outcome = receipts.store(new OntvangstRepository.Incoming(attempt.id(),
+                        found.notifyId(), found.status(), null, found.completedAt().orElse(now), null, "email",
+                        null, null));
+                if (outcome == ReceiptStore.Outcome.STORED) {
+                    onReceiptStored.run();
+                }
+                // The receipt task completes this task when it applies the outcome; until then ask again later.
+                reschedule(task, attempt, now);
+            }
+            case NotifyNl.Lookup.Found stillSending -> reschedule(task, attempt, now);
+            case NotifyNl.Lookup.NotFound notFound -> unknown(task);
+            case NotifyNl.Lookup.Unavailable unavailable -> database.inTransactionDo(connection -> {
+                transitions.lock(connection, task.notificatie());
+                tasks.taskPostpone(connection, task, now.plus(schedule.steps().getFirst()), unavailable.reason());
+            });
+        }
+    }
+
+    private void reschedule(Task task, Poging attempt, Instant now) {
+        Optional<Instant> next = schedule.next(attempt.verzondenOp(), now);
+        if (next.isEmpty()) {
+            unknown(task);
+            return;
+        }
+        database.inTransactionDo(connection -> {
+            transitions.lock(connection, task.notificatie());
+            tasks.taskPostpone(connection, task, next.get(), null);
+        });
+    }
+
+    /** No outcome can be had any more: the attempt is onbekend, the notification bezorgstatus-onbekend. */
+    private void unknown(Task task) {
+        database.inTransactionDo(connection -> {
+            Optional<Transitions.Locked> locked = transitions.lock(connection, task.notificatie());
+            if (locked.isEmpty() || !tasks.taskLockOwned(connection, task)) {
+                return;
+            }
+            Poging attempt = pogingen.pogingLock(connection, task.poging()).orElseThrow();
+            if (attempt.status() == PogingStatus.VERZONDEN) {
+                pogingen.pogingSetStatus(connection, attempt.id(), PogingStatus.ONBEKEND);
+            }
+            if (locked.get().status() == NotificatieStatus.VERZONDEN && attempt.status().running()) {
+                transitions.apply(connection, locked.get(), NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
+                tasks.taskCompleteAllForNotification(connection, locked.get().id());
+            } else {
+                tasks.taskComplete(connection, task);
+            }
+        });
+    }
+}
