@@ -3,7 +3,6 @@ package nl.overheid.moz.nmc;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.logging.common.LogConfig;
-import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -17,7 +16,7 @@ public final class Main {
 
     public static void main(String[] args) {
         LogConfig.configureRuntime();
-        Nmc nmc = Nmc.start(config(), Clock.systemUTC());
+        Nmc nmc = Nmc.start(config(), Nmc.systemClock());
         Runtime.getRuntime().addShutdownHook(new Thread(nmc::close, "nmc-shutdown"));
     }
 

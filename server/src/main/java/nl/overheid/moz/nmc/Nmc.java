@@ -88,6 +88,14 @@ public final class Nmc implements AutoCloseable {
                 .setSerializationInclusion(JsonInclude.Include.NON_NULL);
     }
 
+    /**
+     * The NMC's clock: UTC, ticking in microseconds (PostgreSQL's precision), so that an instant read back from
+     * the database equals the one written. A finer clock makes "is it due yet" comparisons flip on rounding.
+     */
+    public static Clock systemClock() {
+        return Clock.tick(Clock.systemUTC(), java.time.Duration.ofNanos(1_000));
+    }
+
     /** Starts with the real NotifyNL client. */
     public static Nmc start(Config config, Clock clock) {
         NmcSettings settings = NmcSettings.from(config);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
@@ -47,7 +46,7 @@ final class ConformanceEnvironment {
                   notify-retention: PT30S
                 engine:
                   poll-interval: PT0.1S
-                """.formatted(port)), Clock.systemUTC());
+                """.formatted(port)), Nmc.systemClock());
         baseUrl = "http://127.0.0.1:" + nmc.port();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             nmc.close();

@@ -91,6 +91,10 @@ public final class Aanname {
             NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
                     request.batchId(), request.berichttype(), request.regie(), geldigTot, ontvanger, personalisatie,
                     key.wrapped(), key.kekVersion(), traceId(request.traceparent()));
+            Optional<Transitions.Locked> earlier = transitions.findAccepted(connection, dv.id(), dvrefHmac, payloadHmac);
+            if (earlier.isPresent()) {
+                return new Transitions.Acceptance(earlier.get(), false);
+            }
             enforceQuota(connection, dv, now);
             Transitions.Acceptance result = transitions.accept(connection, n);
             if (result.created()) {

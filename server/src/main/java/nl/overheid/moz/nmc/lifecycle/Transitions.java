@@ -138,6 +138,12 @@ public final class Transitions {
         return new Acceptance(existing, false);
     }
 
+    /** The notification an identical earlier request created (same DV, dvRef HMAC and payload HMAC), if any. */
+    public Optional<Locked> findAccepted(Connection connection, UUID dvId, byte[] dvrefHmac, byte[] payloadHmac) {
+        return Sql.on(connection, FIND_BY_IDEMPOTENCY_KEY).bind("dvId", dvId).bind("dvrefHmac", dvrefHmac)
+                .bind("payloadHmac", payloadHmac).optional(Transitions::locked);
+    }
+
     private void insertEvent(Connection connection, UUID dvId, UUID notificatie, int volgnummer,
                              NotificatieStatus van, NotificatieStatus naar, Reden reden) {
         Sql.on(connection, INSERT_EVENT)

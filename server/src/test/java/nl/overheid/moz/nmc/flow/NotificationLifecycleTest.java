@@ -252,6 +252,50 @@ class NotificationLifecycleTest {
     }
 
     @Test
+    void theQuotaOfADvIsEnforcedAtAcceptanceWithRetryAfter() {
+        String token = IAM.token(TestNmc.DV_SMALL_QUOTA, clock.instant());
+        String body = Http.json(Map.of("dvRef", "Q-1", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL));
+        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body).status()).isEqualTo(202);
+        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body.replace("Q-1", "Q-2")).status())
+                .isEqualTo(202);
+        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body).status())
+                .as("a repeat of an accepted request is not a new acceptance").isEqualTo(202);
+
+        Http.Response refused = http.post("/api/nmc/v1/decentraal/notificaties", token, body.replace("Q-1", "Q-3"));
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.contentType()).startsWith("application/problem+json");
+        assertThat(refused.header("Retry-After")).hasValueSatisfying(value ->
+                assertThat(Integer.parseInt(value)).isBetween(1, 61));
+        assertThat(query("SELECT count(*) FROM notificatie", null)).containsExactly("2");
+
+        clock.advance(Duration.ofSeconds(61));
+        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", IAM.token(TestNmc.DV_SMALL_QUOTA, clock.instant()),
+                body.replace("Q-1", "Q-3")).status()).isEqualTo(202);
+    }
+
+    @Test
+    void aCursorOfAnotherEpochOrOlderThanTheMaxCursorAgeIsGone() {
+        accept(DV_REF, Map.of());
+        String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("cursor").asText();
+        nl.overheid.moz.nmc.feed.Cursor decoded = nl.overheid.moz.nmc.feed.Cursor.decode(cursor).orElseThrow();
+        String otherEpoch = new nl.overheid.moz.nmc.feed.Cursor(decoded.epoch() + 1, decoded.transactieId(),
+                decoded.eventId()).encode();
+
+        Http.Response gone = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + otherEpoch, tokenA());
+        assertThat(gone.status()).isEqualTo(410);
+        assertThat(gone.contentType()).startsWith("application/problem+json");
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenB()).status())
+                .as("another DV's cursor points at no event of the caller").isEqualTo(410);
+
+        clock.advance(Duration.ofDays(31));
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).status()).isEqualTo(410);
+        assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(),
+                "{\"cursor\":\"" + cursor + "\"}").status()).isEqualTo(410);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("events"))
+                .as("without a cursor the DV restarts from the oldest event").hasSize(1);
+    }
+
+    @Test
     void cancellingWorksOnlyFromAangenomen() {
         UUID id = accept(DV_REF, Map.of());
         Http.Response cancelled = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());

@@ -6,13 +6,16 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves, so seven-day periods pass in milliseconds. Thread-safe. */
+/**
+ * A clock the test moves, so seven-day periods pass in milliseconds. Thread-safe. Like the NMC's own clock
+ * it ticks in microseconds, PostgreSQL's precision, so an instant survives a round trip through the database.
+ */
 public final class MutableClock extends Clock {
 
     private volatile Instant now;
 
     public MutableClock(Instant start) {
-        this.now = start;
+        this.now = start.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 
     public static MutableClock startingNow() {
@@ -20,7 +23,7 @@ public final class MutableClock extends Clock {
     }
 
     public void advance(Duration duration) {
-        now = now.plus(duration);
+        now = now.plus(duration).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 
     @Override

@@ -16,6 +16,8 @@ public final class TestNmc {
 
     public static final String DV_A = "00000001111111111000";
     public static final String DV_B = "00000001222222222000";
+    /** A DV with a quota of two acceptances a minute. */
+    public static final String DV_SMALL_QUOTA = "00000001333333333000";
     public static final String BERICHTTYPE = "test-bericht";
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
     public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
@@ -83,11 +85,15 @@ public final class TestNmc {
                         naam: DV B
                         quotum-per-minuut: 1000
                         berichttypen: ["%s"]
+                      - oin: "%s"
+                        naam: DV met klein quotum
+                        quotum-per-minuut: 2
+                        berichttypen: ["%s"]
                 """.formatted(database.url(), database.user(), database.password(), iam.jwksFile().toUri(),
                 TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, NOTIFY_API_KEY, CALLBACK_TOKEN,
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
-                autostart, BERICHTTYPE, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE);
+                autostart, BERICHTTYPE, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()
