@@ -1,7 +1,7 @@
 package nl.overheid.moz.nmc.receipts;
 
-import java.util.Optional;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.OwnedTask;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -33,13 +33,9 @@ public final class Finaliser implements TaskHandler {
 
     @Override
     public void execute(Task task) {
-        database.inTransactionDo(connection -> {
-            Optional<Transitions.Locked> locked = transitions.lock(connection, task.notificatie());
-            if (locked.isEmpty() || !tasks.taskLockOwned(connection, task)) {
-                return;
-            }
-            if (locked.get().status() == NotificatieStatus.BEZORGD) {
-                transitions.apply(connection, locked.get(), NotificatieStatus.DEFINITIEF_BEZORGD, null);
+        OwnedTask.underLocks(database, transitions, tasks, task, (connection, n) -> {
+            if (n.status() == NotificatieStatus.BEZORGD) {
+                transitions.apply(connection, n, NotificatieStatus.DEFINITIEF_BEZORGD, null);
             }
             tasks.taskComplete(connection, task);
         });

@@ -4,10 +4,10 @@ import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.OwnedTask;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -65,12 +65,8 @@ public final class ReceiptProcessor implements TaskHandler {
 
     @Override
     public void execute(Task task) {
-        database.inTransactionDo(connection -> {
-            Optional<Transitions.Locked> locked = transitions.lock(connection, task.notificatie());
-            if (locked.isEmpty() || !tasks.taskLockOwned(connection, task)) {
-                return;
-            }
-            Transitions.Locked n = locked.get();
+        OwnedTask.underLocks(database, transitions, tasks, task, (connection, locked) -> {
+            Transitions.Locked n = locked;
             for (Ontvangst receipt : ontvangsten.ontvangstUnprocessed(connection, task.poging())) {
                 n = apply(connection, n, receipt);
                 ontvangsten.ontvangstMarkProcessed(connection, receipt.id(), clock.instant());

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.OwnedTask;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -108,18 +109,14 @@ public final class Reconciler implements TaskHandler {
 
     /** No outcome can be had any more: the attempt is onbekend, the notification bezorgstatus-onbekend. */
     private void unknown(Task task) {
-        database.inTransactionDo(connection -> {
-            Optional<Transitions.Locked> locked = transitions.lock(connection, task.notificatie());
-            if (locked.isEmpty() || !tasks.taskLockOwned(connection, task)) {
-                return;
-            }
+        OwnedTask.underLocks(database, transitions, tasks, task, (connection, n) -> {
             Poging attempt = pogingen.pogingLock(connection, task.poging()).orElseThrow();
             if (attempt.status() == PogingStatus.VERZONDEN) {
                 pogingen.pogingSetStatus(connection, attempt.id(), PogingStatus.ONBEKEND);
             }
-            if (locked.get().status() == NotificatieStatus.VERZONDEN && attempt.status().running()) {
-                transitions.apply(connection, locked.get(), NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
-                tasks.taskCompleteAllForNotification(connection, locked.get().id());
+            if (n.status() == NotificatieStatus.VERZONDEN && attempt.status().running()) {
+                transitions.apply(connection, n, NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
+                tasks.taskCompleteAllForNotification(connection, n.id());
             } else {
                 tasks.taskComplete(connection, task);
             }

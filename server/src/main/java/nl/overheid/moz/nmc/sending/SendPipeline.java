@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.logging.Logger;
 import javax.crypto.SecretKey;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.OwnedTask;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -198,27 +199,24 @@ public final class SendPipeline implements TaskHandler {
     }
 
     private void commit(Task task, Job job, NotifyNl.SendResult result) {
-        database.inTransactionDo(connection -> {
-            Optional<Transitions.Locked> locked = transitions.lock(connection, task.notificatie());
-            if (locked.isEmpty() || !tasks.taskLockOwned(connection, task)) {
-                return;
-            }
-            Transitions.Locked n = locked.get();
+        OwnedTask.underLocks(database, transitions, tasks, task, (connection, n) -> {
             switch (result) {
                 case NotifyNl.SendResult.Accepted accepted -> accepted(connection, task, job, n, accepted.notifyId());
                 case NotifyNl.SendResult.Rejected rejected -> {
                     pogingen.pogingSetStatus(connection, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
                     if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
                         transitions.apply(connection, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
+                        tasks.taskCompleteAllForNotification(connection, n.id());
+                    } else {
+                        tasks.taskComplete(connection, task);
                     }
-                    tasks.taskComplete(connection, task);
                 }
                 case NotifyNl.SendResult.Unavailable unavailable -> {
                     Instant now = clock.instant();
                     if (n.expiredAt(now) && (n.status() == NotificatieStatus.IN_VERZENDING
                             || n.status() == NotificatieStatus.VERZONDEN)) {
                         transitions.apply(connection, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
-                        tasks.taskComplete(connection, task);
+                        tasks.taskCompleteAllForNotification(connection, n.id());
                     } else {
                         tasks.taskPostpone(connection, task, now.plus(backoff.delay(postponements(task) + 1)),
                                 unavailable.reason());
