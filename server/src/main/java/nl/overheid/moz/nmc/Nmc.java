@@ -135,7 +135,7 @@ public final class Nmc implements AutoCloseable {
                     notifyNl, clock, engineSettings.lease(), attempt -> sendWorker[0].backoff(attempt),
                     reconcileSchedule.steps().getFirst());
             TaskHandler receipts = new ReceiptProcessor(database, tasks, pogingen, ontvangsten, transitions, clock,
-                    settings.mebvPeriod(), settings.callbackWindow());
+                    settings.mebvPeriod(), settings.callbackWindow(), reconcileSchedule.steps().getFirst());
             TaskHandler finaliser = new Finaliser(database, tasks, transitions);
             TaskHandler reconciler = new Reconciler(database, tasks, pogingen, transitions, receiptStore, notifyNl,
                     reconcileSchedule, clock, () -> receiptWorker[0].nudge());

@@ -17,6 +17,7 @@ import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.sending.SendPipeline;
 
 /**
  * The {@code verwerken} task: applies the stored receipts of one attempt under the notification's lock, in
@@ -34,15 +35,17 @@ public final class ReceiptProcessor implements TaskHandler {
     private final Clock clock;
     private final Duration mebvPeriod;
     private final Duration callbackWindow;
+    private final Duration firstReconciliation;
     private final AtomicLong unknownStatuses = new AtomicLong();
 
     /**
      * @param mebvPeriod     the vaststellingstermijn (7 days in production)
      * @param callbackWindow NotifyNL's callback retry window, the finalise task's margin
+     * @param firstReconciliation when an attempt adopted from a receipt is first reconciled
      */
     public ReceiptProcessor(Database database, TaskRepository tasks, PogingRepository pogingen,
                             OntvangstRepository ontvangsten, Transitions transitions, Clock clock,
-                            Duration mebvPeriod, Duration callbackWindow) {
+                            Duration mebvPeriod, Duration callbackWindow, Duration firstReconciliation) {
         this.database = database;
         this.tasks = tasks;
         this.pogingen = pogingen;
@@ -51,6 +54,7 @@ public final class ReceiptProcessor implements TaskHandler {
         this.clock = clock;
         this.mebvPeriod = mebvPeriod;
         this.callbackWindow = callbackWindow;
+        this.firstReconciliation = firstReconciliation;
     }
 
     @Override
@@ -85,6 +89,7 @@ public final class ReceiptProcessor implements TaskHandler {
                 n = transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
             }
             tasks.taskCompleteForNotification(connection, n.id(), TaskKind.VERZENDEN);
+            SendPipeline.planReconciliation(connection, tasks, n, poging.id(), now.plus(firstReconciliation));
             poging = pogingen.pogingLock(connection, poging.id()).orElseThrow();
         } else if (!poging.knows(receipt.notifyId())) {
             pogingen.pogingAddDuplicate(connection, poging.id(), receipt.notifyId());

@@ -230,16 +230,22 @@ public final class SendPipeline implements TaskHandler {
         Poging poging = pogingen.pogingLock(connection, job.poging().id()).orElseThrow();
         if (poging.status() == PogingStatus.GEPLAND) {
             pogingen.pogingMarkSent(connection, poging.id(), notifyId);
+            if (n.status() == NotificatieStatus.IN_VERZENDING) {
+                transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
+            }
+            planReconciliation(connection, tasks, n, poging.id(), clock.instant().plus(firstReconciliation));
         } else if (!poging.knows(notifyId)) {
             // A receipt already adopted another id for this attempt: both e-mails went out.
             pogingen.pogingAddDuplicate(connection, poging.id(), notifyId);
         }
-        if (n.status() == NotificatieStatus.IN_VERZENDING) {
-            transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
-        }
-        tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.RECONCILIEREN, n.dvId(), n.id(),
-                clock.instant().plus(firstReconciliation), n.traceId()).withPoging(poging.id()));
         tasks.taskComplete(connection, task);
+    }
+
+    /** The reconcile task of an attempt that NotifyNL accepted; whoever records the send plans it. */
+    public static void planReconciliation(Connection connection, TaskRepository tasks, Transitions.Locked n,
+                                          UUID poging, Instant due) {
+        tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.RECONCILIEREN, n.dvId(), n.id(),
+                due, n.traceId()).withPoging(poging));
     }
 
     @Override

@@ -296,6 +296,31 @@ class NotificationLifecycleTest {
     }
 
     @Test
+    void aReceiptThatOvertakesTheSendCommitActsOnBehalfOfTheWorker() throws Exception {
+        String notifyId = UUID.randomUUID().toString();
+        notify.acceptSlowly(notifyId, 1500);
+        UUID id = accept(DV_REF, Map.of());
+        Thread sender = Thread.ofVirtual().start(nmc::runWorkersOnce);
+        UUID attempt = null;
+        for (int i = 0; i < 50 && attempt == null; i++) {
+            Thread.sleep(20);
+            List<String> ids = query("SELECT id FROM poging WHERE notificatie = ?", id);
+            attempt = ids.isEmpty() ? null : UUID.fromString(ids.getFirst());
+        }
+        assertThat(attempt).as("the claim created the attempt before calling NotifyNL").isNotNull();
+        assertThat(postReceipt(Http.json(Map.of("id", notifyId, "reference", attempt.toString(), "status", "delivered",
+                "completed_at", clock.instant().toString(), "notification_type", "email"))).status()).isEqualTo(200);
+        nmc.runWorkersOnce();
+        assertThat(status(id)).as("the receipt task performed in-verzending -> verzonden itself").isEqualTo("bezorgd:4");
+
+        sender.join();
+        assertThat(status(id)).as("the late commit of the send is refused by its lost claim").isEqualTo("bezorgd:4");
+        assertThat(query("SELECT notify_id || ' ' || status FROM poging WHERE notificatie = ?", id))
+                .containsExactly(notifyId + " bezorgd");
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
+    }
+
+    @Test
     void cancellingWorksOnlyFromAangenomen() {
         UUID id = accept(DV_REF, Map.of());
         Http.Response cancelled = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
