@@ -86,6 +86,9 @@ CREATE TABLE poging (
     notify_id              uuid        NULL,
     duplicaat_notify_ids   uuid[]      NOT NULL DEFAULT '{}',
     verzonden_op           timestamptz NULL,
+    -- when a POST to NotifyNL was first made for this attempt: from then on it may be at NotifyNL, so a
+    -- re-claim searches by reference first and an uncertain failure never ends the notification blindly
+    verzoek_gedaan_op      timestamptz NULL,
     ontvangst_completed_at timestamptz NULL,   -- completed_at of the last applied receipt
     aangemaakt_op          timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT poging_notificatie_nummer_uk UNIQUE (notificatie, nummer)
@@ -111,6 +114,8 @@ CREATE TABLE ontvangst (
     -- NotifyNL's retries of the same callback are stored once
     CONSTRAINT ontvangst_dedup_uk UNIQUE NULLS NOT DISTINCT (poging, notify_id, status, completed_at)
 );
+-- the control duty looks for stored receipts that were never processed
+CREATE INDEX ontvangst_onverwerkt_idx ON ontvangst (poging) WHERE verwerkt_op IS NULL;
 
 -- ---------------------------------------------------------------------------------------------
 -- Task engine (design §6)

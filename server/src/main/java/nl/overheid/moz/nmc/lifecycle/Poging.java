@@ -7,10 +7,17 @@ import java.util.UUID;
 /**
  * One send attempt. Its id is the {@code reference} sent to NotifyNL.
  *
+ * @param verzoekGedaanOp when the first POST to NotifyNL was made for it (null: never)
  * @param ontvangstCompletedAt completed_at of the last receipt applied to it (receipt ordering, delivery proof)
  */
 public record Poging(UUID id, UUID notificatie, int nummer, PogingStatus status, UUID notifyId,
-                     List<UUID> duplicaatNotifyIds, Instant verzondenOp, Instant ontvangstCompletedAt) {
+                     List<UUID> duplicaatNotifyIds, Instant verzondenOp, Instant verzoekGedaanOp,
+                     Instant ontvangstCompletedAt) {
+
+    /** Whether a POST for this attempt was ever made: it may be at NotifyNL even without an answer. */
+    public boolean requested() {
+        return verzoekGedaanOp != null;
+    }
 
     /** Whether a receipt with this NotifyNL id belongs to this attempt without being a new duplicate. */
     public boolean knows(UUID id) {

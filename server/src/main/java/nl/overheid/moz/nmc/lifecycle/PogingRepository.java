@@ -16,7 +16,8 @@ import nl.overheid.moz.nmc.db.Sql;
 public final class PogingRepository {
 
     private static final String COLUMNS = """
-            id, notificatie, nummer, status, notify_id, duplicaat_notify_ids, verzonden_op, ontvangst_completed_at
+            id, notificatie, nummer, status, notify_id, duplicaat_notify_ids, verzonden_op, verzoek_gedaan_op,
+            ontvangst_completed_at
             """;
 
     private static final String POGING_INSERT = """
@@ -44,6 +45,10 @@ public final class PogingRepository {
     private static final String POGING_MARK_SENT = """
             UPDATE poging SET status = 'verzonden', notify_id = :notifyId, verzonden_op = :now
              WHERE id = :id AND status = 'gepland'
+            """;
+
+    private static final String POGING_MARK_REQUESTED = """
+            UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now) WHERE id = :id
             """;
 
     private static final String POGING_ADD_DUPLICATE = """
@@ -94,6 +99,11 @@ public final class PogingRepository {
                 .bind("now", clock.instant()).update() == 1;
     }
 
+    /** Records that a POST for this attempt is about to be made (kept from the first one on). */
+    public void pogingMarkRequested(Connection connection, UUID id) {
+        Sql.on(connection, POGING_MARK_REQUESTED).bind("id", id).bind("now", clock.instant()).update();
+    }
+
     /** Records another NotifyNL id for the same attempt (a second send after an expired lease). */
     public void pogingAddDuplicate(Connection connection, UUID id, UUID notifyId) {
         Sql.on(connection, POGING_ADD_DUPLICATE).bind("id", id).bind("notifyId", notifyId).update();
@@ -113,6 +123,6 @@ public final class PogingRepository {
         return new Poging(row.uuid("id"), row.uuid("notificatie"), row.integer("nummer"),
                 PogingStatus.of(row.string("status")), row.uuid("notify_id"),
                 Arrays.asList(row.uuids("duplicaat_notify_ids")), row.instant("verzonden_op"),
-                row.instant("ontvangst_completed_at"));
+                row.instant("verzoek_gedaan_op"), row.instant("ontvangst_completed_at"));
     }
 }

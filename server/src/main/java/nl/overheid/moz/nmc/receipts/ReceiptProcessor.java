@@ -89,7 +89,9 @@ public final class ReceiptProcessor implements TaskHandler {
                 n = transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
             }
             tasks.taskCompleteForNotification(connection, n.id(), TaskKind.VERZENDEN);
-            SendPipeline.planReconciliation(connection, tasks, n, poging.id(), now.plus(firstReconciliation));
+            if (!n.status().terminal()) {
+                SendPipeline.planReconciliation(connection, tasks, n, poging.id(), now.plus(firstReconciliation));
+            }
             poging = pogingen.pogingLock(connection, poging.id()).orElseThrow();
         } else if (!poging.knows(receipt.notifyId())) {
             pogingen.pogingAddDuplicate(connection, poging.id(), receipt.notifyId());
@@ -107,6 +109,9 @@ public final class ReceiptProcessor implements TaskHandler {
             LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
         }
         if (decision.recordOnly()) {
+            if (n.status().terminal()) {
+                tasks.taskCompleteAllForNotification(connection, n.id());
+            }
             return n;
         }
         if (decision.pogingStatus() != null) {

@@ -27,8 +27,12 @@ public interface NotifyNl {
         record Rejected(String reason) implements SendResult {
         }
 
-        /** The call failed; try again later. {@code reason} is a short code, never personal data. */
-        record Unavailable(String reason) implements SendResult {
+        /**
+         * The call failed; try again later. {@code reason} is a short code, never personal data.
+         * {@code mayHaveArrived}: a time-out, connection error or 5xx leaves open whether NotifyNL accepted
+         * the e-mail; a 401, 403 or 429 does not.
+         */
+        record Unavailable(String reason, boolean mayHaveArrived) implements SendResult {
         }
     }
 

@@ -42,7 +42,8 @@ public final class NotifyNlClient implements NotifyNl {
         } catch (NotificationClientException e) {
             // Only the status code is kept: Notify's error text may quote the address.
             int status = e.getHttpResult();
-            return status == 400 ? new SendResult.Rejected("http-400") : new SendResult.Unavailable(reason(status));
+            return status == 400 ? new SendResult.Rejected("http-400")
+                    : new SendResult.Unavailable(reason(status), status <= 0 || status >= 500);
         }
     }
 

@@ -153,15 +153,11 @@ public final class SendPipeline implements TaskHandler {
         if (job == null) {
             return;
         }
-        if (task.claimEpoch() > 1) {
-            // An earlier claim of this task may have reached NotifyNL before it lost its lease.
-            NotifyNl.Lookup lookup = notifyNl.findByReference(job.poging().id());
-            if (lookup instanceof NotifyNl.Lookup.Found found) {
-                commit(task, job, new NotifyNl.SendResult.Accepted(found.notifyId()));
-                return;
-            }
-            if (lookup instanceof NotifyNl.Lookup.Unavailable unavailable) {
-                commit(task, job, new NotifyNl.SendResult.Unavailable(unavailable.reason()));
+        if (job.poging().requested()) {
+            // An earlier claim (crashed, lease lost, or its call failed uncertainly) may have reached NotifyNL.
+            Optional<NotifyNl.SendResult> known = lookUp(job);
+            if (known.isPresent()) {
+                commit(task, job, known.get());
                 return;
             }
         }
@@ -173,14 +169,48 @@ public final class SendPipeline implements TaskHandler {
         Map<String, String> personalisation = mapper.readValue(
                 envelope.decrypt(key, job.sealed().id(), "personalisatie", job.sealed().personalisatie()),
                 new TypeReference<>() { });
-        boolean stillOurs = database.inTransaction(connection ->
-                tasks.taskExtendLease(connection, task, clock.instant().plus(lease)));
+        boolean stillOurs = database.inTransaction(connection -> {
+            if (!tasks.taskExtendLease(connection, task, clock.instant().plus(lease))) {
+                return false;
+            }
+            pogingen.pogingMarkRequested(connection, job.poging().id());
+            return true;
+        });
         if (!stillOurs) {
             return;
         }
         NotifyNl.SendResult result = notifyNl.sendEmail(job.berichttype().notifyTemplateId(), emailAddress,
                 personalisation, job.poging().id());
+        if (result instanceof NotifyNl.SendResult.Unavailable unavailable && unavailable.mayHaveArrived()
+                && expired(task)) {
+            // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
+            // only a lookup that does not find it may end the notification verlopen.
+            NotifyNl.SendResult uncertain = result;
+            result = switch (notifyNl.findByReference(job.poging().id())) {
+                case NotifyNl.Lookup.Found found -> new NotifyNl.SendResult.Accepted(found.notifyId());
+                case NotifyNl.Lookup.NotFound notFound -> new NotifyNl.SendResult.Unavailable(unavailable.reason(), false);
+                case NotifyNl.Lookup.Unavailable stillUnknown -> uncertain;
+            };
+        }
         commit(task, job, result);
+    }
+
+    /**
+     * Searches NotifyNL by reference. Found: the attempt was accepted. Not found: certainly not at NotifyNL
+     * (a send may end the notification). Empty: NotifyNL cannot say now.
+     */
+    private Optional<NotifyNl.SendResult> lookUp(Job job) {
+        return switch (notifyNl.findByReference(job.poging().id())) {
+            case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));
+            case NotifyNl.Lookup.NotFound notFound -> Optional.empty();
+            case NotifyNl.Lookup.Unavailable unavailable ->
+                    Optional.of(new NotifyNl.SendResult.Unavailable(unavailable.reason(), true));
+        };
+    }
+
+    private boolean expired(Task task) {
+        return database.inTransaction(connection -> transitions.lock(connection, task.notificatie())
+                .map(n -> n.expiredAt(clock.instant())).orElse(false));
     }
 
     private Optional<Job> prepare(Connection connection, Task task) {
@@ -213,7 +243,7 @@ public final class SendPipeline implements TaskHandler {
                 }
                 case NotifyNl.SendResult.Unavailable unavailable -> {
                     Instant now = clock.instant();
-                    if (n.expiredAt(now) && (n.status() == NotificatieStatus.IN_VERZENDING
+                    if (n.expiredAt(now) && !unavailable.mayHaveArrived() && (n.status() == NotificatieStatus.IN_VERZENDING
                             || n.status() == NotificatieStatus.VERZONDEN)) {
                         transitions.apply(connection, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
                         tasks.taskCompleteAllForNotification(connection, n.id());

@@ -321,6 +321,32 @@ class NotificationLifecycleTest {
     }
 
     @Test
+    void anUncertainSendPastGeldigTotIsLookedUpNotEndedBlindly() {
+        notify.breakConnections();
+        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+
+        clock.advance(Duration.ofHours(2));
+        String notifyId = UUID.randomUUID().toString();
+        notify.statusByReference(notifyId, "sending", null);
+        nmc.runWorkersOnce();
+        assertThat(status(id)).as("NotifyNL had it after all: the attempt runs to its outcome").isEqualTo("verzonden:3");
+        assertThat(query("SELECT notify_id FROM poging WHERE notificatie = ?", id)).containsExactly(notifyId);
+    }
+
+    @Test
+    void anUncertainSendThatNotifyNlDoesNotKnowEndsVerlopenAfterGeldigTot() {
+        notify.breakConnections();
+        notify.statusByReference(null, null, null);
+        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
+        nmc.runWorkersOnce();
+        clock.advance(Duration.ofHours(2));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verlopen:3");
+    }
+
+    @Test
     void cancellingWorksOnlyFromAangenomen() {
         UUID id = accept(DV_REF, Map.of());
         Http.Response cancelled = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());

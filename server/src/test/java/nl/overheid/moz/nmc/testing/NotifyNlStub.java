@@ -69,6 +69,12 @@ public final class NotifyNlStub implements AutoCloseable {
                         .withTransformers("response-template").withFixedDelay(delayMillis)));
     }
 
+    /** Every send breaks the connection before an answer: NotifyNL may or may not have the e-mail. */
+    public void breakConnections() {
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
+                .willReturn(aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
+    }
+
     /** Every send answers with this status and a Notify error body (for outage and refusal tests). */
     public void answer(int status, String error) {
         server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
