@@ -1,31 +1,39 @@
 package nl.overheid.moz.nmc.feed;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A position in the event log: cluster epoch + transaction id (xid8, as decimal text) + event id. Opaque to
- * the DV (base64url); the epoch makes a cursor from before a restore or promotion recognisable (410).
+ * A position in the event log: cluster epoch + transaction id (xid8, as decimal text) + event id, plus the
+ * moment the NMC handed it out. Opaque to the DV (base64url). The epoch makes a cursor from before a restore
+ * or promotion recognisable (410); the issue time makes the max cursor age about how long ago the DV last
+ * read, not about how long ago its last event happened (a quiet DV that keeps polling stays current).
  */
-public record Cursor(int epoch, String transactieId, long eventId) {
+public record Cursor(int epoch, String transactieId, long eventId, Instant issuedAt) {
 
-    private static final String VERSION = "c1";
-    private static final Pattern FORM = Pattern.compile("^c1\\.(\\d{1,9})\\.(\\d{1,20})\\.(\\d{1,19})$");
+    private static final Pattern FORM = Pattern.compile("^c2\\.(\\d{1,9})\\.(\\d{1,20})\\.(\\d{1,19})\\.(\\d{1,12})$");
 
     /** The position before the oldest event of an epoch. */
-    public static Cursor start(int epoch) {
-        return new Cursor(epoch, "0", 0);
+    public static Cursor start(int epoch, Instant issuedAt) {
+        return new Cursor(epoch, "0", 0, issuedAt);
     }
 
     public boolean isStart() {
         return "0".equals(transactieId) && eventId == 0;
     }
 
+    /** The same position, handed out again now. */
+    public Cursor reissued(Instant now) {
+        return new Cursor(epoch, transactieId, eventId, now);
+    }
+
     public String encode() {
-        String plain = VERSION + "." + epoch + "." + transactieId + "." + eventId;
+        String plain = "c2." + epoch + "." + transactieId + "." + eventId + "." + issuedAt.getEpochSecond();
         return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.US_ASCII));
     }
 
@@ -45,9 +53,9 @@ public record Cursor(int epoch, String transactieId, long eventId) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Cursor(Integer.parseInt(matcher.group(1)),
-                    new java.math.BigInteger(matcher.group(2)).toString(), Long.parseLong(matcher.group(3))));
-        } catch (NumberFormatException e) {
+            return Optional.of(new Cursor(Integer.parseInt(matcher.group(1)), new BigInteger(matcher.group(2)).toString(),
+                    Long.parseLong(matcher.group(3)), Instant.ofEpochSecond(Long.parseLong(matcher.group(4)))));
+        } catch (NumberFormatException | java.time.DateTimeException e) {
             return Optional.empty();
         }
     }

@@ -32,9 +32,11 @@ public final class Feed {
     public Page read(Dienstverlener dv, String opaqueCursor, int limit) {
         return database.inTransaction(connection -> {
             int epoch = events.clusterEpoch(connection);
-            Cursor after = opaqueCursor == null ? Cursor.start(epoch) : usable(connection, dv, opaqueCursor, epoch);
+            Instant now = clock.instant();
+            Cursor after = opaqueCursor == null ? Cursor.start(epoch, now) : usable(connection, dv, opaqueCursor, epoch);
             List<EventRepository.Event> page = events.eventReadAfter(connection, dv.id(), after, limit);
-            Cursor next = page.isEmpty() ? after : new Cursor(epoch, page.getLast().transactieId(), page.getLast().id());
+            Cursor next = page.isEmpty() ? after.reissued(now)
+                    : new Cursor(epoch, page.getLast().transactieId(), page.getLast().id(), now);
             return new Page(page, next, epoch);
         });
     }
@@ -54,14 +56,12 @@ public final class Feed {
             throw ProblemException.cursorExpired("De cursor hoort bij een eerdere stand van het eventlog; "
                     + "begin opnieuw zonder cursor.");
         }
-        if (cursor.isStart()) {
-            return cursor;
-        }
-        Instant loggedAt = events.eventTime(connection, dv.id(), cursor).orElseThrow(() ->
-                ProblemException.cursorExpired("De cursor wijst naar een event dat niet meer bestaat; "
-                        + "begin opnieuw zonder cursor."));
-        if (loggedAt.isBefore(clock.instant().minus(dv.maxCursorleeftijd()))) {
+        if (cursor.issuedAt().isBefore(clock.instant().minus(dv.maxCursorleeftijd()))) {
             throw ProblemException.cursorExpired("De cursor is ouder dan de maximale cursorleeftijd; "
+                    + "begin opnieuw zonder cursor.");
+        }
+        if (!cursor.isStart() && events.eventTime(connection, dv.id(), cursor).isEmpty()) {
+            throw ProblemException.cursorExpired("De cursor wijst naar een event dat niet meer bestaat; "
                     + "begin opnieuw zonder cursor.");
         }
         return cursor;

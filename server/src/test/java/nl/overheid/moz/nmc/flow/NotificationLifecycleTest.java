@@ -279,7 +279,7 @@ class NotificationLifecycleTest {
         String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("cursor").asText();
         nl.overheid.moz.nmc.feed.Cursor decoded = nl.overheid.moz.nmc.feed.Cursor.decode(cursor).orElseThrow();
         String otherEpoch = new nl.overheid.moz.nmc.feed.Cursor(decoded.epoch() + 1, decoded.transactieId(),
-                decoded.eventId()).encode();
+                decoded.eventId(), decoded.issuedAt()).encode();
 
         Http.Response gone = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + otherEpoch, tokenA());
         assertThat(gone.status()).isEqualTo(410);
@@ -287,7 +287,12 @@ class NotificationLifecycleTest {
         assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenB()).status())
                 .as("another DV's cursor points at no event of the caller").isEqualTo(410);
 
-        clock.advance(Duration.ofDays(31));
+        clock.advance(Duration.ofDays(20));
+        String polled = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).json()
+                .path("cursor").asText();
+        clock.advance(Duration.ofDays(11));
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + polled, tokenA()).status())
+                .as("a DV that keeps polling stays current, however quiet its feed").isEqualTo(200);
         assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).status()).isEqualTo(410);
         assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(),
                 "{\"cursor\":\"" + cursor + "\"}").status()).isEqualTo(410);
