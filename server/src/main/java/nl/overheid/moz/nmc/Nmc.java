@@ -136,7 +136,7 @@ public final class Nmc implements AutoCloseable {
                     reconcileSchedule.steps().getFirst());
             TaskHandler receipts = new ReceiptProcessor(database, tasks, pogingen, ontvangsten, transitions, clock,
                     settings.mebvPeriod(), settings.callbackWindow(), reconcileSchedule.steps().getFirst());
-            TaskHandler finaliser = new Finaliser(database, tasks, transitions);
+            TaskHandler finaliser = new Finaliser(database, tasks, transitions, ontvangsten, clock);
             TaskHandler reconciler = new Reconciler(database, tasks, pogingen, transitions, receiptStore, notifyNl,
                     reconcileSchedule, clock, () -> receiptWorker[0].nudge());
             sendWorker[0] = new TaskWorker(send, database, tasks, budget, transitions, clock, engineSettings);

@@ -35,6 +35,8 @@ import nl.overheid.moz.nmc.register.Register;
 public final class Aanname {
 
     private static final Duration QUOTA_WINDOW = Duration.ofMinutes(1);
+    /** A notification is about now: a geldig_tot further away than this is a mistake (or an overflow). */
+    static final Duration MAX_VALIDITY = Duration.ofDays(366);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Database database;
@@ -76,6 +78,9 @@ public final class Aanname {
         if (request.geldigTot() != null && !request.geldigTot().isAfter(now)) {
             throw ProblemException.invalid("/geldigTot", "past", "geldigTot ligt niet in de toekomst.");
         }
+        if (request.geldigTot() != null && request.geldigTot().isAfter(now.plus(MAX_VALIDITY))) {
+            throw ProblemException.invalid("/geldigTot", "maximum", "geldigTot ligt meer dan een jaar in de toekomst.");
+        }
         int pepperVersion = peppers.currentVersion();
         byte[] dvrefHmac = peppers.dvRef(pepperVersion, dv.id(), request.dvRef());
         UUID id = UUID.randomUUID();
@@ -91,7 +96,7 @@ public final class Aanname {
             NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
                     request.batchId(), request.berichttype(), request.regie(), geldigTot, ontvanger, personalisatie,
                     key.wrapped(), key.kekVersion(), traceId(request.traceparent()));
-            Optional<Transitions.Locked> earlier = transitions.findAccepted(connection, dv.id(), dvrefHmac, payloadHmac);
+            Optional<Transitions.Locked> earlier = earlierAcceptance(connection, dv, request);
             if (earlier.isPresent()) {
                 return new Transitions.Acceptance(earlier.get(), false);
             }
@@ -107,6 +112,20 @@ public final class Aanname {
             onAccepted.run();
         }
         return acceptance;
+    }
+
+    /** The notification an identical request created earlier, under any pepper version still in use. */
+    private Optional<Transitions.Locked> earlierAcceptance(java.sql.Connection connection, Dienstverlener dv,
+                                                           Request request) {
+        String canonical = canonicalPayload(request);
+        for (int version : peppers.versions()) {
+            Optional<Transitions.Locked> found = transitions.findAccepted(connection, dv.id(),
+                    peppers.dvRef(version, dv.id(), request.dvRef()), peppers.hmac(version, canonical));
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
     }
 
     /** HMACs of a dvRef under every pepper version still in use, for search. */

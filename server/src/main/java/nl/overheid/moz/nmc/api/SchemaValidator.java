@@ -67,6 +67,11 @@ public final class SchemaValidator {
         if (value.isTextual()) {
             checkString(schema, value.asText(), name, errors);
         }
+        if (value.isNumber() && schema.path("format").asText("").equals("int32") && !value.canConvertToInt()) {
+            errors.add(new ProblemException.FieldError(name, "format", "Valt buiten het bereik van int32."));
+        } else if (value.isNumber() && schema.path("format").asText("").equals("int64") && !value.canConvertToLong()) {
+            errors.add(new ProblemException.FieldError(name, "format", "Valt buiten het bereik van int64."));
+        }
         if (value.isNumber()) {
             if (schema.has("minimum") && value.decimalValue().compareTo(schema.get("minimum").decimalValue()) < 0) {
                 errors.add(new ProblemException.FieldError(name, "minimum",
@@ -96,7 +101,7 @@ public final class SchemaValidator {
                     "Mag hoogstens " + schema.get("maxLength").asInt() + " tekens lang zijn."));
         }
         if (schema.has("pattern")) {
-            Pattern pattern = patterns.computeIfAbsent(schema.get("pattern").asText(), Pattern::compile);
+            Pattern pattern = patterns.computeIfAbsent(schema.get("pattern").asText(), SchemaValidator::ecmaPattern);
             if (!pattern.matcher(text).find()) {
                 errors.add(new ProblemException.FieldError(name, "pattern", "Voldoet niet aan het patroon "
                         + pattern.pattern() + "."));
@@ -170,6 +175,14 @@ public final class SchemaValidator {
                 check(additional, field.getValue(), fieldPointer, errors);
             }
         }
+    }
+
+    /**
+     * JSON Schema patterns are ECMA-262 regular expressions, where {@code $} ends the input; in Java it also
+     * matches before a final line break, which would let {@code "X\n"} through {@code ^[\x21-\x7E]+$}.
+     */
+    static Pattern ecmaPattern(String pattern) {
+        return Pattern.compile(pattern.replaceAll("(?<!\\\\)\\$", "\\\\z"));
     }
 
     private JsonNode resolve(JsonNode schema) {

@@ -110,12 +110,12 @@ public final class Supervisor implements AutoCloseable {
     /** Plans every missing task now; returns how many it planned (each is logged: it means a step was lost). */
     public int repairOnce() {
         Instant now = clock.instant();
-        int planned = database.inTransaction(connection ->
-                Sql.on(connection, PLAN_SEND).bind("now", now).update()
-                        + Sql.on(connection, PLAN_AFTER_SENT).bind("now", now).update()
-                        + Sql.on(connection, PLAN_FINALISE).bind("now", now)
-                                .bind("margin", finaliseMargin.toSeconds() + " seconds").update()
-                        + Sql.on(connection, PLAN_RECEIPTS).bind("now", now).update());
+        // One short transaction per repair: a long write transaction would hold back the feed's watermark.
+        int planned = database.inTransaction(connection -> Sql.on(connection, PLAN_SEND).bind("now", now).update())
+                + database.inTransaction(connection -> Sql.on(connection, PLAN_AFTER_SENT).bind("now", now).update())
+                + database.inTransaction(connection -> Sql.on(connection, PLAN_FINALISE).bind("now", now)
+                        .bind("margin", finaliseMargin.toSeconds() + " seconds").update())
+                + database.inTransaction(connection -> Sql.on(connection, PLAN_RECEIPTS).bind("now", now).update());
         if (planned > 0) {
             LOG.warning(() -> "control duty planned " + planned + " missing task(s)");
         }

@@ -103,7 +103,8 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     private List<Task> claimRound() {
-        return database.inTransaction(connection -> {
+        List<Task> failedOnClaim = new ArrayList<>();
+        List<Task> toRun = database.inTransaction(connection -> {
             Instant now = clock.instant();
             List<TaskRepository.DueWork> dvs = tasks.taskDueDvs(connection, handler.kind(), now, settings.maxDvsPerRound());
             if (dvs.isEmpty()) {
@@ -122,12 +123,23 @@ public final class TaskWorker implements AutoCloseable {
             }
             List<Task> toExecute = new ArrayList<>(claimed.size());
             for (Task task : claimed) {
-                if (handler.onClaim(connection, task)) {
-                    toExecute.add(task);
+                java.sql.Savepoint savepoint = connection.setSavepoint();
+                try {
+                    if (handler.onClaim(connection, task)) {
+                        toExecute.add(task);
+                    }
+                    connection.releaseSavepoint(savepoint);
+                } catch (RuntimeException e) {
+                    // One bad task must not hold back the others' claims: undo only its claim step and count it.
+                    connection.rollback(savepoint);
+                    LOG.log(Level.WARNING, "claim step of task " + task.id() + " (" + task.kind() + ") failed", e);
+                    failedOnClaim.add(task);
                 }
             }
             return toExecute;
         });
+        failedOnClaim.forEach(task -> recordFailure(task, "claim"));
+        return toRun;
     }
 
     /** Spreads {@code tokens} over the DVs: an equal share each, then what is left to those with more work. */

@@ -36,6 +36,11 @@ public final class OntvangstRepository {
              ORDER BY completed_at NULLS LAST, id
             """;
 
+    private static final String ONTVANGST_PENDING_FOR_NOTIFICATION = """
+            SELECT EXISTS (SELECT 1 FROM ontvangst o JOIN poging p ON p.id = o.poging
+                            WHERE p.notificatie = :notificatie AND o.verwerkt_op IS NULL) AS pending
+            """;
+
     private static final String ONTVANGST_MARK_PROCESSED = """
             UPDATE ontvangst SET verwerkt_op = :now WHERE id = :id
             """;
@@ -65,6 +70,12 @@ public final class OntvangstRepository {
         return Sql.on(connection, ONTVANGST_UNPROCESSED).bind("poging", poging).list(row -> new Ontvangst(
                 row.longValue("id"), row.uuid("poging"), row.uuid("notify_id"), row.string("status"),
                 row.instant("completed_at")));
+    }
+
+    /** Whether a stored receipt of any attempt of the notification still waits for its receipt task. */
+    public boolean ontvangstPending(Connection connection, UUID notificatie) {
+        return Sql.on(connection, ONTVANGST_PENDING_FOR_NOTIFICATION).bind("notificatie", notificatie)
+                .one(row -> row.bool("pending"));
     }
 
     public void ontvangstMarkProcessed(Connection connection, long id, Instant now) {

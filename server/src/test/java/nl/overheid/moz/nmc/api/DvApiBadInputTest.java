@@ -107,6 +107,27 @@ class DvApiBadInputTest {
     }
 
     @Test
+    void geldigTotFarInTheFutureIsA400() {
+        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("geldigTot", "+300000-01-01T00:00:00Z")));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/geldigTot");
+    }
+
+    @Test
+    void aDvRefEndingInALineBreakIsA400() {
+        assertProblem(http.post(DECENTRAAL, token, valid(Map.of("dvRef", "REF-1\n"))), 400);
+    }
+
+    @Test
+    void aCallbackOutsideItsSchemaIsA400NotA500() {
+        String body = "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"" + "x".repeat(500)
+                + "\",\"template_version\":99999999999}";
+        Http.Response response = http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body);
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsOnly("/status", "/template_version");
+    }
+
+    @Test
     void anOversizedBodyIsA400() {
         String big = "x".repeat(9_000);
         Map<String, Object> personalisation = new java.util.HashMap<>();

@@ -352,6 +352,25 @@ class NotificationLifecycleTest {
     }
 
     @Test
+    void finalisingWaitsForAStoredFailureReceiptAndTheControlDutyGetsItProcessed() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        receipt(id, 1, "delivered");
+        // a failure receipt within the period that was stored but whose receipt task got lost
+        UUID poging = attemptId(id, 1);
+        execute("INSERT INTO ontvangst (poging, notify_id, status, completed_at, ontvangen_op) "
+                + "SELECT id, notify_id, 'permanent-failure', now(), now() FROM poging WHERE id = ?", poging);
+
+        clock.advance(Duration.ofDays(8));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).as("finalising does not overtake the stored failure").isEqualTo("bezorgd:4");
+
+        assertThat(nmc.superviseOnce()).isEqualTo(1);
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+    }
+
+    @Test
     void cancellingWorksOnlyFromAangenomen() {
         UUID id = accept(DV_REF, Map.of());
         Http.Response cancelled = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
