@@ -100,6 +100,7 @@ public final class Aanname {
             if (earlier.isPresent()) {
                 return new Transitions.Acceptance(earlier.get(), false);
             }
+            register.dienstverlenerLock(connection, dv.id());
             enforceQuota(connection, dv, now);
             Transitions.Acceptance result = transitions.accept(connection, n);
             if (result.created()) {

@@ -31,10 +31,13 @@ public interface TaskHandler {
         tasks.taskMarkFailed(connection, task, fout);
     }
 
-    /** NMC-internal failures before {@link #onExhausted}. */
-    default int maxFailures(Task task) {
-        return 5;
+    /** NMC-internal failures before {@link #onExhausted}; called in the failure's transaction. */
+    default int maxFailures(Connection connection, Task task) {
+        return DEFAULT_MAX_FAILURES;
     }
+
+    /** NMC-internal failures a task may have unless its kind says otherwise. */
+    int DEFAULT_MAX_FAILURES = 5;
 
     /** Which share of the NotifyNL send budget claims of this kind take tokens from. */
     default Budget budget() {

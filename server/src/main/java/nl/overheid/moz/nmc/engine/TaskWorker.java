@@ -181,7 +181,7 @@ public final class TaskWorker implements AutoCloseable {
             }
             Instant due = clock.instant().plus(backoff(task.pogingenteller() + 1));
             tasks.taskRecordFailure(connection, task, due, fout).ifPresent(count -> {
-                if (count >= handler.maxFailures(task)) {
+                if (count >= handler.maxFailures(connection, task)) {
                     handler.onExhausted(connection, task, tasks, fout);
                 }
             });

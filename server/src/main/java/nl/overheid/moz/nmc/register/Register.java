@@ -52,6 +52,8 @@ public final class Register {
             ON CONFLICT DO NOTHING
             """;
 
+    private static final String DV_LOCK = "SELECT id FROM dienstverlener WHERE id = :id FOR UPDATE";
+
     private final Database database;
 
     public Register(Database database) {
@@ -71,6 +73,14 @@ public final class Register {
                 row.nullableLong("geldigheid_seconds") == null ? null
                         : Duration.ofSeconds(row.nullableLong("geldigheid_seconds")),
                 row.integer("max_pogingenteller")));
+    }
+
+    /**
+     * Locks the DV's register row for the rest of the transaction, so that checks over the DV's own
+     * acceptances (the quota) serialise per DV. Transaction-scoped: fine behind a transaction pooler.
+     */
+    public void dienstverlenerLock(java.sql.Connection connection, UUID dvId) {
+        Sql.on(connection, DV_LOCK).bind("id", dvId).optional(row -> row.uuid("id"));
     }
 
     /** Seeds or updates DVs and berichttypen (local run and tests; production onboarding owns this). */

@@ -45,7 +45,6 @@ import nl.overheid.moz.nmc.register.Register;
 public final class SendPipeline implements TaskHandler {
 
     private static final Logger LOG = Logger.getLogger(SendPipeline.class.getName());
-    public static final int DEFAULT_MAX_FAILURES = 5;
 
     private final Database database;
     private final TaskRepository tasks;
@@ -290,9 +289,13 @@ public final class SendPipeline implements TaskHandler {
         }
     }
 
+    /** The berichttype's retry policy bounds the NMC-internal failures of its send tasks. */
     @Override
-    public int maxFailures(Task task) {
-        return DEFAULT_MAX_FAILURES;
+    public int maxFailures(Connection connection, Task task) {
+        return notificaties.notificatieSealed(connection, task.notificatie())
+                .flatMap(sealed -> register.berichttype(connection, sealed.berichttype()))
+                .map(Berichttype::maxPogingenteller)
+                .orElse(DEFAULT_MAX_FAILURES);
     }
 
     private int postponements(Task task) {

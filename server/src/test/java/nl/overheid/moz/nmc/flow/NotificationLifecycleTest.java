@@ -371,6 +371,22 @@ class NotificationLifecycleTest {
     }
 
     @Test
+    void aSendTaskThatKeepsFailingInsideTheNmcEndsTechnischMislukt() {
+        UUID id = accept(DV_REF, Map.of());
+        execute("UPDATE notificatie SET datasleutel_gewrapt = '\\x00' WHERE id = ?", id);
+        for (int round = 1; round <= 4; round++) {
+            nmc.runWorkersOnce();
+            clock.advance(Duration.ofMinutes(1));
+            assertThat(status(id)).as("failure %d of 5 only postpones", round).isEqualTo("in-verzending:2");
+        }
+        assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id)).containsExactly("4");
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("technisch-mislukt:3");
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+        assertThat(notify.server().getAllServeEvents()).as("nothing was sent").isEmpty();
+    }
+
+    @Test
     void cancellingWorksOnlyFromAangenomen() {
         UUID id = accept(DV_REF, Map.of());
         Http.Response cancelled = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
