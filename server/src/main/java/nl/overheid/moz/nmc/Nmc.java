@@ -43,6 +43,7 @@ import nl.overheid.moz.nmc.engine.TaskWorker;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.maintenance.EventPartitions;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.privacy.Envelope;
@@ -145,7 +146,7 @@ public final class Nmc implements AutoCloseable {
                     new TaskWorker(reconciler, database, tasks, budget, transitions, clock, engineSettings),
                     new TaskWorker(finaliser, database, tasks, budget, transitions, clock, engineSettings));
             Supervisor supervisor = new Supervisor(database, clock, settings.mebvPeriod().plus(settings.callbackWindow()),
-                    engineSettings.controlInterval(), workers);
+                    engineSettings.controlInterval(), workers, List.of(() -> new EventPartitions(database).ensureNext()));
 
             ApiDocuments documents = ApiDocuments.load();
             ProblemResponses problems = new ProblemResponses(mapper);

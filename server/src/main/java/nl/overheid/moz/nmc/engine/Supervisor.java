@@ -74,19 +74,22 @@ public final class Supervisor implements AutoCloseable {
     private final Duration finaliseMargin;
     private final Duration interval;
     private final List<TaskWorker> workers;
+    private final List<Runnable> maintenance;
     private volatile boolean running;
     private Thread loop;
 
     /**
      * @param finaliseMargin MEBV period plus callback window: a finalise task is due that long after delivery
+     * @param maintenance    periodic upkeep run on the same beat (e.g. event-log partitions)
      */
     public Supervisor(Database database, Clock clock, Duration finaliseMargin, Duration interval,
-                      List<TaskWorker> workers) {
+                      List<TaskWorker> workers, List<Runnable> maintenance) {
         this.database = database;
         this.clock = clock;
         this.finaliseMargin = finaliseMargin;
         this.interval = interval;
         this.workers = workers;
+        this.maintenance = List.copyOf(maintenance);
     }
 
     public synchronized void start() {
@@ -98,6 +101,7 @@ public final class Supervisor implements AutoCloseable {
                     if (repairOnce() > 0) {
                         workers.forEach(TaskWorker::nudge);
                     }
+                    maintenance.forEach(Runnable::run);
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {
