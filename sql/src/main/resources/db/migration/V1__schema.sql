@@ -70,6 +70,8 @@ COMMENT ON COLUMN notificatie.datasleutel_gewrapt IS 'wrapped per-notification d
 CREATE UNIQUE INDEX notificatie_idempotentie_uk ON notificatie (dv_id, dvref_hmac, payload_hmac);
 -- list by dvRef
 CREATE INDEX notificatie_dvref_idx ON notificatie (dv_id, dvref_hmac);
+-- operations: notifications whose outcome could not be established
+CREATE INDEX notificatie_onbekend_idx ON notificatie (dv_id) WHERE status = 'bezorgstatus-onbekend';
 -- quota per DV at acceptance: acceptances in the last minute
 CREATE INDEX notificatie_dv_aangenomen_idx ON notificatie (dv_id, aangenomen_op);
 -- control task: scan of the non-terminal notifications
@@ -151,6 +153,8 @@ CREATE UNIQUE INDEX taak_verwerken_uk ON taak (poging, ontvangst_completed_at)
     WHERE soort = 'verwerken';
 -- claiming: FOR UPDATE SKIP LOCKED on (soort, dv_id, due)
 CREATE INDEX taak_claim_idx ON taak (soort, dv_id, due) WHERE status = 'open';
+-- operations: tasks parked for an operator
+CREATE INDEX taak_mislukt_idx ON taak (soort) WHERE status = 'mislukt';
 -- foreign-key lookups (cascading deletes, "task of this notification/attempt")
 CREATE INDEX taak_notificatie_idx ON taak (notificatie) WHERE notificatie IS NOT NULL;
 CREATE INDEX taak_poging_idx ON taak (poging) WHERE poging IS NOT NULL;

@@ -12,6 +12,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
+import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -44,6 +45,7 @@ import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.maintenance.EventPartitions;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.privacy.Envelope;
@@ -73,8 +75,11 @@ public final class Nmc implements AutoCloseable {
     private final WebServer server;
     private final List<TaskWorker> workers;
     private final Supervisor supervisor;
+    private final NmcMetrics metrics;
 
-    private Nmc(Database database, WebServer server, List<TaskWorker> workers, Supervisor supervisor) {
+    private Nmc(Database database, WebServer server, List<TaskWorker> workers, Supervisor supervisor,
+                NmcMetrics metrics) {
+        this.metrics = metrics;
         this.database = database;
         this.server = server;
         this.workers = workers;
@@ -127,6 +132,7 @@ public final class Nmc implements AutoCloseable {
             Envelope envelope = new Envelope(KeyProvider.from(config.get("privacy.kek")));
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
             SendBudget budget = new SendBudget(engineSettings.notifyPerMinute(), engineSettings.reconcileShare());
+            NmcMetrics metrics = new NmcMetrics(database);
 
             ReconcileSchedule reconcileSchedule = ReconcileSchedule.from(config.get("lifecycle"));
             ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, tasks, clock);
@@ -136,7 +142,7 @@ public final class Nmc implements AutoCloseable {
                     notifyNl, clock, engineSettings.lease(), attempt -> sendWorker[0].backoff(attempt),
                     reconcileSchedule.steps().getFirst());
             TaskHandler receipts = new ReceiptProcessor(database, tasks, pogingen, ontvangsten, transitions, clock,
-                    settings.mebvPeriod(), settings.callbackWindow(), reconcileSchedule.steps().getFirst());
+                    settings.mebvPeriod(), settings.callbackWindow(), reconcileSchedule.steps().getFirst(), metrics);
             TaskHandler finaliser = new Finaliser(database, tasks, transitions, ontvangsten, clock);
             TaskHandler reconciler = new Reconciler(database, tasks, pogingen, transitions, receiptStore, notifyNl,
                     reconcileSchedule, clock, () -> receiptWorker[0].nudge());
@@ -146,7 +152,8 @@ public final class Nmc implements AutoCloseable {
                     new TaskWorker(reconciler, database, tasks, budget, transitions, clock, engineSettings),
                     new TaskWorker(finaliser, database, tasks, budget, transitions, clock, engineSettings));
             Supervisor supervisor = new Supervisor(database, clock, settings.mebvPeriod().plus(settings.callbackWindow()),
-                    engineSettings.controlInterval(), workers, List.of(() -> new EventPartitions(database).ensureNext()));
+                    engineSettings.controlInterval(), workers, List.of(() -> new EventPartitions(database).ensureNext()),
+                    metrics::tasksRepaired);
 
             ApiDocuments documents = ApiDocuments.load();
             ProblemResponses problems = new ProblemResponses(mapper);
@@ -166,7 +173,7 @@ public final class Nmc implements AutoCloseable {
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
                             new NotifyNlCallbackResource(settings.callbackToken(), receiptStore, callbackBodies,
-                                    receiptWorker[0]::nudge))
+                                    receiptWorker[0]::nudge, metrics))
                     // The fixed path must be routed before /notificaties/{id}.
                     .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen", new WijzigingenResource(
                             new Feed(database, new EventRepository(), clock), dvBodies, responses,
@@ -182,7 +189,7 @@ public final class Nmc implements AutoCloseable {
             WebServer server = WebServer.builder()
                     .config(config.get("server"))
                     .addFeature(ObserveFeature.create(HealthObserver.builder()
-                            .details(true).addCheck(databaseCheck(database)).build()))
+                            .details(true).addCheck(databaseCheck(database)).build(), MetricsObserver.create()))
                     .addRouting(routing)
                     .build()
                     .start();
@@ -191,7 +198,7 @@ public final class Nmc implements AutoCloseable {
                 supervisor.start();
             }
             LOG.info(() -> "NMC listening on port " + server.port());
-            return new Nmc(database, server, workers, supervisor);
+            return new Nmc(database, server, workers, supervisor, metrics);
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -244,6 +251,7 @@ public final class Nmc implements AutoCloseable {
         supervisor.close();
         server.stop();
         workers.forEach(TaskWorker::close);
+        metrics.close();
         database.close();
     }
 }

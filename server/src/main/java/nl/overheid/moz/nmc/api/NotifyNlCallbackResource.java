@@ -9,9 +9,9 @@ import java.security.MessageDigest;
 import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.api.generated.notifynl.NotifyNlService;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.api.generated.notifynl.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.notifynl.model.NotifyNlOntvangst;
 import nl.overheid.moz.nmc.receipts.OntvangstRepository;
@@ -30,9 +30,10 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
     private final ReceiptStore store;
     private final JsonBodies bodies;
     private final Runnable onStored;
-    private final AtomicLong rejected = new AtomicLong();
+    private final NmcMetrics metrics;
 
-    public NotifyNlCallbackResource(String bearerToken, ReceiptStore store, JsonBodies bodies, Runnable onStored) {
+    public NotifyNlCallbackResource(String bearerToken, ReceiptStore store, JsonBodies bodies, Runnable onStored,
+                                    NmcMetrics metrics) {
         if (bearerToken == null || bearerToken.length() < 16) {
             throw new IllegalArgumentException("notifynl.callback-token must be at least 16 characters");
         }
@@ -40,11 +41,7 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
         this.store = store;
         this.bodies = bodies;
         this.onStored = onStored;
-    }
-
-    /** Receipts refused (authentication or unknown reference) since start. */
-    public long rejected() {
-        return rejected.get();
+        this.metrics = metrics;
     }
 
     @Override
@@ -54,7 +51,7 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
                 .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(value -> value.substring(7).trim());
         if (token.isEmpty() || !MessageDigest.isEqual(token.get().getBytes(StandardCharsets.UTF_8), expectedToken)) {
-            rejected.incrementAndGet();
+            metrics.receiptRejected();
             throw ProblemException.unauthorized("De callback-token is onjuist.");
         }
         super.notifynlOntvangstVerwerken(request, response);
@@ -83,7 +80,7 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
             case STORED -> onStored.run();
             case DUPLICATE -> LOG.fine("receipt stored before; NotifyNL retried the callback");
             case UNKNOWN_REFERENCE -> {
-                rejected.incrementAndGet();
+                metrics.receiptRejected();
                 LOG.info("receipt with a reference that names no attempt; not stored");
             }
         }

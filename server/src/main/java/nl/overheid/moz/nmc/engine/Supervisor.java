@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
@@ -75,6 +76,7 @@ public final class Supervisor implements AutoCloseable {
     private final Duration interval;
     private final List<TaskWorker> workers;
     private final List<Runnable> maintenance;
+    private final IntConsumer onRepaired;
     private volatile boolean running;
     private Thread loop;
 
@@ -83,13 +85,14 @@ public final class Supervisor implements AutoCloseable {
      * @param maintenance    periodic upkeep run on the same beat (e.g. event-log partitions)
      */
     public Supervisor(Database database, Clock clock, Duration finaliseMargin, Duration interval,
-                      List<TaskWorker> workers, List<Runnable> maintenance) {
+                      List<TaskWorker> workers, List<Runnable> maintenance, IntConsumer onRepaired) {
         this.database = database;
         this.clock = clock;
         this.finaliseMargin = finaliseMargin;
         this.interval = interval;
         this.workers = workers;
         this.maintenance = List.copyOf(maintenance);
+        this.onRepaired = onRepaired;
     }
 
     public synchronized void start() {
@@ -122,6 +125,7 @@ public final class Supervisor implements AutoCloseable {
                 + database.inTransaction(connection -> Sql.on(connection, PLAN_RECEIPTS).bind("now", now).update());
         if (planned > 0) {
             LOG.warning(() -> "control duty planned " + planned + " missing task(s)");
+            onRepaired.accept(planned);
         }
         return planned;
     }

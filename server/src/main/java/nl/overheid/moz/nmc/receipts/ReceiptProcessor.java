@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.OwnedTask;
@@ -17,6 +16,7 @@ import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.sending.SendPipeline;
 
 /**
@@ -36,7 +36,7 @@ public final class ReceiptProcessor implements TaskHandler {
     private final Duration mebvPeriod;
     private final Duration callbackWindow;
     private final Duration firstReconciliation;
-    private final AtomicLong unknownStatuses = new AtomicLong();
+    private final NmcMetrics metrics;
 
     /**
      * @param mebvPeriod     the vaststellingstermijn (7 days in production)
@@ -45,7 +45,8 @@ public final class ReceiptProcessor implements TaskHandler {
      */
     public ReceiptProcessor(Database database, TaskRepository tasks, PogingRepository pogingen,
                             OntvangstRepository ontvangsten, Transitions transitions, Clock clock,
-                            Duration mebvPeriod, Duration callbackWindow, Duration firstReconciliation) {
+                            Duration mebvPeriod, Duration callbackWindow, Duration firstReconciliation,
+                            NmcMetrics metrics) {
         this.database = database;
         this.tasks = tasks;
         this.pogingen = pogingen;
@@ -55,16 +56,12 @@ public final class ReceiptProcessor implements TaskHandler {
         this.mebvPeriod = mebvPeriod;
         this.callbackWindow = callbackWindow;
         this.firstReconciliation = firstReconciliation;
+        this.metrics = metrics;
     }
 
     @Override
     public TaskKind kind() {
         return TaskKind.VERWERKEN;
-    }
-
-    /** Receipts whose status the NMC does not know (recorded without transition). */
-    public long unknownStatuses() {
-        return unknownStatuses.get();
     }
 
     @Override
@@ -105,7 +102,7 @@ public final class ReceiptProcessor implements TaskHandler {
                 poging.status(), older, ReceiptStatus.of(receipt.status()),
                 poging.status() == PogingStatus.BEZORGD, within, n.expiredAt(now)));
         if (decision.unknownStatus()) {
-            unknownStatuses.incrementAndGet();
+            metrics.receiptStatusUnknown();
             LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
         }
         if (decision.recordOnly()) {

@@ -214,6 +214,10 @@ class DvApiBadInputTest {
         Http.Response response = http.post("/api/nmc/v1/notifynl-callback", "verkeerd-token-0123456789",
                 "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\"}");
         assertProblem(response, 401);
+        Http.Response metrics = http.get("/observe/metrics", null);
+        assertThat(metrics.status()).isEqualTo(200);
+        assertThat(metrics.body()).contains("nmc_receipts_rejected").contains("nmc_tasks_failed")
+                .contains("nmc_notifications_status_unknown");
     }
 
     @Test

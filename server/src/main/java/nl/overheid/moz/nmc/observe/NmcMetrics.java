@@ -1,0 +1,66 @@
+package nl.overheid.moz.nmc.observe;
+
+import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.Gauge;
+import io.helidon.metrics.api.Meter;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.metrics.api.Metrics;
+import java.util.List;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.Sql;
+
+/**
+ * The operational signals of design §11, served at {@code /observe/metrics}: counters for what happens in
+ * passing (refused receipts, receipts with a status the NMC does not know, tasks the control duty had to
+ * re-plan) and gauges read from the database on each scrape (tasks parked as {@code mislukt}, notifications
+ * in {@code bezorgstatus-onbekend}); both gauge queries use partial indexes.
+ */
+public final class NmcMetrics implements AutoCloseable {
+
+    private static final String TASKS_FAILED = "SELECT count(*) AS n FROM taak WHERE status = 'mislukt'";
+    private static final String STATUS_UNKNOWN =
+            "SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'";
+
+    private final MeterRegistry registry = Metrics.globalRegistry();
+    private final Counter rejectedReceipts;
+    private final Counter unknownReceiptStatuses;
+    private final Counter repairedTasks;
+    private final List<Meter> gauges;
+
+    public NmcMetrics(Database database) {
+        rejectedReceipts = registry.getOrCreate(Counter.builder("nmc.receipts.rejected")
+                .description("NotifyNL receipts refused: wrong callback token or a reference that names no attempt"));
+        unknownReceiptStatuses = registry.getOrCreate(Counter.builder("nmc.receipts.unknown.status")
+                .description("receipts with a status the NMC does not know, recorded without transition"));
+        repairedTasks = registry.getOrCreate(Counter.builder("nmc.control.repaired.tasks")
+                .description("tasks the control duty planned because a live notification had none"));
+        gauges = List.of(
+                registry.getOrCreate(Gauge.builder("nmc.tasks.failed", () -> count(database, TASKS_FAILED))
+                        .description("tasks parked as mislukt, waiting for an operator")),
+                registry.getOrCreate(Gauge.builder("nmc.notifications.status.unknown",
+                                () -> count(database, STATUS_UNKNOWN))
+                        .description("notifications in bezorgstatus-onbekend")));
+    }
+
+    public void receiptRejected() {
+        rejectedReceipts.increment();
+    }
+
+    public void receiptStatusUnknown() {
+        unknownReceiptStatuses.increment();
+    }
+
+    public void tasksRepaired(int count) {
+        repairedTasks.increment(count);
+    }
+
+    private static long count(Database database, String sql) {
+        return database.inTransaction(connection -> Sql.on(connection, sql).one(row -> row.longValue("n")));
+    }
+
+    /** The gauges read this instance's database: remove them with it. */
+    @Override
+    public void close() {
+        gauges.forEach(registry::remove);
+    }
+}
