@@ -232,10 +232,6 @@ public final class Nmc implements AutoCloseable {
         return server.port();
     }
 
-    public Database database() {
-        return database;
-    }
-
     /** Runs one claim round of every worker now (tests drive time with a clock and call this). */
     public void runWorkersOnce() {
         workers.forEach(TaskWorker::runOnce);

@@ -18,7 +18,6 @@ public final class ProblemException extends RuntimeException {
     public static final URI TYPE_CONFLICT = URI.create("https://nmc.moza.overheid.nl/problemen/conflict");
     public static final URI TYPE_CURSOR_EXPIRED = URI.create("https://nmc.moza.overheid.nl/problemen/cursor-verlopen");
     public static final URI TYPE_QUOTA = URI.create("https://nmc.moza.overheid.nl/problemen/quotum-overschreden");
-    public static final URI TYPE_RATE_LIMIT = URI.create("https://nmc.moza.overheid.nl/problemen/te-veel-verzoeken");
 
     private final int status;
     private final URI type;

@@ -162,11 +162,6 @@ public final class Sql {
             return rows.getInt(column);
         }
 
-        public Integer nullableInteger(String column) throws SQLException {
-            int value = rows.getInt(column);
-            return rows.wasNull() ? null : value;
-        }
-
         public Long nullableLong(String column) throws SQLException {
             long value = rows.getLong(column);
             return rows.wasNull() ? null : value;

@@ -14,11 +14,6 @@ import nl.overheid.moz.nmc.db.Sql;
  */
 public final class TaskRepository {
 
-    private static final String COLUMNS = """
-            id, soort, dv_id, notificatie, poging, ontvangst, due, lease_tot, claim_epoch, pogingenteller,
-            trace_id, payload::text AS payload
-            """;
-
     private static final String TASK_INSERT = """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
                               payload)
@@ -94,10 +89,6 @@ public final class TaskRepository {
             UPDATE taak SET lease_tot = :leaseUntil WHERE id = :id AND claim_epoch = :epoch
             """;
 
-    private static final String TASK_FIND_FOR_NOTIFICATION = """
-            SELECT %s FROM taak WHERE notificatie = :notificatie AND soort = :soort
-            """.formatted(COLUMNS);
-
     /** A task to plan. */
     public record NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
                           Instant ontvangstCompletedAt, Instant due, String traceId, String payload) {
@@ -168,11 +159,6 @@ public final class TaskRepository {
     /** Completes every planned task of a notification except receipts (used when it becomes terminal). */
     public int taskCompleteAllForNotification(Connection connection, UUID notificatie) {
         return Sql.on(connection, TASK_COMPLETE_OPEN_FOR_NOTIFICATION).bind("notificatie", notificatie).update();
-    }
-
-    public Optional<Task> taskFindForNotification(Connection connection, UUID notificatie, TaskKind kind) {
-        return Sql.on(connection, TASK_FIND_FOR_NOTIFICATION).bind("notificatie", notificatie).bind("soort", kind)
-                .optional(TaskRepository::task);
     }
 
     /**

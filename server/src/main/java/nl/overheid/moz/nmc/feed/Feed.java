@@ -26,7 +26,7 @@ public final class Feed {
     }
 
     /** A page of events and the cursor to continue from (the given one when the page is empty). */
-    public record Page(List<EventRepository.Event> events, Cursor next, int epoch) {
+    public record Page(List<EventRepository.Event> events, Cursor next) {
     }
 
     public Page read(Dienstverlener dv, String opaqueCursor, int limit) {
@@ -37,7 +37,7 @@ public final class Feed {
             List<EventRepository.Event> page = events.eventReadAfter(connection, dv.id(), after, limit);
             Cursor next = page.isEmpty() ? after.reissued(now)
                     : new Cursor(epoch, page.getLast().transactieId(), page.getLast().id(), now);
-            return new Page(page, next, epoch);
+            return new Page(page, next);
         });
     }
 
