@@ -92,11 +92,12 @@ public final class Aanname {
                     ProblemException.invalid("/berichttype", "unknown", "Dit berichttype bestaat niet."));
             Instant geldigTot = request.geldigTot() != null ? request.geldigTot()
                     : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
-            byte[] payloadHmac = peppers.hmac(pepperVersion, canonicalPayload(request));
+            String canonical = canonicalPayload(request);
+            byte[] payloadHmac = peppers.hmac(pepperVersion, canonical);
             NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
                     request.batchId(), request.berichttype(), request.regie(), geldigTot, ontvanger, personalisatie,
                     key.wrapped(), key.kekVersion(), traceId(request.traceparent()));
-            Optional<Transitions.Locked> earlier = earlierAcceptance(connection, dv, request);
+            Optional<Transitions.Locked> earlier = earlierAcceptance(connection, dv, request.dvRef(), canonical);
             if (earlier.isPresent()) {
                 return new Transitions.Acceptance(earlier.get(), false);
             }
@@ -117,11 +118,10 @@ public final class Aanname {
 
     /** The notification an identical request created earlier, under any pepper version still in use. */
     private Optional<Transitions.Locked> earlierAcceptance(java.sql.Connection connection, Dienstverlener dv,
-                                                           Request request) {
-        String canonical = canonicalPayload(request);
+                                                           String dvRef, String canonicalPayload) {
         for (int version : peppers.versions()) {
             Optional<Transitions.Locked> found = transitions.findAccepted(connection, dv.id(),
-                    peppers.dvRef(version, dv.id(), request.dvRef()), peppers.hmac(version, canonical));
+                    peppers.dvRef(version, dv.id(), dvRef), peppers.hmac(version, canonicalPayload));
             if (found.isPresent()) {
                 return found;
             }

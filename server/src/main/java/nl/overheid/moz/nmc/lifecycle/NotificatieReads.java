@@ -33,9 +33,9 @@ public final class NotificatieReads {
              LIMIT :limit
             """.formatted(VIEW_COLUMNS);
 
-    private static final String NOTIFICATIE_SEALED = """
-            SELECT n.id, n.dv_id, n.berichttype, n.regie, n.ontvanger_versleuteld, n.personalisatie_versleuteld,
-                   n.datasleutel_gewrapt, n.kek_versie
+    private static final String NOTIFICATIE_FOR_SENDING = """
+            SELECT n.id, n.dv_id, n.berichttype, n.regie, n.geldig_tot, n.ontvanger_versleuteld,
+                   n.personalisatie_versleuteld, n.datasleutel_gewrapt, n.kek_versie
               FROM notificatie n WHERE n.id = :id
             """;
 
@@ -49,9 +49,12 @@ public final class NotificatieReads {
                        String batchId, Instant geldigTot, Instant aangenomenOp, Instant definitiefOp) {
     }
 
-    /** The encrypted recipient and personalisation with the wrapped data key ({@code null} once erased). */
-    public record Sealed(UUID id, UUID dvId, String berichttype, String regie, byte[] ontvanger,
-                         byte[] personalisatie, byte[] datasleutelGewrapt, int kekVersie) {
+    /**
+     * What the send task needs: the encrypted recipient and personalisation with the wrapped data key
+     * ({@code null} once erased), and geldig_tot (fixed at acceptance, so it needs no lock to read).
+     */
+    public record ForSending(UUID id, UUID dvId, String berichttype, String regie, Instant geldigTot,
+                             byte[] ontvanger, byte[] personalisatie, byte[] datasleutelGewrapt, int kekVersie) {
     }
 
     /** Acceptances of a DV since a moment, and the oldest of them (for the quota's Retry-After). */
@@ -67,10 +70,11 @@ public final class NotificatieReads {
                 .bind("limit", limit).list(NotificatieReads::view);
     }
 
-    public Optional<Sealed> notificatieSealed(Connection connection, UUID id) {
-        return Sql.on(connection, NOTIFICATIE_SEALED).bind("id", id).optional(row -> new Sealed(row.uuid("id"),
-                row.uuid("dv_id"), row.string("berichttype"), row.string("regie"), row.bytes("ontvanger_versleuteld"),
-                row.bytes("personalisatie_versleuteld"), row.bytes("datasleutel_gewrapt"), row.integer("kek_versie")));
+    public Optional<ForSending> notificatieForSending(Connection connection, UUID id) {
+        return Sql.on(connection, NOTIFICATIE_FOR_SENDING).bind("id", id).optional(row -> new ForSending(
+                row.uuid("id"), row.uuid("dv_id"), row.string("berichttype"), row.string("regie"),
+                row.instant("geldig_tot"), row.bytes("ontvanger_versleuteld"), row.bytes("personalisatie_versleuteld"),
+                row.bytes("datasleutel_gewrapt"), row.integer("kek_versie")));
     }
 
     public Acceptances acceptedSince(Connection connection, UUID dvId, Instant since) {

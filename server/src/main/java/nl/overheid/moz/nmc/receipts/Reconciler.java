@@ -3,7 +3,6 @@ package nl.overheid.moz.nmc.receipts;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Set;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.OwnedTask;
 import nl.overheid.moz.nmc.engine.Task;
@@ -25,9 +24,6 @@ import nl.overheid.moz.nmc.sending.NotifyNl;
  * send budget.
  */
 public final class Reconciler implements TaskHandler {
-
-    private static final Set<String> FINAL = Set.of("delivered", "permanent-failure", "temporary-failure",
-            "technical-failure");
 
     private final Database database;
     private final TaskRepository tasks;
@@ -76,7 +72,7 @@ public final class Reconciler implements TaskHandler {
         Poging attempt = poging.get();
         Instant now = clock.instant();
         switch (notifyNl.findByReference(attempt.id())) {
-            case NotifyNl.Lookup.Found found when FINAL.contains(found.status()) -> {
+            case NotifyNl.Lookup.Found found when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
                 ReceiptStore.Outcome outcome = receipts.store(new OntvangstRepository.Incoming(attempt.id(),
                         found.notifyId(), found.status(), null, found.completedAt().orElse(now), null, "email",
                         null, null));

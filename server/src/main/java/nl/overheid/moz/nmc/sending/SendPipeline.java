@@ -181,22 +181,17 @@ public final class SendPipeline implements TaskHandler {
         NotifyNl.SendResult result = notifyNl.sendEmail(job.berichttype().notifyTemplateId(), emailAddress,
                 personalisation, job.poging().id());
         if (result instanceof NotifyNl.SendResult.Unavailable unavailable && unavailable.mayHaveArrived()
-                && expired(task)) {
+                && job.expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
             // only a lookup that does not find it may end the notification verlopen.
-            NotifyNl.SendResult uncertain = result;
-            result = switch (notifyNl.findByReference(job.poging().id())) {
-                case NotifyNl.Lookup.Found found -> new NotifyNl.SendResult.Accepted(found.notifyId());
-                case NotifyNl.Lookup.NotFound notFound -> new NotifyNl.SendResult.Unavailable(unavailable.reason(), false);
-                case NotifyNl.Lookup.Unavailable stillUnknown -> uncertain;
-            };
+            result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
         commit(task, job, result);
     }
 
     /**
-     * Searches NotifyNL by reference. Found: the attempt was accepted. Not found: certainly not at NotifyNL
-     * (a send may end the notification). Empty: NotifyNL cannot say now.
+     * Searches NotifyNL by reference: the attempt was accepted ({@code Accepted}), NotifyNL cannot say now
+     * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL.
      */
     private Optional<NotifyNl.SendResult> lookUp(Job job) {
         return switch (notifyNl.findByReference(job.poging().id())) {
@@ -207,15 +202,10 @@ public final class SendPipeline implements TaskHandler {
         };
     }
 
-    private boolean expired(Task task) {
-        return database.inTransaction(connection -> transitions.lock(connection, task.notificatie())
-                .map(n -> n.expiredAt(clock.instant())).orElse(false));
-    }
-
     private Optional<Job> prepare(Connection connection, Task task) {
         Optional<Poging> poging = pogingen.pogingLatest(connection, task.notificatie())
                 .filter(p -> p.status() == PogingStatus.GEPLAND);
-        Optional<NotificatieReads.Sealed> sealed = notificaties.notificatieSealed(connection, task.notificatie());
+        Optional<NotificatieReads.ForSending> sealed = notificaties.notificatieForSending(connection, task.notificatie());
         if (poging.isEmpty() || sealed.isEmpty()) {
             LOG.warning(() -> "send task " + task.id() + " found no planned attempt; completing it");
             transitions.lock(connection, task.notificatie());
@@ -292,8 +282,9 @@ public final class SendPipeline implements TaskHandler {
     /** The berichttype's retry policy bounds the NMC-internal failures of its send tasks. */
     @Override
     public int maxFailures(Connection connection, Task task) {
-        return notificaties.notificatieSealed(connection, task.notificatie())
-                .flatMap(sealed -> register.berichttype(connection, sealed.berichttype()))
+        // The caller holds the notification's lock already, so this reads the locked row again, cheaply.
+        return transitions.lock(connection, task.notificatie())
+                .flatMap(n -> register.berichttype(connection, n.berichttype()))
                 .map(Berichttype::maxPogingenteller)
                 .orElse(DEFAULT_MAX_FAILURES);
     }
@@ -306,6 +297,10 @@ public final class SendPipeline implements TaskHandler {
         }
     }
 
-    private record Job(Poging poging, NotificatieReads.Sealed sealed, Berichttype berichttype) {
+    private record Job(Poging poging, NotificatieReads.ForSending sealed, Berichttype berichttype) {
+
+        boolean expiredAt(Instant now) {
+            return sealed.geldigTot() != null && !now.isBefore(sealed.geldigTot());
+        }
     }
 }

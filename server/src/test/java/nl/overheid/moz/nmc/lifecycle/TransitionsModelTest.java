@@ -8,8 +8,6 @@ import java.util.Random;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.Sql;
-import nl.overheid.moz.nmc.register.Berichttype;
-import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -54,10 +52,7 @@ class TransitionsModelTest {
 
     @Test
     void theDatabaseFollowsTheModelThroughRandomSequences() {
-        DB.reset();
-        new Register(database).upsert(List.of(new Berichttype("test-bericht", UUID.randomUUID(), "standaard", null, 5)),
-                List.of(new Register.DvSeed("00000001111111111000", "DV A", List.of("test-bericht"), 10)));
-        UUID dvId = database.inTransaction(c -> Sql.on(c, "SELECT id FROM dienstverlener").one(r -> r.uuid("id")));
+        UUID dvId = DB.resetWithOneDv(database);
         Transitions transitions = new Transitions(MutableClock.startingNow());
         Random random = new Random(SEED);
         NotificatieStatus[] statuses = NotificatieStatus.values();

@@ -12,8 +12,6 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.register.Berichttype;
-import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -42,12 +40,7 @@ class TransitionsTest {
 
     @BeforeEach
     void seed() {
-        DB.reset();
-        Register register = new Register(database);
-        register.upsert(java.util.List.of(new Berichttype("test-bericht", UUID.randomUUID(), "standaard", null, 5)),
-                java.util.List.of(new Register.DvSeed("00000001111111111000", "DV A", java.util.List.of("test-bericht"), 10)));
-        dvId = database.inTransaction(c -> nl.overheid.moz.nmc.db.Sql.on(c, "SELECT id FROM dienstverlener")
-                .one(row -> row.uuid("id")));
+        dvId = DB.resetWithOneDv(database);
     }
 
     private Transitions.Locked accept() {

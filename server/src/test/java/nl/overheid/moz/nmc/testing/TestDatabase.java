@@ -164,6 +164,21 @@ public final class TestDatabase {
         return connection;
     }
 
+    /**
+     * Empties the database and registers one DV allowed berichttype {@code test-bericht}, for tests that work
+     * below the API; returns the DV's id.
+     */
+    public java.util.UUID resetWithOneDv(Database database) {
+        reset();
+        new nl.overheid.moz.nmc.register.Register(database).upsert(
+                java.util.List.of(new nl.overheid.moz.nmc.register.Berichttype("test-bericht", java.util.UUID.randomUUID(),
+                        "standaard", null, 5)),
+                java.util.List.of(new nl.overheid.moz.nmc.register.Register.DvSeed("00000001111111111000", "DV A",
+                        java.util.List.of("test-bericht"), 10)));
+        return database.inTransaction(c -> nl.overheid.moz.nmc.db.Sql.on(c, "SELECT id FROM dienstverlener")
+                .one(row -> row.uuid("id")));
+    }
+
     /** Empties every table the NMC writes, so each test starts clean. */
     public void reset() {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
