@@ -17,13 +17,17 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.acceptance.Aanname;
+import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
 import nl.overheid.moz.nmc.acceptance.Annulering;
+import nl.overheid.moz.nmc.acceptance.CancelRefused;
 import nl.overheid.moz.nmc.api.ApiDocuments;
 import nl.overheid.moz.nmc.api.ApiFilter;
 import nl.overheid.moz.nmc.api.DocumentatieResource;
+import nl.overheid.moz.nmc.api.DomainProblems;
 import nl.overheid.moz.nmc.api.DvAuthenticator;
 import nl.overheid.moz.nmc.api.JsonBodies;
 import nl.overheid.moz.nmc.api.JwksSource;
@@ -33,21 +37,28 @@ import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.api.ProblemResponses;
 import nl.overheid.moz.nmc.api.Responses;
 import nl.overheid.moz.nmc.api.WijzigingenResource;
+import nl.overheid.moz.nmc.control.ControlDuty;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
+import nl.overheid.moz.nmc.engine.DutyRunner;
 import nl.overheid.moz.nmc.engine.EngineSettings;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SendBudget;
-import nl.overheid.moz.nmc.engine.Supervisor;
-import nl.overheid.moz.nmc.engine.TaskHandler;
+import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.TaskWorker;
+import nl.overheid.moz.nmc.engine.WorkSignals;
+import nl.overheid.moz.nmc.feed.CursorCodec;
+import nl.overheid.moz.nmc.feed.CursorRefused;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
+import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
-import nl.overheid.moz.nmc.maintenance.EventPartitions;
-import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.maintenance.EventPartitions;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.KeyProvider;
 import nl.overheid.moz.nmc.privacy.Peppers;
@@ -64,8 +75,9 @@ import nl.overheid.moz.nmc.sending.NotifyNlClient;
 import nl.overheid.moz.nmc.sending.SendPipeline;
 
 /**
- * The running NMC: one database, the HTTP API and the task workers, wired by hand through constructors.
- * {@link #start} is what {@code Main} and the tests call, so tests run the real assembly.
+ * The running NMC: one database, the HTTP API, the task workers and the periodic duties, wired by hand
+ * through constructors, top to bottom. {@link #start} is what {@code Main} and the tests call, so tests run
+ * the real assembly.
  */
 public final class Nmc implements AutoCloseable {
 
@@ -74,22 +86,26 @@ public final class Nmc implements AutoCloseable {
     private final Database database;
     private final WebServer server;
     private final List<TaskWorker> workers;
-    private final Supervisor supervisor;
+    private final DutyRunner duties;
     private final NmcMetrics metrics;
 
-    private Nmc(Database database, WebServer server, List<TaskWorker> workers, Supervisor supervisor,
+    private Nmc(Database database, WebServer server, List<TaskWorker> workers, DutyRunner duties,
                 NmcMetrics metrics) {
-        this.metrics = metrics;
         this.database = database;
         this.server = server;
         this.workers = workers;
-        this.supervisor = supervisor;
+        this.duties = duties;
+        this.metrics = metrics;
     }
 
-    /** The NMC's one JSON mapper: ISO times, no nulls, unknown input fields ignored after schema validation. */
+    /**
+     * The NMC's one JSON mapper: ISO times, no nulls, CloudEvents in the SDK's structured JSON; unknown input
+     * fields are ignored after schema validation.
+     */
     public static ObjectMapper objectMapper() {
         return new ObjectMapper()
                 .registerModule(new JavaTimeModule())
+                .registerModule(StatusEvents.jacksonModule())
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .setSerializationInclusion(JsonInclude.Include.NON_NULL);
     }
@@ -99,7 +115,7 @@ public final class Nmc implements AutoCloseable {
      * the database equals the one written. A finer clock makes "is it due yet" comparisons flip on rounding.
      */
     public static Clock systemClock() {
-        return Clock.tick(Clock.systemUTC(), java.time.Duration.ofNanos(1_000));
+        return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
     }
 
     /** Starts with the real NotifyNL client. */
@@ -108,11 +124,12 @@ public final class Nmc implements AutoCloseable {
         return start(config, clock, new NotifyNlClient(settings.notifyApiKey(), settings.notifyBaseUrl()));
     }
 
-    /** Starts everything: migrate or validate the schema, seed the register, start workers and the server. */
+    /** Starts everything: migrate or validate the schema, seed the register, start the server, workers and duties. */
     public static Nmc start(Config config, Clock clock, NotifyNl notifyNl) {
         NmcSettings settings = NmcSettings.from(config);
         DatabaseSettings dbSettings = DatabaseSettings.from(config.get("db"));
         EngineSettings engineSettings = EngineSettings.from(config.get("engine"));
+        ReconcileSchedule reconcileSchedule = ReconcileSchedule.from(config.get("lifecycle"));
         Database database = Database.open(dbSettings);
         try {
             if (dbSettings.schemaMode().equals("migrate")) {
@@ -123,38 +140,49 @@ public final class Nmc implements AutoCloseable {
             Register register = new Register(database);
             RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> seed.apply(register));
 
-            ObjectMapper mapper = objectMapper();
+            // The core: the lifecycle, the task engine, and where they meet.
             Transitions transitions = new Transitions(clock);
-            TaskRepository tasks = new TaskRepository();
             PogingRepository pogingen = new PogingRepository(clock);
             NotificatieReads reads = new NotificatieReads();
-            OntvangstRepository ontvangsten = new OntvangstRepository();
-            Envelope envelope = new Envelope(KeyProvider.from(config.get("privacy.kek")));
-            Peppers peppers = Peppers.from(config.get("privacy.pepper"));
+            TaskRepository tasks = new TaskRepository();
+            OwnedTasks owned = new OwnedTasks(database, tasks);
+            NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions);
+            WorkSignals signals = new WorkSignals();
             SendBudget budget = new SendBudget(engineSettings.notifyPerMinute(), engineSettings.reconcileShare());
             NmcMetrics metrics = new NmcMetrics(database);
-
-            ReconcileSchedule reconcileSchedule = ReconcileSchedule.from(config.get("lifecycle"));
+            Envelope envelope = new Envelope(KeyProvider.from(config.get("privacy.kek")));
+            Peppers peppers = Peppers.from(config.get("privacy.pepper"));
+            OntvangstRepository ontvangsten = new OntvangstRepository();
             ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, tasks, clock);
-            TaskWorker[] sendWorker = new TaskWorker[1];
-            TaskWorker[] receiptWorker = new TaskWorker[1];
-            TaskHandler send = new SendPipeline(database, tasks, pogingen, reads, transitions, register, envelope,
-                    notifyNl, clock, engineSettings.lease(), attempt -> sendWorker[0].backoff(attempt),
-                    reconcileSchedule.steps().getFirst());
-            TaskHandler receipts = new ReceiptProcessor(database, tasks, pogingen, ontvangsten, transitions, clock,
-                    settings.mebvPeriod(), settings.callbackWindow(), reconcileSchedule.steps().getFirst(), metrics);
-            TaskHandler finaliser = new Finaliser(database, tasks, transitions, ontvangsten, clock);
-            TaskHandler reconciler = new Reconciler(database, tasks, pogingen, transitions, receiptStore, notifyNl,
-                    reconcileSchedule, clock, () -> receiptWorker[0].nudge());
-            sendWorker[0] = new TaskWorker(send, database, tasks, budget, transitions, clock, engineSettings);
-            receiptWorker[0] = new TaskWorker(receipts, database, tasks, budget, transitions, clock, engineSettings);
-            List<TaskWorker> workers = List.of(sendWorker[0], receiptWorker[0],
-                    new TaskWorker(reconciler, database, tasks, budget, transitions, clock, engineSettings),
-                    new TaskWorker(finaliser, database, tasks, budget, transitions, clock, engineSettings));
-            Supervisor supervisor = new Supervisor(database, clock, settings.mebvPeriod().plus(settings.callbackWindow()),
-                    engineSettings.controlInterval(), workers, List.of(() -> new EventPartitions(database).ensureNext()),
-                    metrics::tasksRepaired);
+            Duration firstReconciliation = reconcileSchedule.steps().getFirst();
 
+            // The steps that run as tasks, one worker each.
+            List<TaskWorker> workers = List.of(
+                    new SendPipeline(database, owned, tasks, notificationTasks, pogingen, reads, transitions, register,
+                            envelope, notifyNl, clock, engineSettings.lease(), engineSettings::backoff,
+                            firstReconciliation),
+                    new ReceiptProcessor(owned, tasks, notificationTasks, pogingen, ontvangsten, transitions, clock,
+                            settings.mebvPeriod(), settings.callbackWindow(), firstReconciliation, metrics),
+                    new Reconciler(database, owned, tasks, notificationTasks, pogingen, transitions, receiptStore,
+                            notifyNl, reconcileSchedule, clock, signals),
+                    new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock))
+                    .stream()
+                    .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings))
+                    .toList();
+            DutyRunner duties = new DutyRunner(List.of(
+                    new ControlDuty(database, clock, settings.mebvPeriod().plus(settings.callbackWindow()), signals,
+                            metrics),
+                    new EventPartitions(database)), engineSettings.controlInterval());
+
+            // The steps that answer requests.
+            Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers, envelope, clock,
+                    signals);
+            Annulering annulering = new Annulering(database, transitions, notificationTasks);
+            Feed feed = new Feed(database, new EventRepository(), new StatusEvents(settings.eventSource()),
+                    new CursorCodec(settings.cursorKey()), clock);
+
+            // The HTTP edge.
+            ObjectMapper mapper = objectMapper();
             ApiDocuments documents = ApiDocuments.load();
             ProblemResponses problems = new ProblemResponses(mapper);
             Responses responses = new Responses(mapper);
@@ -165,25 +193,28 @@ public final class Nmc implements AutoCloseable {
             DvAuthenticator.AuthSettings authSettings = DvAuthenticator.AuthSettings.from(config.get("auth"));
             DvAuthenticator authenticator = new DvAuthenticator(authSettings,
                     new JwksSource(jwksUri(authSettings.jwksUri()), clock), register, clock);
-            Aanname aanname = new Aanname(database, transitions, tasks, reads, register, peppers, envelope, clock,
-                    sendWorker[0]::nudge);
 
             HttpRouting.Builder routing = HttpRouting.builder()
                     .addFilter(new ApiFilter(documents.version(), authenticator, problems))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
                             new NotifyNlCallbackResource(settings.callbackToken(), receiptStore, callbackBodies,
-                                    receiptWorker[0]::nudge, metrics))
+                                    () -> signals.nudge(TaskKind.VERWERKEN), metrics))
                     // The fixed path must be routed before /notificaties/{id}.
-                    .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen", new WijzigingenResource(
-                            new Feed(database, new EventRepository(), clock), dvBodies, responses,
-                            settings.eventSource(), settings.feedMaxLimit()))
-                    .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname,
-                            new Annulering(database, transitions, tasks), database, reads, pogingen, dvBodies, responses))
+                    .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen",
+                            new WijzigingenResource(feed, dvBodies, responses, settings.feedMaxLimit()))
+                    .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname, annulering, database, reads,
+                            pogingen, dvBodies, responses))
                     // Unknown API paths get a problem too; /observe stays with its feature.
                     .any(ApiFilter.BASE_PATH + "/*", (request, response) -> problems.send(response,
                             ProblemException.notFound()))
                     .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
+                    .error(AcceptanceRefused.class, (request, response, refused) -> problems.send(response,
+                            DomainProblems.of(refused)))
+                    .error(CancelRefused.class, (request, response, refused) -> problems.send(response,
+                            DomainProblems.of(refused)))
+                    .error(CursorRefused.class, (request, response, refused) -> problems.send(response,
+                            DomainProblems.of(refused)))
                     .error(Throwable.class, problems::sendUnexpected);
 
             WebServer server = WebServer.builder()
@@ -195,10 +226,10 @@ public final class Nmc implements AutoCloseable {
                     .start();
             if (config.get("engine.autostart").asBoolean().orElse(true)) {
                 workers.forEach(TaskWorker::start);
-                supervisor.start();
+                duties.start();
             }
             LOG.info(() -> "NMC listening on port " + server.port());
-            return new Nmc(database, server, workers, supervisor, metrics);
+            return new Nmc(database, server, workers, duties, metrics);
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -237,14 +268,14 @@ public final class Nmc implements AutoCloseable {
         workers.forEach(TaskWorker::runOnce);
     }
 
-    /** Runs the control duty once now: plans the task of every live notification that has none. */
-    public int superviseOnce() {
-        return supervisor.repairOnce();
+    /** Runs the periodic duties once now (the control duty plans missing tasks); returns what they did. */
+    public int runDutiesOnce() {
+        return duties.runAllOnce();
     }
 
     @Override
     public void close() {
-        supervisor.close();
+        duties.close();
         server.stop();
         workers.forEach(TaskWorker::close);
         metrics.close();

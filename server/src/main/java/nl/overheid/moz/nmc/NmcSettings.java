@@ -15,9 +15,11 @@ import java.time.Duration;
  * @param notifyBaseUrl   NotifyNL's API
  * @param notifyApiKey    NotifyNL API key ({@code name-serviceId-secret})
  * @param callbackToken   the bearer token NotifyNL sends with receipts
+ * @param cursorKey       the key that makes feed cursors tamper-evident (32+ bytes, base64 in configuration)
  */
 public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI eventSource, int feedMaxLimit,
-                          int maxBodyBytes, String notifyBaseUrl, String notifyApiKey, String callbackToken) {
+                          int maxBodyBytes, String notifyBaseUrl, String notifyApiKey, String callbackToken,
+                          byte[] cursorKey) {
 
     public static final Duration DEFAULT_MEBV_PERIOD = Duration.ofDays(7);
     public static final Duration DEFAULT_CALLBACK_WINDOW = Duration.ofMinutes(25);
@@ -31,6 +33,9 @@ public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI even
         if (feedMaxLimit < 1 || maxBodyBytes < 1024) {
             throw new IllegalArgumentException("feed.max-limit must be positive and http.max-body-bytes at least 1024");
         }
+        if (cursorKey.length < 32) {
+            throw new IllegalArgumentException("feed.cursor-key must be at least 32 bytes (base64)");
+        }
     }
 
     public static NmcSettings from(Config config) {
@@ -42,7 +47,8 @@ public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI even
                 config.get("http.max-body-bytes").asInt().orElse(DEFAULT_MAX_BODY_BYTES),
                 required(config, "notifynl.base-url"),
                 required(config, "notifynl.api-key"),
-                required(config, "notifynl.callback-token"));
+                required(config, "notifynl.callback-token"),
+                java.util.Base64.getDecoder().decode(required(config, "feed.cursor-key")));
     }
 
     private static String required(Config config, String key) {

@@ -2,35 +2,59 @@ package nl.overheid.moz.nmc.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.atlassian.oai.validator.OpenApiInteractionValidator;
+import com.atlassian.oai.validator.model.Request;
+import com.atlassian.oai.validator.model.SimpleResponse;
+import com.atlassian.oai.validator.report.ValidationReport;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import nl.overheid.moz.nmc.api.ApiDocuments;
-import nl.overheid.moz.nmc.api.SchemaValidator;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.TestNmc;
 
-/** The suite over raw HTTP; every response body is validated against the published OpenAPI schema. */
+/**
+ * The suite over raw HTTP. Every response (status, headers, body) is validated against the published
+ * OpenAPI document by an independent validator (Atlassian's swagger-request-validator), never by the
+ * server's own request validation: an oracle the server does not share.
+ */
 class RawHttpHappyPathTest extends HappyPathSuite {
 
-    private static final SchemaValidator CONTRACT = ApiDocuments.load().dvSchemas();
+    private static final OpenApiInteractionValidator CONTRACT = OpenApiInteractionValidator
+            .createForInlineApiSpecification(published()).build();
     private final Http http = new Http(environment.baseUrl);
+
+    /** The document as the repository publishes it, read from api-spec/ (not from the server's classpath). */
+    private static String published() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.exists(dir.resolve("api-spec/nmc-dv-api.yaml"))) {
+            dir = dir.getParent();
+        }
+        try {
+            return Files.readString(dir.resolve("api-spec/nmc-dv-api.yaml"));
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("cannot read api-spec/nmc-dv-api.yaml", e);
+        }
+    }
 
     @Override
     protected Accepted accept(String token, String dvRef, String email) {
         Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", token, Http.json(Map.of(
                 "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", email,
                 "personalisation", Map.of("onderwerp", "Conformance"))));
-        JsonNode body = conforming(response, 202, "NotificatieAangenomen");
+        JsonNode body = conforming(Request.Method.POST, "/api/nmc/v1/decentraal/notificaties", response, 202);
         return new Accepted(UUID.fromString(body.path("id").asText()), body.path("status").asText(),
                 body.path("versie").asInt(), response.header("Location").orElse(""));
     }
 
     @Override
     protected Snapshot status(String token, UUID id) {
-        JsonNode body = conforming(http.get("/api/nmc/v1/notificaties/" + id, token), 200, "Notificatie");
+        JsonNode body = conforming(Request.Method.GET, "/api/nmc/v1/notificaties/" + id,
+                http.get("/api/nmc/v1/notificaties/" + id, token), 200);
         return new Snapshot(body.path("status").asText(), body.path("versie").asInt(),
                 body.path("reden").isMissingNode() ? null : body.path("reden").asText());
     }
@@ -38,7 +62,8 @@ class RawHttpHappyPathTest extends HappyPathSuite {
     @Override
     protected Page feed(String token, String cursor) {
         String query = cursor == null ? "" : "?cursor=" + cursor;
-        JsonNode body = conforming(http.get("/api/nmc/v1/notificaties/wijzigingen" + query, token), 200, "Wijzigingen");
+        JsonNode body = conforming(Request.Method.GET, "/api/nmc/v1/notificaties/wijzigingen",
+                http.get("/api/nmc/v1/notificaties/wijzigingen" + query, token), 200);
         List<JsonNode> events = new ArrayList<>();
         body.path("events").forEach(events::add);
         return new Page(events, body.path("cursor").asText());
@@ -46,16 +71,28 @@ class RawHttpHappyPathTest extends HappyPathSuite {
 
     @Override
     protected void acknowledge(String token, String cursor) {
-        conforming(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", token,
-                "{\"cursor\":\"" + cursor + "\"}"), 200, "Bevestiging");
+        conforming(Request.Method.PUT, "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
+                http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", token,
+                        "{\"cursor\":\"" + cursor + "\"}"), 200);
     }
 
-    private static JsonNode conforming(Http.Response response, int status, String schema) {
+    @org.junit.jupiter.api.Test
+    void theOracleRejectsAResponseOutsideTheContract() {
+        String wrong = "{\"id\":\"" + UUID.randomUUID() + "\",\"status\":\"verstuurd\",\"versie\":\"1\"}";
+        ValidationReport report = CONTRACT.validateResponse("/api/nmc/v1/notificaties/" + UUID.randomUUID(),
+                Request.Method.GET, SimpleResponse.Builder.ok().withContentType("application/json").withBody(wrong)
+                        .withHeader("API-Version", "1.0.0").build());
+        assertThat(report.hasErrors()).as("an unknown status and a string versie are outside the contract").isTrue();
+    }
+
+    private static JsonNode conforming(Request.Method method, String path, Http.Response response, int status) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.header("API-Version")).contains("1.0.0");
         assertThat(response.contentType()).startsWith("application/json");
-        JsonNode body = response.json();
-        assertThat(CONTRACT.validate(schema, body)).as("response conforms to " + schema).isEmpty();
-        return body;
+        SimpleResponse.Builder published = SimpleResponse.Builder.status(response.status()).withBody(response.body());
+        response.headers().map().forEach((name, values) -> published.withHeader(name, values));
+        ValidationReport report = CONTRACT.validateResponse(path, method, published.build());
+        assertThat(report.getMessages()).as(method + " " + path + " conforms to the published contract").isEmpty();
+        return response.json();
     }
 }

@@ -13,13 +13,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
-import nl.overheid.moz.nmc.api.ProblemException;
+import io.helidon.dbclient.DbTransaction;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.TaskKind;
-import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.register.Berichttype;
@@ -41,17 +42,17 @@ public final class Aanname {
 
     private final Database database;
     private final Transitions transitions;
-    private final TaskRepository tasks;
+    private final NotificationTasks tasks;
     private final NotificatieReads reads;
     private final Register register;
     private final Peppers peppers;
     private final Envelope envelope;
     private final Clock clock;
     private final ObjectMapper mapper = new ObjectMapper();
-    private final Runnable onAccepted;
+    private final WorkSignals signals;
 
-    public Aanname(Database database, Transitions transitions, TaskRepository tasks, NotificatieReads reads,
-                   Register register, Peppers peppers, Envelope envelope, Clock clock, Runnable onAccepted) {
+    public Aanname(Database database, Transitions transitions, NotificationTasks tasks, NotificatieReads reads,
+                   Register register, Peppers peppers, Envelope envelope, Clock clock, WorkSignals signals) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;
@@ -60,7 +61,7 @@ public final class Aanname {
         this.peppers = peppers;
         this.envelope = envelope;
         this.clock = clock;
-        this.onAccepted = onAccepted;
+        this.signals = signals;
     }
 
     /** A validated request in either regime; {@code ontvanger} is the e-mail address or identifying number. */
@@ -69,17 +70,23 @@ public final class Aanname {
                           Optional<String> traceparent) {
     }
 
+    /**
+     * Accepts a validated request of the DV, or returns the notification an identical earlier request
+     * created.
+     *
+     * @throws AcceptanceRefused when the DV may not send this berichttype, geldigTot is unusable, or the
+     *                           DV's quota is used up; nothing is stored then
+     */
     public Transitions.Acceptance accept(Dienstverlener dv, Request request) {
         if (!dv.berichttypen().contains(request.berichttype())) {
-            throw ProblemException.invalid("/berichttype", "unknown",
-                    "Deze dienstverlener mag dit berichttype niet versturen.");
+            throw new AcceptanceRefused.BerichttypeNotAllowed();
         }
         Instant now = clock.instant();
         if (request.geldigTot() != null && !request.geldigTot().isAfter(now)) {
-            throw ProblemException.invalid("/geldigTot", "past", "geldigTot ligt niet in de toekomst.");
+            throw new AcceptanceRefused.GeldigTotPassed();
         }
         if (request.geldigTot() != null && request.geldigTot().isAfter(now.plus(MAX_VALIDITY))) {
-            throw ProblemException.invalid("/geldigTot", "maximum", "geldigTot ligt meer dan een jaar in de toekomst.");
+            throw new AcceptanceRefused.GeldigTotTooFar();
         }
         int pepperVersion = peppers.currentVersion();
         byte[] dvrefHmac = peppers.dvRef(pepperVersion, dv.id(), request.dvRef());
@@ -87,9 +94,9 @@ public final class Aanname {
         Envelope.DataKey key = envelope.newDataKey(id);
         byte[] ontvanger = envelope.encrypt(key.key(), id, "ontvanger", request.ontvanger());
         byte[] personalisatie = envelope.encrypt(key.key(), id, "personalisatie", json(request.personalisation()));
-        Transitions.Acceptance acceptance = database.inTransaction(connection -> {
-            Berichttype type = register.berichttype(connection, request.berichttype()).orElseThrow(() ->
-                    ProblemException.invalid("/berichttype", "unknown", "Dit berichttype bestaat niet."));
+        Transitions.Acceptance acceptance = database.inTransaction(tx -> {
+            Berichttype type = register.berichttype(tx, request.berichttype())
+                    .orElseThrow(AcceptanceRefused.BerichttypeNotAllowed::new);
             Instant geldigTot = request.geldigTot() != null ? request.geldigTot()
                     : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
             String canonical = canonicalPayload(request);
@@ -97,30 +104,29 @@ public final class Aanname {
             NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
                     request.batchId(), request.berichttype(), request.regie(), geldigTot, ontvanger, personalisatie,
                     key.wrapped(), key.kekVersion(), traceId(request.traceparent()));
-            Optional<Transitions.Locked> earlier = earlierAcceptance(connection, dv, request.dvRef(), canonical);
+            Optional<Transitions.Locked> earlier = earlierAcceptance(tx, dv, request.dvRef(), canonical);
             if (earlier.isPresent()) {
                 return new Transitions.Acceptance(earlier.get(), false);
             }
-            register.dienstverlenerLock(connection, dv.id());
-            enforceQuota(connection, dv, now);
-            Transitions.Acceptance result = transitions.accept(connection, n);
+            register.dienstverlenerLock(tx, dv.id());
+            enforceQuota(tx, dv, now);
+            Transitions.Acceptance result = transitions.accept(tx, n);
             if (result.created()) {
-                tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, dv.id(),
-                        id, now, n.traceId()));
+                tasks.planSend(tx, result.notificatie(), now);
             }
             return result;
         });
         if (acceptance.created()) {
-            onAccepted.run();
+            signals.nudge(TaskKind.VERZENDEN);
         }
         return acceptance;
     }
 
     /** The notification an identical request created earlier, under any pepper version still in use. */
-    private Optional<Transitions.Locked> earlierAcceptance(java.sql.Connection connection, Dienstverlener dv,
+    private Optional<Transitions.Locked> earlierAcceptance(DbTransaction tx, Dienstverlener dv,
                                                            String dvRef, String canonicalPayload) {
         for (int version : peppers.versions()) {
-            Optional<Transitions.Locked> found = transitions.findAccepted(connection, dv.id(),
+            Optional<Transitions.Locked> found = transitions.findAccepted(tx, dv.id(),
                     peppers.dvRef(version, dv.id(), dvRef), peppers.hmac(version, canonicalPayload));
             if (found.isPresent()) {
                 return found;
@@ -136,11 +142,11 @@ public final class Aanname {
         return hmacs;
     }
 
-    private void enforceQuota(java.sql.Connection connection, Dienstverlener dv, Instant now) {
-        NotificatieReads.Acceptances recent = reads.acceptedSince(connection, dv.id(), now.minus(QUOTA_WINDOW));
+    private void enforceQuota(DbTransaction tx, Dienstverlener dv, Instant now) {
+        NotificatieReads.Acceptances recent = reads.acceptedSince(tx, dv.id(), now.minus(QUOTA_WINDOW));
         if (recent.count() >= dv.quotumPerMinuut()) {
             long retryAfter = Math.max(1, Duration.between(now, recent.oldest().plus(QUOTA_WINDOW)).toSeconds() + 1);
-            throw ProblemException.quota(retryAfter);
+            throw new AcceptanceRefused.QuotaExhausted(Duration.ofSeconds(retryAfter));
         }
     }
 

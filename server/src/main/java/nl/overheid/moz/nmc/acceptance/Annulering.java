@@ -1,41 +1,44 @@
 package nl.overheid.moz.nmc.acceptance;
 
 import java.util.UUID;
-import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 
 /**
- * Cancelling (DELETE): only from aangenomen. It takes the notification's row lock like a send claim does,
- * so a cancel and a claim serialise: whichever commits first wins, the other sees the new status.
+ * Cancelling (DELETE): only from aangenomen. It takes the notification's row lock like the send task's
+ * first transaction does, so a cancel and a claimed send serialise: whichever commits first wins, the
+ * other sees the new status.
  */
 public final class Annulering {
 
     private final Database database;
     private final Transitions transitions;
-    private final TaskRepository tasks;
+    private final NotificationTasks tasks;
 
-    public Annulering(Database database, Transitions transitions, TaskRepository tasks) {
+    public Annulering(Database database, Transitions transitions, NotificationTasks tasks) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;
     }
 
-    /** Cancels the caller's notification; 404 when it is not the caller's, 409 when it is past aangenomen. */
+    /**
+     * Cancels the caller's notification.
+     *
+     * @throws CancelRefused.NotFound when it is not the caller's
+     * @throws CancelRefused.NotCancellable when it is past aangenomen
+     */
     public void cancel(UUID dvId, UUID notificatieId) {
-        database.inTransactionDo(connection -> {
-            Transitions.Locked n = transitions.lock(connection, notificatieId)
+        database.inTransactionDo(tx -> {
+            Transitions.Locked n = transitions.lock(tx, notificatieId)
                     .filter(locked -> locked.dvId().equals(dvId))
-                    .orElseThrow(ProblemException::notFound);
+                    .orElseThrow(CancelRefused.NotFound::new);
             if (n.status() != NotificatieStatus.AANGENOMEN) {
-                throw ProblemException.conflict("Alleen een notificatie met status aangenomen kan worden geannuleerd; "
-                        + "deze heeft status " + n.status() + ".");
+                throw new CancelRefused.NotCancellable(n.status());
             }
-            transitions.apply(connection, n, NotificatieStatus.GEANNULEERD, Reden.GEANNULEERD);
-            tasks.taskCompleteAllForNotification(connection, n.id());
+            tasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.GEANNULEERD, Reden.GEANNULEERD));
         });
     }
 }

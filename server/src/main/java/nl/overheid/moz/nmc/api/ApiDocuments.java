@@ -62,11 +62,11 @@ public final class ApiDocuments {
         return dv;
     }
 
-    public SchemaValidator dvSchemas() {
-        return new SchemaValidator(dv);
+    public RequestSchemas dvSchemas() {
+        return new RequestSchemas(dv);
     }
 
-    public SchemaValidator callbackSchemas() {
-        return new SchemaValidator(callback);
+    public RequestSchemas callbackSchemas() {
+        return new RequestSchemas(callback);
     }
 }

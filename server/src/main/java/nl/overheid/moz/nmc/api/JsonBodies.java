@@ -19,10 +19,10 @@ import java.util.List;
 public final class JsonBodies {
 
     private final ObjectMapper mapper;
-    private final SchemaValidator schemas;
+    private final RequestSchemas schemas;
     private final int maxBytes;
 
-    public JsonBodies(ObjectMapper mapper, SchemaValidator schemas, int maxBytes) {
+    public JsonBodies(ObjectMapper mapper, RequestSchemas schemas, int maxBytes) {
         this.mapper = mapper.copy().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         this.schemas = schemas;
         this.maxBytes = maxBytes;

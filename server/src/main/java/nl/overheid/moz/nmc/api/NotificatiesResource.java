@@ -105,8 +105,8 @@ public final class NotificatiesResource extends NotificatiesService {
     @Override
     protected void handleNotificatieOpvragen(ServerRequest request, ServerResponse response, UUID id) {
         Dienstverlener dv = Callers.of(request);
-        Notificatie notificatie = database.inTransaction(connection -> reads.notificatieView(connection, dv.id(), id)
-                .map(view -> toModel(view, pogingen.pogingAll(connection, id)))
+        Notificatie notificatie = database.inTransaction(tx -> reads.notificatieView(tx, dv.id(), id)
+                .map(view -> toModel(view, pogingen.pogingAll(tx, id)))
                 .orElseThrow(ProblemException::notFound));
         responses.json(response, Status.OK_200, notificatie);
     }
@@ -120,8 +120,8 @@ public final class NotificatiesResource extends NotificatiesService {
         Dienstverlener dv = Callers.of(request);
         List<byte[]> hmacs = aanname.dvRefHmacs(dv, dvRef);
         NotificatieLijst lijst = new NotificatieLijst();
-        lijst.setNotificaties(database.inTransaction(connection -> reads.notificatieByDvRef(connection, dv.id(), hmacs,
-                SEARCH_LIMIT).stream().map(view -> toModel(view, pogingen.pogingAll(connection, view.id()))).toList()));
+        lijst.setNotificaties(database.inTransaction(tx -> reads.notificatieByDvRef(tx, dv.id(), hmacs,
+                SEARCH_LIMIT).stream().map(view -> toModel(view, pogingen.pogingAll(tx, view.id()))).toList()));
         responses.json(response, Status.OK_200, lijst);
     }
 

@@ -2,29 +2,59 @@ package nl.overheid.moz.nmc.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbTransaction;
+import io.helidon.dbclient.jdbc.CloseableJdbcConnectionPool;
+import io.helidon.dbclient.jdbc.JdbcClientBuilder;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
- * The NMC's one PostgreSQL database: a connection pool plus unit-of-work helpers.
+ * The NMC's one PostgreSQL database: a HikariCP pool behind Helidon's DbClient, plus the unit of work.
  *
  * <p>Every unit of work is one transaction (no session state survives it), so the NMC can run behind a
- * transaction-pooling PgBouncer. Serialization failures and deadlocks are retried a few times.
+ * transaction-pooling PgBouncer. Serialization failures and deadlocks rerun the whole unit a few times.
+ * Repositories keep their SQL next to the code that owns the table, as {@link Statement}s, and run it on
+ * the {@link DbTransaction} they are handed.
  */
 public final class Database implements AutoCloseable {
 
+    private static final Logger LOG = Logger.getLogger(Database.class.getName());
     private static final int MAX_ATTEMPTS = 3;
+    /** {@code transaction_timeout} exists from PostgreSQL 17 on. */
+    private static final int TRANSACTION_TIMEOUT_SINCE = 170000;
 
     private final HikariDataSource dataSource;
+    private final DbClient client;
 
     private Database(HikariDataSource dataSource) {
         this.dataSource = dataSource;
+        CloseableJdbcConnectionPool pool = new CloseableJdbcConnectionPool() {
+            @Override
+            public Connection connection() {
+                try {
+                    return dataSource.getConnection();
+                } catch (SQLException e) {
+                    throw new io.helidon.dbclient.DbClientException("no database connection", e);
+                }
+            }
+
+            @Override
+            public void close() {
+                dataSource.close();
+            }
+        };
+        this.client = DbTypes.configure(JdbcClientBuilder.create().connectionPool(pool)).build();
     }
 
-    /** Opens a pool for the given settings. */
+    /** Opens a pool for the given settings. Every connection carries the server-side timeouts. */
     public static Database open(DatabaseSettings settings) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(settings.url());
@@ -35,11 +65,29 @@ public final class Database implements AutoCloseable {
         config.setPoolName("nmc");
         config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
         // Any open write transaction holds back the feed watermark: keep them short, server-side too.
-        config.addDataSourceProperty("options", "-c statement_timeout=" + settings.statementTimeout().toMillis()
+        String options = "-c statement_timeout=" + settings.statementTimeout().toMillis()
                 + " -c idle_in_transaction_session_timeout=" + settings.idleInTransactionTimeout().toMillis()
-                + " -c TimeZone=UTC");
+                + " -c TimeZone=UTC";
+        if (serverVersion(settings) >= TRANSACTION_TIMEOUT_SINCE) {
+            options += " -c transaction_timeout=" + settings.transactionTimeout().toMillis();
+        } else {
+            LOG.warning("PostgreSQL before 17 has no transaction_timeout; relying on statement and idle timeouts");
+        }
+        config.addDataSourceProperty("options", options);
+        // UUIDs and enum spellings are bound as text; the server infers their type from the statement.
         config.addDataSourceProperty("stringtype", "unspecified");
         return new Database(new HikariDataSource(config));
+    }
+
+    private static int serverVersion(DatabaseSettings settings) {
+        try (Connection connection = DriverManager.getConnection(settings.url(), settings.user(), settings.password());
+             var statement = connection.createStatement();
+             var rows = statement.executeQuery("SHOW server_version_num")) {
+            rows.next();
+            return Integer.parseInt(rows.getString(1));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach the database at " + settings.url(), e);
+        }
     }
 
     /** Applies the Flyway migrations shipped in the {@code nmc-sql} jar. */
@@ -53,38 +101,28 @@ public final class Database implements AutoCloseable {
     }
 
     private Flyway flyway() {
-        return Flyway.configure()
-                .dataSource(dataSource)
-                .locations("classpath:db/migration")
-                .load();
+        return Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load();
     }
 
+    /** The pool itself, for Flyway and the health check. */
     public DataSource dataSource() {
         return dataSource;
     }
 
     /**
      * Runs {@code work} in one transaction and commits it; rolls back on any exception. A serialization
-     * failure or deadlock reruns the whole unit of work.
+     * failure or deadlock reruns the whole unit of work (so {@code work} must not have other side effects).
      */
-    public <T> T inTransaction(UnitOfWork<T> work) {
+    public <T> T inTransaction(Function<DbTransaction, T> work) {
         for (int attempt = 1; ; attempt++) {
-            try (Connection connection = dataSource.getConnection()) {
-                try {
-                    T result = work.run(connection);
-                    connection.commit();
-                    return result;
-                } catch (RuntimeException | SQLException e) {
-                    rollbackQuietly(connection, e);
-                    throw e;
-                }
-            } catch (SQLException e) {
-                DatabaseException wrapped = new DatabaseException(e);
-                if (!wrapped.retryable() || attempt >= MAX_ATTEMPTS) {
-                    throw wrapped;
-                }
-            } catch (DatabaseException e) {
-                if (!e.retryable() || attempt >= MAX_ATTEMPTS) {
+            DbTransaction transaction = client.transaction();
+            try {
+                T result = work.apply(transaction);
+                transaction.commit();
+                return result;
+            } catch (RuntimeException e) {
+                rollbackQuietly(transaction);
+                if (!SqlStates.retryable(e) || attempt >= MAX_ATTEMPTS) {
                     throw e;
                 }
             }
@@ -92,33 +130,27 @@ public final class Database implements AutoCloseable {
     }
 
     /** Runs {@code work} in one transaction without a result. */
-    public void inTransactionDo(VoidUnitOfWork work) {
-        inTransaction(connection -> {
-            work.run(connection);
+    public void inTransactionDo(Consumer<DbTransaction> work) {
+        inTransaction(transaction -> {
+            work.accept(transaction);
             return null;
         });
     }
 
-    private static void rollbackQuietly(Connection connection, Exception cause) {
+    /**
+     * DbClient closes a transaction's connection when a statement fails (the pool then rolls it back) and
+     * refuses a rollback after a failed commit; neither leaves anything to undo here.
+     */
+    private static void rollbackQuietly(DbTransaction transaction) {
         try {
-            connection.rollback();
-        } catch (SQLException rollbackFailure) {
-            cause.addSuppressed(rollbackFailure);
+            transaction.rollback();
+        } catch (RuntimeException alreadyEnded) {
+            // nothing to roll back
         }
     }
 
     @Override
     public void close() {
         dataSource.close();
-    }
-
-    @FunctionalInterface
-    public interface UnitOfWork<T> {
-        T run(Connection connection) throws SQLException;
-    }
-
-    @FunctionalInterface
-    public interface VoidUnitOfWork {
-        void run(Connection connection) throws SQLException;
     }
 }

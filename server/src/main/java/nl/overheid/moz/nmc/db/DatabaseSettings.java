@@ -11,21 +11,29 @@ import java.util.Objects;
  * @param user     role
  * @param password password
  * @param poolSize connections in the pool
- * @param statementTimeout        server-side statement timeout of every connection
+ * @param statementTimeout         server-side statement timeout of every connection
  * @param idleInTransactionTimeout server-side idle-in-transaction timeout of every connection
+ * @param transactionTimeout       server-side transaction timeout of every connection (PostgreSQL 17+)
  * @param schemaMode {@code migrate} (dev, test) or {@code validate} (production default)
  */
 public record DatabaseSettings(String url, String user, String password, int poolSize,
-                               Duration statementTimeout, Duration idleInTransactionTimeout, String schemaMode) {
+                               Duration statementTimeout, Duration idleInTransactionTimeout,
+                               Duration transactionTimeout, String schemaMode) {
 
     public static final int DEFAULT_POOL_SIZE = 10;
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(2);
 
     public DatabaseSettings {
         Objects.requireNonNull(url, "db.url is required");
         if (poolSize < 2) {
             throw new IllegalArgumentException("db.pool-size must be at least 2");
+        }
+        for (Duration timeout : new Duration[] {statementTimeout, idleInTransactionTimeout, transactionTimeout}) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("db timeouts must be positive");
+            }
         }
         if (!schemaMode.equals("migrate") && !schemaMode.equals("validate")) {
             throw new IllegalArgumentException("db.schema must be 'migrate' or 'validate'");
@@ -40,6 +48,7 @@ public record DatabaseSettings(String url, String user, String password, int poo
                 db.get("pool-size").asInt().orElse(DEFAULT_POOL_SIZE),
                 db.get("statement-timeout").as(Duration.class).orElse(DEFAULT_STATEMENT_TIMEOUT),
                 db.get("idle-in-transaction-timeout").as(Duration.class).orElse(DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT),
+                db.get("transaction-timeout").as(Duration.class).orElse(DEFAULT_TRANSACTION_TIMEOUT),
                 db.get("schema").asString().orElse("validate"));
     }
 }

@@ -66,6 +66,13 @@ public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPer
                 engine.get("control-interval").as(Duration.class).orElse(d.controlInterval()));
     }
 
+    /** Exponential backoff after {@code failures} failed tries: base, 2 × base, 4 × base, …, capped at max. */
+    public Duration backoff(int failures) {
+        long factor = 1L << Math.min(Math.max(failures - 1, 0), 20);
+        Duration delay = backoffBase.multipliedBy(factor);
+        return delay.compareTo(backoffMax) > 0 ? backoffMax : delay;
+    }
+
     private static void requirePositive(Duration duration, String key) {
         if (duration == null || duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException(key + " must be positive");

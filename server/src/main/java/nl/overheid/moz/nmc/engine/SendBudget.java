@@ -1,9 +1,10 @@
 package nl.overheid.moz.nmc.engine;
 
-import java.sql.Connection;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * The send budget: a token bucket per NotifyNL service per one-minute window (design §6). The first take
@@ -16,19 +17,19 @@ public final class SendBudget {
      * One statement. In SET, b.resterend is the value before this take, so laatst_toegekend records exactly
      * what this take got even when other takes run at the same time (they serialise on the row).
      */
-    private static final String BUDGET_TAKE = """
+    private static final Statement BUDGET_TAKE = Statement.named("budgetTake", """
             INSERT INTO verzendbudget AS b (notify_service, venster, resterend, laatst_toegekend)
             VALUES (:service, :window, greatest(:capacity - :want, 0), least(:want, :capacity))
             ON CONFLICT (notify_service, venster) DO UPDATE
                SET resterend = greatest(b.resterend - :want, 0),
                    laatst_toegekend = least(b.resterend, :want)
             RETURNING laatst_toegekend
-            """;
+            """);
 
-    private static final String BUDGET_RETURN = """
+    private static final Statement BUDGET_RETURN = Statement.named("budgetReturn", """
             UPDATE verzendbudget SET resterend = resterend + :tokens
              WHERE notify_service = :service AND venster = :window
-            """;
+            """);
 
     private final int sendCapacity;
     private final int reconcileCapacity;
@@ -45,32 +46,42 @@ public final class SendBudget {
         this.sendCapacity = perMinute - reconcileCapacity;
     }
 
+    /** Tokens per window for sending and for reconciliation (the latter a fixed share). */
+    int sendCapacity() {
+        return sendCapacity;
+    }
+
+    int reconcileCapacity() {
+        return reconcileCapacity;
+    }
+
     /** Takes up to {@code want} send tokens in the current window; returns how many it got. */
-    public int budgetTakeForSending(Connection connection, String service, int want, Instant now) {
-        return take(connection, service, TaskHandler.Budget.SENDING, sendCapacity, want, now);
+    public int budgetTakeForSending(DbTransaction tx, String service, int want, Instant now) {
+        return take(tx, service, TaskHandler.Budget.SENDING, sendCapacity, want, now);
     }
 
     /** Takes up to {@code want} tokens from reconciliation's share of the current window. */
-    public int budgetTakeForReconciling(Connection connection, String service, int want, Instant now) {
-        return take(connection, service, TaskHandler.Budget.RECONCILING, reconcileCapacity, want, now);
+    public int budgetTakeForReconciling(DbTransaction tx, String service, int want, Instant now) {
+        return take(tx, service, TaskHandler.Budget.RECONCILING, reconcileCapacity, want, now);
     }
 
     /** Gives back tokens a claim could not use (fewer tasks were claimable than counted). */
-    public void budgetReturn(Connection connection, String service, TaskHandler.Budget purpose, int tokens,
+    public void budgetReturn(DbTransaction tx, String service, TaskHandler.Budget purpose, int tokens,
                              Instant now) {
         if (tokens > 0) {
-            Sql.on(connection, BUDGET_RETURN).bind("tokens", tokens).bind("service", key(service, purpose))
-                    .bind("window", window(now)).update();
+            BUDGET_RETURN.dml(tx).addParam("tokens", tokens).addParam("service", key(service, purpose))
+                    .addParam("window", window(now)).execute();
         }
     }
 
-    private int take(Connection connection, String service, TaskHandler.Budget purpose, int capacity, int want,
+    private int take(DbTransaction tx, String service, TaskHandler.Budget purpose, int capacity, int want,
                      Instant now) {
         if (want <= 0) {
             return 0;
         }
-        return Sql.on(connection, BUDGET_TAKE).bind("service", key(service, purpose)).bind("window", window(now))
-                .bind("capacity", capacity).bind("want", want).one(row -> row.integer("laatst_toegekend"));
+        return BUDGET_TAKE.get(tx).addParam("service", key(service, purpose)).addParam("window", window(now))
+                .addParam("capacity", capacity).addParam("want", want).execute()
+                .map(row -> DbTypes.integer(row, "laatst_toegekend")).orElseThrow();
     }
 
     /** One bucket per NotifyNL service and purpose, so reconciliation's share is its own. */

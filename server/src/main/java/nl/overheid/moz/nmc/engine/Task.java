@@ -5,7 +5,8 @@ import java.util.UUID;
 
 /**
  * A claimed task. {@code claimEpoch} is the epoch of this claim: every later write on the task carries it
- * and is refused once another claim raised it.
+ * and is refused once another claim raised it. {@code dvId} is null for system tasks; {@code notificatie},
+ * {@code poging} and {@code ontvangst} are null for tasks that are not about a notification.
  */
 public record Task(long id, TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
                    Instant due, Instant leaseUntil, long claimEpoch, int pogingenteller, String traceId,

@@ -1,48 +1,48 @@
 package nl.overheid.moz.nmc.engine;
 
-import java.sql.Connection;
+import io.helidon.dbclient.DbTransaction;
 
 /**
- * The work of one task kind. The engine claims tasks in one transaction (calling {@link #onClaim} for each
- * inside it), commits, and then calls {@link #execute} for each outside any transaction. {@code execute}
- * opens its own transactions and completes, postpones or fails the task itself, always with the claim epoch.
+ * The work of one task kind. The engine claims tasks in one short transaction that locks only task rows
+ * and commits before execution; then it calls {@link #execute} for each, outside any transaction.
+ * {@code execute} opens its own transactions (through {@link OwnedTasks}) and completes, postpones or fails
+ * the task itself, always with the claim epoch.
  */
 public interface TaskHandler {
 
     TaskKind kind();
 
+    /** Which share of the NotifyNL send budget claims of this kind take tokens from. */
+    default Budget budget() {
+        return Budget.NONE;
+    }
+
     /**
-     * Runs inside the claim transaction, with the task and its notification row locked. For the send task
-     * this is where the claim's transition happens (design §6: the claim goes through the transition
-     * function). Return {@code false} when the task was completed here and needs no execution.
+     * What a task of this kind acts on. The engine takes this lock before the task row whenever it writes a
+     * claimed task itself (counting a failure, parking an exhausted task). Default: nothing but the task.
      */
-    default boolean onClaim(Connection connection, Task task) {
-        return true;
+    default SubjectLock<?> subjectLock() {
+        return SubjectLock.NONE;
     }
 
     /** Executes a claimed task. An exception counts as an NMC-internal failure of the task. */
     void execute(Task task) throws Exception;
 
     /**
-     * Called in a transaction, after locking the notification, when the task's attempt counter reached its
-     * maximum. The default parks the task for an operator ({@code mislukt}).
+     * Called in a transaction, after the subject lock, when the task's attempt counter reached its maximum.
+     * The default parks the task for an operator ({@code mislukt}).
      */
-    default void onExhausted(Connection connection, Task task, TaskRepository tasks, String fout) {
-        tasks.taskMarkFailed(connection, task, fout);
+    default void onExhausted(DbTransaction tx, Task task, TaskRepository tasks, String fout) {
+        tasks.taskMarkFailed(tx, task, fout);
     }
 
     /** NMC-internal failures before {@link #onExhausted}; called in the failure's transaction. */
-    default int maxFailures(Connection connection, Task task) {
+    default int maxFailures(DbTransaction tx, Task task) {
         return DEFAULT_MAX_FAILURES;
     }
 
     /** NMC-internal failures a task may have unless its kind says otherwise. */
     int DEFAULT_MAX_FAILURES = 5;
-
-    /** Which share of the NotifyNL send budget claims of this kind take tokens from. */
-    default Budget budget() {
-        return Budget.NONE;
-    }
 
     /** The budget a kind of task spends: NotifyNL calls are limited per service and minute. */
     enum Budget {

@@ -1,12 +1,13 @@
 package nl.overheid.moz.nmc.engine;
 
-import java.sql.Connection;
-import java.sql.SQLException;
+import io.helidon.dbclient.DbRow;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * All SQL of {@code taak}. Every write after a claim carries the claim epoch and reports whether it still
@@ -14,15 +15,21 @@ import nl.overheid.moz.nmc.db.Sql;
  */
 public final class TaskRepository {
 
-    private static final String TASK_INSERT = """
+    private static final String RETURNED_COLUMNS = """
+            t.id, t.soort, t.dv_id, t.notificatie, t.poging, t.ontvangst, t.due, t.lease_tot, t.claim_epoch,
+            t.pogingenteller, t.trace_id, CAST(t.payload AS text) AS payload
+            """;
+
+    private static final Statement TASK_INSERT = Statement.named("taskInsert", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
                               payload)
             VALUES (:soort, :dvId, :notificatie, :poging, :ontvangst, :ontvangstCompletedAt, :due, :traceId,
-                    :payload::jsonb)
+                    CAST(:payload AS jsonb))
             ON CONFLICT DO NOTHING
-            """;
+            """);
 
-    private static final String TASK_DUE_DVS = """
+    /** Due DVs of a kind; the NULL group is the kind's system tasks (no DV). Reads without locking. */
+    private static final Statement TASK_DUE_DVS = Statement.named("taskDueDvs", """
             SELECT t.dv_id, count(*) AS backlog
               FROM taak t
              WHERE t.soort = :soort AND t.status = 'open' AND t.due <= :now
@@ -30,64 +37,72 @@ public final class TaskRepository {
              GROUP BY t.dv_id
              ORDER BY min(t.due)
              LIMIT :maxDvs
-            """;
+            """);
 
     /*
-     * The claim: one statement. Task and notification rows are both taken with SKIP LOCKED, so a claim
-     * never waits for (or deadlocks with) a receipt or cancel that holds the notification.
+     * The claim: one statement that locks only task rows, with SKIP LOCKED, so it never waits for (or
+     * deadlocks with) anyone. Whatever a task acts on is locked later, in the task's own transaction, before
+     * the task row again (SubjectLock). Two variants: the DV's tasks, or the system tasks (dv_id IS NULL),
+     * each served by the (soort, dv_id, due) index.
      */
-    private static final String TASK_CLAIM_DUE = """
+    private static final String CLAIM = """
             UPDATE taak t
                SET lease_tot = :leaseUntil, claim_epoch = t.claim_epoch + 1
               FROM (SELECT c.id
                       FROM taak c
-                      JOIN notificatie n ON n.id = c.notificatie
-                     WHERE c.soort = :soort AND c.dv_id = :dvId AND c.status = 'open' AND c.due <= :now
+                     WHERE c.soort = :soort AND %s AND c.status = 'open' AND c.due <= :now
                        AND (c.lease_tot IS NULL OR c.lease_tot < :now)
                      ORDER BY c.due, c.id
                      LIMIT :limit
-                       FOR UPDATE OF c, n SKIP LOCKED) claimable
+                       FOR UPDATE SKIP LOCKED) claimable
              WHERE t.id = claimable.id
-            RETURNING t.id, t.soort, t.dv_id, t.notificatie, t.poging, t.ontvangst, t.due, t.lease_tot,
-                      t.claim_epoch, t.pogingenteller, t.trace_id, t.payload::text AS payload
+            RETURNING %s
             """;
 
-    private static final String TASK_OWNED_LOCK = """
+    private static final Statement TASK_CLAIM_DUE = Statement.named("taskClaimDue",
+            CLAIM.formatted("c.dv_id = :dvId", RETURNED_COLUMNS));
+
+    private static final Statement TASK_CLAIM_DUE_SYSTEM = Statement.named("taskClaimDueSystem",
+            CLAIM.formatted("c.dv_id IS NULL", RETURNED_COLUMNS));
+
+    private static final Statement TASK_LOCK_OWNED = Statement.named("taskLockOwned", """
             SELECT id FROM taak WHERE id = :id AND claim_epoch = :epoch FOR UPDATE
-            """;
+            """);
 
-    private static final String TASK_COMPLETE = """
+    private static final Statement TASK_COMPLETE = Statement.named("taskComplete", """
             DELETE FROM taak WHERE id = :id AND claim_epoch = :epoch
-            """;
+            """);
 
-    private static final String TASK_COMPLETE_FOR_NOTIFICATION = """
+    private static final Statement TASK_COMPLETE_FOR_NOTIFICATION = Statement.named("taskCompleteForNotification", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort
-            """;
+            """);
 
-    private static final String TASK_COMPLETE_OPEN_FOR_NOTIFICATION = """
+    private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION = Statement.named(
+            "taskCompleteAllForNotification", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> 'verwerken'
-            """;
+            """);
 
-    private static final String TASK_POSTPONE = """
+    private static final Statement TASK_POSTPONE = Statement.named("taskPostpone", """
             UPDATE taak SET due = :due, lease_tot = NULL, laatste_fout = :fout,
-                   payload = jsonb_set(payload, '{uitstel}', to_jsonb(coalesce((payload->>'uitstel')::int, 0) + 1))
+                   payload = jsonb_set(payload, '{uitstel}',
+                                       to_jsonb(coalesce(CAST(payload->>'uitstel' AS int), 0) + 1))
              WHERE id = :id AND claim_epoch = :epoch
-            """;
+            """);
 
-    private static final String TASK_RECORD_FAILURE = """
+    private static final Statement TASK_RECORD_FAILURE = Statement.named("taskRecordFailure", """
             UPDATE taak SET due = :due, lease_tot = NULL, laatste_fout = :fout, pogingenteller = pogingenteller + 1
              WHERE id = :id AND claim_epoch = :epoch
             RETURNING pogingenteller
-            """;
+            """);
 
-    private static final String TASK_MARK_FAILED = """
+    private static final Statement TASK_MARK_FAILED = Statement.named("taskMarkFailed", """
             UPDATE taak SET status = 'mislukt', lease_tot = NULL, laatste_fout = :fout
              WHERE id = :id AND claim_epoch = :epoch
-            """;
+            """);
 
-    private static final String TASK_EXTEND_LEASE = """
+    private static final Statement TASK_EXTEND_LEASE = Statement.named("taskExtendLease", """
             UPDATE taak SET lease_tot = :leaseUntil WHERE id = :id AND claim_epoch = :epoch
-            """;
+            """);
 
     /** A task to plan. */
     public record NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
@@ -97,12 +112,17 @@ public final class TaskRepository {
             return new NewTask(kind, dvId, notificatie, null, null, null, due, traceId, "{}");
         }
 
+        /** A task about no notification: per DV ({@code dvId} set) or for the system ({@code dvId} null). */
+        public static NewTask standalone(TaskKind kind, UUID dvId, Instant due) {
+            return new NewTask(kind, dvId, null, null, null, null, due, null, "{}");
+        }
+
         public NewTask withPoging(UUID pogingId) {
             return new NewTask(kind, dvId, notificatie, pogingId, ontvangst, ontvangstCompletedAt, due, traceId, payload);
         }
     }
 
-    /** A DV with due work of a kind, and how much. */
+    /** A DV with due work of a kind, and how much ({@code dvId} null: system tasks). */
     public record DueWork(UUID dvId, long backlog) {
     }
 
@@ -110,88 +130,93 @@ public final class TaskRepository {
      * Plans a task. Returns {@code false} when an equal task is already planned (the unique indexes on
      * (notificatie, soort) and, for receipts, (poging, completed_at) make planning idempotent).
      */
-    public boolean taskInsert(Connection connection, NewTask task) {
-        return Sql.on(connection, TASK_INSERT)
-                .bind("soort", task.kind()).bind("dvId", task.dvId()).bind("notificatie", task.notificatie())
-                .bind("poging", task.poging()).bind("ontvangst", task.ontvangst())
-                .bind("ontvangstCompletedAt", task.ontvangstCompletedAt()).bind("due", task.due())
-                .bind("traceId", task.traceId()).bind("payload", task.payload())
-                .update() == 1;
+    public boolean taskInsert(DbTransaction tx, NewTask task) {
+        return TASK_INSERT.dml(tx)
+                .addParam("soort", task.kind()).addParam("dvId", task.dvId()).addParam("notificatie", task.notificatie())
+                .addParam("poging", task.poging()).addParam("ontvangst", task.ontvangst())
+                .addParam("ontvangstCompletedAt", task.ontvangstCompletedAt()).addParam("due", task.due())
+                .addParam("traceId", task.traceId()).addParam("payload", task.payload())
+                .execute() == 1;
     }
 
     /** The DVs with claimable work of a kind, oldest due first. Reads without locking. */
-    public List<DueWork> taskDueDvs(Connection connection, TaskKind kind, Instant now, int maxDvs) {
-        return Sql.on(connection, TASK_DUE_DVS).bind("soort", kind).bind("now", now).bind("maxDvs", maxDvs)
-                .list(row -> new DueWork(row.uuid("dv_id"), row.longValue("backlog")));
+    public List<DueWork> taskDueDvs(DbTransaction tx, TaskKind kind, Instant now, int maxDvs) {
+        return TASK_DUE_DVS.query(tx).addParam("soort", kind).addParam("now", now).addParam("maxDvs", maxDvs)
+                .execute().map(row -> new DueWork(DbTypes.uuid(row, "dv_id"), DbTypes.longValue(row, "backlog")))
+                .toList();
     }
 
     /**
-     * Claims up to {@code limit} due tasks of one DV: leases them until {@code leaseUntil} and raises their
-     * claim epoch. Concurrency: rows locked by others (task or notification) are skipped, never waited for;
-     * the locks are held until the caller's transaction ends.
+     * Claims up to {@code limit} due tasks of one DV ({@code dvId} null: the kind's system tasks): leases
+     * them until {@code leaseUntil} and raises their claim epoch. Concurrency: task rows locked by others
+     * are skipped, never waited for; the locks are held until the caller's transaction ends.
      */
-    public List<Task> taskClaimDue(Connection connection, TaskKind kind, UUID dvId, int limit, Instant now,
+    public List<Task> taskClaimDue(DbTransaction tx, TaskKind kind, UUID dvId, int limit, Instant now,
                                    Instant leaseUntil) {
-        return Sql.on(connection, TASK_CLAIM_DUE).bind("soort", kind).bind("dvId", dvId).bind("limit", limit)
-                .bind("now", now).bind("leaseUntil", leaseUntil).list(TaskRepository::task);
+        var statement = dvId == null ? TASK_CLAIM_DUE_SYSTEM.query(tx)
+                : TASK_CLAIM_DUE.query(tx).addParam("dvId", dvId);
+        return statement.addParam("soort", kind).addParam("limit", limit).addParam("now", now)
+                .addParam("leaseUntil", leaseUntil).execute().map(TaskRepository::task).toList();
     }
 
     /**
-     * Locks the task row if this claim still owns it. Call after locking the notification (lock order:
-     * notification before its tasks). {@code false}: another worker re-claimed it; do not write.
+     * Locks the task row if this claim still owns it. Call after locking the task's subject (lock order:
+     * subject before its tasks). {@code false}: another worker re-claimed it; do not write.
      */
-    public boolean taskLockOwned(Connection connection, Task task) {
-        return Sql.on(connection, TASK_OWNED_LOCK).bind("id", task.id()).bind("epoch", task.claimEpoch())
-                .optional(row -> row.longValue("id")).isPresent();
+    public boolean taskLockOwned(DbTransaction tx, Task task) {
+        return TASK_LOCK_OWNED.get(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute()
+                .isPresent();
     }
 
     /** Deletes the task (completed tasks are deleted). {@code false}: no longer ours. */
-    public boolean taskComplete(Connection connection, Task task) {
-        return Sql.on(connection, TASK_COMPLETE).bind("id", task.id()).bind("epoch", task.claimEpoch()).update() == 1;
+    public boolean taskComplete(DbTransaction tx, Task task) {
+        return TASK_COMPLETE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute() == 1;
     }
 
     /** Completes the open task of a kind of a notification, whoever holds it (e.g. a receipt ends reconciliation). */
-    public int taskCompleteForNotification(Connection connection, UUID notificatie, TaskKind kind) {
-        return Sql.on(connection, TASK_COMPLETE_FOR_NOTIFICATION).bind("notificatie", notificatie)
-                .bind("soort", kind).update();
+    public long taskCompleteForNotification(DbTransaction tx, UUID notificatie, TaskKind kind) {
+        return TASK_COMPLETE_FOR_NOTIFICATION.dml(tx).addParam("notificatie", notificatie).addParam("soort", kind)
+                .execute();
     }
 
     /** Completes every planned task of a notification except receipts (used when it becomes terminal). */
-    public int taskCompleteAllForNotification(Connection connection, UUID notificatie) {
-        return Sql.on(connection, TASK_COMPLETE_OPEN_FOR_NOTIFICATION).bind("notificatie", notificatie).update();
+    public long taskCompleteAllForNotification(DbTransaction tx, UUID notificatie) {
+        return TASK_COMPLETE_ALL_FOR_NOTIFICATION.dml(tx).addParam("notificatie", notificatie).execute();
     }
 
     /**
      * Postpones after a failure of a party the NMC calls: the attempt counter does not rise (design §6).
      * The number of postponements is kept in the payload for the backoff.
      */
-    public boolean taskPostpone(Connection connection, Task task, Instant due, String fout) {
-        return Sql.on(connection, TASK_POSTPONE).bind("id", task.id()).bind("epoch", task.claimEpoch())
-                .bind("due", due).bind("fout", fout).update() == 1;
+    public boolean taskPostpone(DbTransaction tx, Task task, Instant due, String fout) {
+        return TASK_POSTPONE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
+                .addParam("due", due).addParam("fout", fout).execute() == 1;
     }
 
     /** Counts an NMC-internal failure and postpones; returns the new counter, or empty when no longer ours. */
-    public Optional<Integer> taskRecordFailure(Connection connection, Task task, Instant due, String fout) {
-        return Sql.on(connection, TASK_RECORD_FAILURE).bind("id", task.id()).bind("epoch", task.claimEpoch())
-                .bind("due", due).bind("fout", fout).optional(row -> row.integer("pogingenteller"));
+    public Optional<Integer> taskRecordFailure(DbTransaction tx, Task task, Instant due, String fout) {
+        return TASK_RECORD_FAILURE.get(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
+                .addParam("due", due).addParam("fout", fout).execute()
+                .map(row -> DbTypes.integer(row, "pogingenteller"));
     }
 
     /** Parks an exhausted task for an operator ({@code mislukt}). */
-    public boolean taskMarkFailed(Connection connection, Task task, String fout) {
-        return Sql.on(connection, TASK_MARK_FAILED).bind("id", task.id()).bind("epoch", task.claimEpoch())
-                .bind("fout", fout).update() == 1;
+    public boolean taskMarkFailed(DbTransaction tx, Task task, String fout) {
+        return TASK_MARK_FAILED.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
+                .addParam("fout", fout).execute() == 1;
     }
 
     /** Extends the lease before an external call. {@code false}: no longer ours; do not call. */
-    public boolean taskExtendLease(Connection connection, Task task, Instant leaseUntil) {
-        return Sql.on(connection, TASK_EXTEND_LEASE).bind("id", task.id()).bind("epoch", task.claimEpoch())
-                .bind("leaseUntil", leaseUntil).update() == 1;
+    public boolean taskExtendLease(DbTransaction tx, Task task, Instant leaseUntil) {
+        return TASK_EXTEND_LEASE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
+                .addParam("leaseUntil", leaseUntil).execute() == 1;
     }
 
-    static Task task(Sql.Row row) throws SQLException {
-        return new Task(row.longValue("id"), TaskKind.of(row.string("soort")), row.uuid("dv_id"),
-                row.uuid("notificatie"), row.uuid("poging"), row.nullableLong("ontvangst"), row.instant("due"),
-                row.instant("lease_tot"), row.longValue("claim_epoch"), row.integer("pogingenteller"),
-                row.string("trace_id"), row.string("payload"));
+    static Task task(DbRow row) {
+        return new Task(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort")),
+                DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"), DbTypes.uuid(row, "poging"),
+                DbTypes.nullableLong(row, "ontvangst"), DbTypes.instant(row, "due"), DbTypes.instant(row, "lease_tot"),
+                DbTypes.longValue(row, "claim_epoch"), DbTypes.integer(row, "pogingenteller"),
+                DbTypes.text(row, "trace_id"), DbTypes.text(row, "payload"));
     }
 }

@@ -1,13 +1,10 @@
 package nl.overheid.moz.nmc.engine;
 
-import java.sql.Connection;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -15,12 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.lifecycle.Transitions;
 
 /**
  * The agent of one task kind: claims a batch, executes it on virtual threads, repeats. Idle, it sleeps for
- * the poll interval or until {@link #nudge()}d (after an acceptance or a stored receipt), so the happy path
- * is quick without a tight poll. Claims are spread over DVs so that one DV's peak does not block others.
+ * the poll interval or until its kind is nudged through {@link WorkSignals}. Claims are spread over DVs
+ * ({@link FairClaim}) and, for kinds that call NotifyNL, bounded by the {@link SendBudget}.
  */
 public final class TaskWorker implements AutoCloseable {
 
@@ -30,23 +26,26 @@ public final class TaskWorker implements AutoCloseable {
     private final Database database;
     private final TaskRepository tasks;
     private final SendBudget budget;
-    private final Transitions transitions;
+    private final WorkSignals signals;
     private final Clock clock;
     private final EngineSettings settings;
-    private final BlockingQueue<Boolean> wake = new ArrayBlockingQueue<>(1);
     private final ExecutorService executions = Executors.newVirtualThreadPerTaskExecutor();
     private volatile boolean running;
     private Thread loop;
 
     public TaskWorker(TaskHandler handler, Database database, TaskRepository tasks, SendBudget budget,
-                      Transitions transitions, Clock clock, EngineSettings settings) {
+                      WorkSignals signals, Clock clock, EngineSettings settings) {
         this.handler = handler;
         this.database = database;
         this.tasks = tasks;
         this.budget = budget;
-        this.transitions = transitions;
+        this.signals = signals;
         this.clock = clock;
         this.settings = settings;
+    }
+
+    public TaskKind kind() {
+        return handler.kind();
     }
 
     public synchronized void start() {
@@ -55,11 +54,6 @@ public final class TaskWorker implements AutoCloseable {
         }
         running = true;
         loop = Thread.ofVirtual().name("nmc-worker-" + handler.kind()).start(this::run);
-    }
-
-    /** Wakes the worker early: new work may be due. */
-    public void nudge() {
-        wake.offer(Boolean.TRUE);
     }
 
     private void run() {
@@ -73,7 +67,7 @@ public final class TaskWorker implements AutoCloseable {
             }
             if (executed == 0) {
                 try {
-                    wake.poll(settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+                    signals.await(handler.kind(), settings.pollInterval());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -85,28 +79,31 @@ public final class TaskWorker implements AutoCloseable {
     /** One claim round and the execution of what it claimed; returns the number of tasks executed. */
     public int runOnce() {
         List<Task> claimed = claimRound();
-        List<Future<?>> running = new ArrayList<>(claimed.size());
+        List<Future<?>> started = new ArrayList<>(claimed.size());
         for (Task task : claimed) {
-            running.add(executions.submit(() -> executeOne(task)));
+            started.add(executions.submit(() -> executeOne(task)));
         }
-        for (Future<?> future : running) {
+        for (Future<?> future : started) {
             try {
                 future.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 LOG.log(Level.SEVERE, "task execution escaped its handler", e.getCause());
             }
         }
         return claimed.size();
     }
 
+    /**
+     * The claim: one short transaction that picks the DVs with due work, takes tokens from the budget, claims
+     * tasks fairly over the DVs, gives back unused tokens, and commits before anything is executed.
+     */
     private List<Task> claimRound() {
-        List<Task> failedOnClaim = new ArrayList<>();
-        List<Task> toRun = database.inTransaction(connection -> {
+        return database.inTransaction(tx -> {
             Instant now = clock.instant();
-            List<TaskRepository.DueWork> dvs = tasks.taskDueDvs(connection, handler.kind(), now, settings.maxDvsPerRound());
+            List<TaskRepository.DueWork> dvs = tasks.taskDueDvs(tx, handler.kind(), now, settings.maxDvsPerRound());
             if (dvs.isEmpty()) {
                 return List.<Task>of();
             }
@@ -114,54 +111,17 @@ public final class TaskWorker implements AutoCloseable {
             int want = (int) Math.min(backlog, settings.batchSize());
             int granted = switch (handler.budget()) {
                 case NONE -> want;
-                case SENDING -> budget.budgetTakeForSending(connection, settings.notifyService(), want, now);
-                case RECONCILING -> budget.budgetTakeForReconciling(connection, settings.notifyService(), want, now);
+                case SENDING -> budget.budgetTakeForSending(tx, settings.notifyService(), want, now);
+                case RECONCILING -> budget.budgetTakeForReconciling(tx, settings.notifyService(), want, now);
             };
-            List<Task> claimed = claimFairly(connection, dvs, granted, now);
+            Instant leaseUntil = now.plus(settings.lease());
+            List<Task> claimed = FairClaim.claim(dvs, granted,
+                    (dvId, limit) -> tasks.taskClaimDue(tx, handler.kind(), dvId, limit, now, leaseUntil));
             if (handler.budget() != TaskHandler.Budget.NONE) {
-                budget.budgetReturn(connection, settings.notifyService(), handler.budget(), granted - claimed.size(), now);
+                budget.budgetReturn(tx, settings.notifyService(), handler.budget(), granted - claimed.size(), now);
             }
-            List<Task> toExecute = new ArrayList<>(claimed.size());
-            for (Task task : claimed) {
-                java.sql.Savepoint savepoint = connection.setSavepoint();
-                try {
-                    if (handler.onClaim(connection, task)) {
-                        toExecute.add(task);
-                    }
-                    connection.releaseSavepoint(savepoint);
-                } catch (RuntimeException e) {
-                    // One bad task must not hold back the others' claims: undo only its claim step and count it.
-                    connection.rollback(savepoint);
-                    LOG.log(Level.WARNING, "claim step of task " + task.id() + " (" + task.kind() + ") failed", e);
-                    failedOnClaim.add(task);
-                }
-            }
-            return toExecute;
+            return claimed;
         });
-        failedOnClaim.forEach(task -> recordFailure(task, "claim"));
-        return toRun;
-    }
-
-    /** Spreads {@code tokens} over the DVs: an equal share each, then what is left to those with more work. */
-    private List<Task> claimFairly(Connection connection, List<TaskRepository.DueWork> dvs, int tokens, Instant now) {
-        List<Task> claimed = new ArrayList<>();
-        Instant leaseUntil = now.plus(settings.lease());
-        int share = Math.max(1, (int) Math.ceil((double) tokens / dvs.size()));
-        for (TaskRepository.DueWork dv : dvs) {
-            int limit = Math.min(share, tokens - claimed.size());
-            if (limit <= 0) {
-                break;
-            }
-            claimed.addAll(tasks.taskClaimDue(connection, handler.kind(), dv.dvId(), limit, now, leaseUntil));
-        }
-        for (TaskRepository.DueWork dv : dvs) {
-            int limit = tokens - claimed.size();
-            if (limit <= 0) {
-                break;
-            }
-            claimed.addAll(tasks.taskClaimDue(connection, handler.kind(), dv.dvId(), limit, now, leaseUntil));
-        }
-        return claimed;
     }
 
     private void executeOne(Task task) {
@@ -174,31 +134,25 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
+    /** Counts an NMC-internal failure under the subject lock; exhausted tasks go to the handler. */
     private void recordFailure(Task task, String fout) {
-        database.inTransactionDo(connection -> {
-            if (task.notificatie() != null && transitions.lock(connection, task.notificatie()).isEmpty()) {
+        database.inTransactionDo(tx -> {
+            if (handler.subjectLock().lock(tx, task).isEmpty()) {
                 return;
             }
-            Instant due = clock.instant().plus(backoff(task.pogingenteller() + 1));
-            tasks.taskRecordFailure(connection, task, due, fout).ifPresent(count -> {
-                if (count >= handler.maxFailures(connection, task)) {
-                    handler.onExhausted(connection, task, tasks, fout);
+            Instant due = clock.instant().plus(settings.backoff(task.pogingenteller() + 1));
+            tasks.taskRecordFailure(tx, task, due, fout).ifPresent(count -> {
+                if (count >= handler.maxFailures(tx, task)) {
+                    handler.onExhausted(tx, task, tasks, fout);
                 }
             });
         });
     }
 
-    /** Exponential backoff from the settings' base, capped. */
-    public Duration backoff(int failures) {
-        long factor = 1L << Math.min(Math.max(failures - 1, 0), 20);
-        Duration delay = settings.backoffBase().multipliedBy(factor);
-        return delay.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : delay;
-    }
-
     @Override
     public void close() {
         running = false;
-        nudge();
+        signals.nudge(handler.kind());
         if (loop != null) {
             try {
                 loop.join(settings.lease().toMillis());

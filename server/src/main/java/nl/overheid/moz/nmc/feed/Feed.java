@@ -1,68 +1,78 @@
 package nl.overheid.moz.nmc.feed;
 
-import java.sql.Connection;
+import io.cloudevents.CloudEvent;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 
 /**
  * Step 5, pull side: the DV reads its events by cursor and acknowledges a cursor. A cursor of another
- * cluster epoch, one whose event is gone (dropped partition) or one older than the DV's max cursor age gets
- * 410, and the DV restarts from the oldest available event (no cursor).
+ * cluster epoch, one whose event is gone (dropped partition) or one older than the DV's max cursor age is
+ * refused ({@link CursorRefused}), and the DV restarts from the oldest available event (no cursor).
  */
 public final class Feed {
 
     private final Database database;
     private final EventRepository events;
+    private final StatusEvents statusEvents;
+    private final CursorCodec cursors;
     private final Clock clock;
 
-    public Feed(Database database, EventRepository events, Clock clock) {
+    public Feed(Database database, EventRepository events, StatusEvents statusEvents, CursorCodec cursors,
+                Clock clock) {
         this.database = database;
         this.events = events;
+        this.statusEvents = statusEvents;
+        this.cursors = cursors;
         this.clock = clock;
     }
 
-    /** A page of events and the cursor to continue from (the given one when the page is empty). */
-    public record Page(List<EventRepository.Event> events, Cursor next) {
+    /** A page of events and the opaque cursor to continue from (the given position when the page is empty). */
+    public record Page(List<CloudEvent> events, String cursor) {
     }
 
+    /**
+     * The caller's events after the cursor ({@code null}: from the oldest available), at most {@code limit}.
+     *
+     * @throws CursorRefused when the cursor cannot be used
+     */
     public Page read(Dienstverlener dv, String opaqueCursor, int limit) {
-        return database.inTransaction(connection -> {
-            int epoch = events.clusterEpoch(connection);
+        return database.inTransaction(tx -> {
+            int epoch = events.clusterEpoch(tx);
             Instant now = clock.instant();
-            Cursor after = opaqueCursor == null ? Cursor.start(epoch, now) : usable(connection, dv, opaqueCursor, epoch);
-            List<EventRepository.Event> page = events.eventReadAfter(connection, dv.id(), after, limit);
+            Cursor after = opaqueCursor == null ? Cursor.start(epoch, now) : usable(tx, dv, opaqueCursor, epoch);
+            List<EventRepository.Event> page = events.eventReadAfter(tx, dv.id(), after, limit);
             Cursor next = page.isEmpty() ? after.reissued(now)
                     : new Cursor(epoch, page.getLast().transactieId(), page.getLast().id(), now);
-            return new Page(page, next);
+            return new Page(page.stream().map(statusEvents::cloudEvent).toList(), cursors.encode(next));
         });
     }
 
-    public Cursor acknowledge(Dienstverlener dv, String opaqueCursor) {
-        return database.inTransaction(connection -> {
-            Cursor cursor = usable(connection, dv, opaqueCursor, events.clusterEpoch(connection));
-            events.acknowledgementUpsert(connection, dv.id(), cursor, clock.instant());
-            return cursor;
+    /**
+     * Records the DV's acknowledgement. A webhook 2xx never does this: only the DV acknowledges.
+     *
+     * @throws CursorRefused when the cursor cannot be used
+     */
+    public void acknowledge(Dienstverlener dv, String opaqueCursor) {
+        database.inTransactionDo(tx -> {
+            Cursor cursor = usable(tx, dv, opaqueCursor, events.clusterEpoch(tx));
+            events.acknowledgementUpsert(tx, dv.id(), cursor, opaqueCursor, clock.instant());
         });
     }
 
-    private Cursor usable(Connection connection, Dienstverlener dv, String opaque, int epoch) {
-        Cursor cursor = Cursor.decode(opaque).orElseThrow(() -> ProblemException.invalid("cursor", "format",
-                "De cursor is geen cursor van deze feed."));
+    private Cursor usable(DbTransaction tx, Dienstverlener dv, String opaque, int epoch) {
+        Cursor cursor = cursors.decode(opaque).orElseThrow(CursorRefused.Unreadable::new);
         if (cursor.epoch() != epoch) {
-            throw ProblemException.cursorExpired("De cursor hoort bij een eerdere stand van het eventlog; "
-                    + "begin opnieuw zonder cursor.");
+            throw new CursorRefused.OtherEpoch();
         }
         if (cursor.issuedAt().isBefore(clock.instant().minus(dv.maxCursorleeftijd()))) {
-            throw ProblemException.cursorExpired("De cursor is ouder dan de maximale cursorleeftijd; "
-                    + "begin opnieuw zonder cursor.");
+            throw new CursorRefused.TooOld();
         }
-        if (!cursor.isStart() && events.eventTime(connection, dv.id(), cursor).isEmpty()) {
-            throw ProblemException.cursorExpired("De cursor wijst naar een event dat niet meer bestaat; "
-                    + "begin opnieuw zonder cursor.");
+        if (!cursor.isStart() && events.eventTime(tx, dv.id(), cursor).isEmpty()) {
+            throw new CursorRefused.EventGone();
         }
         return cursor;
     }

@@ -1,12 +1,13 @@
 package nl.overheid.moz.nmc.lifecycle;
 
-import java.sql.Connection;
-import java.sql.SQLException;
+import io.helidon.dbclient.DbRow;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * Reads of {@code notificatie}: the DV's status view (always scoped to the caller's DV, so another DV's
@@ -22,27 +23,27 @@ public final class NotificatieReads {
               WHERE e.notificatie = n.id AND e.naar = 'definitief-bezorgd') AS definitief_op
             """;
 
-    private static final String NOTIFICATIE_VIEW = """
+    private static final Statement NOTIFICATIE_VIEW = Statement.named("notificatieView", """
             SELECT %s FROM notificatie n WHERE n.id = :id AND n.dv_id = :dvId
-            """.formatted(VIEW_COLUMNS);
+            """.formatted(VIEW_COLUMNS));
 
-    private static final String NOTIFICATIE_BY_DVREF = """
+    private static final Statement NOTIFICATIE_BY_DVREF = Statement.named("notificatieByDvRef", """
             SELECT %s FROM notificatie n
-             WHERE n.dv_id = :dvId AND n.dvref_hmac = ANY (:hmacs)
+             WHERE n.dv_id = :dvId AND n.dvref_hmac = ANY (CAST(:hmacs AS bytea[]))
              ORDER BY n.aangenomen_op, n.id
              LIMIT :limit
-            """.formatted(VIEW_COLUMNS);
+            """.formatted(VIEW_COLUMNS));
 
-    private static final String NOTIFICATIE_FOR_SENDING = """
+    private static final Statement NOTIFICATIE_FOR_SENDING = Statement.named("notificatieForSending", """
             SELECT n.id, n.dv_id, n.berichttype, n.regie, n.geldig_tot, n.ontvanger_versleuteld,
                    n.personalisatie_versleuteld, n.datasleutel_gewrapt, n.kek_versie
               FROM notificatie n WHERE n.id = :id
-            """;
+            """);
 
-    private static final String ACCEPTED_SINCE = """
+    private static final Statement NOTIFICATIE_ACCEPTED_SINCE = Statement.named("notificatieAcceptedSince", """
             SELECT count(*) AS aantal, min(aangenomen_op) AS oudste
               FROM notificatie WHERE dv_id = :dvId AND aangenomen_op > :since
-            """;
+            """);
 
     /** The status view of one notification. */
     public record View(UUID id, NotificatieStatus status, int versie, Reden reden, String berichttype, String regie,
@@ -55,37 +56,47 @@ public final class NotificatieReads {
      */
     public record ForSending(UUID id, UUID dvId, String berichttype, String regie, Instant geldigTot,
                              byte[] ontvanger, byte[] personalisatie, byte[] datasleutelGewrapt, int kekVersie) {
+
+        /** Whether {@code geldig_tot} has passed at {@code now}. */
+        public boolean expiredAt(Instant now) {
+            return geldigTot != null && !now.isBefore(geldigTot);
+        }
     }
 
     /** Acceptances of a DV since a moment, and the oldest of them (for the quota's Retry-After). */
     public record Acceptances(long count, Instant oldest) {
     }
 
-    public Optional<View> notificatieView(Connection connection, UUID dvId, UUID id) {
-        return Sql.on(connection, NOTIFICATIE_VIEW).bind("id", id).bind("dvId", dvId).optional(NotificatieReads::view);
+    public Optional<View> notificatieView(DbTransaction tx, UUID dvId, UUID id) {
+        return NOTIFICATIE_VIEW.get(tx).addParam("id", id).addParam("dvId", dvId).execute()
+                .map(NotificatieReads::view);
     }
 
-    public List<View> notificatieByDvRef(Connection connection, UUID dvId, List<byte[]> hmacs, int limit) {
-        return Sql.on(connection, NOTIFICATIE_BY_DVREF).bind("dvId", dvId).bind("hmacs", hmacs.toArray(new byte[0][]))
-                .bind("limit", limit).list(NotificatieReads::view);
+    public List<View> notificatieByDvRef(DbTransaction tx, UUID dvId, List<byte[]> hmacs, int limit) {
+        return NOTIFICATIE_BY_DVREF.query(tx).addParam("dvId", dvId).addParam("hmacs", hmacs.toArray(new byte[0][]))
+                .addParam("limit", limit).execute().map(NotificatieReads::view).toList();
     }
 
-    public Optional<ForSending> notificatieForSending(Connection connection, UUID id) {
-        return Sql.on(connection, NOTIFICATIE_FOR_SENDING).bind("id", id).optional(row -> new ForSending(
-                row.uuid("id"), row.uuid("dv_id"), row.string("berichttype"), row.string("regie"),
-                row.instant("geldig_tot"), row.bytes("ontvanger_versleuteld"), row.bytes("personalisatie_versleuteld"),
-                row.bytes("datasleutel_gewrapt"), row.integer("kek_versie")));
+    public Optional<ForSending> notificatieForSending(DbTransaction tx, UUID id) {
+        return NOTIFICATIE_FOR_SENDING.get(tx).addParam("id", id).execute().map(row -> new ForSending(
+                DbTypes.uuid(row, "id"), DbTypes.uuid(row, "dv_id"), DbTypes.text(row, "berichttype"),
+                DbTypes.text(row, "regie"), DbTypes.instant(row, "geldig_tot"),
+                row.column("ontvanger_versleuteld").get(byte[].class),
+                row.column("personalisatie_versleuteld").get(byte[].class),
+                row.column("datasleutel_gewrapt").get(byte[].class), DbTypes.integer(row, "kek_versie")));
     }
 
-    public Acceptances acceptedSince(Connection connection, UUID dvId, Instant since) {
-        return Sql.on(connection, ACCEPTED_SINCE).bind("dvId", dvId).bind("since", since)
-                .one(row -> new Acceptances(row.longValue("aantal"), row.instant("oudste")));
+    public Acceptances acceptedSince(DbTransaction tx, UUID dvId, Instant since) {
+        return NOTIFICATIE_ACCEPTED_SINCE.get(tx).addParam("dvId", dvId).addParam("since", since).execute()
+                .map(row -> new Acceptances(DbTypes.longValue(row, "aantal"), DbTypes.instant(row, "oudste")))
+                .orElseThrow();
     }
 
-    private static View view(Sql.Row row) throws SQLException {
-        return new View(row.uuid("id"), NotificatieStatus.of(row.string("status")), row.integer("versie"),
-                Reden.ofNullable(row.string("laatste_reden")), row.string("berichttype"), row.string("regie"),
-                row.string("batch_id"), row.instant("geldig_tot"), row.instant("aangenomen_op"),
-                row.instant("definitief_op"));
+    private static View view(DbRow row) {
+        return new View(DbTypes.uuid(row, "id"), NotificatieStatus.of(DbTypes.text(row, "status")),
+                DbTypes.integer(row, "versie"), Reden.ofNullable(DbTypes.text(row, "laatste_reden")),
+                DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "batch_id"),
+                DbTypes.instant(row, "geldig_tot"), DbTypes.instant(row, "aangenomen_op"),
+                DbTypes.instant(row, "definitief_op"));
     }
 }

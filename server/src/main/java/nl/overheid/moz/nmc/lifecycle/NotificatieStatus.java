@@ -3,12 +3,12 @@ package nl.overheid.moz.nmc.lifecycle;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbValue;
 
 /**
  * The status of a notification. Only {@link Transitions} moves a notification between these values.
  */
-public enum NotificatieStatus implements Sql.DbValue {
+public enum NotificatieStatus implements DbValue {
     /** Accepted (volgnummer 1); left by the claim of the first send, a cancel, expiry or exhaustion. */
     AANGENOMEN("aangenomen"),
     /** The claim of the first send created attempt 1; left by the commit after NotifyNL's answer. */

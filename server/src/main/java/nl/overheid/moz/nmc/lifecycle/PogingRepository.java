@@ -1,14 +1,14 @@
 package nl.overheid.moz.nmc.lifecycle;
 
-import java.sql.Connection;
-import java.sql.SQLException;
+import io.helidon.dbclient.DbRow;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * All SQL of {@code poging}. Callers hold the notification's row lock before writing an attempt.
@@ -20,49 +20,50 @@ public final class PogingRepository {
             ontvangst_completed_at
             """;
 
-    private static final String POGING_INSERT = """
+    private static final Statement POGING_INSERT = Statement.named("pogingInsert", """
             INSERT INTO poging (notificatie, nummer, status, aangemaakt_op)
             VALUES (:notificatie, :nummer, 'gepland', :now)
             RETURNING %s
-            """.formatted(COLUMNS);
+            """.formatted(COLUMNS));
 
-    private static final String POGING_LATEST = """
+    private static final Statement POGING_LATEST = Statement.named("pogingLatest", """
             SELECT %s FROM poging WHERE notificatie = :notificatie ORDER BY nummer DESC LIMIT 1
-            """.formatted(COLUMNS);
+            """.formatted(COLUMNS));
 
-    private static final String POGING_ALL = """
+    private static final Statement POGING_ALL = Statement.named("pogingAll", """
             SELECT %s FROM poging WHERE notificatie = :notificatie ORDER BY nummer
-            """.formatted(COLUMNS);
+            """.formatted(COLUMNS));
 
-    private static final String POGING_BY_ID = """
+    private static final Statement POGING_BY_ID = Statement.named("pogingById", """
             SELECT %s FROM poging WHERE id = :id
-            """.formatted(COLUMNS);
+            """.formatted(COLUMNS));
 
-    private static final String POGING_LOCK = """
+    private static final Statement POGING_LOCK = Statement.named("pogingLock", """
             SELECT %s FROM poging WHERE id = :id FOR UPDATE
-            """.formatted(COLUMNS);
+            """.formatted(COLUMNS));
 
-    private static final String POGING_MARK_SENT = """
+    private static final Statement POGING_MARK_SENT = Statement.named("pogingMarkSent", """
             UPDATE poging SET status = 'verzonden', notify_id = :notifyId, verzonden_op = :now
              WHERE id = :id AND status = 'gepland'
-            """;
+            """);
 
-    private static final String POGING_MARK_REQUESTED = """
+    private static final Statement POGING_MARK_REQUESTED = Statement.named("pogingMarkRequested", """
             UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now) WHERE id = :id
-            """;
+            """);
 
-    private static final String POGING_ADD_DUPLICATE = """
-            UPDATE poging SET duplicaat_notify_ids = array_append(duplicaat_notify_ids, :notifyId)
-             WHERE id = :id AND notify_id IS DISTINCT FROM :notifyId AND NOT (:notifyId = ANY (duplicaat_notify_ids))
-            """;
+    private static final Statement POGING_ADD_DUPLICATE = Statement.named("pogingAddDuplicate", """
+            UPDATE poging SET duplicaat_notify_ids = array_append(duplicaat_notify_ids, CAST(:notifyId AS uuid))
+             WHERE id = :id AND notify_id IS DISTINCT FROM CAST(:notifyId AS uuid)
+               AND NOT (CAST(:notifyId AS uuid) = ANY (duplicaat_notify_ids))
+            """);
 
-    private static final String POGING_APPLY_OUTCOME = """
+    private static final Statement POGING_APPLY_OUTCOME = Statement.named("pogingApplyOutcome", """
             UPDATE poging SET status = :status, ontvangst_completed_at = :completedAt WHERE id = :id
-            """;
+            """);
 
-    private static final String POGING_SET_STATUS = """
+    private static final Statement POGING_SET_STATUS = Statement.named("pogingSetStatus", """
             UPDATE poging SET status = :status WHERE id = :id
-            """;
+            """);
 
     private final Clock clock;
 
@@ -71,58 +72,59 @@ public final class PogingRepository {
     }
 
     /** Creates attempt {@code nummer} ({@code gepland}). The unique (notificatie, nummer) refuses a second one. */
-    public Poging pogingInsert(Connection connection, UUID notificatie, int nummer) {
-        return Sql.on(connection, POGING_INSERT).bind("notificatie", notificatie).bind("nummer", nummer)
-                .bind("now", clock.instant()).one(PogingRepository::poging);
+    public Poging pogingInsert(DbTransaction tx, UUID notificatie, int nummer) {
+        return POGING_INSERT.get(tx).addParam("notificatie", notificatie).addParam("nummer", nummer)
+                .addParam("now", clock.instant()).execute().map(PogingRepository::poging).orElseThrow();
     }
 
-    public Optional<Poging> pogingLatest(Connection connection, UUID notificatie) {
-        return Sql.on(connection, POGING_LATEST).bind("notificatie", notificatie).optional(PogingRepository::poging);
+    public Optional<Poging> pogingLatest(DbTransaction tx, UUID notificatie) {
+        return POGING_LATEST.get(tx).addParam("notificatie", notificatie).execute().map(PogingRepository::poging);
     }
 
-    public List<Poging> pogingAll(Connection connection, UUID notificatie) {
-        return Sql.on(connection, POGING_ALL).bind("notificatie", notificatie).list(PogingRepository::poging);
+    public List<Poging> pogingAll(DbTransaction tx, UUID notificatie) {
+        return POGING_ALL.query(tx).addParam("notificatie", notificatie).execute().map(PogingRepository::poging)
+                .toList();
     }
 
-    public Optional<Poging> pogingById(Connection connection, UUID id) {
-        return Sql.on(connection, POGING_BY_ID).bind("id", id).optional(PogingRepository::poging);
+    public Optional<Poging> pogingById(DbTransaction tx, UUID id) {
+        return POGING_BY_ID.get(tx).addParam("id", id).execute().map(PogingRepository::poging);
     }
 
     /** Locks the attempt row; the caller already holds its notification's lock. */
-    public Optional<Poging> pogingLock(Connection connection, UUID id) {
-        return Sql.on(connection, POGING_LOCK).bind("id", id).optional(PogingRepository::poging);
+    public Optional<Poging> pogingLock(DbTransaction tx, UUID id) {
+        return POGING_LOCK.get(tx).addParam("id", id).execute().map(PogingRepository::poging);
     }
 
     /** gepland → verzonden with NotifyNL's id. {@code false} when the attempt was no longer gepland. */
-    public boolean pogingMarkSent(Connection connection, UUID id, UUID notifyId) {
-        return Sql.on(connection, POGING_MARK_SENT).bind("id", id).bind("notifyId", notifyId)
-                .bind("now", clock.instant()).update() == 1;
+    public boolean pogingMarkSent(DbTransaction tx, UUID id, UUID notifyId) {
+        return POGING_MARK_SENT.dml(tx).addParam("id", id).addParam("notifyId", notifyId)
+                .addParam("now", clock.instant()).execute() == 1;
     }
 
     /** Records that a POST for this attempt is about to be made (kept from the first one on). */
-    public void pogingMarkRequested(Connection connection, UUID id) {
-        Sql.on(connection, POGING_MARK_REQUESTED).bind("id", id).bind("now", clock.instant()).update();
+    public void pogingMarkRequested(DbTransaction tx, UUID id) {
+        POGING_MARK_REQUESTED.dml(tx).addParam("id", id).addParam("now", clock.instant()).execute();
     }
 
     /** Records another NotifyNL id for the same attempt (a second send after an expired lease). */
-    public void pogingAddDuplicate(Connection connection, UUID id, UUID notifyId) {
-        Sql.on(connection, POGING_ADD_DUPLICATE).bind("id", id).bind("notifyId", notifyId).update();
+    public void pogingAddDuplicate(DbTransaction tx, UUID id, UUID notifyId) {
+        POGING_ADD_DUPLICATE.dml(tx).addParam("id", id).addParam("notifyId", notifyId).execute();
     }
 
     /** Applies a receipt's outcome: the new status and the receipt's completed_at. */
-    public void pogingApplyOutcome(Connection connection, UUID id, PogingStatus status, Instant completedAt) {
-        Sql.on(connection, POGING_APPLY_OUTCOME).bind("id", id).bind("status", status)
-                .bind("completedAt", completedAt).update();
+    public void pogingApplyOutcome(DbTransaction tx, UUID id, PogingStatus status, Instant completedAt) {
+        POGING_APPLY_OUTCOME.dml(tx).addParam("id", id).addParam("status", status)
+                .addParam("completedAt", completedAt).execute();
     }
 
-    public void pogingSetStatus(Connection connection, UUID id, PogingStatus status) {
-        Sql.on(connection, POGING_SET_STATUS).bind("id", id).bind("status", status).update();
+    public void pogingSetStatus(DbTransaction tx, UUID id, PogingStatus status) {
+        POGING_SET_STATUS.dml(tx).addParam("id", id).addParam("status", status).execute();
     }
 
-    static Poging poging(Sql.Row row) throws SQLException {
-        return new Poging(row.uuid("id"), row.uuid("notificatie"), row.integer("nummer"),
-                PogingStatus.of(row.string("status")), row.uuid("notify_id"),
-                Arrays.asList(row.uuids("duplicaat_notify_ids")), row.instant("verzonden_op"),
-                row.instant("verzoek_gedaan_op"), row.instant("ontvangst_completed_at"));
+    static Poging poging(DbRow row) {
+        return new Poging(DbTypes.uuid(row, "id"), DbTypes.uuid(row, "notificatie"), DbTypes.integer(row, "nummer"),
+                PogingStatus.of(DbTypes.text(row, "status")), DbTypes.uuid(row, "notify_id"),
+                DbTypes.uuids(row, "duplicaat_notify_ids"), DbTypes.instant(row, "verzonden_op"),
+                DbTypes.instant(row, "verzoek_gedaan_op"), DbTypes.instant(row, "ontvangst_completed_at"));
     }
 }

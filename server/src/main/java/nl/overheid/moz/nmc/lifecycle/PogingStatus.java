@@ -3,10 +3,10 @@ package nl.overheid.moz.nmc.lifecycle;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbValue;
 
 /** The status of one send attempt. */
-public enum PogingStatus implements Sql.DbValue {
+public enum PogingStatus implements DbValue {
     /** Created by the claim of a send task; not yet accepted by NotifyNL. */
     GEPLAND("gepland"),
     /** NotifyNL answered 201 (or a receipt proved it did); waiting for a receipt. */

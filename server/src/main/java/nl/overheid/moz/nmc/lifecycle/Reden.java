@@ -1,10 +1,10 @@
 package nl.overheid.moz.nmc.lifecycle;
 
 import java.util.Arrays;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbValue;
 
 /** The coarse reason a DV sees with a status. */
-public enum Reden implements Sql.DbValue {
+public enum Reden implements DbValue {
     ONBEREIKBAAR("onbereikbaar"),
     GEEN_CONTACTGEGEVENS("geen-contactgegevens"),
     VERLOPEN("verlopen"),

@@ -1,12 +1,14 @@
 package nl.overheid.moz.nmc.lifecycle;
 
-import java.sql.Connection;
+import io.helidon.dbclient.DbRow;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * The one transition function: the only writer of {@code notificatie.status}.
@@ -20,25 +22,25 @@ import nl.overheid.moz.nmc.db.Sql;
  */
 public final class Transitions {
 
-    private static final String LOCK = """
-            SELECT id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id
-              FROM notificatie
-             WHERE id = :id
-               FOR UPDATE
-            """;
+    private static final String LOCKED_COLUMNS =
+            "id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id";
 
-    private static final String UPDATE_STATUS = """
+    private static final Statement NOTIFICATIE_LOCK = Statement.named("notificatieLock", """
+            SELECT %s FROM notificatie WHERE id = :id FOR UPDATE
+            """.formatted(LOCKED_COLUMNS));
+
+    private static final Statement NOTIFICATIE_SET_STATUS = Statement.named("notificatieSetStatus", """
             UPDATE notificatie
                SET status = :naar, versie = versie + 1, laatste_reden = :reden
              WHERE id = :id AND versie = :versie
-            """;
+            """);
 
-    private static final String INSERT_EVENT = """
+    private static final Statement EVENT_INSERT = Statement.named("eventInsert", """
             INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar, reden)
             VALUES (:tijdstip, :dvId, :notificatie, :volgnummer, :van, :naar, :reden)
-            """;
+            """);
 
-    private static final String INSERT_NOTIFICATIE = """
+    private static final Statement NOTIFICATIE_INSERT = Statement.named("notificatieInsert", """
             INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, batch_id, berichttype,
                                      regie, status, versie, geldig_tot, ontvanger_versleuteld,
                                      personalisatie_versleuteld, datasleutel_gewrapt, kek_versie, trace_id,
@@ -47,13 +49,12 @@ public final class Transitions {
                     :regie, 'aangenomen', 1, :geldigTot, :ontvanger, :personalisatie, :datasleutel, :kekVersie,
                     :traceId, :aangenomenOp)
             ON CONFLICT (dv_id, dvref_hmac, payload_hmac) DO NOTHING
-            """;
+            """);
 
-    private static final String FIND_BY_IDEMPOTENCY_KEY = """
-            SELECT id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id
-              FROM notificatie
+    private static final Statement NOTIFICATIE_BY_IDEMPOTENCY_KEY = Statement.named("notificatieByIdempotencyKey", """
+            SELECT %s FROM notificatie
              WHERE dv_id = :dvId AND dvref_hmac = :dvrefHmac AND payload_hmac = :payloadHmac
-            """;
+            """.formatted(LOCKED_COLUMNS));
 
     private final Clock clock;
 
@@ -81,8 +82,8 @@ public final class Transitions {
      * <p>Concurrency: blocks while another transaction holds the row; callers that must not wait use a
      * {@code SKIP LOCKED} claim instead. Empty when the notification does not exist.
      */
-    public Optional<Locked> lock(Connection connection, UUID notificatieId) {
-        return Sql.on(connection, LOCK).bind("id", notificatieId).optional(Transitions::locked);
+    public Optional<Locked> lock(DbTransaction tx, UUID notificatieId) {
+        return NOTIFICATIE_LOCK.get(tx).addParam("id", notificatieId).execute().map(Transitions::locked);
     }
 
     /**
@@ -91,19 +92,19 @@ public final class Transitions {
      * @throws TransitionRefused when (current status, naar) is not an allowed pair
      * @throws IllegalStateException when the row changed since it was locked (a bug: the lock prevents it)
      */
-    public Locked apply(Connection connection, Locked current, NotificatieStatus naar, Reden reden) {
+    public Locked apply(DbTransaction tx, Locked current, NotificatieStatus naar, Reden reden) {
         if (!AllowedTransitions.allowed(current.status(), naar)) {
             throw new TransitionRefused(current.status(), naar);
         }
-        int updated = Sql.on(connection, UPDATE_STATUS)
-                .bind("naar", naar).bind("reden", reden)
-                .bind("id", current.id()).bind("versie", current.versie())
-                .update();
+        long updated = NOTIFICATIE_SET_STATUS.dml(tx)
+                .addParam("naar", naar).addParam("reden", reden)
+                .addParam("id", current.id()).addParam("versie", current.versie())
+                .execute();
         if (updated != 1) {
             throw new IllegalStateException("notification " + current.id() + " changed under its row lock");
         }
         int volgnummer = current.versie() + 1;
-        insertEvent(connection, current.dvId(), current.id(), volgnummer, current.status(), naar, reden);
+        insertEvent(tx, current.dvId(), current.id(), volgnummer, current.status(), naar, reden);
         return new Locked(current.id(), current.dvId(), naar, volgnummer, reden, current.geldigTot(),
                 current.berichttype(), current.regie(), current.traceId());
     }
@@ -116,45 +117,43 @@ public final class Transitions {
      * <p>Concurrency: two identical requests at once serialise on the unique index; the loser sees the
      * winner's row.
      */
-    public Acceptance accept(Connection connection, NewNotificatie n) {
-        int inserted = Sql.on(connection, INSERT_NOTIFICATIE)
-                .bind("id", n.id()).bind("dvId", n.dvId())
-                .bind("dvrefHmac", n.dvrefHmac()).bind("pepperVersie", n.pepperVersie())
-                .bind("payloadHmac", n.payloadHmac()).bind("batchId", n.batchId())
-                .bind("berichttype", n.berichttype()).bind("regie", n.regie())
-                .bind("geldigTot", n.geldigTot())
-                .bind("ontvanger", n.ontvangerVersleuteld()).bind("personalisatie", n.personalisatieVersleuteld())
-                .bind("datasleutel", n.datasleutelGewrapt()).bind("kekVersie", n.kekVersie())
-                .bind("traceId", n.traceId()).bind("aangenomenOp", clock.instant())
-                .update();
+    public Acceptance accept(DbTransaction tx, NewNotificatie n) {
+        long inserted = NOTIFICATIE_INSERT.dml(tx)
+                .addParam("id", n.id()).addParam("dvId", n.dvId())
+                .addParam("dvrefHmac", n.dvrefHmac()).addParam("pepperVersie", n.pepperVersie())
+                .addParam("payloadHmac", n.payloadHmac()).addParam("batchId", n.batchId())
+                .addParam("berichttype", n.berichttype()).addParam("regie", n.regie())
+                .addParam("geldigTot", n.geldigTot())
+                .addParam("ontvanger", n.ontvangerVersleuteld()).addParam("personalisatie", n.personalisatieVersleuteld())
+                .addParam("datasleutel", n.datasleutelGewrapt()).addParam("kekVersie", n.kekVersie())
+                .addParam("traceId", n.traceId()).addParam("aangenomenOp", clock.instant())
+                .execute();
         if (inserted == 1) {
-            insertEvent(connection, n.dvId(), n.id(), 1, null, NotificatieStatus.AANGENOMEN, null);
+            insertEvent(tx, n.dvId(), n.id(), 1, null, NotificatieStatus.AANGENOMEN, null);
             return new Acceptance(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null, n.geldigTot(),
                     n.berichttype(), n.regie(), n.traceId()), true);
         }
-        Locked existing = Sql.on(connection, FIND_BY_IDEMPOTENCY_KEY)
-                .bind("dvId", n.dvId()).bind("dvrefHmac", n.dvrefHmac()).bind("payloadHmac", n.payloadHmac())
-                .one(Transitions::locked);
-        return new Acceptance(existing, false);
+        return new Acceptance(findAccepted(tx, n.dvId(), n.dvrefHmac(), n.payloadHmac()).orElseThrow(), false);
     }
 
     /** The notification an identical earlier request created (same DV, dvRef HMAC and payload HMAC), if any. */
-    public Optional<Locked> findAccepted(Connection connection, UUID dvId, byte[] dvrefHmac, byte[] payloadHmac) {
-        return Sql.on(connection, FIND_BY_IDEMPOTENCY_KEY).bind("dvId", dvId).bind("dvrefHmac", dvrefHmac)
-                .bind("payloadHmac", payloadHmac).optional(Transitions::locked);
+    public Optional<Locked> findAccepted(DbTransaction tx, UUID dvId, byte[] dvrefHmac, byte[] payloadHmac) {
+        return NOTIFICATIE_BY_IDEMPOTENCY_KEY.get(tx).addParam("dvId", dvId).addParam("dvrefHmac", dvrefHmac)
+                .addParam("payloadHmac", payloadHmac).execute().map(Transitions::locked);
     }
 
-    private void insertEvent(Connection connection, UUID dvId, UUID notificatie, int volgnummer,
+    private void insertEvent(DbTransaction tx, UUID dvId, UUID notificatie, int volgnummer,
                              NotificatieStatus van, NotificatieStatus naar, Reden reden) {
-        Sql.on(connection, INSERT_EVENT)
-                .bind("tijdstip", clock.instant()).bind("dvId", dvId).bind("notificatie", notificatie)
-                .bind("volgnummer", volgnummer).bind("van", van).bind("naar", naar).bind("reden", reden)
-                .update();
+        EVENT_INSERT.dml(tx)
+                .addParam("tijdstip", clock.instant()).addParam("dvId", dvId).addParam("notificatie", notificatie)
+                .addParam("volgnummer", volgnummer).addParam("van", van).addParam("naar", naar).addParam("reden", reden)
+                .execute();
     }
 
-    private static Locked locked(Sql.Row row) throws java.sql.SQLException {
-        return new Locked(row.uuid("id"), row.uuid("dv_id"), NotificatieStatus.of(row.string("status")),
-                row.integer("versie"), Reden.ofNullable(row.string("laatste_reden")), row.instant("geldig_tot"),
-                row.string("berichttype"), row.string("regie"), row.string("trace_id"));
+    private static Locked locked(DbRow row) {
+        return new Locked(DbTypes.uuid(row, "id"), DbTypes.uuid(row, "dv_id"),
+                NotificatieStatus.of(DbTypes.text(row, "status")), DbTypes.integer(row, "versie"),
+                Reden.ofNullable(DbTypes.text(row, "laatste_reden")), DbTypes.instant(row, "geldig_tot"),
+                DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "trace_id"));
     }
 }

@@ -7,7 +7,8 @@ import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Metrics;
 import java.util.List;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * The operational signals of design §11, served at {@code /observe/metrics}: counters for what happens in
@@ -17,9 +18,10 @@ import nl.overheid.moz.nmc.db.Sql;
  */
 public final class NmcMetrics implements AutoCloseable {
 
-    private static final String TASKS_FAILED = "SELECT count(*) AS n FROM taak WHERE status = 'mislukt'";
-    private static final String STATUS_UNKNOWN =
-            "SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'";
+    private static final Statement TASK_COUNT_FAILED = Statement.named("taskCountFailed",
+            "SELECT count(*) AS n FROM taak WHERE status = 'mislukt'");
+    private static final Statement NOTIFICATIE_COUNT_STATUS_UNKNOWN = Statement.named("notificatieCountStatusUnknown",
+            "SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'");
 
     private final MeterRegistry registry = Metrics.globalRegistry();
     private final Counter rejectedReceipts;
@@ -35,10 +37,10 @@ public final class NmcMetrics implements AutoCloseable {
         repairedTasks = registry.getOrCreate(Counter.builder("nmc.control.repaired.tasks")
                 .description("tasks the control duty planned because a live notification had none"));
         gauges = List.of(
-                registry.getOrCreate(Gauge.builder("nmc.tasks.failed", () -> count(database, TASKS_FAILED))
+                registry.getOrCreate(Gauge.builder("nmc.tasks.failed", () -> count(database, TASK_COUNT_FAILED))
                         .description("tasks parked as mislukt, waiting for an operator")),
                 registry.getOrCreate(Gauge.builder("nmc.notifications.status.unknown",
-                                () -> count(database, STATUS_UNKNOWN))
+                                () -> count(database, NOTIFICATIE_COUNT_STATUS_UNKNOWN))
                         .description("notifications in bezorgstatus-onbekend")));
     }
 
@@ -50,12 +52,13 @@ public final class NmcMetrics implements AutoCloseable {
         unknownReceiptStatuses.increment();
     }
 
-    public void tasksRepaired(int count) {
+    public void tasksRepaired(long count) {
         repairedTasks.increment(count);
     }
 
-    private static long count(Database database, String sql) {
-        return database.inTransaction(connection -> Sql.on(connection, sql).one(row -> row.longValue("n")));
+    private static long count(Database database, Statement statement) {
+        return database.inTransaction(tx -> statement.get(tx).execute().map(row -> DbTypes.longValue(row, "n"))
+                .orElseThrow());
     }
 
     /** The gauges read this instance's database: remove them with it. */

@@ -1,35 +1,40 @@
 package nl.overheid.moz.nmc.receipts;
 
-import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.engine.OwnedTask;
+import java.time.Clock;
+import java.time.Duration;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 
 /**
- * The {@code vaststellen} task: after the MEBV period a delivered notification becomes definitief-bezorgd.
- * It never asks NotifyNL (NotifyNL's retention need not cover the period). Its due already includes the
- * callback window, so a failure receipt completed within the period cannot cross it; one that is stored but
- * not yet processed makes it wait.
+ * The {@code vaststellen} task (the finaliser): after the MEBV period a delivered notification becomes
+ * definitief-bezorgd. It never asks NotifyNL (NotifyNL's retention need not cover the period). Its due
+ * already includes the callback window, so a failure receipt completed within the period cannot cross it;
+ * one that is stored but not yet processed makes it wait.
  */
 public final class Finaliser implements TaskHandler {
 
     /** How long finalising waits for a stored receipt that is still being processed. */
-    static final java.time.Duration WAIT_FOR_RECEIPTS = java.time.Duration.ofSeconds(30);
+    static final Duration WAIT_FOR_RECEIPTS = Duration.ofSeconds(30);
 
-    private final Database database;
+    private final OwnedTasks owned;
     private final TaskRepository tasks;
+    private final NotificationTasks notificationTasks;
     private final Transitions transitions;
     private final OntvangstRepository ontvangsten;
-    private final java.time.Clock clock;
+    private final Clock clock;
 
-    public Finaliser(Database database, TaskRepository tasks, Transitions transitions, OntvangstRepository ontvangsten,
-                     java.time.Clock clock) {
-        this.database = database;
+    public Finaliser(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
+                     Transitions transitions, OntvangstRepository ontvangsten, Clock clock) {
+        this.owned = owned;
         this.tasks = tasks;
+        this.notificationTasks = notificationTasks;
         this.transitions = transitions;
         this.ontvangsten = ontvangsten;
         this.clock = clock;
@@ -41,17 +46,22 @@ public final class Finaliser implements TaskHandler {
     }
 
     @Override
+    public SubjectLock<Transitions.Locked> subjectLock() {
+        return notificationTasks.lock();
+    }
+
+    @Override
     public void execute(Task task) {
-        OwnedTask.underLocks(database, transitions, tasks, task, (connection, n) -> {
-            if (ontvangsten.ontvangstPending(connection, n.id())) {
+        owned.underLocks(task, subjectLock(), (tx, n) -> {
+            if (ontvangsten.ontvangstPending(tx, n.id())) {
                 // A failure receipt stored within the period must not be overtaken by finalising.
-                tasks.taskPostpone(connection, task, clock.instant().plus(WAIT_FOR_RECEIPTS), "ontvangst-open");
+                tasks.taskPostpone(tx, task, clock.instant().plus(WAIT_FOR_RECEIPTS), "ontvangst-open");
                 return;
             }
             if (n.status() == NotificatieStatus.BEZORGD) {
-                transitions.apply(connection, n, NotificatieStatus.DEFINITIEF_BEZORGD, null);
+                transitions.apply(tx, n, NotificatieStatus.DEFINITIEF_BEZORGD, null);
             }
-            tasks.taskComplete(connection, task);
+            tasks.taskComplete(tx, task);
         });
     }
 }

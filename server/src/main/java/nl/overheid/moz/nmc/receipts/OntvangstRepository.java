@@ -1,11 +1,12 @@
 package nl.overheid.moz.nmc.receipts;
 
-import java.sql.Connection;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /** All SQL of {@code ontvangst}, the receipt store. */
 public final class OntvangstRepository {
@@ -14,71 +15,73 @@ public final class OntvangstRepository {
     public record Target(UUID poging, UUID notificatie, UUID dvId, String traceId) {
     }
 
-    private static final String TARGET = """
+    private static final Statement POGING_TARGET = Statement.named("pogingTarget", """
             SELECT p.id AS poging, n.id AS notificatie, n.dv_id, n.trace_id
               FROM poging p JOIN notificatie n ON n.id = p.notificatie
              WHERE p.id = :poging
-            """;
+            """);
 
-    private static final String ONTVANGST_INSERT = """
+    private static final Statement ONTVANGST_INSERT = Statement.named("ontvangstInsert", """
             INSERT INTO ontvangst (poging, notify_id, status, notify_created_at, completed_at, sent_at,
                                    notification_type, template_id, template_version, ontvangen_op)
             VALUES (:poging, :notifyId, :status, :createdAt, :completedAt, :sentAt, :type, :templateId,
                     :templateVersion, :now)
             ON CONFLICT ON CONSTRAINT ontvangst_dedup_uk DO NOTHING
             RETURNING id
-            """;
+            """);
 
-    private static final String ONTVANGST_UNPROCESSED = """
+    private static final Statement ONTVANGST_UNPROCESSED = Statement.named("ontvangstUnprocessed", """
             SELECT id, poging, notify_id, status, completed_at
               FROM ontvangst
              WHERE poging = :poging AND verwerkt_op IS NULL
              ORDER BY completed_at NULLS LAST, id
-            """;
+            """);
 
-    private static final String ONTVANGST_PENDING_FOR_NOTIFICATION = """
+    private static final Statement ONTVANGST_PENDING_FOR_NOTIFICATION = Statement.named(
+            "ontvangstPendingForNotification", """
             SELECT EXISTS (SELECT 1 FROM ontvangst o JOIN poging p ON p.id = o.poging
                             WHERE p.notificatie = :notificatie AND o.verwerkt_op IS NULL) AS pending
-            """;
+            """);
 
-    private static final String ONTVANGST_MARK_PROCESSED = """
+    private static final Statement ONTVANGST_MARK_PROCESSED = Statement.named("ontvangstMarkProcessed", """
             UPDATE ontvangst SET verwerkt_op = :now WHERE id = :id
-            """;
+            """);
 
     /** A receipt as it arrives, minus the recipient. */
     public record Incoming(UUID poging, UUID notifyId, String status, Instant createdAt, Instant completedAt,
                            Instant sentAt, String notificationType, UUID templateId, Integer templateVersion) {
     }
 
-    public Optional<Target> target(Connection connection, UUID poging) {
-        return Sql.on(connection, TARGET).bind("poging", poging).optional(row -> new Target(row.uuid("poging"),
-                row.uuid("notificatie"), row.uuid("dv_id"), row.string("trace_id")));
+    public Optional<Target> target(DbTransaction tx, UUID poging) {
+        return POGING_TARGET.get(tx).addParam("poging", poging).execute().map(row -> new Target(
+                DbTypes.uuid(row, "poging"), DbTypes.uuid(row, "notificatie"), DbTypes.uuid(row, "dv_id"),
+                DbTypes.text(row, "trace_id")));
     }
 
     /** Stores a receipt; empty when the same receipt was stored before (NotifyNL retries callbacks). */
-    public Optional<Long> ontvangstInsert(Connection connection, Incoming receipt, Instant now) {
-        return Sql.on(connection, ONTVANGST_INSERT).bind("poging", receipt.poging()).bind("notifyId", receipt.notifyId())
-                .bind("status", receipt.status()).bind("createdAt", receipt.createdAt())
-                .bind("completedAt", receipt.completedAt()).bind("sentAt", receipt.sentAt())
-                .bind("type", receipt.notificationType()).bind("templateId", receipt.templateId())
-                .bind("templateVersion", receipt.templateVersion()).bind("now", now)
-                .optional(row -> row.longValue("id"));
+    public Optional<Long> ontvangstInsert(DbTransaction tx, Incoming receipt, Instant now) {
+        return ONTVANGST_INSERT.get(tx).addParam("poging", receipt.poging()).addParam("notifyId", receipt.notifyId())
+                .addParam("status", receipt.status()).addParam("createdAt", receipt.createdAt())
+                .addParam("completedAt", receipt.completedAt()).addParam("sentAt", receipt.sentAt())
+                .addParam("type", receipt.notificationType()).addParam("templateId", receipt.templateId())
+                .addParam("templateVersion", receipt.templateVersion()).addParam("now", now)
+                .execute().map(row -> DbTypes.longValue(row, "id"));
     }
 
     /** The attempt's receipts not yet processed, in their own completed_at order. */
-    public List<Ontvangst> ontvangstUnprocessed(Connection connection, UUID poging) {
-        return Sql.on(connection, ONTVANGST_UNPROCESSED).bind("poging", poging).list(row -> new Ontvangst(
-                row.longValue("id"), row.uuid("poging"), row.uuid("notify_id"), row.string("status"),
-                row.instant("completed_at")));
+    public List<Ontvangst> ontvangstUnprocessed(DbTransaction tx, UUID poging) {
+        return ONTVANGST_UNPROCESSED.query(tx).addParam("poging", poging).execute().map(row -> new Ontvangst(
+                DbTypes.longValue(row, "id"), DbTypes.uuid(row, "poging"), DbTypes.uuid(row, "notify_id"),
+                DbTypes.text(row, "status"), DbTypes.instant(row, "completed_at"))).toList();
     }
 
     /** Whether a stored receipt of any attempt of the notification still waits for its receipt task. */
-    public boolean ontvangstPending(Connection connection, UUID notificatie) {
-        return Sql.on(connection, ONTVANGST_PENDING_FOR_NOTIFICATION).bind("notificatie", notificatie)
-                .one(row -> row.bool("pending"));
+    public boolean ontvangstPending(DbTransaction tx, UUID notificatie) {
+        return ONTVANGST_PENDING_FOR_NOTIFICATION.get(tx).addParam("notificatie", notificatie).execute()
+                .map(row -> row.column("pending").get(Boolean.class)).orElseThrow();
     }
 
-    public void ontvangstMarkProcessed(Connection connection, long id, Instant now) {
-        Sql.on(connection, ONTVANGST_MARK_PROCESSED).bind("id", id).bind("now", now).update();
+    public void ontvangstMarkProcessed(DbTransaction tx, long id, Instant now) {
+        ONTVANGST_MARK_PROCESSED.dml(tx).addParam("id", id).addParam("now", now).execute();
     }
 }

@@ -1,12 +1,12 @@
 package nl.overheid.moz.nmc.receipts;
 
-import java.sql.Connection;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.logging.Logger;
-import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.engine.OwnedTask;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -15,9 +15,10 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
+import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
-import nl.overheid.moz.nmc.sending.SendPipeline;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 
 /**
  * The {@code verwerken} task: applies the stored receipts of one attempt under the notification's lock, in
@@ -27,8 +28,9 @@ public final class ReceiptProcessor implements TaskHandler {
 
     private static final Logger LOG = Logger.getLogger(ReceiptProcessor.class.getName());
 
-    private final Database database;
+    private final OwnedTasks owned;
     private final TaskRepository tasks;
+    private final NotificationTasks notificationTasks;
     private final PogingRepository pogingen;
     private final OntvangstRepository ontvangsten;
     private final Transitions transitions;
@@ -43,12 +45,13 @@ public final class ReceiptProcessor implements TaskHandler {
      * @param callbackWindow NotifyNL's callback retry window, the finalise task's margin
      * @param firstReconciliation when an attempt adopted from a receipt is first reconciled
      */
-    public ReceiptProcessor(Database database, TaskRepository tasks, PogingRepository pogingen,
-                            OntvangstRepository ontvangsten, Transitions transitions, Clock clock,
-                            Duration mebvPeriod, Duration callbackWindow, Duration firstReconciliation,
+    public ReceiptProcessor(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
+                            PogingRepository pogingen, OntvangstRepository ontvangsten, Transitions transitions,
+                            Clock clock, Duration mebvPeriod, Duration callbackWindow, Duration firstReconciliation,
                             NmcMetrics metrics) {
-        this.database = database;
+        this.owned = owned;
         this.tasks = tasks;
+        this.notificationTasks = notificationTasks;
         this.pogingen = pogingen;
         this.ontvangsten = ontvangsten;
         this.transitions = transitions;
@@ -65,74 +68,98 @@ public final class ReceiptProcessor implements TaskHandler {
     }
 
     @Override
+    public SubjectLock<Transitions.Locked> subjectLock() {
+        return notificationTasks.lock();
+    }
+
+    @Override
     public void execute(Task task) {
-        OwnedTask.underLocks(database, transitions, tasks, task, (connection, locked) -> {
+        owned.underLocks(task, subjectLock(), (tx, locked) -> {
             Transitions.Locked n = locked;
-            for (Ontvangst receipt : ontvangsten.ontvangstUnprocessed(connection, task.poging())) {
-                n = apply(connection, n, receipt);
-                ontvangsten.ontvangstMarkProcessed(connection, receipt.id(), clock.instant());
+            for (Ontvangst receipt : ontvangsten.ontvangstUnprocessed(tx, task.poging())) {
+                n = apply(tx, n, receipt);
+                ontvangsten.ontvangstMarkProcessed(tx, receipt.id(), clock.instant());
             }
-            tasks.taskComplete(connection, task);
+            tasks.taskComplete(tx, task);
         });
     }
 
-    private Transitions.Locked apply(Connection connection, Transitions.Locked n, Ontvangst receipt) {
+    private Transitions.Locked apply(DbTransaction tx, Transitions.Locked n, Ontvangst receipt) {
         Instant now = clock.instant();
-        Poging poging = pogingen.pogingLock(connection, receipt.poging()).orElseThrow();
+        Poging poging = pogingen.pogingLock(tx, receipt.poging()).orElseThrow();
         if (poging.status() == PogingStatus.GEPLAND) {
             // The worker died between NotifyNL's 201 and its commit: act on its behalf.
-            pogingen.pogingMarkSent(connection, poging.id(), receipt.notifyId());
+            pogingen.pogingMarkSent(tx, poging.id(), receipt.notifyId());
             if (n.status() == NotificatieStatus.IN_VERZENDING) {
-                n = transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
+                n = transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
             }
-            tasks.taskCompleteForNotification(connection, n.id(), TaskKind.VERZENDEN);
+            notificationTasks.complete(tx, n, TaskKind.VERZENDEN);
             if (!n.status().terminal()) {
-                SendPipeline.planReconciliation(connection, tasks, n, poging.id(), now.plus(firstReconciliation));
+                notificationTasks.planReconciliation(tx, n, poging.id(), now.plus(firstReconciliation));
             }
-            poging = pogingen.pogingLock(connection, poging.id()).orElseThrow();
+            poging = pogingen.pogingLock(tx, poging.id()).orElseThrow();
         } else if (!poging.knows(receipt.notifyId())) {
-            pogingen.pogingAddDuplicate(connection, poging.id(), receipt.notifyId());
+            pogingen.pogingAddDuplicate(tx, poging.id(), receipt.notifyId());
         }
-        Instant completedAt = receipt.completedAt() == null || receipt.completedAt().isAfter(now)
-                ? now : receipt.completedAt();
+        Instant completedAt = ReceiptRules.effectiveCompletedAt(receipt.completedAt(), now);
         boolean older = poging.ontvangstCompletedAt() != null && completedAt.isBefore(poging.ontvangstCompletedAt());
-        boolean within = poging.ontvangstCompletedAt() == null
-                || !completedAt.isAfter(poging.ontvangstCompletedAt().plus(mebvPeriod));
         ReceiptRules.Decision decision = ReceiptRules.judge(new ReceiptRules.Situation(n.status(), poging.nummer(),
-                poging.status(), older, ReceiptStatus.of(receipt.status()),
-                poging.status() == PogingStatus.BEZORGD, within, n.expiredAt(now)));
-        if (decision.unknownStatus()) {
-            metrics.receiptStatusUnknown();
-            LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
-        }
-        if (decision.recordOnly()) {
-            if (n.status().terminal()) {
-                tasks.taskCompleteAllForNotification(connection, n.id());
+                poging.status(), older, ReceiptStatus.of(receipt.status()), poging.status() == PogingStatus.BEZORGD,
+                ReceiptRules.withinMebvPeriod(poging.ontvangstCompletedAt(), completedAt, mebvPeriod),
+                n.expiredAt(now)));
+        Transitions.Locked after = switch (decision) {
+            case ReceiptRules.Decision.UnknownStatus unknown -> {
+                metrics.receiptStatusUnknown();
+                LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
+                yield n;
             }
-            return n;
+            case ReceiptRules.Decision.RecordOnly recordOnly -> n;
+            case ReceiptRules.Decision.Delivered delivered -> {
+                outcome(tx, n, poging, PogingStatus.BEZORGD, completedAt);
+                Transitions.Locked bezorgd = transitions.apply(tx, n, NotificatieStatus.BEZORGD, null);
+                notificationTasks.planFinalise(tx, bezorgd, finaliseDue(completedAt));
+                yield bezorgd;
+            }
+            case ReceiptRules.Decision.DeliveredAgain again -> {
+                outcome(tx, n, poging, PogingStatus.BEZORGD, completedAt);
+                notificationTasks.complete(tx, n, TaskKind.VASTSTELLEN);
+                notificationTasks.planFinalise(tx, n, finaliseDue(completedAt));
+                yield n;
+            }
+            case ReceiptRules.Decision.Ends ends -> {
+                outcome(tx, n, poging, ends.outcome(), completedAt);
+                yield end(tx, n, ends.naar(), ends.reden());
+            }
+            case ReceiptRules.Decision.Resend resend -> {
+                outcome(tx, n, poging, resend.outcome(), completedAt);
+                Transitions.Locked current = n;
+                if (resend.fromBezorgd()) {
+                    current = transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
+                    notificationTasks.complete(tx, current, TaskKind.VASTSTELLEN);
+                }
+                notificationTasks.planSend(tx, current, now);
+                yield current;
+            }
+        };
+        if (after.status().terminal()) {
+            notificationTasks.completeAll(tx, after);
         }
-        if (decision.pogingStatus() != null) {
-            pogingen.pogingApplyOutcome(connection, poging.id(), decision.pogingStatus(), completedAt);
-            tasks.taskCompleteForNotification(connection, n.id(), TaskKind.RECONCILIEREN);
-        }
-        if (decision.naar() != null) {
-            n = transitions.apply(connection, n, decision.naar(), decision.reden());
-        }
-        if (decision.completeFinalise()) {
-            tasks.taskCompleteForNotification(connection, n.id(), TaskKind.VASTSTELLEN);
-        }
-        if (decision.planFinalise()) {
-            tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.VASTSTELLEN, n.dvId(), n.id(),
-                    completedAt.plus(mebvPeriod).plus(callbackWindow), n.traceId()));
-        }
-        if (decision.planResend()) {
-            tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, n.dvId(), n.id(),
-                    now, n.traceId()));
-        }
-        if (n.status().terminal()) {
-            tasks.taskCompleteAllForNotification(connection, n.id());
-        }
-        return n;
+        return after;
     }
 
+    /** The attempt's new status; a processed outcome also ends its reconciliation. */
+    private void outcome(DbTransaction tx, Transitions.Locked n, Poging poging, PogingStatus status,
+                         Instant completedAt) {
+        pogingen.pogingApplyOutcome(tx, poging.id(), status, completedAt);
+        notificationTasks.complete(tx, n, TaskKind.RECONCILIEREN);
+    }
+
+    private Transitions.Locked end(DbTransaction tx, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
+        return transitions.apply(tx, n, naar, reden);
+    }
+
+    /** Due after the MEBV period plus NotifyNL's callback window, so a failure within the period cannot cross it. */
+    private Instant finaliseDue(Instant completedAt) {
+        return completedAt.plus(mebvPeriod).plus(callbackWindow);
+    }
 }

@@ -1,13 +1,15 @@
 package nl.overheid.moz.nmc.receipts;
 
+import java.time.Duration;
+import java.time.Instant;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 
 /**
  * The outcome rules of design §7.3 as one pure function: what a receipt does to its attempt and
- * notification. No I/O, so it is tested exhaustively and by property; {@link ReceiptProcessor} applies the
- * decision under the notification's lock.
+ * notification. No I/O, so it is tested exhaustively; {@link ReceiptProcessor} applies the {@link Decision}
+ * under the notification's lock.
  */
 public final class ReceiptRules {
 
@@ -31,26 +33,106 @@ public final class ReceiptRules {
                             boolean withinMebvPeriod, boolean expired) {
     }
 
-    /**
-     * The decision. {@code pogingStatus == null}: the attempt keeps its status (receipt only recorded);
-     * {@code naar == null}: no transition.
-     */
-    public record Decision(PogingStatus pogingStatus, NotificatieStatus naar, Reden reden, boolean planResend,
-                           boolean planFinalise, boolean completeFinalise, boolean unknownStatus) {
+    /** What a receipt does. Each kind reads like a rule of the design. */
+    public sealed interface Decision {
 
-        static final Decision RECORD_ONLY = new Decision(null, null, null, false, false, false, false);
-
-        public boolean recordOnly() {
-            return pogingStatus == null && naar == null && !planResend && !planFinalise && !completeFinalise;
+        /** Recorded on the attempt, nothing changes: older than the last applied one, or outside the rules. */
+        record RecordOnly() implements Decision {
         }
+
+        /** A status the NMC does not know: recorded and counted; reconciliation goes on. */
+        record UnknownStatus() implements Decision {
+        }
+
+        /** delivered on a running attempt: attempt bezorgd, notification bezorgd, a finalise task planned. */
+        record Delivered() implements Decision {
+        }
+
+        /**
+         * A new delivered on the attempt bezorgd rests on, within the MEBV period: the delivery proof moves,
+         * the finalise task is replaced.
+         */
+        record DeliveredAgain() implements Decision {
+        }
+
+        /**
+         * The attempt failed and the notification ends ({@code naar}, {@code reden}). From bezorgd (a
+         * failure within the MEBV period) the open finalise task is completed.
+         */
+        record Ends(PogingStatus outcome, NotificatieStatus naar, Reden reden, boolean fromBezorgd)
+                implements Decision {
+        }
+
+        /**
+         * The first attempt failed temporarily or technically before geldig_tot: a resend is planned. From
+         * bezorgd the notification goes back to verzonden and the finalise task is completed.
+         */
+        record Resend(PogingStatus outcome, boolean fromBezorgd) implements Decision {
+        }
+
+        /** The attempt's new status; {@code null}: it keeps its status. */
+        default PogingStatus outcome() {
+            return switch (this) {
+                case Delivered d -> PogingStatus.BEZORGD;
+                case DeliveredAgain d -> PogingStatus.BEZORGD;
+                case Ends e -> e.outcome();
+                case Resend r -> r.outcome();
+                case RecordOnly r -> null;
+                case UnknownStatus u -> null;
+            };
+        }
+
+        /** The notification's transition target; {@code null}: no transition. */
+        default NotificatieStatus naar() {
+            return switch (this) {
+                case Delivered d -> NotificatieStatus.BEZORGD;
+                case Ends e -> e.naar();
+                case Resend r -> r.fromBezorgd() ? NotificatieStatus.VERZONDEN : null;
+                default -> null;
+            };
+        }
+
+        default boolean planResend() {
+            return this instanceof Resend;
+        }
+
+        default boolean planFinalise() {
+            return this instanceof Delivered || this instanceof DeliveredAgain;
+        }
+
+        default boolean completeFinalise() {
+            return switch (this) {
+                case DeliveredAgain d -> true;
+                case Ends e -> e.fromBezorgd();
+                case Resend r -> r.fromBezorgd();
+                default -> false;
+            };
+        }
+
+        default boolean recordOnly() {
+            return this instanceof RecordOnly || this instanceof UnknownStatus;
+        }
+    }
+
+    /**
+     * The moment a receipt counts for: its own completed_at, capped at the system clock (a NotifyNL clock
+     * ahead of ours must not put a receipt beyond every later one); a receipt without one counts as now.
+     */
+    public static Instant effectiveCompletedAt(Instant completedAt, Instant now) {
+        return completedAt == null || completedAt.isAfter(now) ? now : completedAt;
+    }
+
+    /** Whether a receipt completed at {@code completedAt} lies within the MEBV period of the attempt's last one. */
+    public static boolean withinMebvPeriod(Instant lastApplied, Instant completedAt, Duration mebvPeriod) {
+        return lastApplied == null || !completedAt.isAfter(lastApplied.plus(mebvPeriod));
     }
 
     public static Decision judge(Situation s) {
         if (s.receipt() == ReceiptStatus.UNKNOWN) {
-            return new Decision(null, null, null, false, false, false, true);
+            return new Decision.UnknownStatus();
         }
         if (s.olderThanApplied()) {
-            return Decision.RECORD_ONLY;
+            return new Decision.RecordOnly();
         }
         if (s.poging().running()) {
             return onRunningAttempt(s);
@@ -59,54 +141,59 @@ public final class ReceiptRules {
                 && s.basisOfBezorgd() && s.withinMebvPeriod()) {
             return onDeliveredWithinPeriod(s);
         }
-        return Decision.RECORD_ONLY;
+        return new Decision.RecordOnly();
     }
 
+    /** The rules for a running attempt (verzonden or onbekend). */
     private static Decision onRunningAttempt(Situation s) {
-        PogingStatus outcome = outcome(s.receipt());
         return switch (s.notificatie()) {
             case VERZONDEN -> switch (s.receipt()) {
-                case DELIVERED -> new Decision(outcome, NotificatieStatus.BEZORGD, null, false, true, false, false);
-                case PERMANENT_FAILURE -> fail(outcome, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, false);
-                case TEMPORARY_FAILURE, TECHNICAL_FAILURE -> retryOrEnd(s, outcome, false);
+                case DELIVERED -> new Decision.Delivered();
+                case PERMANENT_FAILURE -> unreachable(s, false);
+                case TEMPORARY_FAILURE, TECHNICAL_FAILURE -> resendOrEnd(s, false);
                 case UNKNOWN -> throw new AssertionError("handled above");
             };
+            // Only a late delivered or permanent-failure corrects bezorgstatus-onbekend.
             case BEZORGSTATUS_ONBEKEND -> switch (s.receipt()) {
-                case DELIVERED -> new Decision(outcome, NotificatieStatus.BEZORGD, null, false, true, false, false);
-                case PERMANENT_FAILURE -> fail(outcome, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, false);
-                default -> Decision.RECORD_ONLY;
+                case DELIVERED -> new Decision.Delivered();
+                case PERMANENT_FAILURE -> unreachable(s, false);
+                default -> new Decision.RecordOnly();
             };
-            default -> Decision.RECORD_ONLY;
+            default -> new Decision.RecordOnly();
         };
     }
 
+    /** A failure on the attempt bezorgd rests on, within the MEBV period, follows the rules as if it still ran. */
     private static Decision onDeliveredWithinPeriod(Situation s) {
-        PogingStatus outcome = outcome(s.receipt());
         return switch (s.receipt()) {
-            // A new delivered on the same attempt moves the delivery proof and plans a new finalise task.
-            case DELIVERED -> new Decision(PogingStatus.BEZORGD, null, null, false, true, true, false);
-            case PERMANENT_FAILURE -> fail(outcome, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, true);
-            case TEMPORARY_FAILURE -> retryOrEnd(s, outcome, true);
-            default -> Decision.RECORD_ONLY;
+            case DELIVERED -> new Decision.DeliveredAgain();
+            case PERMANENT_FAILURE -> unreachable(s, true);
+            case TEMPORARY_FAILURE -> resendOrEnd(s, true);
+            default -> new Decision.RecordOnly();
         };
     }
 
-    /** temporary/technical failure: attempt 1 gets a resend (or verlopen after geldig_tot); attempt 2 ends. */
-    private static Decision retryOrEnd(Situation s, PogingStatus outcome, boolean fromBezorgd) {
+    /** permanent-failure: niet-bezorgbaar, reden onbereikbaar. */
+    private static Decision unreachable(Situation s, boolean fromBezorgd) {
+        return new Decision.Ends(outcome(s.receipt()), NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR,
+                fromBezorgd);
+    }
+
+    /**
+     * temporary/technical failure: on attempt 2 the notification ends (temporary: niet-bezorgbaar, technical:
+     * technisch-mislukt); on attempt 1 a resend, or verlopen once geldig_tot has passed.
+     */
+    private static Decision resendOrEnd(Situation s, boolean fromBezorgd) {
+        PogingStatus outcome = outcome(s.receipt());
         if (s.pogingNummer() >= 2) {
             return s.receipt() == ReceiptStatus.TEMPORARY_FAILURE
-                    ? fail(outcome, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, fromBezorgd)
-                    : fail(outcome, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH, fromBezorgd);
+                    ? new Decision.Ends(outcome, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, fromBezorgd)
+                    : new Decision.Ends(outcome, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH, fromBezorgd);
         }
         if (s.expired()) {
-            return fail(outcome, NotificatieStatus.VERLOPEN, Reden.VERLOPEN, fromBezorgd);
+            return new Decision.Ends(outcome, NotificatieStatus.VERLOPEN, Reden.VERLOPEN, fromBezorgd);
         }
-        return new Decision(outcome, fromBezorgd ? NotificatieStatus.VERZONDEN : null, null, true, false, fromBezorgd,
-                false);
-    }
-
-    private static Decision fail(PogingStatus outcome, NotificatieStatus naar, Reden reden, boolean completeFinalise) {
-        return new Decision(outcome, naar, reden, false, false, completeFinalise, false);
+        return new Decision.Resend(outcome, fromBezorgd);
     }
 
     static PogingStatus outcome(ReceiptStatus receipt) {

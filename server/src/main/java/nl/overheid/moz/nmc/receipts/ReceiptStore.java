@@ -37,18 +37,18 @@ public final class ReceiptStore {
     }
 
     public Outcome store(OntvangstRepository.Incoming receipt) {
-        return database.inTransaction(connection -> {
-            Optional<OntvangstRepository.Target> target = ontvangsten.target(connection, receipt.poging());
+        return database.inTransaction(tx -> {
+            Optional<OntvangstRepository.Target> target = ontvangsten.target(tx, receipt.poging());
             if (target.isEmpty()) {
                 return Outcome.UNKNOWN_REFERENCE;
             }
-            Optional<Long> stored = ontvangsten.ontvangstInsert(connection, receipt, clock.instant());
+            Optional<Long> stored = ontvangsten.ontvangstInsert(tx, receipt, clock.instant());
             if (stored.isEmpty()) {
                 return Outcome.DUPLICATE;
             }
             OntvangstRepository.Target t = target.get();
             // Several receipts of one notification may be open at once; one task per (attempt, completed_at).
-            tasks.taskInsert(connection, new TaskRepository.NewTask(TaskKind.VERWERKEN, t.dvId(), t.notificatie(),
+            tasks.taskInsert(tx, new TaskRepository.NewTask(TaskKind.VERWERKEN, t.dvId(), t.notificatie(),
                     t.poging(), stored.get(), receipt.completedAt(), clock.instant(), t.traceId(), "{}"));
             return Outcome.STORED;
         });

@@ -4,16 +4,19 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.engine.OwnedTask;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.sending.NotifyNl;
 
 /**
@@ -26,27 +29,31 @@ import nl.overheid.moz.nmc.sending.NotifyNl;
 public final class Reconciler implements TaskHandler {
 
     private final Database database;
+    private final OwnedTasks owned;
     private final TaskRepository tasks;
+    private final NotificationTasks notificationTasks;
     private final PogingRepository pogingen;
     private final Transitions transitions;
     private final ReceiptStore receipts;
     private final NotifyNl notifyNl;
     private final ReconcileSchedule schedule;
     private final Clock clock;
-    private final Runnable onReceiptStored;
+    private final WorkSignals signals;
 
-    public Reconciler(Database database, TaskRepository tasks, PogingRepository pogingen, Transitions transitions,
-                      ReceiptStore receipts, NotifyNl notifyNl, ReconcileSchedule schedule, Clock clock,
-                      Runnable onReceiptStored) {
+    public Reconciler(Database database, OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
+                      PogingRepository pogingen, Transitions transitions, ReceiptStore receipts, NotifyNl notifyNl,
+                      ReconcileSchedule schedule, Clock clock, WorkSignals signals) {
         this.database = database;
+        this.owned = owned;
         this.tasks = tasks;
+        this.notificationTasks = notificationTasks;
         this.pogingen = pogingen;
         this.transitions = transitions;
         this.receipts = receipts;
         this.notifyNl = notifyNl;
         this.schedule = schedule;
         this.clock = clock;
-        this.onReceiptStored = onReceiptStored;
+        this.signals = signals;
     }
 
     @Override
@@ -60,13 +67,15 @@ public final class Reconciler implements TaskHandler {
     }
 
     @Override
+    public SubjectLock<Transitions.Locked> subjectLock() {
+        return notificationTasks.lock();
+    }
+
+    @Override
     public void execute(Task task) {
-        Optional<Poging> poging = database.inTransaction(connection -> pogingen.pogingById(connection, task.poging()));
+        Optional<Poging> poging = database.inTransaction(tx -> pogingen.pogingById(tx, task.poging()));
         if (poging.isEmpty() || !poging.get().status().running() || poging.get().verzondenOp() == null) {
-            database.inTransactionDo(connection -> {
-                transitions.lock(connection, task.notificatie());
-                tasks.taskComplete(connection, task);
-            });
+            owned.underLocks(task, subjectLock(), (tx, n) -> tasks.taskComplete(tx, task));
             return;
         }
         Poging attempt = poging.get();
@@ -77,17 +86,15 @@ public final class Reconciler implements TaskHandler {
                         found.notifyId(), found.status(), null, found.completedAt().orElse(now), null, "email",
                         null, null));
                 if (outcome == ReceiptStore.Outcome.STORED) {
-                    onReceiptStored.run();
+                    signals.nudge(TaskKind.VERWERKEN);
                 }
                 // The receipt task completes this task when it applies the outcome; until then ask again later.
                 reschedule(task, attempt, now);
             }
             case NotifyNl.Lookup.Found stillSending -> reschedule(task, attempt, now);
             case NotifyNl.Lookup.NotFound notFound -> unknown(task);
-            case NotifyNl.Lookup.Unavailable unavailable -> database.inTransactionDo(connection -> {
-                transitions.lock(connection, task.notificatie());
-                tasks.taskPostpone(connection, task, now.plus(schedule.steps().getFirst()), unavailable.reason());
-            });
+            case NotifyNl.Lookup.Unavailable unavailable -> owned.underLocks(task, subjectLock(), (tx, n) ->
+                    tasks.taskPostpone(tx, task, now.plus(schedule.steps().getFirst()), unavailable.reason()));
         }
     }
 
@@ -97,24 +104,21 @@ public final class Reconciler implements TaskHandler {
             unknown(task);
             return;
         }
-        database.inTransactionDo(connection -> {
-            transitions.lock(connection, task.notificatie());
-            tasks.taskPostpone(connection, task, next.get(), null);
-        });
+        owned.underLocks(task, subjectLock(), (tx, n) -> tasks.taskPostpone(tx, task, next.get(), null));
     }
 
     /** No outcome can be had any more: the attempt is onbekend, the notification bezorgstatus-onbekend. */
     private void unknown(Task task) {
-        OwnedTask.underLocks(database, transitions, tasks, task, (connection, n) -> {
-            Poging attempt = pogingen.pogingLock(connection, task.poging()).orElseThrow();
+        owned.underLocks(task, subjectLock(), (tx, n) -> {
+            Poging attempt = pogingen.pogingLock(tx, task.poging()).orElseThrow();
             if (attempt.status() == PogingStatus.VERZONDEN) {
-                pogingen.pogingSetStatus(connection, attempt.id(), PogingStatus.ONBEKEND);
+                pogingen.pogingSetStatus(tx, attempt.id(), PogingStatus.ONBEKEND);
             }
             if (n.status() == NotificatieStatus.VERZONDEN && attempt.status().running()) {
-                transitions.apply(connection, n, NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
-                tasks.taskCompleteAllForNotification(connection, n.id());
+                Transitions.Locked onbekend = transitions.apply(tx, n, NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
+                notificationTasks.completeAll(tx, onbekend);
             } else {
-                tasks.taskComplete(connection, task);
+                tasks.taskComplete(tx, task);
             }
         });
     }

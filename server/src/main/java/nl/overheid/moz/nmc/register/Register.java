@@ -1,14 +1,14 @@
 package nl.overheid.moz.nmc.register;
 
-import java.sql.Connection;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.Sql;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * The DV register ({@code dienstverlener}, {@code dienstverlener_berichttype}) and the berichttype table.
@@ -16,43 +16,44 @@ import nl.overheid.moz.nmc.db.Sql;
  */
 public final class Register {
 
-    private static final String DV_BY_OIN = """
+    private static final Statement DIENSTVERLENER_BY_OIN = Statement.named("dienstverlenerByOin", """
             SELECT d.id, d.oin, d.naam, d.quotum_per_minuut,
-                   extract(epoch FROM d.max_cursorleeftijd)::bigint AS max_cursor_seconds,
+                   CAST(extract(epoch FROM d.max_cursorleeftijd) AS bigint) AS max_cursor_seconds,
                    coalesce(array_agg(b.berichttype) FILTER (WHERE b.berichttype IS NOT NULL), '{}') AS berichttypen
               FROM dienstverlener d
               LEFT JOIN dienstverlener_berichttype b ON b.dv_id = d.id
              WHERE d.oin = :oin
              GROUP BY d.id, d.oin, d.naam, d.quotum_per_minuut, d.max_cursorleeftijd
-            """;
+            """);
 
-    private static final String BERICHTTYPE = """
+    private static final Statement BERICHTTYPE_BY_CODE = Statement.named("berichttypeByCode", """
             SELECT code, notify_template_id, notify_service, max_pogingenteller,
-                   extract(epoch FROM standaard_geldigheid)::bigint AS geldigheid_seconds
+                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
               FROM berichttype WHERE code = :code
-            """;
+            """);
 
-    private static final String UPSERT_BERICHTTYPE = """
+    private static final Statement BERICHTTYPE_UPSERT = Statement.named("berichttypeUpsert", """
             INSERT INTO berichttype (code, notify_template_id, notify_service, standaard_geldigheid, max_pogingenteller)
-            VALUES (:code, :template, :service, :geldigheid::interval, :maxPogingen)
+            VALUES (:code, :template, :service, CAST(:geldigheid AS interval), :maxPogingen)
             ON CONFLICT (code) DO UPDATE SET notify_template_id = excluded.notify_template_id,
                    notify_service = excluded.notify_service, standaard_geldigheid = excluded.standaard_geldigheid,
                    max_pogingenteller = excluded.max_pogingenteller
-            """;
+            """);
 
-    private static final String UPSERT_DV = """
+    private static final Statement DIENSTVERLENER_UPSERT = Statement.named("dienstverlenerUpsert", """
             INSERT INTO dienstverlener (oin, naam, quotum_per_minuut)
             VALUES (:oin, :naam, :quotum)
             ON CONFLICT (oin) DO UPDATE SET naam = excluded.naam, quotum_per_minuut = excluded.quotum_per_minuut
             RETURNING id
-            """;
+            """);
 
-    private static final String ALLOW_BERICHTTYPE = """
+    private static final Statement DIENSTVERLENER_ALLOW_BERICHTTYPE = Statement.named("dienstverlenerAllowBerichttype", """
             INSERT INTO dienstverlener_berichttype (dv_id, berichttype) VALUES (:dvId, :berichttype)
             ON CONFLICT DO NOTHING
-            """;
+            """);
 
-    private static final String DV_LOCK = "SELECT id FROM dienstverlener WHERE id = :id FOR UPDATE";
+    private static final Statement DIENSTVERLENER_LOCK = Statement.named("dienstverlenerLock",
+            "SELECT id FROM dienstverlener WHERE id = :id FOR UPDATE");
 
     private final Database database;
 
@@ -61,43 +62,46 @@ public final class Register {
     }
 
     public Optional<Dienstverlener> dienstverlenerByOin(String oin) {
-        return database.inTransaction(connection -> Sql.on(connection, DV_BY_OIN).bind("oin", oin)
-                .optional(row -> new Dienstverlener(row.uuid("id"), row.string("oin"), row.string("naam"),
-                        new HashSet<>(Arrays.asList((String[]) row.array("berichttypen"))),
-                        row.integer("quotum_per_minuut"), Duration.ofSeconds(row.longValue("max_cursor_seconds")))));
+        return database.inTransaction(tx -> DIENSTVERLENER_BY_OIN.get(tx).addParam("oin", oin).execute()
+                .map(row -> new Dienstverlener(DbTypes.uuid(row, "id"), DbTypes.text(row, "oin"),
+                        DbTypes.text(row, "naam"), new HashSet<>(DbTypes.strings(row, "berichttypen")),
+                        DbTypes.integer(row, "quotum_per_minuut"),
+                        Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")))));
     }
 
-    public Optional<Berichttype> berichttype(Connection connection, String code) {
-        return Sql.on(connection, BERICHTTYPE).bind("code", code).optional(row -> new Berichttype(
-                row.string("code"), row.uuid("notify_template_id"), row.string("notify_service"),
-                row.nullableLong("geldigheid_seconds") == null ? null
-                        : Duration.ofSeconds(row.nullableLong("geldigheid_seconds")),
-                row.integer("max_pogingenteller")));
+    public Optional<Berichttype> berichttype(DbTransaction tx, String code) {
+        return BERICHTTYPE_BY_CODE.get(tx).addParam("code", code).execute().map(row -> {
+            Long geldigheid = DbTypes.nullableLong(row, "geldigheid_seconds");
+            return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
+                    DbTypes.text(row, "notify_service"), geldigheid == null ? null : Duration.ofSeconds(geldigheid),
+                    DbTypes.integer(row, "max_pogingenteller"));
+        });
     }
 
     /**
      * Locks the DV's register row for the rest of the transaction, so that checks over the DV's own
      * acceptances (the quota) serialise per DV. Transaction-scoped: fine behind a transaction pooler.
      */
-    public void dienstverlenerLock(java.sql.Connection connection, UUID dvId) {
-        Sql.on(connection, DV_LOCK).bind("id", dvId).optional(row -> row.uuid("id"));
+    public void dienstverlenerLock(DbTransaction tx, UUID dvId) {
+        DIENSTVERLENER_LOCK.get(tx).addParam("id", dvId).execute();
     }
 
     /** Seeds or updates DVs and berichttypen (local run and tests; production onboarding owns this). */
     public void upsert(List<Berichttype> berichttypen, List<DvSeed> dienstverleners) {
-        database.inTransactionDo(connection -> {
+        database.inTransactionDo(tx -> {
             for (Berichttype type : berichttypen) {
-                Sql.on(connection, UPSERT_BERICHTTYPE).bind("code", type.code())
-                        .bind("template", type.notifyTemplateId()).bind("service", type.notifyService())
-                        .bind("geldigheid", type.standaardGeldigheid() == null ? null
-                                : type.standaardGeldigheid().toSeconds() + " seconds")
-                        .bind("maxPogingen", type.maxPogingenteller()).update();
+                BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
+                        .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
+                        .addParam("geldigheid", type.standaardGeldigheid())
+                        .addParam("maxPogingen", type.maxPogingenteller()).execute();
             }
             for (DvSeed dv : dienstverleners) {
-                UUID id = Sql.on(connection, UPSERT_DV).bind("oin", dv.oin()).bind("naam", dv.naam())
-                        .bind("quotum", dv.quotumPerMinuut()).one(row -> row.uuid("id"));
+                UUID id = DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
+                        .addParam("quotum", dv.quotumPerMinuut()).execute()
+                        .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
                 for (String type : dv.berichttypen()) {
-                    Sql.on(connection, ALLOW_BERICHTTYPE).bind("dvId", id).bind("berichttype", type).update();
+                    DIENSTVERLENER_ALLOW_BERICHTTYPE.dml(tx).addParam("dvId", id).addParam("berichttype", type)
+                            .execute();
                 }
             }
         });

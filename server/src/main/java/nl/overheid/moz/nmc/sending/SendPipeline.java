@@ -2,17 +2,19 @@ package nl.overheid.moz.nmc.sending;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.sql.Connection;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import javax.crypto.SecretKey;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.engine.OwnedTask;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -24,6 +26,7 @@ import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Register;
@@ -33,13 +36,14 @@ import nl.overheid.moz.nmc.register.Register;
  * (the budget is taken by the claim) and changes status only through {@link Transitions}.
  *
  * <ol>
- *   <li>Claim transaction ({@link #onClaim}): under the notification's lock, aangenomen → in-verzending
- *       with attempt 1, or verzonden → verzonden with attempt 2 for a resend; a notification that is already
- *       bezorgd or terminal completes the task without sending (a late delivered cancels a resend);
- *       geldig_tot passed → verlopen. A re-claim after an expired lease reuses the planned attempt.</li>
- *   <li>Execution: a re-claim first searches NotifyNL by reference; then decrypt, extend the lease, call.</li>
- *   <li>Commit transaction: notification lock, then the task lock with the claim epoch (a stale claim
- *       writes nothing), then the outcome.</li>
+ *   <li>Start transaction (notification lock, then the task with its claim epoch): aangenomen →
+ *       in-verzending with attempt 1, or verzonden → verzonden with attempt 2 for a resend; a notification
+ *       that is already bezorgd or terminal completes the task without sending (a late delivered cancels a
+ *       resend); geldig_tot passed → verlopen. A re-claim after an expired lease or a postponement reuses the
+ *       planned attempt.</li>
+ *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; then decrypt,
+ *       extend the lease, call.</li>
+ *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
  */
 public final class SendPipeline implements TaskHandler {
@@ -47,7 +51,9 @@ public final class SendPipeline implements TaskHandler {
     private static final Logger LOG = Logger.getLogger(SendPipeline.class.getName());
 
     private final Database database;
+    private final OwnedTasks owned;
     private final TaskRepository tasks;
+    private final NotificationTasks notificationTasks;
     private final PogingRepository pogingen;
     private final NotificatieReads notificaties;
     private final Transitions transitions;
@@ -56,23 +62,22 @@ public final class SendPipeline implements TaskHandler {
     private final NotifyNl notifyNl;
     private final Clock clock;
     private final Duration lease;
-    private final Backoff backoff;
+    private final IntFunction<Duration> backoff;
     private final Duration firstReconciliation;
     private final ObjectMapper mapper = new ObjectMapper();
 
     /**
-     * Delay before the n-th retry of a postponed call.
+     * @param backoff             delay before the n-th retry of a postponed call
+     * @param firstReconciliation when an accepted attempt is first looked up at NotifyNL
      */
-    @FunctionalInterface
-    public interface Backoff {
-        Duration delay(int attempt);
-    }
-
-    public SendPipeline(Database database, TaskRepository tasks, PogingRepository pogingen,
-                        NotificatieReads notificaties, Transitions transitions, Register register, Envelope envelope,
-                        NotifyNl notifyNl, Clock clock, Duration lease, Backoff backoff, Duration firstReconciliation) {
+    public SendPipeline(Database database, OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
+                        PogingRepository pogingen, NotificatieReads notificaties, Transitions transitions,
+                        Register register, Envelope envelope, NotifyNl notifyNl, Clock clock, Duration lease,
+                        IntFunction<Duration> backoff, Duration firstReconciliation) {
         this.database = database;
+        this.owned = owned;
         this.tasks = tasks;
+        this.notificationTasks = notificationTasks;
         this.pogingen = pogingen;
         this.notificaties = notificaties;
         this.transitions = transitions;
@@ -96,59 +101,13 @@ public final class SendPipeline implements TaskHandler {
     }
 
     @Override
-    public boolean onClaim(Connection connection, Task task) {
-        Optional<Transitions.Locked> found = transitions.lock(connection, task.notificatie());
-        if (found.isEmpty()) {
-            tasks.taskComplete(connection, task);
-            return false;
-        }
-        Transitions.Locked n = found.get();
-        Instant now = clock.instant();
-        switch (n.status()) {
-            case AANGENOMEN -> {
-                if (n.expiredAt(now)) {
-                    return end(connection, task, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
-                }
-                transitions.apply(connection, n, NotificatieStatus.IN_VERZENDING, null);
-                pogingen.pogingInsert(connection, n.id(), 1);
-                return true;
-            }
-            case IN_VERZENDING -> {
-                // Re-claim after an expired lease: the planned attempt 1 is reused, not a transition.
-                return true;
-            }
-            case VERZONDEN -> {
-                Optional<Poging> latest = pogingen.pogingLatest(connection, n.id());
-                if (latest.isPresent() && latest.get().status() == PogingStatus.GEPLAND) {
-                    return true;
-                }
-                if (latest.isEmpty() || latest.get().status().running() || latest.get().nummer() >= 2) {
-                    tasks.taskComplete(connection, task);
-                    return false;
-                }
-                if (n.expiredAt(now)) {
-                    return end(connection, task, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
-                }
-                transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
-                pogingen.pogingInsert(connection, n.id(), 2);
-                return true;
-            }
-            default -> {
-                tasks.taskComplete(connection, task);
-                return false;
-            }
-        }
-    }
-
-    private boolean end(Connection connection, Task task, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
-        transitions.apply(connection, n, naar, reden);
-        tasks.taskComplete(connection, task);
-        return false;
+    public SubjectLock<Transitions.Locked> subjectLock() {
+        return notificationTasks.lock();
     }
 
     @Override
     public void execute(Task task) throws Exception {
-        Job job = database.inTransaction(connection -> prepare(connection, task)).orElse(null);
+        Job job = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> start(tx, task, n)).orElse(null);
         if (job == null) {
             return;
         }
@@ -168,11 +127,11 @@ public final class SendPipeline implements TaskHandler {
         Map<String, String> personalisation = mapper.readValue(
                 envelope.decrypt(key, job.sealed().id(), "personalisatie", job.sealed().personalisatie()),
                 new TypeReference<>() { });
-        boolean stillOurs = database.inTransaction(connection -> {
-            if (!tasks.taskExtendLease(connection, task, clock.instant().plus(lease))) {
+        boolean stillOurs = database.inTransaction(tx -> {
+            if (!tasks.taskExtendLease(tx, task, clock.instant().plus(lease))) {
                 return false;
             }
-            pogingen.pogingMarkRequested(connection, job.poging().id());
+            pogingen.pogingMarkRequested(tx, job.poging().id());
             return true;
         });
         if (!stillOurs) {
@@ -181,12 +140,64 @@ public final class SendPipeline implements TaskHandler {
         NotifyNl.SendResult result = notifyNl.sendEmail(job.berichttype().notifyTemplateId(), emailAddress,
                 personalisation, job.poging().id());
         if (result instanceof NotifyNl.SendResult.Unavailable unavailable && unavailable.mayHaveArrived()
-                && job.expiredAt(clock.instant())) {
+                && job.sealed().expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
             // only a lookup that does not find it may end the notification verlopen.
             result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
         commit(task, job, result);
+    }
+
+    /**
+     * The start of a send, under the notification's lock: the claim's transition (design §6: every claim of
+     * a send task goes through the transition function) and the attempt it sends. Null: nothing to send,
+     * and the task is completed.
+     */
+    private Job start(DbTransaction tx, Task task, Transitions.Locked n) {
+        Instant now = clock.instant();
+        Optional<Poging> latest = pogingen.pogingLatest(tx, n.id());
+        Optional<Poging> planned = latest.filter(p -> p.status() == PogingStatus.GEPLAND);
+        Poging poging;
+        switch (n.status()) {
+            case AANGENOMEN -> {
+                if (n.expiredAt(now)) {
+                    return end(tx, task, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
+                }
+                transitions.apply(tx, n, NotificatieStatus.IN_VERZENDING, null);
+                poging = pogingen.pogingInsert(tx, n.id(), 1);
+            }
+            // A re-claim after an expired lease or a postponement is not a transition: the planned attempt
+            // is reused.
+            case IN_VERZENDING, VERZONDEN -> {
+                if (planned.isPresent()) {
+                    poging = planned.get();
+                } else if (n.status() == NotificatieStatus.IN_VERZENDING || latest.isEmpty()
+                        || latest.get().status().running() || latest.get().nummer() >= 2) {
+                    LOG.warning(() -> "send task " + task.id() + " found nothing to send; completing it");
+                    tasks.taskComplete(tx, task);
+                    return null;
+                } else if (n.expiredAt(now)) {
+                    return end(tx, task, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
+                } else {
+                    transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
+                    poging = pogingen.pogingInsert(tx, n.id(), 2);
+                }
+            }
+            default -> {
+                tasks.taskComplete(tx, task);
+                return null;
+            }
+        }
+        NotificatieReads.ForSending sealed = notificaties.notificatieForSending(tx, n.id()).orElseThrow();
+        Berichttype berichttype = register.berichttype(tx, n.berichttype())
+                .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
+        return new Job(poging, sealed, berichttype);
+    }
+
+    private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
+        transitions.apply(tx, n, naar, reden);
+        tasks.taskComplete(tx, task);
+        return null;
     }
 
     /**
@@ -202,42 +213,27 @@ public final class SendPipeline implements TaskHandler {
         };
     }
 
-    private Optional<Job> prepare(Connection connection, Task task) {
-        Optional<Poging> poging = pogingen.pogingLatest(connection, task.notificatie())
-                .filter(p -> p.status() == PogingStatus.GEPLAND);
-        Optional<NotificatieReads.ForSending> sealed = notificaties.notificatieForSending(connection, task.notificatie());
-        if (poging.isEmpty() || sealed.isEmpty()) {
-            LOG.warning(() -> "send task " + task.id() + " found no planned attempt; completing it");
-            transitions.lock(connection, task.notificatie());
-            tasks.taskComplete(connection, task);
-            return Optional.empty();
-        }
-        Berichttype berichttype = register.berichttype(connection, sealed.get().berichttype())
-                .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + task.notificatie()));
-        return Optional.of(new Job(poging.get(), sealed.get(), berichttype));
-    }
-
     private void commit(Task task, Job job, NotifyNl.SendResult result) {
-        OwnedTask.underLocks(database, transitions, tasks, task, (connection, n) -> {
+        owned.underLocks(task, subjectLock(), (tx, n) -> {
             switch (result) {
-                case NotifyNl.SendResult.Accepted accepted -> accepted(connection, task, job, n, accepted.notifyId());
+                case NotifyNl.SendResult.Accepted accepted -> accepted(tx, task, job, n, accepted.notifyId());
                 case NotifyNl.SendResult.Rejected rejected -> {
-                    pogingen.pogingSetStatus(connection, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
+                    pogingen.pogingSetStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
                     if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
-                        transitions.apply(connection, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
-                        tasks.taskCompleteAllForNotification(connection, n.id());
+                        transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
+                        notificationTasks.completeAll(tx, n);
                     } else {
-                        tasks.taskComplete(connection, task);
+                        tasks.taskComplete(tx, task);
                     }
                 }
                 case NotifyNl.SendResult.Unavailable unavailable -> {
                     Instant now = clock.instant();
                     if (n.expiredAt(now) && !unavailable.mayHaveArrived() && (n.status() == NotificatieStatus.IN_VERZENDING
                             || n.status() == NotificatieStatus.VERZONDEN)) {
-                        transitions.apply(connection, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
-                        tasks.taskCompleteAllForNotification(connection, n.id());
+                        transitions.apply(tx, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
+                        notificationTasks.completeAll(tx, n);
                     } else {
-                        tasks.taskPostpone(connection, task, now.plus(backoff.delay(postponements(task) + 1)),
+                        tasks.taskPostpone(tx, task, now.plus(backoff.apply(postponements(task) + 1)),
                                 unavailable.reason());
                     }
                 }
@@ -245,46 +241,40 @@ public final class SendPipeline implements TaskHandler {
         });
     }
 
-    private void accepted(Connection connection, Task task, Job job, Transitions.Locked n, UUID notifyId) {
-        Poging poging = pogingen.pogingLock(connection, job.poging().id()).orElseThrow();
+    private void accepted(DbTransaction tx, Task task, Job job, Transitions.Locked n, UUID notifyId) {
+        Poging poging = pogingen.pogingLock(tx, job.poging().id()).orElseThrow();
         if (poging.status() == PogingStatus.GEPLAND) {
-            pogingen.pogingMarkSent(connection, poging.id(), notifyId);
+            pogingen.pogingMarkSent(tx, poging.id(), notifyId);
             if (n.status() == NotificatieStatus.IN_VERZENDING) {
-                transitions.apply(connection, n, NotificatieStatus.VERZONDEN, null);
+                transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
             }
-            planReconciliation(connection, tasks, n, poging.id(), clock.instant().plus(firstReconciliation));
+            notificationTasks.planReconciliation(tx, n, poging.id(), clock.instant().plus(firstReconciliation));
         } else if (!poging.knows(notifyId)) {
             // A receipt already adopted another id for this attempt: both e-mails went out.
-            pogingen.pogingAddDuplicate(connection, poging.id(), notifyId);
+            pogingen.pogingAddDuplicate(tx, poging.id(), notifyId);
         }
-        tasks.taskComplete(connection, task);
+        tasks.taskComplete(tx, task);
     }
 
-    /** The reconcile task of an attempt that NotifyNL accepted; whoever records the send plans it. */
-    public static void planReconciliation(Connection connection, TaskRepository tasks, Transitions.Locked n,
-                                          UUID poging, Instant due) {
-        tasks.taskInsert(connection, TaskRepository.NewTask.forNotification(TaskKind.RECONCILIEREN, n.dvId(), n.id(),
-                due, n.traceId()).withPoging(poging));
-    }
-
+    /** An exhausted send task ends the notification technisch-mislukt (design §6). */
     @Override
-    public void onExhausted(Connection connection, Task task, TaskRepository taskRepository, String fout) {
-        Transitions.Locked n = transitions.lock(connection, task.notificatie()).orElse(null);
+    public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String fout) {
+        Transitions.Locked n = transitions.lock(tx, task.notificatie()).orElse(null);
         if (n != null && (n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN)) {
-            transitions.apply(connection, n, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH);
-            taskRepository.taskCompleteAllForNotification(connection, n.id());
+            transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH);
+            notificationTasks.completeAll(tx, n);
         } else {
-            taskRepository.taskComplete(connection, task);
+            taskRepository.taskComplete(tx, task);
         }
     }
 
     /** The berichttype's retry policy bounds the NMC-internal failures of its send tasks. */
     @Override
-    public int maxFailures(Connection connection, Task task) {
+    public int maxFailures(DbTransaction tx, Task task) {
         // The caller holds the notification's lock already, so this reads the locked row again, cheaply.
-        return transitions.lock(connection, task.notificatie())
-                .flatMap(n -> register.berichttype(connection, n.berichttype()))
+        return transitions.lock(tx, task.notificatie())
+                .flatMap(n -> register.berichttype(tx, n.berichttype()))
                 .map(Berichttype::maxPogingenteller)
                 .orElse(DEFAULT_MAX_FAILURES);
     }
@@ -298,9 +288,5 @@ public final class SendPipeline implements TaskHandler {
     }
 
     private record Job(Poging poging, NotificatieReads.ForSending sealed, Berichttype berichttype) {
-
-        boolean expiredAt(Instant now) {
-            return sealed.geldigTot() != null && !now.isBefore(sealed.geldigTot());
-        }
     }
 }

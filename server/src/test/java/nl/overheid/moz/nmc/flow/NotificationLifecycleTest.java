@@ -238,14 +238,14 @@ class NotificationLifecycleTest {
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("aangenomen:1");
 
-        assertThat(nmc.superviseOnce()).isEqualTo(1);
-        assertThat(nmc.superviseOnce()).as("planning is idempotent").isZero();
+        assertThat(nmc.runDutiesOnce()).isEqualTo(1);
+        assertThat(nmc.runDutiesOnce()).as("planning is idempotent").isZero();
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
 
         receipt(id, 1, "delivered");
         execute("DELETE FROM taak WHERE notificatie = ?", id);
-        assertThat(nmc.superviseOnce()).isEqualTo(1);
+        assertThat(nmc.runDutiesOnce()).isEqualTo(1);
         clock.advance(Duration.ofDays(8));
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
@@ -277,9 +277,10 @@ class NotificationLifecycleTest {
     void aCursorOfAnotherEpochOrOlderThanTheMaxCursorAgeIsGone() {
         accept(DV_REF, Map.of());
         String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("cursor").asText();
-        nl.overheid.moz.nmc.feed.Cursor decoded = nl.overheid.moz.nmc.feed.Cursor.decode(cursor).orElseThrow();
-        String otherEpoch = new nl.overheid.moz.nmc.feed.Cursor(decoded.epoch() + 1, decoded.transactieId(),
-                decoded.eventId(), decoded.issuedAt()).encode();
+        var codec = new nl.overheid.moz.nmc.feed.CursorCodec(TestNmc.CURSOR_KEY);
+        nl.overheid.moz.nmc.feed.Cursor decoded = codec.decode(cursor).orElseThrow();
+        String otherEpoch = codec.encode(new nl.overheid.moz.nmc.feed.Cursor(decoded.epoch() + 1,
+                decoded.transactieId(), decoded.eventId(), decoded.issuedAt()));
 
         Http.Response gone = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + otherEpoch, tokenA());
         assertThat(gone.status()).isEqualTo(410);
@@ -365,7 +366,7 @@ class NotificationLifecycleTest {
         nmc.runWorkersOnce();
         assertThat(status(id)).as("finalising does not overtake the stored failure").isEqualTo("bezorgd:4");
 
-        assertThat(nmc.superviseOnce()).isEqualTo(1);
+        assertThat(nmc.runDutiesOnce()).isEqualTo(1);
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
     }

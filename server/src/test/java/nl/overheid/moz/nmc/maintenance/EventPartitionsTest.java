@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.Sql;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 
@@ -25,17 +24,17 @@ class EventPartitionsTest {
 
             List<String> after = rangePartitions(database);
             assertThat(after).hasSize(before.size() + 1).contains(created);
-            String bounds = database.inTransaction(c -> Sql.on(c, """
+            String bounds = database.inTransaction(tx -> tx.createGet("""
                     SELECT pg_get_expr(c.relpartbound, c.oid) AS bounds FROM pg_class c WHERE c.relname = :name
-                    """).bind("name", created).one(row -> row.string("bounds")));
+                    """).addParam("name", created).execute().orElseThrow().column("bounds").get(String.class));
             assertThat(bounds).startsWith("FOR VALUES FROM");
         }
     }
 
     private static List<String> rangePartitions(Database database) {
-        return database.inTransaction(c -> Sql.on(c, """
+        return database.inTransaction(tx -> tx.createQuery("""
                 SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-                 WHERE i.inhparent = 'event'::regclass AND pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
-                """).list(row -> row.string("relname")));
+                 WHERE i.inhparent = CAST('event' AS regclass) AND pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
+                """).execute().map(row -> row.column("relname").get(String.class)).toList());
     }
 }

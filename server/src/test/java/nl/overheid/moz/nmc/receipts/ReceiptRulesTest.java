@@ -67,7 +67,8 @@ class ReceiptRulesTest {
             if (s.olderThanApplied() || s.receipt() == ReceiptStatus.UNKNOWN) {
                 assertThat(ReceiptRules.judge(s).recordOnly()).as(s.toString()).isTrue();
             }
-            assertThat(ReceiptRules.judge(s).unknownStatus()).isEqualTo(s.receipt() == ReceiptStatus.UNKNOWN);
+            assertThat(ReceiptRules.judge(s) instanceof Decision.UnknownStatus)
+                    .isEqualTo(s.receipt() == ReceiptStatus.UNKNOWN);
         }
     }
 
@@ -106,34 +107,65 @@ class ReceiptRulesTest {
     }
 
     @Test
-    void theIndividualRules() {
+    void theIndividualRulesReadLikeTheDesign() {
+        // delivered on a running attempt: bezorgd, with a finalise task
         assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.DELIVERED))
-                .isEqualTo(new Decision(PogingStatus.BEZORGD, NotificatieStatus.BEZORGD, null, false, true, false, false));
+                .isEqualTo(new Decision.Delivered());
+        // permanent-failure: niet-bezorgbaar, onbereikbaar
         assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.PERMANENT_FAILURE))
-                .isEqualTo(new Decision(PogingStatus.PERMANENT_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR,
-                        Reden.ONBEREIKBAAR, false, false, false, false));
+                .isEqualTo(new Decision.Ends(PogingStatus.PERMANENT_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR,
+                        Reden.ONBEREIKBAAR, false));
+        // temporary or technical failure on attempt 1: a resend
         assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.TECHNICAL_FAILURE))
-                .isEqualTo(new Decision(PogingStatus.TECHNISCH_MISLUKT, null, null, true, false, false, false));
-        assertThat(judge(NotificatieStatus.VERZONDEN, 2, PogingStatus.VERZONDEN, ReceiptStatus.TEMPORARY_FAILURE).naar())
-                .isEqualTo(NotificatieStatus.NIET_BEZORGBAAR);
+                .isEqualTo(new Decision.Resend(PogingStatus.TECHNISCH_MISLUKT, false));
+        // on attempt 2: temporary → niet-bezorgbaar, technical → technisch-mislukt
+        assertThat(judge(NotificatieStatus.VERZONDEN, 2, PogingStatus.VERZONDEN, ReceiptStatus.TEMPORARY_FAILURE))
+                .isEqualTo(new Decision.Ends(PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR,
+                        Reden.ONBEREIKBAAR, false));
         assertThat(judge(NotificatieStatus.VERZONDEN, 2, PogingStatus.VERZONDEN, ReceiptStatus.TECHNICAL_FAILURE))
-                .isEqualTo(new Decision(PogingStatus.TECHNISCH_MISLUKT, NotificatieStatus.TECHNISCH_MISLUKT,
-                        Reden.TECHNISCH, false, false, false, false));
+                .isEqualTo(new Decision.Ends(PogingStatus.TECHNISCH_MISLUKT, NotificatieStatus.TECHNISCH_MISLUKT,
+                        Reden.TECHNISCH, false));
+        // after geldig_tot: verlopen instead of a resend
         assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, false,
-                ReceiptStatus.TEMPORARY_FAILURE, false, true, true)).naar()).isEqualTo(NotificatieStatus.VERLOPEN);
+                ReceiptStatus.TEMPORARY_FAILURE, false, true, true)))
+                .isEqualTo(new Decision.Ends(PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.VERLOPEN,
+                        Reden.VERLOPEN, false));
         // bezorgd: a temporary failure within the period on the delivered attempt 1 plans the resend
         assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.BEZORGD, 1, PogingStatus.BEZORGD, false,
                 ReceiptStatus.TEMPORARY_FAILURE, true, true, false)))
-                .isEqualTo(new Decision(PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.VERZONDEN, null, true, false,
-                        true, false));
-        // ... but after the period it is only recorded
+                .isEqualTo(new Decision.Resend(PogingStatus.TIJDELIJK_MISLUKT, true));
+        // ... a new delivered replaces the finalise task
         assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.BEZORGD, 1, PogingStatus.BEZORGD, false,
-                ReceiptStatus.PERMANENT_FAILURE, true, false, false)).recordOnly()).isTrue();
+                ReceiptStatus.DELIVERED, true, true, false))).isEqualTo(new Decision.DeliveredAgain());
+        // ... but after the period a failure is only recorded
+        assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.BEZORGD, 1, PogingStatus.BEZORGD, false,
+                ReceiptStatus.PERMANENT_FAILURE, true, false, false))).isEqualTo(new Decision.RecordOnly());
         // bezorgstatus-onbekend: a late delivered or permanent failure corrects it; a temporary one does not
-        assertThat(judge(NotificatieStatus.BEZORGSTATUS_ONBEKEND, 1, PogingStatus.ONBEKEND, ReceiptStatus.DELIVERED)
-                .naar()).isEqualTo(NotificatieStatus.BEZORGD);
+        assertThat(judge(NotificatieStatus.BEZORGSTATUS_ONBEKEND, 1, PogingStatus.ONBEKEND, ReceiptStatus.DELIVERED))
+                .isEqualTo(new Decision.Delivered());
         assertThat(judge(NotificatieStatus.BEZORGSTATUS_ONBEKEND, 1, PogingStatus.ONBEKEND,
-                ReceiptStatus.TEMPORARY_FAILURE).recordOnly()).isTrue();
+                ReceiptStatus.TEMPORARY_FAILURE)).isEqualTo(new Decision.RecordOnly());
+        // a status the NMC does not know is recorded and counted
+        assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.UNKNOWN))
+                .isEqualTo(new Decision.UnknownStatus());
+    }
+
+    @Test
+    void aReceiptCountsForItsOwnCompletedAtButNeverLaterThanNow() {
+        java.time.Instant now = java.time.Instant.parse("2026-12-01T10:00:00Z");
+        assertThat(ReceiptRules.effectiveCompletedAt(now.minusSeconds(60), now)).isEqualTo(now.minusSeconds(60));
+        assertThat(ReceiptRules.effectiveCompletedAt(now.plusSeconds(3600), now))
+                .as("a NotifyNL clock ahead of ours is capped").isEqualTo(now);
+        assertThat(ReceiptRules.effectiveCompletedAt(null, now)).isEqualTo(now);
+    }
+
+    @Test
+    void theMebvPeriodCountsFromTheLastAppliedReceiptInclusive() {
+        java.time.Instant delivered = java.time.Instant.parse("2026-12-01T10:00:00Z");
+        java.time.Duration period = java.time.Duration.ofDays(7);
+        assertThat(ReceiptRules.withinMebvPeriod(null, delivered, period)).isTrue();
+        assertThat(ReceiptRules.withinMebvPeriod(delivered, delivered.plus(period), period)).isTrue();
+        assertThat(ReceiptRules.withinMebvPeriod(delivered, delivered.plus(period).plusNanos(1000), period)).isFalse();
     }
 
     private static Decision judge(NotificatieStatus n, int nummer, PogingStatus p, ReceiptStatus r) {

@@ -150,7 +150,8 @@ public final class TestDatabase {
 
     public DatabaseSettings settings() {
         return new DatabaseSettings(url, user, password, 6, DatabaseSettings.DEFAULT_STATEMENT_TIMEOUT,
-                DatabaseSettings.DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT, "migrate");
+                DatabaseSettings.DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT, DatabaseSettings.DEFAULT_TRANSACTION_TIMEOUT,
+                "migrate");
     }
 
     public Database open() {
@@ -175,8 +176,8 @@ public final class TestDatabase {
                         "standaard", null, 5)),
                 java.util.List.of(new nl.overheid.moz.nmc.register.Register.DvSeed("00000001111111111000", "DV A",
                         java.util.List.of("test-bericht"), 10)));
-        return database.inTransaction(c -> nl.overheid.moz.nmc.db.Sql.on(c, "SELECT id FROM dienstverlener")
-                .one(row -> row.uuid("id")));
+        return database.inTransaction(tx -> tx.get("SELECT id FROM dienstverlener").orElseThrow()
+                .column("id").get(java.util.UUID.class));
     }
 
     /** Empties every table the NMC writes, so each test starts clean. */

@@ -21,6 +21,8 @@ public final class TestNmc {
     public static final String BERICHTTYPE = "test-bericht";
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
     public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
+    /** The key that signs feed cursors in tests (decoded). */
+    public static final byte[] CURSOR_KEY = "test-cursor-key-0123456789abcdef0123456789".getBytes();
     /** A NotifyNL API key of the documented form {@code name-serviceId-secret}. */
     public static final String NOTIFY_API_KEY =
             "nmc_test-26785a09-ab16-4eb0-8407-a37497a57506-3d844edf-8d35-48ac-975b-e847b4f122b0";
@@ -54,6 +56,8 @@ public final class TestNmc {
                   base-url: "%s"
                   api-key: "%s"
                   callback-token: "%s"
+                feed:
+                  cursor-key: "%s"
                 privacy:
                   pepper:
                     current-version: 1
@@ -91,6 +95,7 @@ public final class TestNmc {
                         berichttypen: ["%s"]
                 """.formatted(database.url(), database.user(), database.password(), iam.jwksFile().toUri(),
                 TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, NOTIFY_API_KEY, CALLBACK_TOKEN,
+                b64.encodeToString(CURSOR_KEY),
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
                 autostart, BERICHTTYPE, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);

@@ -1,0 +1,50 @@
+package nl.overheid.moz.nmc.api;
+
+import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
+import nl.overheid.moz.nmc.acceptance.CancelRefused;
+import nl.overheid.moz.nmc.feed.CursorRefused;
+
+/**
+ * The one place where the domain's refusals become RFC 9457 problems: the domain speaks in its own terms,
+ * only this class knows which status, problem type and Dutch text each refusal has. The switches are
+ * exhaustive over the sealed refusals, so a new refusal does not compile until it has its problem.
+ */
+public final class DomainProblems {
+
+    private DomainProblems() {
+    }
+
+    public static ProblemException of(AcceptanceRefused refused) {
+        return switch (refused) {
+            case AcceptanceRefused.BerichttypeNotAllowed r -> ProblemException.invalid("/berichttype", "unknown",
+                    "Deze dienstverlener mag dit berichttype niet versturen.");
+            case AcceptanceRefused.GeldigTotPassed r -> ProblemException.invalid("/geldigTot", "past",
+                    "geldigTot ligt niet in de toekomst.");
+            case AcceptanceRefused.GeldigTotTooFar r -> ProblemException.invalid("/geldigTot", "maximum",
+                    "geldigTot ligt meer dan een jaar in de toekomst.");
+            case AcceptanceRefused.QuotaExhausted r -> ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
+        };
+    }
+
+    public static ProblemException of(CancelRefused refused) {
+        return switch (refused) {
+            case CancelRefused.NotFound r -> ProblemException.notFound();
+            case CancelRefused.NotCancellable r -> ProblemException.conflict(
+                    "Alleen een notificatie met status aangenomen kan worden geannuleerd; deze heeft status "
+                            + r.status() + ".");
+        };
+    }
+
+    public static ProblemException of(CursorRefused refused) {
+        return switch (refused) {
+            case CursorRefused.Unreadable r -> ProblemException.invalid("cursor", "format",
+                    "De cursor is geen cursor van deze feed.");
+            case CursorRefused.OtherEpoch r -> ProblemException.cursorExpired(
+                    "De cursor hoort bij een eerdere stand van het eventlog; begin opnieuw zonder cursor.");
+            case CursorRefused.TooOld r -> ProblemException.cursorExpired(
+                    "De cursor is ouder dan de maximale cursorleeftijd; begin opnieuw zonder cursor.");
+            case CursorRefused.EventGone r -> ProblemException.cursorExpired(
+                    "De cursor wijst naar een event dat niet meer bestaat; begin opnieuw zonder cursor.");
+        };
+    }
+}

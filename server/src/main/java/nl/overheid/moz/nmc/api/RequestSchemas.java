@@ -1,0 +1,122 @@
+package nl.overheid.moz.nmc.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonMetaSchema;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.PathType;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.format.PatternFormat;
+import com.networknt.schema.oas.OpenApi30;
+import com.networknt.schema.regex.RegularExpression;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Validates request bodies against the schemas of a published OpenAPI 3.0 document, with networknt's JSON
+ * Schema validator in its OpenAPI 3.0 dialect ({@code nullable}, formats asserted), reporting all errors
+ * at once (NL API Design Rules {@code /core/error-handling/all-errors}). Messages name the field by JSON
+ * pointer and never repeat the value.
+ */
+public final class RequestSchemas {
+
+    private static final String DOCUMENT_IRI = "https://nmc.invalid/api-spec/document.json";
+
+    /**
+     * The library's {@code email} format only accepts top-level domains of the IANA list, which refuses
+     * NotifyNL's own test addresses ({@code @simulator.notify}) and any TLD newer than the library. This one
+     * is pragmatic (RFC 5321 lengths, one {@code @}, a dotted domain); NotifyNL validates again.
+     */
+    private static final PatternFormat EMAIL = PatternFormat.of("email",
+            "^(?=.{1,254}\\z)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                    + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\\z", "format.email");
+
+    private final JsonSchemaFactory factory;
+    private final SchemaValidatorsConfig config;
+    private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
+
+    RequestSchemas(JsonNode document) {
+        String json = document.toString();
+        JsonMetaSchema dialect = JsonMetaSchema.builder(OpenApi30.getInstance()).format(EMAIL).build();
+        this.factory = JsonSchemaFactory.builder(JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4))
+                .metaSchema(dialect)
+                .defaultMetaSchemaIri(OpenApi30.getInstance().getIri())
+                .schemaLoaders(loaders -> loaders.schemas(Map.of(DOCUMENT_IRI, json)))
+                .build();
+        this.config = SchemaValidatorsConfig.builder()
+                .formatAssertionsEnabled(true)
+                .regularExpressionFactory(RequestSchemas::ecmaPattern)
+                .pathType(PathType.JSON_POINTER)
+                .build();
+    }
+
+    /** Validates {@code value} against {@code #/components/schemas/<schemaName>}; empty when valid. */
+    public List<ProblemException.FieldError> validate(String schemaName, JsonNode value) {
+        JsonSchema schema = schemas.computeIfAbsent(schemaName, name -> factory.getSchema(
+                SchemaLocation.of(DOCUMENT_IRI + "#/components/schemas/" + name), config));
+        return schema.validate(value).stream()
+                .map(RequestSchemas::fieldError)
+                .sorted(Comparator.comparing(ProblemException.FieldError::name))
+                .toList();
+    }
+
+    /**
+     * JSON Schema patterns are ECMA-262, where {@code $} ends the input; in java.util.regex (and in Joni's
+     * ECMAScript mode) it also matches before a final line break, which would let {@code "X\n"} through
+     * {@code ^[\x21-\x7E]+$}. Hand-written because no validator's factory gets this one rule right.
+     */
+    static RegularExpression ecmaPattern(String pattern) {
+        java.util.regex.Pattern compiled = java.util.regex.Pattern.compile(pattern.replaceAll("(?<!\\\\)\\$", "\\\\z"));
+        return value -> compiled.matcher(value).find();
+    }
+
+    private static ProblemException.FieldError fieldError(ValidationMessage message) {
+        String at = message.getInstanceLocation().toString();
+        String keyword = message.getType();
+        String name = switch (keyword) {
+            // the missing or unexpected field itself, not the object that lacks or has it
+            case "required", "additionalProperties" -> at + "/" + escape(message.getProperty());
+            default -> at.isEmpty() ? "/" : at;
+        };
+        JsonNode schemaNode = message.getSchemaNode();
+        JsonNode keywordValue = schemaNode != null && schemaNode.isObject() ? schemaNode.get(keyword) : schemaNode;
+        return new ProblemException.FieldError(name, keyword, reason(keyword, keywordValue));
+    }
+
+    /** Dutch reasons per keyword, from the schema only: the request's value is never echoed. */
+    private static String reason(String keyword, JsonNode keywordValue) {
+        String limit = keywordValue == null ? "" : keywordValue.asText();
+        return switch (keyword) {
+            case "required" -> "Is verplicht.";
+            case "additionalProperties" -> "Is geen veld van dit verzoek.";
+            case "type" -> "Moet van type " + limit + " zijn.";
+            case "nullable" -> "Mag niet null zijn.";
+            case "enum" -> "Heeft geen toegestane waarde.";
+            case "minLength" -> "Moet minstens " + limit + " tekens lang zijn.";
+            case "maxLength" -> "Mag hoogstens " + limit + " tekens lang zijn.";
+            case "pattern" -> "Voldoet niet aan het patroon " + limit + ".";
+            case "minimum" -> "Moet minstens " + limit + " zijn.";
+            case "maximum" -> "Mag hoogstens " + limit + " zijn.";
+            case "minProperties" -> "Bevat te weinig velden.";
+            case "maxProperties" -> "Bevat te veel velden.";
+            case "minItems" -> "Bevat te weinig elementen.";
+            case "maxItems" -> "Bevat te veel elementen.";
+            case "format" -> switch (limit) {
+                case "email" -> "Geen geldig e-mailadres.";
+                case "date-time" -> "Geen geldig tijdstip (RFC 3339, met tijdzone).";
+                case "uuid" -> "Geen geldige UUID.";
+                default -> "Heeft niet het formaat " + limit + ".";
+            };
+            default -> "Voldoet niet aan het schema (" + keyword + ").";
+        };
+    }
+
+    private static String escape(String key) {
+        return key == null ? "" : key.replace("~", "~0").replace("/", "~1");
+    }
+}

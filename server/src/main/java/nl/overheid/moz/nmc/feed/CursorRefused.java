@@ -1,0 +1,40 @@
+package nl.overheid.moz.nmc.feed;
+
+/**
+ * Why a cursor cannot be used, in domain terms. {@link Unreadable} is the DV's mistake; the others mean
+ * the position is gone and the DV restarts without a cursor (the API answers 410 for those).
+ */
+public abstract sealed class CursorRefused extends RuntimeException {
+
+    private CursorRefused(String message) {
+        super(message, null, false, false);
+    }
+
+    /** Not a cursor this NMC handed out: garbage, altered, or signed with a key no longer in use. */
+    public static final class Unreadable extends CursorRefused {
+        public Unreadable() {
+            super("cursor is unreadable");
+        }
+    }
+
+    /** The cursor belongs to an earlier cluster epoch (before a restore or a promotion). */
+    public static final class OtherEpoch extends CursorRefused {
+        public OtherEpoch() {
+            super("cursor of another cluster epoch");
+        }
+    }
+
+    /** The DV has not used the cursor for longer than its max cursor age. */
+    public static final class TooOld extends CursorRefused {
+        public TooOld() {
+            super("cursor older than the max cursor age");
+        }
+    }
+
+    /** The event the cursor points at is gone (a dropped partition), or was never the caller's. */
+    public static final class EventGone extends CursorRefused {
+        public EventGone() {
+            super("cursor points at no event of the caller");
+        }
+    }
+}

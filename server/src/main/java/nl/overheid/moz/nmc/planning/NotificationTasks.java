@@ -1,0 +1,63 @@
+package nl.overheid.moz.nmc.planning;
+
+import io.helidon.dbclient.DbTransaction;
+import java.time.Instant;
+import java.util.UUID;
+import nl.overheid.moz.nmc.engine.SubjectLock;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+
+/**
+ * The tasks of a notification, in one place: the lock that every transaction on such a task takes first
+ * (the notification row, through the transition function), and the verbs that plan and complete them.
+ * Callers hold the notification's lock when they plan or complete (acceptance holds it implicitly: the row
+ * is its own insert).
+ */
+public final class NotificationTasks {
+
+    private final TaskRepository tasks;
+    private final SubjectLock<Transitions.Locked> lock;
+
+    public NotificationTasks(TaskRepository tasks, Transitions transitions) {
+        this.tasks = tasks;
+        this.lock = (tx, task) -> transitions.lock(tx, task.notificatie());
+    }
+
+    /** The subject lock of every task kind that acts on a notification. */
+    public SubjectLock<Transitions.Locked> lock() {
+        return lock;
+    }
+
+    /** A send task (first send or resend); its claim decides which. */
+    public void planSend(DbTransaction tx, UUID dvId, UUID notificatie, String traceId, Instant due) {
+        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, dvId, notificatie, due,
+                traceId));
+    }
+
+    public void planSend(DbTransaction tx, Transitions.Locked n, Instant due) {
+        planSend(tx, n.dvId(), n.id(), n.traceId(), due);
+    }
+
+    /** The reconcile task of an attempt NotifyNL accepted; whoever records the send plans it. */
+    public void planReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging, Instant due) {
+        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.RECONCILIEREN, n.dvId(), n.id(), due,
+                n.traceId()).withPoging(poging));
+    }
+
+    /** The finalise task of a delivered notification. */
+    public void planFinalise(DbTransaction tx, Transitions.Locked n, Instant due) {
+        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.VASTSTELLEN, n.dvId(), n.id(), due,
+                n.traceId()));
+    }
+
+    /** Completes the notification's open task of one kind, whoever holds it. */
+    public void complete(DbTransaction tx, Transitions.Locked n, TaskKind kind) {
+        tasks.taskCompleteForNotification(tx, n.id(), kind);
+    }
+
+    /** Completes every planned task of a notification that became terminal (stored receipts stay). */
+    public void completeAll(DbTransaction tx, Transitions.Locked n) {
+        tasks.taskCompleteAllForNotification(tx, n.id());
+    }
+}
