@@ -26,14 +26,16 @@ require_maven() {
   command -v mvn >/dev/null 2>&1 || die "Maven (mvn) is not on PATH"
 }
 
-# Starts a throwaway PostgreSQL cluster in $1 and exports NMC_DB_URL, NMC_DB_USER, NMC_DB_PASSWORD.
+# Starts a throwaway PostgreSQL cluster in $1 (scripts/pg: PostgreSQL 17 from Maven Central), exports
+# NMC_DB_URL, NMC_DB_USER, NMC_DB_PASSWORD, PG_PORT and PG_VERSION, and says which version runs where.
 start_postgres() {
-  local dir=$1 env
-  env=$("$REPO/scripts/pg-local" start "$dir") || die "could not start PostgreSQL (scripts/pg-local)"
-  # shellcheck disable=SC2046
-  export $(printf '%s\n' "$env" | grep -E '^(NMC_DB_URL|NMC_DB_USER|NMC_DB_PASSWORD|PG_PORT)=')
+  local env
+  env=$("$REPO/scripts/pg" start "$1") || die "could not start PostgreSQL (scripts/pg)"
+  eval "$env"   # scripts/pg prints only shell-sourceable assignments on stdout
+  export NMC_DB_URL NMC_DB_USER NMC_DB_PASSWORD PG_PORT PG_VERSION
+  say "== $PG_VERSION at $NMC_DB_URL"
 }
 
 stop_postgres() {
-  "$REPO/scripts/pg-local" stop "$1" >/dev/null 2>&1 || true
+  "$REPO/scripts/pg" stop "$1" >/dev/null 2>&1 || true
 }

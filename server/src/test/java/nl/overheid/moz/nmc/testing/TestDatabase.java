@@ -20,9 +20,9 @@ import nl.overheid.moz.nmc.db.DatabaseSettings;
  * One real PostgreSQL database per test JVM, migrated with the shipped Flyway scripts.
  *
  * <p>Where it comes from, in order: the cluster the test command started ({@code NMC_TEST_DB_URL}, see
- * {@code scripts/test}); Testcontainers where a Docker engine runs; else a throwaway cluster started here
- * with {@code scripts/pg-local}. Each JVM creates its own database in that cluster, and {@link #reset()}
- * truncates between tests. Never H2, never a mock.
+ * {@code scripts/test}); Testcontainers ({@code postgres:17-alpine}) where a Docker engine runs; else a
+ * throwaway cluster started here with {@code scripts/pg} (PostgreSQL 17 from Maven Central). Each JVM creates
+ * its own database in that cluster, and {@link #reset()} truncates between tests. Never H2, never a mock.
  */
 public final class TestDatabase {
 
@@ -72,7 +72,7 @@ public final class TestDatabase {
             return new Server(url, env("NMC_TEST_DB_USER", "nmc"), env("NMC_TEST_DB_PASSWORD", "nmc"));
         }
         if (dockerAvailable()) {
-            var container = new org.testcontainers.postgresql.PostgreSQLContainer("postgres:15-alpine");
+            var container = new org.testcontainers.postgresql.PostgreSQLContainer("postgres:17-alpine");
             container.start();
             return new Server(container.getJdbcUrl(), container.getUsername(), container.getPassword());
         }
@@ -89,7 +89,7 @@ public final class TestDatabase {
 
     /** Starts a throwaway cluster with the project's own script and stops it when the JVM ends. */
     private static Server localCluster() {
-        Path script = repositoryRoot().resolve("scripts/pg-local");
+        Path script = repositoryRoot().resolve("scripts/pg");
         try {
             Path dir = Files.createTempDirectory("nmc-test-pg");
             Process process = new ProcessBuilder(script.toString(), "start", dir.toString())
@@ -101,7 +101,7 @@ public final class TestDatabase {
                         values.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1)));
             }
             if (process.waitFor() != 0 || !values.containsKey("NMC_DB_URL")) {
-                throw new IllegalStateException("scripts/pg-local could not start a PostgreSQL cluster");
+                throw new IllegalStateException("scripts/pg could not start a PostgreSQL cluster");
             }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
@@ -113,7 +113,7 @@ public final class TestDatabase {
             return new Server(values.get("NMC_DB_URL"), values.get("NMC_DB_USER"), values.get("NMC_DB_PASSWORD"));
         } catch (IOException e) {
             throw new IllegalStateException("no PostgreSQL for the tests: set NMC_TEST_DB_URL, run Docker, or "
-                    + "install PostgreSQL for scripts/pg-local", e);
+                    + "let scripts/pg fetch PostgreSQL (needs mvn on PATH)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -122,11 +122,11 @@ public final class TestDatabase {
 
     private static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("scripts/pg-local"))) {
+        while (dir != null && !Files.exists(dir.resolve("scripts/pg"))) {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("cannot find scripts/pg-local above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException("cannot find scripts/pg above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }

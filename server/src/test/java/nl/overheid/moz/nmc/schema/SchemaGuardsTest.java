@@ -1,0 +1,511 @@
+package nl.overheid.moz.nmc.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The schema's own guards (migrations V1..V4), in plain SQL over JDBC, without the application: the status
+ * triggers (NM001..NM004) and the allowed pairs, the receipt dedupe, the task uniqueness, the single-row
+ * cluster epoch and the event-log partition pruning the feed relies on. Statement-time refusals are checked
+ * on the statement, the deferred (commit-time) ones on {@link Connection#commit()}.
+ */
+class SchemaGuardsTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final UUID DV = UUID.fromString("d0000000-0000-4000-8000-000000000001");
+
+    private Connection c;
+
+    @BeforeEach
+    void seed() throws SQLException {
+        DB.reset();
+        c = DB.connect();
+        exec("INSERT INTO dienstverlener (id, oin, naam) VALUES ('" + DV + "', '00000000000000000042', 'schema DV')");
+        exec("INSERT INTO berichttype (code, notify_template_id) VALUES ('schema-check', gen_random_uuid())");
+        c.commit();
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        c.rollback();
+        c.close();
+    }
+
+    // --- allowed pairs ------------------------------------------------------------------------------------
+
+    @Test
+    void theAllowedPairsAreExactlyTwentyOneIncludingTheAcceptanceAndTheResend() throws SQLException {
+        assertThat(one("SELECT count(*) FROM toegestane_overgang")).isEqualTo("21");
+        assertThat(one("SELECT count(*) FROM toegestane_overgang WHERE van IS NULL AND naar = 'aangenomen'"))
+                .isEqualTo("1");
+        assertThat(one("SELECT count(*) FROM toegestane_overgang WHERE van = 'verzonden' AND naar = 'verzonden'"))
+                .isEqualTo("1");
+    }
+
+    @Test
+    void theAcceptancePairCannotBeAddedTwiceBecauseNullsAreNotDistinct() {
+        refused("23505", "INSERT INTO toegestane_overgang VALUES (NULL, 'aangenomen', 'dubbel')",
+                "toegestane_overgang_uk");
+    }
+
+    // --- acceptance ---------------------------------------------------------------------------------------
+
+    @Test
+    void anInsertWithItsFirstEventInOneTransactionCommits() throws SQLException {
+        UUID id = UUID.randomUUID();
+        exec(insert(id, "aangenomen", 1));
+        exec(event(id, 1, null, "aangenomen"));
+        c.commit();
+
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+    }
+
+    @Test
+    void anInsertWithoutAnEventFailsAtCommitAndLeavesNoRow() throws SQLException {
+        UUID id = UUID.randomUUID();
+        exec(insert(id, "aangenomen", 1));
+
+        refusedAtCommit("NM002");
+        assertThat(status(id)).isNull();
+    }
+
+    @Test
+    void anEventWrittenInAnEarlierTransactionDoesNotCount() throws SQLException {
+        UUID id = UUID.randomUUID();
+        exec(event(id, 1, null, "aangenomen"));
+        c.commit();
+        exec(insert(id, "aangenomen", 1));
+
+        refusedAtCommit("NM002");
+    }
+
+    @Test
+    void anInsertWithAStatusOtherThanAangenomenIsRefused() {
+        refused("NM001", insert(UUID.randomUUID(), "verzonden", 1));
+    }
+
+    @Test
+    void anInsertWithVersieTwoIsRefused() {
+        refused("NM003", insert(UUID.randomUUID(), "aangenomen", 2));
+    }
+
+    // --- transitions --------------------------------------------------------------------------------------
+
+    @Test
+    void aTransitionWithVersiePlusOneAndItsEventCommits() throws SQLException {
+        UUID id = accepted();
+        exec("UPDATE notificatie SET status = 'in-verzending', versie = versie + 1 WHERE id = '" + id + "'");
+        exec(event(id, 2, "aangenomen", "in-verzending"));
+        c.commit();
+
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+    }
+
+    @Test
+    void aTransitionWithoutItsEventFailsAtCommitAndTheRowKeepsItsVersion() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        c.commit();
+        exec("UPDATE notificatie SET status = 'verzonden', versie = versie + 1 WHERE id = '" + id + "'");
+
+        refusedAtCommit("NM002");
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+    }
+
+    @Test
+    void anEventWhoseNaarDiffersFromTheNewStatusDoesNotCount() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        c.commit();
+        exec("UPDATE notificatie SET status = 'verzonden', versie = versie + 1 WHERE id = '" + id + "'");
+        exec(event(id, 3, "in-verzending", "technisch-mislukt"));
+
+        refusedAtCommit("NM002");
+    }
+
+    @Test
+    void aPairOutsideTheTableIsRefused() throws SQLException {
+        UUID id = accepted();
+
+        refused("NM001", "UPDATE notificatie SET status = 'bezorgd', versie = versie + 1 WHERE id = '" + id + "'");
+    }
+
+    @Test
+    void aVersionStepOtherThanPlusOneIsRefused() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        c.commit();
+
+        refused("NM003", "UPDATE notificatie SET status = 'verzonden', versie = versie + 2 WHERE id = '" + id + "'");
+        refused("NM003", "UPDATE notificatie SET versie = versie - 1 WHERE id = '" + id + "'");
+    }
+
+    @Test
+    void aStatusChangeWithoutAVersionChangeIsRefused() throws SQLException {
+        UUID id = accepted();
+
+        refused("NM002", "UPDATE notificatie SET status = 'in-verzending' WHERE id = '" + id + "'");
+    }
+
+    @Test
+    void aVersionChangeThatKeepsStatusAangenomenIsRefusedAsAPairNotAllowed() throws SQLException {
+        UUID id = accepted();
+
+        refused("NM001", "UPDATE notificatie SET versie = versie + 1 WHERE id = '" + id + "'");
+    }
+
+    @Test
+    void anUpdateTouchingNeitherStatusNorVersieCommitsWithoutAnEvent() throws SQLException {
+        UUID id = accepted();
+        exec("UPDATE notificatie SET datasleutel_gewrapt = NULL, geldig_tot = now() WHERE id = '" + id + "'");
+        c.commit();
+
+        assertThat(one("SELECT datasleutel_gewrapt IS NULL FROM notificatie WHERE id = '" + id + "'")).isEqualTo("t");
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+    }
+
+    @Test
+    void theResendVerzondenToVerzondenCommitsWithVersiePlusOneAndItsEvent() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        transition(id, "verzonden");
+        c.commit();
+        exec("UPDATE notificatie SET status = 'verzonden', versie = versie + 1 WHERE id = '" + id + "'");
+        exec(event(id, 4, "verzonden", "verzonden"));
+        c.commit();
+
+        assertThat(status(id)).isEqualTo("verzonden:4");
+    }
+
+    @Test
+    void twoTransitionsInOneTransactionEachWithItsEventCommit() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        transition(id, "verzonden");
+        c.commit();
+        transition(id, "bezorgd");
+        transition(id, "verzonden");
+        c.commit();
+
+        assertThat(status(id)).isEqualTo("verzonden:5");
+    }
+
+    @Test
+    void eachVersionWrittenInATransactionNeedsItsOwnEvent() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        transition(id, "verzonden");
+        c.commit();
+        exec("UPDATE notificatie SET status = 'bezorgd', versie = versie + 1 WHERE id = '" + id + "'");
+        transition(id, "niet-bezorgbaar");
+
+        refusedAtCommit("NM002");
+        assertThat(status(id)).isEqualTo("verzonden:3");
+    }
+
+    @Test
+    void theTerminalStatusGeannuleerdAbsorbs() throws SQLException {
+        UUID id = accepted();
+        transition(id, "geannuleerd");
+        c.commit();
+
+        refused("NM001", "UPDATE notificatie SET status = 'in-verzending', versie = versie + 1"
+                + " WHERE id = '" + id + "'");
+    }
+
+    @Test
+    void theEventLogHoldsExactlyTheCommittedTransitions() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        c.commit();
+        exec("UPDATE notificatie SET status = 'verzonden', versie = versie + 1 WHERE id = '" + id + "'");
+        refusedAtCommit("NM002");
+        transition(id, "verzonden");
+        c.commit();
+        transition(id, "verzonden");
+        c.commit();
+        transition(id, "bezorgd");
+        transition(id, "verzonden");
+        c.commit();
+        exec("UPDATE notificatie SET status = 'bezorgd', versie = versie + 1 WHERE id = '" + id + "'");
+        transition(id, "niet-bezorgbaar");
+        refusedAtCommit("NM002");
+
+        assertThat(column("SELECT volgnummer || ':' || coalesce(van, '-') || '>' || naar FROM event"
+                + " WHERE notificatie = '" + id + "' ORDER BY volgnummer"))
+                .containsExactly("1:->aangenomen", "2:aangenomen>in-verzending", "3:in-verzending>verzonden",
+                        "4:verzonden>verzonden", "5:verzonden>bezorgd", "6:bezorgd>verzonden");
+    }
+
+    // --- event log ----------------------------------------------------------------------------------------
+
+    @Test
+    void eventRowsCannotBeUpdatedNotEvenThroughAPartition() throws SQLException {
+        UUID id = accepted();
+
+        refused("NM004", "UPDATE event SET reden = 'technisch' WHERE notificatie = '" + id + "'");
+        refused("NM004", "UPDATE event_p0 SET naar = 'bezorgd' WHERE notificatie = '" + id + "'");
+    }
+
+    @Test
+    void eventRowsCanBeDeletedForRetention() throws SQLException {
+        UUID id = UUID.randomUUID();
+        exec(event(id, 1, null, "aangenomen"));
+        c.commit();
+
+        exec("DELETE FROM event WHERE notificatie = '" + id + "'");
+        c.commit();
+        assertThat(one("SELECT count(*) FROM event WHERE notificatie = '" + id + "'")).isEqualTo("0");
+    }
+
+    @Test
+    void eventsAreRoutedToTheRangePartitionOfTheirTransactionId() throws SQLException {
+        accepted();
+        accepted();
+
+        assertThat(column("""
+                SELECT e.tableoid::regclass::text || ' '
+                       || coalesce(e.transactie_id::text::bigint BETWEEN b.vanaf::bigint AND b.tot::bigint - 1, false)
+                  FROM event e
+                  JOIN pg_class p ON p.oid = e.tableoid
+                  CROSS JOIN LATERAL regexp_match(pg_get_expr(p.relpartbound, p.oid),
+                                                  'FROM \\(''(\\d+)''\\) TO \\(''(\\d+)''\\)') AS m
+                  CROSS JOIN LATERAL (SELECT m[1] AS vanaf, m[2] AS tot) b
+                 WHERE e.dv_id = '%s'
+                """.formatted(DV))).hasSize(2).allMatch(row -> row.matches("event_p\\d+ true"));
+    }
+
+    // --- receipt store ------------------------------------------------------------------------------------
+
+    @Test
+    void repeatedCallbacksAreStoredOnceAlsoWithoutCompletedAt() throws SQLException {
+        UUID poging = attempt(accepted());
+        for (int i = 0; i < 2; i++) {
+            exec(receipt(poging, "delivered", "'2026-01-01 12:00:00+01'") + " ON CONFLICT DO NOTHING");
+            exec(receipt(poging, "sending", "NULL") + " ON CONFLICT DO NOTHING");
+        }
+        c.commit();
+
+        assertThat(one("SELECT count(*) FROM ontvangst WHERE poging = '" + poging + "'")).isEqualTo("2");
+    }
+
+    @Test
+    void aPlainDuplicateReceiptViolatesTheDedupeKey() throws SQLException {
+        UUID poging = attempt(accepted());
+        exec(receipt(poging, "delivered", "'2026-01-01 12:00:00+01'"));
+
+        refused("23505", receipt(poging, "delivered", "'2026-01-01 12:00:00+01'"), "ontvangst_dedup_uk");
+    }
+
+    // --- task table ---------------------------------------------------------------------------------------
+
+    @Test
+    void aSecondSendTaskForOneNotificationIsRefused() throws SQLException {
+        UUID id = accepted();
+        String task = "INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('verzenden', '" + DV + "', '" + id
+                + "', now())";
+        exec(task);
+
+        refused("23505", task, "taak_notificatie_soort_uk");
+    }
+
+    @Test
+    void severalReceiptTasksOfOneNotificationCanBeOpenButOnlyOnePerAttemptAndCompletedAt() throws SQLException {
+        UUID id = accepted();
+        UUID poging = attempt(id);
+        String task = "INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst_completed_at, due) VALUES "
+                + "('verwerken', '" + DV + "', '" + id + "', '" + poging + "', '%s', now())";
+        exec(task.formatted("2026-01-01 12:00:00+01"));
+        exec(task.formatted("2026-01-01 12:05:00+01"));
+        c.commit();
+
+        assertThat(one("SELECT count(*) FROM taak WHERE soort = 'verwerken' AND notificatie = '" + id + "'"))
+                .isEqualTo("2");
+        refused("23505", task.formatted("2026-01-01 12:05:00+01"), "taak_verwerken_uk");
+    }
+
+    // --- cluster epoch ------------------------------------------------------------------------------------
+
+    @Test
+    void theClusterEpochIsOneSingleRowStartingAtOne() throws SQLException {
+        assertThat(column("SELECT epoch FROM cluster_epoch")).containsExactly("1");
+        refused("23505", "INSERT INTO cluster_epoch (epoch) VALUES (2)", "cluster_epoch_pkey");
+    }
+
+    // --- partition pruning of the feed query --------------------------------------------------------------
+
+    @Test
+    void thePlainTransactionIdConjunctOfTheFeedQueryPrunesTheEarlierPartitions() throws SQLException {
+        List<String> earlier = rangePartitions();
+        String cursor = partitionAboveTheRest();
+
+        String withConjunct = plan("SELECT * FROM event WHERE dv_id = '" + DV + "' AND transactie_id >= '" + cursor
+                + "'::xid8 AND (transactie_id, id) > ('" + cursor + "'::xid8, 0)");
+        String rowComparisonOnly = plan("SELECT * FROM event WHERE dv_id = '" + DV + "' AND (transactie_id, id) > ('"
+                + cursor + "'::xid8, 0)");
+
+        assertThat(withConjunct).contains(" on event_ptest ");
+        assertThat(earlier).allSatisfy(partition -> assertThat(withConjunct).doesNotContain(" on " + partition + " "));
+        assertThat(rowComparisonOnly).as("a row comparison alone prunes nothing: why the feed has the conjunct")
+                .contains(" on event_p0 ", " on event_ptest ");
+    }
+
+    @Test
+    void theGenericPlanOfTheFeedQueryPrunesAtExecutorStart() throws SQLException {
+        String laterPartition = partitionAboveTheRest();
+        exec("SET LOCAL plan_cache_mode = force_generic_plan");
+        exec("""
+                PREPARE feed(uuid, xid8, bigint, int) AS
+                    SELECT * FROM event
+                     WHERE dv_id = $1 AND transactie_id >= $2 AND (transactie_id, id) > ($2, $3)
+                       AND transactie_id < pg_snapshot_xmin(pg_current_snapshot())
+                     ORDER BY transactie_id, id LIMIT $4
+                """);
+        String inFirstPartition = plan("EXECUTE feed('" + DV + "', '5', 0, 100)");
+        String aboveTheWatermark = plan("EXECUTE feed('" + DV + "', '" + laterPartition + "', 0, 100)");
+
+        assertThat(inFirstPartition).as("a generic plan: the parameters are not folded in").contains("dv_id = $1");
+        assertThat(inFirstPartition).contains("Subplans Removed", " on event_p0 ").doesNotContain("event_ptest");
+        assertThat(aboveTheWatermark).as("a cursor above the watermark reads no partition at all")
+                .contains("Subplans Removed").doesNotContain(" on event_");
+    }
+
+    // --- helpers ------------------------------------------------------------------------------------------
+
+    private String insert(UUID id, String status, int versie) {
+        return """
+                INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, berichttype, regie,
+                                         status, versie, ontvanger_versleuteld, personalisatie_versleuteld,
+                                         datasleutel_gewrapt, kek_versie, trace_id, aangenomen_op)
+                VALUES ('%1$s', '%2$s', sha256('%1$s'::bytea), 1, sha256('p%1$s'::bytea), 'schema-check', 'decentraal',
+                        '%3$s', %4$d, '\\x01', '\\x02', '\\x03', 1, '0af7651916cd43dd8448eb211c80319c', now())
+                """.formatted(id, DV, status, versie);
+    }
+
+    private String event(UUID id, int volgnummer, String van, String naar) {
+        return "INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar) VALUES (now(), '" + DV + "', '"
+                + id + "', " + volgnummer + ", " + (van == null ? "NULL" : "'" + van + "'") + ", '" + naar + "')";
+    }
+
+    private String receipt(UUID poging, String status, String completedAt) {
+        return "INSERT INTO ontvangst (poging, notify_id, status, completed_at, ontvangen_op) VALUES ('" + poging
+                + "', 'b0000000-0000-4000-8000-000000000001', '" + status + "', " + completedAt + ", now())";
+    }
+
+    /** A committed notification in status aangenomen, versie 1, with its first event. */
+    private UUID accepted() throws SQLException {
+        UUID id = UUID.randomUUID();
+        exec(insert(id, "aangenomen", 1));
+        exec(event(id, 1, null, "aangenomen"));
+        c.commit();
+        return id;
+    }
+
+    /** What the transition function does, uncommitted: lock, versie + 1, the event. */
+    private void transition(UUID id, String naar) throws SQLException {
+        String[] current = one("SELECT status || ' ' || versie FROM notificatie WHERE id = '" + id + "' FOR UPDATE")
+                .split(" ");
+        int versie = Integer.parseInt(current[1]) + 1;
+        exec("UPDATE notificatie SET status = '" + naar + "', versie = " + versie + " WHERE id = '" + id + "'");
+        exec(event(id, versie, current[0], naar));
+    }
+
+    /** A committed first attempt of the notification. */
+    private UUID attempt(UUID notificatie) throws SQLException {
+        UUID poging = UUID.randomUUID();
+        exec("INSERT INTO poging (id, notificatie, nummer, status, notify_id) VALUES ('" + poging + "', '" + notificatie
+                + "', 1, 'verzonden', 'b0000000-0000-4000-8000-000000000001')");
+        c.commit();
+        return poging;
+    }
+
+    /**
+     * Creates (uncommitted; rolled back after the test) a range partition event_ptest above every existing one,
+     * as maintenance would, and returns its lower bound. Above, not after event_p0: other tests in this JVM may
+     * have added partitions already.
+     */
+    private String partitionAboveTheRest() throws SQLException {
+        String upper = one("""
+                SELECT max((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''(\\d+)''\\)'))[1]::bigint)
+                  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                 WHERE i.inhparent = 'event'::regclass AND pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
+                """);
+        exec("CREATE TABLE event_ptest PARTITION OF event FOR VALUES FROM ('%s') TO ('%d')"
+                .formatted(upper, Long.parseLong(upper) + 10_000_000));
+        return upper;
+    }
+
+    private List<String> rangePartitions() throws SQLException {
+        return column("""
+                SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                 WHERE i.inhparent = 'event'::regclass AND pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
+                """);
+    }
+
+    private String plan(String query) throws SQLException {
+        return String.join("\n", column("EXPLAIN (COSTS OFF) " + query)) + "\n";
+    }
+
+    private String status(UUID id) throws SQLException {
+        return one("SELECT status || ':' || versie FROM notificatie WHERE id = '" + id + "'");
+    }
+
+    /** The statement fails with the SQLSTATE (and, where given, names the constraint); the transaction goes on. */
+    private void refused(String sqlState, String sql, String... inMessage) {
+        try {
+            Savepoint before = c.setSavepoint();
+            assertRefused(() -> exec(sql), sqlState, inMessage);
+            c.rollback(before);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The deferred trigger refuses the transaction at commit. */
+    private void refusedAtCommit(String sqlState) {
+        assertRefused(c::commit, sqlState);
+    }
+
+    private static void assertRefused(ThrowingCallable action, String sqlState, String... inMessage) {
+        var refusal = assertThatThrownBy(action).isInstanceOf(SQLException.class)
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).as(e.getMessage()).isEqualTo(sqlState));
+        for (String part : inMessage) {
+            refusal.hasMessageContaining(part);
+        }
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Statement statement = c.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private String one(String query) throws SQLException {
+        List<String> rows = column(query);
+        return rows.isEmpty() ? null : rows.getFirst();
+    }
+
+    private List<String> column(String query) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Statement statement = c.createStatement(); ResultSet result = statement.executeQuery(query)) {
+            while (result.next()) {
+                rows.add(result.getString(1));
+            }
+        }
+        return rows;
+    }
+}
