@@ -73,6 +73,7 @@ import nl.overheid.moz.nmc.register.RegisterSeed;
 import nl.overheid.moz.nmc.sending.NotifyNl;
 import nl.overheid.moz.nmc.sending.NotifyNlClient;
 import nl.overheid.moz.nmc.sending.SendPipeline;
+import nl.overheid.moz.nmc.status.StatusQueries;
 
 /**
  * The running NMC: one database, the HTTP API, the task workers and the periodic duties, wired by hand
@@ -203,8 +204,8 @@ public final class Nmc implements AutoCloseable {
                     // The fixed path must be routed before /notificaties/{id}.
                     .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen",
                             new WijzigingenResource(feed, dvBodies, responses, settings.feedMaxLimit()))
-                    .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname, annulering, database, reads,
-                            pogingen, dvBodies, responses))
+                    .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname, annulering,
+                            new StatusQueries(database, reads, pogingen, peppers), dvBodies, responses))
                     // Unknown API paths get a problem too; /observe stays with its feature.
                     .any(ApiFilter.BASE_PATH + "/*", (request, response) -> problems.send(response,
                             ProblemException.notFound()))

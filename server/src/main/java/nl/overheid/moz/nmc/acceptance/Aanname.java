@@ -135,13 +135,6 @@ public final class Aanname {
         return Optional.empty();
     }
 
-    /** HMACs of a dvRef under every pepper version still in use, for search. */
-    public List<byte[]> dvRefHmacs(Dienstverlener dv, String dvRef) {
-        List<byte[]> hmacs = new java.util.ArrayList<>();
-        peppers.versions().forEach(version -> hmacs.add(peppers.dvRef(version, dv.id(), dvRef)));
-        return hmacs;
-    }
-
     private void enforceQuota(DbTransaction tx, Dienstverlener dv, Instant now) {
         NotificatieReads.Acceptances recent = reads.acceptedSince(tx, dv.id(), now.minus(QUOTA_WINDOW));
         if (recent.count() >= dv.quotumPerMinuut()) {

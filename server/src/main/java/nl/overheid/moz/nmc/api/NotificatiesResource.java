@@ -22,12 +22,10 @@ import nl.overheid.moz.nmc.api.generated.dv.model.Notificatie;
 import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieAangenomen;
 import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieLijst;
 import nl.overheid.moz.nmc.api.generated.dv.model.Poging;
-import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
-import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.register.Dienstverlener;
+import nl.overheid.moz.nmc.status.StatusQueries;
 
 /** Acceptance, status, search and cancel: the Notificaties tag of the DV API. */
 public final class NotificatiesResource extends NotificatiesService {
@@ -37,19 +35,15 @@ public final class NotificatiesResource extends NotificatiesService {
 
     private final Aanname aanname;
     private final Annulering annulering;
-    private final Database database;
-    private final NotificatieReads reads;
-    private final PogingRepository pogingen;
+    private final StatusQueries status;
     private final JsonBodies bodies;
     private final Responses responses;
 
-    public NotificatiesResource(Aanname aanname, Annulering annulering, Database database, NotificatieReads reads,
-                                PogingRepository pogingen, JsonBodies bodies, Responses responses) {
+    public NotificatiesResource(Aanname aanname, Annulering annulering, StatusQueries status, JsonBodies bodies,
+                                Responses responses) {
         this.aanname = aanname;
         this.annulering = annulering;
-        this.database = database;
-        this.reads = reads;
-        this.pogingen = pogingen;
+        this.status = status;
         this.bodies = bodies;
         this.responses = responses;
     }
@@ -104,10 +98,8 @@ public final class NotificatiesResource extends NotificatiesService {
 
     @Override
     protected void handleNotificatieOpvragen(ServerRequest request, ServerResponse response, UUID id) {
-        Dienstverlener dv = Callers.of(request);
-        Notificatie notificatie = database.inTransaction(tx -> reads.notificatieView(tx, dv.id(), id)
-                .map(view -> toModel(view, pogingen.pogingAll(tx, id)))
-                .orElseThrow(ProblemException::notFound));
+        Notificatie notificatie = status.byId(Callers.of(request), id).map(NotificatiesResource::toModel)
+                .orElseThrow(ProblemException::notFound);
         responses.json(response, Status.OK_200, notificatie);
     }
 
@@ -117,11 +109,9 @@ public final class NotificatiesResource extends NotificatiesService {
             throw ProblemException.invalid("dvRef", "pattern",
                     "dvRef is verplicht: 1 tot 200 zichtbare ASCII-tekens.");
         }
-        Dienstverlener dv = Callers.of(request);
-        List<byte[]> hmacs = aanname.dvRefHmacs(dv, dvRef);
         NotificatieLijst lijst = new NotificatieLijst();
-        lijst.setNotificaties(database.inTransaction(tx -> reads.notificatieByDvRef(tx, dv.id(), hmacs,
-                SEARCH_LIMIT).stream().map(view -> toModel(view, pogingen.pogingAll(tx, view.id()))).toList()));
+        lijst.setNotificaties(status.byDvRef(Callers.of(request), dvRef, SEARCH_LIMIT).stream()
+                .map(NotificatiesResource::toModel).toList());
         responses.json(response, Status.OK_200, lijst);
     }
 
@@ -132,7 +122,9 @@ public final class NotificatiesResource extends NotificatiesService {
         handleNotificatieOpvragen(request, response, id);
     }
 
-    private static Notificatie toModel(NotificatieReads.View view, List<nl.overheid.moz.nmc.lifecycle.Poging> attempts) {
+    private static Notificatie toModel(StatusQueries.Snapshot snapshot) {
+        var view = snapshot.view();
+        var attempts = snapshot.pogingen();
         Notificatie model = new Notificatie();
         model.setId(view.id());
         model.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(view.status().dbValue()));

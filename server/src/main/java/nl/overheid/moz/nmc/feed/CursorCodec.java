@@ -71,8 +71,10 @@ public final class CursorCodec {
             if (xid.compareTo(MAX_XID8) > 0) {
                 return Optional.empty();
             }
-            return Optional.of(new Cursor(Integer.parseInt(matcher.group(1)), xid.toString(),
-                    Long.parseLong(matcher.group(3)), Instant.ofEpochSecond(Long.parseLong(matcher.group(4)))));
+            Cursor cursor = new Cursor(Integer.parseInt(matcher.group(1)), xid.toString(),
+                    Long.parseLong(matcher.group(3)), Instant.ofEpochSecond(Long.parseLong(matcher.group(4))));
+            // One spelling per cursor: base64 with stray padding bits or leading zeros is not ours.
+            return encode(cursor).equals(opaque) ? Optional.of(cursor) : Optional.empty();
         } catch (NumberFormatException | DateTimeException e) {
             return Optional.empty();
         }

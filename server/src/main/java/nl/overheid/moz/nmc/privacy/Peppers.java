@@ -59,6 +59,11 @@ public final class Peppers {
         return hmac(version, dvId + "\u0000" + dvRef);
     }
 
+    /** The dvRef's HMAC under every pepper version still in use (search tests them all, design §9). */
+    public java.util.List<byte[]> dvRefUnderEveryVersion(UUID dvId, String dvRef) {
+        return peppers.keySet().stream().map(version -> dvRef(version, dvId, dvRef)).toList();
+    }
+
     /** HMAC over any canonical text under the given pepper version. */
     public byte[] hmac(int version, String canonical) {
         byte[] pepper = peppers.get(version);

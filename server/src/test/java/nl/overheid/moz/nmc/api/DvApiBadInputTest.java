@@ -210,14 +210,24 @@ class DvApiBadInputTest {
     }
 
     @Test
-    void theCallbackRefusesAWrongToken() {
+    void theCallbackRefusesAWrongTokenAndCountsItOnce() {
+        double before = metric("nmc_receipts_rejected_total");
         Http.Response response = http.post("/api/nmc/v1/notifynl-callback", "verkeerd-token-0123456789",
                 "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\"}");
         assertProblem(response, 401);
+        assertThat(metric("nmc_receipts_rejected_total")).isEqualTo(before + 1);
+        assertThat(metric("nmc_tasks_failed")).as("read from the database on each scrape").isZero();
+        assertThat(metric("nmc_notifications_status_unknown")).isZero();
+    }
+
+    /** The value of one metric in the Prometheus text at /observe/metrics (fails when it is absent). */
+    private static double metric(String name) {
         Http.Response metrics = http.get("/observe/metrics", null);
         assertThat(metrics.status()).isEqualTo(200);
-        assertThat(metrics.body()).contains("nmc_receipts_rejected").contains("nmc_tasks_failed")
-                .contains("nmc_notifications_status_unknown");
+        java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^" + name + "(\\{[^}]*})?\\s+(\\S+)$")
+                .matcher(metrics.body());
+        assertThat(line.find()).as(name + " in " + metrics.body()).isTrue();
+        return Double.parseDouble(line.group(2));
     }
 
     @Test

@@ -301,28 +301,85 @@ class NotificationLifecycleTest {
                 .as("without a cursor the DV restarts from the oldest event").hasSize(1);
     }
 
+    /** NotifyNL that holds every send until the test releases it, and then accepts it under one id. */
+    private static final class GatedNotifyNl implements nl.overheid.moz.nmc.sending.NotifyNl {
+        final java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final UUID notifyId = UUID.randomUUID();
+
+        @Override
+        public SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation,
+                                    UUID reference) {
+            entered.countDown();
+            try {
+                release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new SendResult.Accepted(notifyId);
+        }
+
+        @Override
+        public Lookup findByReference(UUID reference) {
+            return new Lookup.NotFound();
+        }
+    }
+
+    private GatedNotifyNl restartWithGatedNotifyNl() {
+        nmc.close();
+        GatedNotifyNl gated = new GatedNotifyNl();
+        nmc = Nmc.start(TestNmc.config(DB, IAM, notify.baseUrl(), false), clock, gated);
+        http = new Http("http://127.0.0.1:" + nmc.port());
+        return gated;
+    }
+
+    /** How many transactions wrote the events verzonden (3) and bezorgd (4). */
+    private static String transactionsOfSentAndDelivered(UUID id) {
+        return query("SELECT count(DISTINCT transactie_id) FROM event WHERE notificatie = ? AND volgnummer IN (3, 4)",
+                id).getFirst();
+    }
+
     @Test
-    void aReceiptThatOvertakesTheSendCommitActsOnBehalfOfTheWorker() throws Exception {
-        String notifyId = UUID.randomUUID().toString();
-        notify.acceptSlowly(notifyId, 1500);
+    void aReceiptThatOvertakesTheSendCommitActsOnBehalfOfTheWorkerWhoseLateCommitWritesNothing() throws Exception {
+        GatedNotifyNl gated = restartWithGatedNotifyNl();
         UUID id = accept(DV_REF, Map.of());
         Thread sender = Thread.ofVirtual().start(nmc::runWorkersOnce);
-        UUID attempt = null;
-        for (int i = 0; i < 50 && attempt == null; i++) {
-            Thread.sleep(20);
-            List<String> ids = query("SELECT id FROM poging WHERE notificatie = ?", id);
-            attempt = ids.isEmpty() ? null : UUID.fromString(ids.getFirst());
-        }
-        assertThat(attempt).as("the claim created the attempt before calling NotifyNL").isNotNull();
-        assertThat(postReceipt(Http.json(Map.of("id", notifyId, "reference", attempt.toString(), "status", "delivered",
-                "completed_at", clock.instant().toString(), "notification_type", "email"))).status()).isEqualTo(200);
-        nmc.runWorkersOnce();
-        assertThat(status(id)).as("the receipt task performed in-verzending -> verzonden itself").isEqualTo("bezorgd:4");
+        assertThat(gated.entered.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the POST is in flight").isTrue();
+        UUID attempt = attemptId(id, 1);
 
-        sender.join();
-        assertThat(status(id)).as("the late commit of the send is refused by its lost claim").isEqualTo("bezorgd:4");
-        assertThat(query("SELECT notify_id || ' ' || status FROM poging WHERE notificatie = ?", id))
-                .containsExactly(notifyId + " bezorgd");
+        assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference", attempt.toString(),
+                "status", "delivered", "completed_at", clock.instant().toString(), "notification_type", "email")))
+                .status()).isEqualTo(200);
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(transactionsOfSentAndDelivered(id))
+                .as("the receipt task wrote in-verzending -> verzonden itself, with bezorgd").isEqualTo("1");
+
+        gated.release.countDown();
+        sender.join(20_000);
+        assertThat(status(id)).as("the send's late commit is refused: its task is gone").isEqualTo("bezorgd:4");
+        assertThat(query("SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
+                + "WHERE notificatie = ?", id)).containsExactly(gated.notifyId + " bezorgd 0");
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
+    }
+
+    @Test
+    void aReceiptAfterTheSendCommitIsProcessedInItsOwnTransaction() throws Exception {
+        GatedNotifyNl gated = restartWithGatedNotifyNl();
+        gated.release.countDown();
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+
+        assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference",
+                attemptId(id, 1).toString(), "status", "delivered", "completed_at", clock.instant().toString(),
+                "notification_type", "email"))).status()).isEqualTo(200);
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(transactionsOfSentAndDelivered(id)).as("the send commit wrote verzonden, the receipt bezorgd")
+                .isEqualTo("2");
+        assertThat(query("SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
+                + "WHERE notificatie = ?", id)).containsExactly(gated.notifyId + " bezorgd 0");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
     }
 

@@ -61,14 +61,6 @@ public final class NotifyNlStub implements AutoCloseable {
                         .withTransformers("response-template")));
     }
 
-    /** Sends are accepted under this NotifyNL id, but the 201 comes only after {@code delayMillis}. */
-    public void acceptSlowly(String notifyId, int delayMillis) {
-        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
-                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                        .withBody(SENT_201.replace("{{randomValue type='UUID'}}", notifyId))
-                        .withTransformers("response-template").withFixedDelay(delayMillis)));
-    }
-
     /** Every send breaks the connection before an answer: NotifyNL may or may not have the e-mail. */
     public void breakConnections() {
         server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)

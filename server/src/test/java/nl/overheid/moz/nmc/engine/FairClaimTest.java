@@ -1,0 +1,94 @@
+package nl.overheid.moz.nmc.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** A claim round's tokens are spread over the DVs: an equal share first, leftovers to those with more work. */
+class FairClaimTest {
+
+    private final UUID a = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+    private final UUID b = UUID.fromString("00000000-0000-0000-0000-00000000000b");
+    private final UUID c = UUID.fromString("00000000-0000-0000-0000-00000000000c");
+
+    /** A fake database: each DV has so many claimable tasks; records every claim request. */
+    private final class Backlogs implements FairClaim.Claimer {
+        final Map<UUID, Integer> left = new LinkedHashMap<>();
+        final List<String> requests = new ArrayList<>();
+
+        Backlogs with(UUID dv, int tasks) {
+            left.put(dv, tasks);
+            return this;
+        }
+
+        @Override
+        public List<Task> claim(UUID dvId, int limit) {
+            requests.add(name(dvId) + ":" + limit);
+            int n = Math.min(limit, left.getOrDefault(dvId, 0));
+            left.merge(dvId, -n, Integer::sum);
+            List<Task> tasks = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                tasks.add(new Task(i, TaskKind.VERZENDEN, dvId, null, null, null, Instant.EPOCH, null, 1, 0, null, "{}"));
+            }
+            return tasks;
+        }
+
+        List<TaskRepository.DueWork> due() {
+            return left.entrySet().stream().map(e -> new TaskRepository.DueWork(e.getKey(), e.getValue())).toList();
+        }
+
+        long claimedOf(UUID dv, List<Task> claimed) {
+            return claimed.stream().filter(t -> dv.equals(t.dvId())).count();
+        }
+    }
+
+    private String name(UUID dv) {
+        return dv == null ? "system" : dv.equals(a) ? "a" : dv.equals(b) ? "b" : "c";
+    }
+
+    @Test
+    void aDvWithAHugeBacklogDoesNotCrowdOutTheOthers() {
+        Backlogs backlogs = new Backlogs().with(a, 100_000).with(b, 3).with(c, 10);
+        List<Task> claimed = FairClaim.claim(backlogs.due(), 30, backlogs);
+        assertThat(claimed).hasSize(30);
+        assertThat(backlogs.claimedOf(b, claimed)).as("b gets all it has").isEqualTo(3);
+        assertThat(backlogs.claimedOf(c, claimed)).as("c gets its share of 10").isEqualTo(10);
+        assertThat(backlogs.claimedOf(a, claimed)).as("a gets its share plus the leftovers").isEqualTo(17);
+    }
+
+    @Test
+    void leftoversGoOnlyToDvsThatHadMoreThanTheirShare() {
+        Backlogs backlogs = new Backlogs().with(a, 2).with(b, 50);
+        FairClaim.claim(backlogs.due(), 20, backlogs);
+        assertThat(backlogs.requests).containsExactly("a:10", "b:10", "b:8");
+    }
+
+    @Test
+    void fewerTokensThanDvsServeTheOldestDueFirstOneEach() {
+        Backlogs backlogs = new Backlogs().with(a, 5).with(b, 5).with(c, 5);
+        List<Task> claimed = FairClaim.claim(backlogs.due(), 2, backlogs);
+        assertThat(claimed).extracting(Task::dvId).containsExactly(a, b);
+    }
+
+    @Test
+    void noTokensClaimNothing() {
+        Backlogs backlogs = new Backlogs().with(a, 5);
+        assertThat(FairClaim.claim(backlogs.due(), 0, backlogs)).isEmpty();
+        assertThat(backlogs.requests).isEmpty();
+        assertThat(FairClaim.claim(List.of(), 10, backlogs)).isEmpty();
+    }
+
+    @Test
+    void theShareIsTheTokensDividedEquallyRoundedUp() {
+        assertThat(FairClaim.share(50, 20)).isEqualTo(3);
+        assertThat(FairClaim.share(50, 50)).isEqualTo(1);
+        assertThat(FairClaim.share(1, 20)).isEqualTo(1);
+        assertThat(FairClaim.share(60, 3)).isEqualTo(20);
+    }
+}

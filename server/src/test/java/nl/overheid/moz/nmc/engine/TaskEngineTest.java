@@ -1,0 +1,242 @@
+package nl.overheid.moz.nmc.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.helidon.dbclient.DbTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The task engine on its own: claims, leases, epochs and the subject-lock hook, without the lifecycle's steps. */
+class TaskEngineTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final Duration LEASE = Duration.ofSeconds(60);
+    private static Database database;
+
+    private final MutableClock clock = MutableClock.startingNow();
+    private final TaskRepository tasks = new TaskRepository();
+    private final OwnedTasks owned = new OwnedTasks(database, tasks);
+    private final WorkSignals signals = new WorkSignals();
+    private final SendBudget budget = new SendBudget(3000, 0.1);
+    private final EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 20, LEASE,
+            Duration.ofSeconds(1), Duration.ofSeconds(10), "standaard", 3000, 0.1, Duration.ofMinutes(1));
+    private UUID dvId;
+
+    @BeforeAll
+    static void open() {
+        database = DB.open();
+    }
+
+    @AfterAll
+    static void close() {
+        database.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        dvId = DB.resetWithOneDv(database);
+    }
+
+    /** A handler of one kind whose work the test decides; it completes what it executes unless told not to. */
+    private final class Probe implements TaskHandler {
+        final TaskKind kind;
+        final SubjectLock<?> lock;
+        final Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
+        final List<Task> seen = new CopyOnWriteArrayList<>();
+        volatile boolean complete = true;
+        volatile boolean fail;
+
+        Probe(TaskKind kind, SubjectLock<?> lock) {
+            this.kind = kind;
+            this.lock = lock;
+        }
+
+        @Override
+        public TaskKind kind() {
+            return kind;
+        }
+
+        @Override
+        public SubjectLock<?> subjectLock() {
+            return lock;
+        }
+
+        @Override
+        public void execute(Task task) {
+            seen.add(task);
+            executions.computeIfAbsent(task.id(), id -> new AtomicInteger()).incrementAndGet();
+            if (fail) {
+                throw new IllegalStateException("simulated NMC-internal failure");
+            }
+            if (complete) {
+                owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.taskComplete(tx, t));
+            }
+        }
+    }
+
+    private TaskWorker worker(TaskHandler handler) {
+        return new TaskWorker(handler, database, tasks, budget, signals, clock, settings);
+    }
+
+    private void plan(TaskKind kind, UUID dv, UUID notificatie, int count) {
+        database.inTransactionDo(tx -> {
+            for (int i = 0; i < count; i++) {
+                tasks.taskInsert(tx, new TaskRepository.NewTask(kind, dv, notificatie, null, null, null,
+                        clock.instant(), null, "{}"));
+            }
+        });
+    }
+
+    @Test
+    void tasksThatActOnNoNotificationAreClaimedWithAndWithoutADv() {
+        plan(TaskKind.ONDERHOUD, dvId, null, 1);
+        plan(TaskKind.ONDERHOUD, null, null, 1);
+        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+
+        assertThat(worker(probe).runOnce()).isEqualTo(2);
+        assertThat(probe.seen).extracting(Task::dvId).containsExactlyInAnyOrder(dvId, null);
+        assertThat(probe.seen).allSatisfy(task -> assertThat(task.notificatie()).isNull());
+        assertThat(count("SELECT count(*) FROM taak")).isZero();
+    }
+
+    @Test
+    void aKindThatActsOnANotificationTakesItsLockBeforeTheTaskRow() throws Exception {
+        UUID notificatie = acceptOne();
+        plan(TaskKind.RECONCILIEREN, dvId, notificatie, 1);
+        List<String> locked = new CopyOnWriteArrayList<>();
+        Transitions transitions = new Transitions(clock);
+        SubjectLock<Transitions.Locked> notificationLock = (tx, task) -> {
+            Optional<Transitions.Locked> n = transitions.lock(tx, task.notificatie());
+            locked.add(n.map(l -> l.status().dbValue()).orElse("gone"));
+            return n;
+        };
+        Probe probe = new Probe(TaskKind.RECONCILIEREN, notificationLock);
+        probe.fail = true;
+
+        // Another transaction holds the notification: the engine's failure record must wait for it.
+        try (Connection holder = DB.connect()) {
+            lockNotification(holder, notificatie);
+            Thread round = Thread.ofVirtual().start(() -> worker(probe).runOnce());
+            Thread.sleep(500);
+            assertThat(round.isAlive()).as("the failure's transaction waits for the notification lock").isTrue();
+            assertThat(count("SELECT pogingenteller FROM taak")).isZero();
+            holder.commit();
+            round.join(10_000);
+        }
+        assertThat(locked).containsExactly("aangenomen");
+        assertThat(count("SELECT pogingenteller FROM taak")).as("the failure was counted after the lock").isEqualTo(1);
+    }
+
+    @Test
+    void twoWorkersClaimingTheSameDueTasksRunEachTaskExactlyOnce() throws Exception {
+        List<UUID> dvs = List.of(dvId, UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+        dvs.forEach(dv -> plan(TaskKind.ONDERHOUD, dv, null, 60));
+        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+        TaskWorker first = worker(probe);
+        TaskWorker second = worker(probe);
+
+        List<Thread> racers = new ArrayList<>();
+        for (TaskWorker worker : List.of(first, second)) {
+            racers.add(Thread.ofVirtual().start(() -> {
+                for (int idle = 0; idle < 3; ) {
+                    idle = worker.runOnce() == 0 ? idle + 1 : 0;
+                }
+            }));
+        }
+        for (Thread racer : racers) {
+            racer.join(60_000);
+        }
+        assertThat(probe.executions).hasSize(300);
+        assertThat(probe.executions.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+        assertThat(probe.seen).allSatisfy(task -> assertThat(task.claimEpoch()).isEqualTo(1));
+        assertThat(count("SELECT count(*) FROM taak")).isZero();
+    }
+
+    @Test
+    void aReclaimAfterAnExpiredLeaseRaisesTheEpochAndTheStaleClaimWritesNothing() {
+        plan(TaskKind.ONDERHOUD, dvId, null, 1);
+        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+        probe.complete = false;
+        TaskWorker worker = worker(probe);
+
+        assertThat(worker.runOnce()).isEqualTo(1);
+        assertThat(worker.runOnce()).as("leased: not claimable again").isZero();
+        clock.advance(LEASE.plusSeconds(1));
+        assertThat(worker.runOnce()).as("the lease expired: claimable again").isEqualTo(1);
+
+        Task stale = probe.seen.get(0);
+        Task current = probe.seen.get(1);
+        assertThat(stale.claimEpoch()).isEqualTo(1);
+        assertThat(current.claimEpoch()).isEqualTo(2);
+        assertThat(current.id()).isEqualTo(stale.id());
+        boolean staleCompleted = database.inTransaction(tx -> tasks.taskComplete(tx, stale));
+        boolean stalePostponed = database.inTransaction(tx -> tasks.taskPostpone(tx, stale, clock.instant(), "x"));
+        assertThat(staleCompleted).isFalse();
+        assertThat(stalePostponed).isFalse();
+        assertThat(owned.underLocks(stale, SubjectLock.NONE, (tx, t) -> tasks.taskComplete(tx, t))).isFalse();
+        assertThat(count("SELECT count(*) FROM taak")).as("the stale claim wrote nothing").isEqualTo(1);
+        boolean currentCompleted = database.inTransaction(tx -> tasks.taskComplete(tx, current));
+        assertThat(currentCompleted).isTrue();
+    }
+
+    @Test
+    void aTaskThatKeepsFailingIsParkedForAnOperatorAtItsKindsMaximum() {
+        plan(TaskKind.ONDERHOUD, dvId, null, 1);
+        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+        probe.fail = true;
+        TaskWorker worker = worker(probe);
+        for (int failure = 1; failure <= TaskHandler.DEFAULT_MAX_FAILURES; failure++) {
+            assertThat(worker.runOnce()).isEqualTo(1);
+            clock.advance(settings.backoffMax());
+        }
+        assertThat(count("SELECT count(*) FROM taak WHERE status = 'mislukt'")).isEqualTo(1);
+        assertThat(worker.runOnce()).as("a parked task is not claimed").isZero();
+    }
+
+    private UUID acceptOne() {
+        UUID id = UUID.randomUUID();
+        database.inTransaction((DbTransaction tx) -> new Transitions(clock).accept(tx, new NewNotificatie(id, dvId,
+                id.toString().getBytes(), 1, id.toString().getBytes(), null, "test-bericht", "decentraal", null,
+                new byte[] {1}, new byte[] {2}, new byte[] {3}, 1, "trace")));
+        return id;
+    }
+
+    private static void lockNotification(Connection connection, UUID id) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement("SELECT id FROM notificatie WHERE id = ? FOR UPDATE")) {
+            s.setObject(1, id);
+            s.executeQuery().close();
+        }
+    }
+
+    private static long count(String sql) {
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet rows = s.executeQuery()) {
+            long total = 0;
+            while (rows.next()) {
+                total += rows.getLong(1);
+            }
+            return total;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
