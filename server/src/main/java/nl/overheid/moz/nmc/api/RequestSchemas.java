@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonMetaSchema;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.NonValidationKeyword;
 import com.networknt.schema.PathType;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaValidatorsConfig;
@@ -42,7 +43,10 @@ public final class RequestSchemas {
 
     RequestSchemas(JsonNode document) {
         String json = document.toString();
-        JsonMetaSchema dialect = JsonMetaSchema.builder(OpenApi30.getInstance()).format(EMAIL).build();
+        // The document's own top-level fields are not schema keywords; declaring them keeps the log quiet.
+        JsonMetaSchema.Builder openApi = JsonMetaSchema.builder(OpenApi30.getInstance()).format(EMAIL);
+        document.fieldNames().forEachRemaining(field -> openApi.keyword(new NonValidationKeyword(field)));
+        JsonMetaSchema dialect = openApi.build();
         this.factory = JsonSchemaFactory.builder(JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4))
                 .metaSchema(dialect)
                 .defaultMetaSchemaIri(OpenApi30.getInstance().getIri())
