@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.UUID;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.testing.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,17 +19,7 @@ import org.junit.jupiter.api.Test;
 class DbTypesTest {
 
     private static final TestDatabase DB = TestDatabase.get();
-    private static Database database;
-
-    @BeforeAll
-    static void open() {
-        database = DB.open();
-    }
-
-    @AfterAll
-    static void close() {
-        database.close();
-    }
+    private static final Database database = DB.shared();
 
     private DbRow select(String sql, String name, Object value) {
         return database.inTransaction(tx -> tx.createGet(sql).addParam(name, value).execute().orElseThrow());

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.testing.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,19 +15,9 @@ import org.junit.jupiter.api.Test;
 class SendBudgetTest {
 
     private static final TestDatabase DB = TestDatabase.get();
-    private static Database database;
+    private static final Database database = DB.shared();
     private final SendBudget budget = new SendBudget(100, 0.1);
     private final Instant window = Instant.parse("2026-12-01T10:15:00Z");
-
-    @BeforeAll
-    static void open() {
-        database = DB.open();
-    }
-
-    @AfterAll
-    static void close() {
-        database.close();
-    }
 
     @BeforeEach
     void reset() {

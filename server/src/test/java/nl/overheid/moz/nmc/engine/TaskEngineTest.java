@@ -21,8 +21,6 @@ import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +29,7 @@ class TaskEngineTest {
 
     private static final TestDatabase DB = TestDatabase.get();
     private static final Duration LEASE = Duration.ofSeconds(60);
-    private static Database database;
+    private static final Database database = DB.shared();
 
     private final MutableClock clock = MutableClock.startingNow();
     private final TaskRepository tasks = new TaskRepository();
@@ -41,16 +39,6 @@ class TaskEngineTest {
     private final EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 20, LEASE,
             Duration.ofSeconds(1), Duration.ofSeconds(10), "standaard", 3000, 0.1, Duration.ofMinutes(1));
     private UUID dvId;
-
-    @BeforeAll
-    static void open() {
-        database = DB.open();
-    }
-
-    @AfterAll
-    static void close() {
-        database.close();
-    }
 
     @BeforeEach
     void reset() {

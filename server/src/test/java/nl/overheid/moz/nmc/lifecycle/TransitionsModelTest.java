@@ -20,8 +20,6 @@ import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,17 +34,7 @@ class TransitionsModelTest {
 
     private static final TestDatabase DB = TestDatabase.get();
     private static final long SEED = Long.getLong("nmc.model.seed", 20261130L);
-    private static Database database;
-
-    @BeforeAll
-    static void open() {
-        database = DB.open();
-    }
-
-    @AfterAll
-    static void close() {
-        database.close();
-    }
+    private static final Database database = DB.shared();
 
     /**
      * Who may enter each status, rule by rule. Each line is one sentence of the design; none refers to the

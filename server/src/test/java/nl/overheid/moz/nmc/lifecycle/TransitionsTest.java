@@ -14,8 +14,6 @@ import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,20 +21,10 @@ import org.junit.jupiter.api.Test;
 class TransitionsTest {
 
     private static final TestDatabase DB = TestDatabase.get();
-    private static Database database;
+    private static final Database database = DB.shared();
     private final MutableClock clock = MutableClock.startingNow();
     private final Transitions transitions = new Transitions(clock);
     private UUID dvId;
-
-    @BeforeAll
-    static void open() {
-        database = DB.open();
-    }
-
-    @AfterAll
-    static void close() {
-        database.close();
-    }
 
     @BeforeEach
     void seed() {

@@ -158,6 +158,17 @@ public final class TestDatabase {
         return Database.open(settings());
     }
 
+    private Database shared;
+
+    /** One pool per test JVM for the tests below the API; closed when the JVM ends. */
+    public synchronized Database shared() {
+        if (shared == null) {
+            shared = open();
+            Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
+        }
+        return shared;
+    }
+
     /** A plain connection (autocommit off) for tests that poke at SQL directly. */
     public Connection connect() throws SQLException {
         Connection connection = DriverManager.getConnection(url, user, password);
