@@ -154,16 +154,16 @@ public final class Nmc implements AutoCloseable {
             Envelope envelope = new Envelope(KeyProvider.from(config.get("privacy.kek")));
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
             OntvangstRepository ontvangsten = new OntvangstRepository();
-            ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, tasks, clock);
+            ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, notificationTasks, clock);
             Duration firstReconciliation = reconcileSchedule.steps().getFirst();
 
             // The steps that run as tasks, one worker each.
             List<TaskWorker> workers = List.of(
-                    new SendPipeline(database, owned, tasks, notificationTasks, pogingen, reads, transitions, register,
+                    new SendPipeline(owned, tasks, notificationTasks, pogingen, reads, transitions, register,
                             envelope, notifyNl, clock, engineSettings.lease(), engineSettings::backoff,
                             firstReconciliation),
                     new ReceiptProcessor(owned, tasks, notificationTasks, pogingen, ontvangsten, transitions, clock,
-                            settings.mebvPeriod(), settings.callbackWindow(), firstReconciliation, metrics),
+                            settings.mebvPeriod(), settings.finaliseMargin(), firstReconciliation, metrics),
                     new Reconciler(database, owned, tasks, notificationTasks, pogingen, transitions, receiptStore,
                             notifyNl, reconcileSchedule, clock, signals),
                     new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock))
@@ -171,8 +171,7 @@ public final class Nmc implements AutoCloseable {
                     .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings))
                     .toList();
             DutyRunner duties = new DutyRunner(List.of(
-                    new ControlDuty(database, clock, settings.mebvPeriod().plus(settings.callbackWindow()), signals,
-                            metrics),
+                    new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
                     new EventPartitions(database)), engineSettings.controlInterval());
 
             // The steps that answer requests.

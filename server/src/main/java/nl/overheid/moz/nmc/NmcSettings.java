@@ -38,6 +38,11 @@ public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI even
         }
     }
 
+    /** How long after a delivery the finalise task is due: the MEBV period plus NotifyNL's callback window. */
+    public Duration finaliseMargin() {
+        return mebvPeriod.plus(callbackWindow);
+    }
+
     public static NmcSettings from(Config config) {
         return new NmcSettings(
                 config.get("lifecycle.mebv-period").as(Duration.class).orElse(DEFAULT_MEBV_PERIOD),

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layers point one way: api → step packages → engine and lifecycle → db, with the composition root
- * ({@code Nmc}, {@code Main}) above everything. The engine knows no notification and the lifecycle no
+ *  ({@code Nmc}, {@code Main}) above everything. The engine has no notification logic and the lifecycle no
  * task; nothing below the API speaks HTTP; no two packages depend on each other.
  */
 class ArchitectureTest {

@@ -19,6 +19,7 @@ import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
@@ -64,6 +65,10 @@ public final class Aanname {
         this.signals = signals;
     }
 
+    /** The accepted notification (or the one an identical earlier request created), as the DV sees it. */
+    public record Accepted(UUID id, NotificatieStatus status, int versie, boolean created) {
+    }
+
     /** A validated request in either regime; {@code ontvanger} is the e-mail address or identifying number. */
     public record Request(String regie, String dvRef, String berichttype, String ontvanger,
                           Map<String, String> personalisation, Instant geldigTot, String batchId,
@@ -77,7 +82,7 @@ public final class Aanname {
      * @throws AcceptanceRefused when the DV may not send this berichttype, geldigTot is unusable, or the
      *                           DV's quota is used up; nothing is stored then
      */
-    public Transitions.Acceptance accept(Dienstverlener dv, Request request) {
+    public Accepted accept(Dienstverlener dv, Request request) {
         if (!dv.berichttypen().contains(request.berichttype())) {
             throw new AcceptanceRefused.BerichttypeNotAllowed();
         }
@@ -96,7 +101,7 @@ public final class Aanname {
         byte[] personalisatie = envelope.encrypt(key.key(), id, "personalisatie", json(request.personalisation()));
         Transitions.Acceptance acceptance = database.inTransaction(tx -> {
             Berichttype type = register.berichttype(tx, request.berichttype())
-                    .orElseThrow(AcceptanceRefused.BerichttypeNotAllowed::new);
+                    .orElseThrow(AcceptanceRefused.BerichttypeUnknown::new);
             Instant geldigTot = request.geldigTot() != null ? request.geldigTot()
                     : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
             String canonical = canonicalPayload(request);
@@ -119,7 +124,8 @@ public final class Aanname {
         if (acceptance.created()) {
             signals.nudge(TaskKind.VERZENDEN);
         }
-        return acceptance;
+        Transitions.Locked n = acceptance.notificatie();
+        return new Accepted(n.id(), n.status(), n.versie(), acceptance.created());
     }
 
     /** The notification an identical request created earlier, under any pepper version still in use. */

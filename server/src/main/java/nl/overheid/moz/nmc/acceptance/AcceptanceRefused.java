@@ -12,10 +12,17 @@ public abstract sealed class AcceptanceRefused extends RuntimeException {
         super(message, null, false, false);
     }
 
-    /** The DV is not registered for this berichttype, or it does not exist. */
+    /** The DV is not registered for this berichttype. */
     public static final class BerichttypeNotAllowed extends AcceptanceRefused {
         public BerichttypeNotAllowed() {
             super("berichttype not allowed for this DV");
+        }
+    }
+
+    /** The DV's register entry names a berichttype that does not exist (an onboarding mistake). */
+    public static final class BerichttypeUnknown extends AcceptanceRefused {
+        public BerichttypeUnknown() {
+            super("berichttype does not exist");
         }
     }
 

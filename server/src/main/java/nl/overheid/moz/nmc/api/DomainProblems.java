@@ -18,6 +18,8 @@ public final class DomainProblems {
         return switch (refused) {
             case AcceptanceRefused.BerichttypeNotAllowed r -> ProblemException.invalid("/berichttype", "unknown",
                     "Deze dienstverlener mag dit berichttype niet versturen.");
+            case AcceptanceRefused.BerichttypeUnknown r -> ProblemException.invalid("/berichttype", "unknown",
+                    "Dit berichttype bestaat niet.");
             case AcceptanceRefused.GeldigTotPassed r -> ProblemException.invalid("/geldigTot", "past",
                     "geldigTot ligt niet in de toekomst.");
             case AcceptanceRefused.GeldigTotTooFar r -> ProblemException.invalid("/geldigTot", "maximum",
@@ -39,6 +41,8 @@ public final class DomainProblems {
         return switch (refused) {
             case CursorRefused.Unreadable r -> ProblemException.invalid("cursor", "format",
                     "De cursor is geen cursor van deze feed.");
+            case CursorRefused.NotRecognised r -> ProblemException.cursorExpired(
+                    "De cursor wordt niet meer herkend; begin opnieuw zonder cursor.");
             case CursorRefused.OtherEpoch r -> ProblemException.cursorExpired(
                     "De cursor hoort bij een eerdere stand van het eventlog; begin opnieuw zonder cursor.");
             case CursorRefused.TooOld r -> ProblemException.cursorExpired(

@@ -22,8 +22,6 @@ import nl.overheid.moz.nmc.api.generated.dv.model.Notificatie;
 import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieAangenomen;
 import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieLijst;
 import nl.overheid.moz.nmc.api.generated.dv.model.Poging;
-import nl.overheid.moz.nmc.lifecycle.PogingStatus;
-import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.status.StatusQueries;
 
@@ -73,12 +71,11 @@ public final class NotificatiesResource extends NotificatiesService {
     @Override
     protected void handleNotificatieAannemenDecentraal(ServerRequest request, ServerResponse response,
                                                        DecentraleNotificatieAanvraag body) {
-        Transitions.Acceptance acceptance = aanname.accept(Callers.of(request), new Aanname.Request("decentraal",
+        Aanname.Accepted n = aanname.accept(Callers.of(request), new Aanname.Request("decentraal",
                 body.getDvRef(), body.getBerichttype(), body.getEmailadres(),
                 body.getPersonalisation() == null ? Map.of() : body.getPersonalisation(),
                 body.getGeldigTot() == null ? null : body.getGeldigTot().toInstant(), body.getBatchId(),
                 request.headers().value(HeaderNames.create("traceparent"))));
-        Transitions.Locked n = acceptance.notificatie();
         NotificatieAangenomen result = new NotificatieAangenomen();
         result.setId(n.id());
         result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(n.status().dbValue()));
@@ -138,10 +135,7 @@ public final class NotificatiesResource extends NotificatiesService {
         model.setGeldigTot(time(view.geldigTot()));
         model.setAangenomenOp(time(view.aangenomenOp()));
         model.setDefinitiefOp(time(view.definitiefOp()));
-        // The delivery proof is the completed_at NotifyNL reported on the attempt that was delivered.
-        model.setBezorgdOp(attempts.stream().filter(p -> p.status() == PogingStatus.BEZORGD)
-                .map(nl.overheid.moz.nmc.lifecycle.Poging::ontvangstCompletedAt).map(NotificatiesResource::time)
-                .findFirst().orElse(null));
+        model.setBezorgdOp(time(snapshot.bezorgdOp()));
         model.setPogingen(attempts.stream().map(p -> {
             Poging poging = new Poging();
             poging.setNummer(p.nummer());

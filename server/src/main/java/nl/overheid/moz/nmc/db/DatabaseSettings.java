@@ -20,7 +20,7 @@ public record DatabaseSettings(String url, String user, String password, int poo
                                Duration statementTimeout, Duration idleInTransactionTimeout,
                                Duration transactionTimeout, String schemaMode) {
 
-    public static final int DEFAULT_POOL_SIZE = 10;
+    public static final int DEFAULT_POOL_SIZE = 24;
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(2);

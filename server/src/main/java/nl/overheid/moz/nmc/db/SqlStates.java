@@ -21,6 +21,20 @@ public final class SqlStates {
         return Optional.empty();
     }
 
+    /**
+     * Whether the database itself could not be reached or went away (connection errors, an administrator or
+     * crash shutdown, a pool with no free connection in time): the work did not fail, it could not run.
+     */
+    public static boolean unavailable(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.sql.SQLTransientConnectionException) {
+                return true;
+            }
+        }
+        return of(error).filter(state -> state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
+                || state.equals("57P03")).isPresent();
+    }
+
     /** Whether rerunning the whole transaction may succeed (serialization failure or deadlock). */
     public static boolean retryable(Throwable error) {
         return of(error).filter(state -> state.equals(SERIALIZATION_FAILURE) || state.equals(DEADLOCK)).isPresent();

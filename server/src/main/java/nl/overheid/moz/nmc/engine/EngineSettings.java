@@ -9,6 +9,7 @@ import java.time.Duration;
  *
  * @param pollInterval  how long an idle worker sleeps when not nudged
  * @param batchSize     tasks per claim round
+ * @param parallelism   tasks of one kind executed at once (each holds a pool connection while in a transaction)
  * @param maxDvsPerRound DVs served per claim round
  * @param lease         how long a claim owns its batch; extended before each external call
  * @param backoffBase   first retry delay after a failure
@@ -18,12 +19,13 @@ import java.time.Duration;
  * @param reconcileShare the share of every budget window reserved for reconciliation
  * @param controlInterval how often the control duty looks for live notifications without a task
  */
-public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPerRound, Duration lease,
+public record EngineSettings(Duration pollInterval, int batchSize, int parallelism, int maxDvsPerRound, Duration lease,
                              Duration backoffBase, Duration backoffMax, String notifyService, int notifyPerMinute,
                              double reconcileShare, Duration controlInterval) {
 
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
     public static final int DEFAULT_BATCH_SIZE = 50;
+    public static final int DEFAULT_PARALLELISM = 4;
     public static final int DEFAULT_MAX_DVS_PER_ROUND = 20;
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
     public static final Duration DEFAULT_BACKOFF_BASE = Duration.ofSeconds(5);
@@ -40,13 +42,14 @@ public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPer
         if (backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("engine.backoff-max must not be below engine.backoff-base");
         }
-        if (batchSize < 1 || maxDvsPerRound < 1 || notifyPerMinute < 1) {
-            throw new IllegalArgumentException("engine batch size, DVs per round and rate limit must be positive");
+        if (batchSize < 1 || parallelism < 1 || maxDvsPerRound < 1 || notifyPerMinute < 1) {
+            throw new IllegalArgumentException("engine batch size, parallelism, DVs per round and rate limit must be positive");
         }
     }
 
     public static EngineSettings defaults() {
-        return new EngineSettings(DEFAULT_POLL_INTERVAL, DEFAULT_BATCH_SIZE, DEFAULT_MAX_DVS_PER_ROUND, DEFAULT_LEASE,
+        return new EngineSettings(DEFAULT_POLL_INTERVAL, DEFAULT_BATCH_SIZE, DEFAULT_PARALLELISM, DEFAULT_MAX_DVS_PER_ROUND,
+                DEFAULT_LEASE,
                 DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, "standaard", NOTIFY_RATE_LIMIT_PER_MINUTE,
                 DEFAULT_RECONCILE_SHARE, DEFAULT_CONTROL_INTERVAL);
     }
@@ -56,6 +59,7 @@ public record EngineSettings(Duration pollInterval, int batchSize, int maxDvsPer
         return new EngineSettings(
                 engine.get("poll-interval").as(Duration.class).orElse(d.pollInterval()),
                 engine.get("batch-size").asInt().orElse(d.batchSize()),
+                engine.get("parallelism").asInt().orElse(d.parallelism()),
                 engine.get("max-dvs-per-round").asInt().orElse(d.maxDvsPerRound()),
                 engine.get("lease").as(Duration.class).orElse(d.lease()),
                 engine.get("backoff-base").as(Duration.class).orElse(d.backoffBase()),

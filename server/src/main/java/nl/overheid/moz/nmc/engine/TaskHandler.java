@@ -18,12 +18,12 @@ public interface TaskHandler {
     }
 
     /**
-     * What a task of this kind acts on. The engine takes this lock before the task row whenever it writes a
-     * claimed task itself (counting a failure, parking an exhausted task). Default: nothing but the task.
+     * What a task of this kind acts on ({@link SubjectLock#NONE}: nothing but the task). The engine takes this
+     * lock before the task row whenever it writes a claimed task itself (counting a failure, parking an
+     * exhausted task). No default: a kind that acts on a notification and forgot to say so would invert the
+     * lock order silently.
      */
-    default SubjectLock<?> subjectLock() {
-        return SubjectLock.NONE;
-    }
+    SubjectLock<?> subjectLock();
 
     /** Executes a claimed task. An exception counts as an NMC-internal failure of the task. */
     void execute(Task task) throws Exception;

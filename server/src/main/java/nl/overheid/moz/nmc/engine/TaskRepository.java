@@ -11,7 +11,8 @@ import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * All SQL of {@code taak}. Every write after a claim carries the claim epoch and reports whether it still
- * owned the task: {@code false} means another worker re-claimed it after our lease expired.
+ * owned the task: {@code false} means another worker re-claimed it after our lease expired. The optional
+ * {@code notificatie} column is only the task's subject here: this class never reads or locks the row.
  */
 public final class TaskRepository {
 
@@ -77,9 +78,9 @@ public final class TaskRepository {
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort
             """);
 
-    private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION = Statement.named(
-            "taskCompleteAllForNotification", """
-            DELETE FROM taak WHERE notificatie = :notificatie AND soort <> 'verwerken'
+    private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT = Statement.named(
+            "taskCompleteAllForNotificationExcept", """
+            DELETE FROM taak WHERE notificatie = :notificatie AND soort <> :keep
             """);
 
     private static final Statement TASK_POSTPONE = Statement.named("taskPostpone", """
@@ -179,9 +180,10 @@ public final class TaskRepository {
                 .execute();
     }
 
-    /** Completes every planned task of a notification except receipts (used when it becomes terminal). */
-    public long taskCompleteAllForNotification(DbTransaction tx, UUID notificatie) {
-        return TASK_COMPLETE_ALL_FOR_NOTIFICATION.dml(tx).addParam("notificatie", notificatie).execute();
+    /** Completes every task about a notification but those of kind {@code keep}, whoever holds them. */
+    public long taskCompleteAllForNotificationExcept(DbTransaction tx, UUID notificatie, TaskKind keep) {
+        return TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT.dml(tx).addParam("notificatie", notificatie)
+                .addParam("keep", keep).execute();
     }
 
     /**

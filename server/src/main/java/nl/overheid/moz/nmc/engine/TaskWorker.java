@@ -8,10 +8,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.SqlStates;
 
 /**
  * The agent of one task kind: claims a batch, executes it on virtual threads, repeats. Idle, it sleeps for
@@ -30,6 +32,7 @@ public final class TaskWorker implements AutoCloseable {
     private final Clock clock;
     private final EngineSettings settings;
     private final ExecutorService executions = Executors.newVirtualThreadPerTaskExecutor();
+    private final Semaphore executing;
     private volatile boolean running;
     private Thread loop;
 
@@ -42,6 +45,7 @@ public final class TaskWorker implements AutoCloseable {
         this.signals = signals;
         this.clock = clock;
         this.settings = settings;
+        this.executing = new Semaphore(settings.parallelism());
     }
 
     public TaskKind kind() {
@@ -126,11 +130,30 @@ public final class TaskWorker implements AutoCloseable {
 
     private void executeOne(Task task) {
         try {
+            executing.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
             handler.execute(task);
         } catch (Exception e) {
+            if (SqlStates.unavailable(e)) {
+                // Not the task's failure: it could not run. Its lease expires and a later claim retries it.
+                LOG.warning(() -> "task " + task.id() + " (" + task.kind() + ") could not reach the database: "
+                        + e.getMessage());
+                return;
+            }
             String fout = e.getClass().getSimpleName();
             LOG.log(Level.WARNING, "task " + task.id() + " (" + task.kind() + ") failed inside the NMC: " + fout, e);
-            recordFailure(task, fout);
+            try {
+                recordFailure(task, fout);
+            } catch (RuntimeException notRecorded) {
+                LOG.warning(() -> "failure of task " + task.id() + " not recorded (" + notRecorded.getMessage()
+                        + "); its lease expires and a later claim retries it");
+            }
+        } finally {
+            executing.release();
         }
     }
 

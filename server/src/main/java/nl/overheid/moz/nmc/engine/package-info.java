@@ -4,7 +4,8 @@
  * write checks. It also holds the send budget (a token bucket per NotifyNL service per minute) and the
  * runner of periodic duties.
  *
- * <p>The engine knows no notification: a kind whose tasks act on another row (a notification) says so
+ * <p>The engine has no notification logic and never reads or locks a notification: a kind whose tasks act on
+ * another row (a notification) says so
  * through its {@link nl.overheid.moz.nmc.engine.TaskHandler#subjectLock() subject lock}, which every
  * transaction on a claimed task takes before the task row. Tasks without a subject (per DV, or system
  * tasks without a DV) are claimed like any other.

@@ -5,7 +5,7 @@ import java.time.Instant;
 /**
  * A position in the event log: cluster epoch + transaction id (xid8, as decimal text) + event id, plus the
  * moment the NMC handed it out. The epoch makes a cursor from before a restore or promotion recognisable
- * (410); the issue time makes the max cursor age about how long ago the DV last read, not about how long
+ * as gone; the issue time makes the max cursor age about how long ago the DV last read, not about how long
  * ago its last event happened (a quiet DV that keeps polling stays current). The DV sees it only as the
  * opaque, tamper-evident text of {@link CursorCodec}.
  */

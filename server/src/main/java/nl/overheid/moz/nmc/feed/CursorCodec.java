@@ -18,8 +18,9 @@ import javax.crypto.spec.SecretKeySpec;
  * The opaque text of a {@link Cursor}: base64url of {@code c3.epoch.xid.eventId.issuedAt.mac}, where the mac
  * is a truncated HMAC-SHA256 under the NMC's cursor key. A DV cannot forge or alter a cursor: a changed
  * issue time would let an old cursor outlive the max cursor age (and hold back cleanup), a changed position
- * would point the feed somewhere the NMC never handed out. A new key makes every cursor unreadable (400);
- * the DV then restarts without one.
+ * would point the feed somewhere the NMC never handed out. A cursor in the NMC's shape that does not verify
+ * (an older format, a rotated key, or an altered one) is recognised as a lost position, so the DV restarts
+ * without a cursor instead of being stuck.
  */
 public final class CursorCodec {
 
@@ -27,6 +28,7 @@ public final class CursorCodec {
     private static final int MAC_BYTES = 16;
     private static final int MAX_LENGTH = 200;
     private static final BigInteger MAX_XID8 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+    private static final Pattern SHAPE = Pattern.compile("^c[0-9]\\.[0-9.]+(\\.[A-Za-z0-9_-]+)?$");
     private static final Pattern FORM = Pattern.compile(
             "^c3\\.(\\d{1,9})\\.(\\d{1,20})\\.(\\d{1,19})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{22})$");
 
@@ -77,6 +79,22 @@ public final class CursorCodec {
             return encode(cursor).equals(opaque) ? Optional.of(cursor) : Optional.empty();
         } catch (NumberFormatException | DateTimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether a text that does not decode is nevertheless a cursor this NMC once issued, in shape: an older
+     * format ({@code c2}), one signed with a key no longer in use, or an altered one. Such a position is
+     * gone; anything else is not a cursor at all.
+     */
+    public boolean recognisable(String opaque) {
+        if (opaque == null || opaque.isEmpty() || opaque.length() > MAX_LENGTH) {
+            return false;
+        }
+        try {
+            return SHAPE.matcher(new String(Base64.getUrlDecoder().decode(opaque), StandardCharsets.US_ASCII)).matches();
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 

@@ -2,7 +2,7 @@ package nl.overheid.moz.nmc.feed;
 
 /**
  * Why a cursor cannot be used, in domain terms. {@link Unreadable} is the DV's mistake; the others mean
- * the position is gone and the DV restarts without a cursor (the API answers 410 for those).
+ * the position is gone and the DV restarts without a cursor.
  */
 public abstract sealed class CursorRefused extends RuntimeException {
 
@@ -10,10 +10,17 @@ public abstract sealed class CursorRefused extends RuntimeException {
         super(message, null, false, false);
     }
 
-    /** Not a cursor this NMC handed out: garbage, altered, or signed with a key no longer in use. */
+    /** Not a cursor at all. */
     public static final class Unreadable extends CursorRefused {
         public Unreadable() {
             super("cursor is unreadable");
+        }
+    }
+
+    /** A cursor in the NMC's shape that does not verify: an older format, a rotated key, or altered. */
+    public static final class NotRecognised extends CursorRefused {
+        public NotRecognised() {
+            super("cursor no longer recognised");
         }
     }
 

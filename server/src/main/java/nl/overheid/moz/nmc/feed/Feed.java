@@ -64,7 +64,8 @@ public final class Feed {
     }
 
     private Cursor usable(DbTransaction tx, Dienstverlener dv, String opaque, int epoch) {
-        Cursor cursor = cursors.decode(opaque).orElseThrow(CursorRefused.Unreadable::new);
+        Cursor cursor = cursors.decode(opaque).orElseThrow(() -> cursors.recognisable(opaque)
+                ? new CursorRefused.NotRecognised() : new CursorRefused.Unreadable());
         if (cursor.epoch() != epoch) {
             throw new CursorRefused.OtherEpoch();
         }

@@ -9,9 +9,9 @@ import nl.overheid.moz.nmc.db.DbValue;
  * The status of a notification. Only {@link Transitions} moves a notification between these values.
  */
 public enum NotificatieStatus implements DbValue {
-    /** Accepted (volgnummer 1); left by the claim of the first send, a cancel, expiry or exhaustion. */
+    /** Accepted (volgnummer 1); left when the first send starts, by a cancel, by expiry or by exhaustion. */
     AANGENOMEN("aangenomen"),
-    /** The claim of the first send created attempt 1; left by the commit after NotifyNL's answer. */
+    /** The first send started (its task's first transaction created attempt 1); left after NotifyNL's answer. */
     IN_VERZENDING("in-verzending"),
     /** An attempt is at NotifyNL; left by a receipt, reconciliation or a resend (which stays here). */
     VERZONDEN("verzonden"),

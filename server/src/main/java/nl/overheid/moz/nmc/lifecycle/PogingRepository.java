@@ -39,7 +39,7 @@ public final class PogingRepository {
             """.formatted(COLUMNS));
 
     private static final Statement POGING_LOCK = Statement.named("pogingLock", """
-            SELECT %s FROM poging WHERE id = :id FOR UPDATE
+            SELECT %s FROM poging WHERE id = :id FOR NO KEY UPDATE
             """.formatted(COLUMNS));
 
     private static final Statement POGING_MARK_SENT = Statement.named("pogingMarkSent", """
@@ -90,7 +90,10 @@ public final class PogingRepository {
         return POGING_BY_ID.get(tx).addParam("id", id).execute().map(PogingRepository::poging);
     }
 
-    /** Locks the attempt row; the caller already holds its notification's lock. */
+    /**
+     * Locks the attempt row ({@code FOR NO KEY UPDATE}: stored receipts and tasks reference it); the caller
+     * already holds its notification's lock.
+     */
     public Optional<Poging> pogingLock(DbTransaction tx, UUID id) {
         return POGING_LOCK.get(tx).addParam("id", id).execute().map(PogingRepository::poging);
     }

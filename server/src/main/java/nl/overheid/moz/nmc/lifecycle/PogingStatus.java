@@ -7,7 +7,7 @@ import nl.overheid.moz.nmc.db.DbValue;
 
 /** The status of one send attempt. */
 public enum PogingStatus implements DbValue {
-    /** Created by the claim of a send task; not yet accepted by NotifyNL. */
+    /** Created when a send task starts an attempt; not yet accepted by NotifyNL. */
     GEPLAND("gepland"),
     /** NotifyNL answered 201 (or a receipt proved it did); waiting for a receipt. */
     VERZONDEN("verzonden"),

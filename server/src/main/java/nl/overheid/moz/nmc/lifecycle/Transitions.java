@@ -26,7 +26,7 @@ public final class Transitions {
             "id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id";
 
     private static final Statement NOTIFICATIE_LOCK = Statement.named("notificatieLock", """
-            SELECT %s FROM notificatie WHERE id = :id FOR UPDATE
+            SELECT %s FROM notificatie WHERE id = :id FOR NO KEY UPDATE
             """.formatted(LOCKED_COLUMNS));
 
     private static final Statement NOTIFICATIE_SET_STATUS = Statement.named("notificatieSetStatus", """
@@ -77,10 +77,13 @@ public final class Transitions {
     }
 
     /**
-     * Locks the notification row ({@code SELECT … FOR UPDATE}) and returns its current state.
+     * Locks the notification row and returns its current state. {@code FOR NO KEY UPDATE}: it serialises
+     * every writer of the notification, but not the inserts of its tasks, attempts and receipts, whose
+     * foreign keys only take a key-share lock on it (with {@code FOR UPDATE} a send commit and a stored
+     * receipt could deadlock through those).
      *
-     * <p>Concurrency: blocks while another transaction holds the row; callers that must not wait use a
-     * {@code SKIP LOCKED} claim instead. Empty when the notification does not exist.
+     * <p>Concurrency: blocks while another transaction holds the row. Empty when the notification does not
+     * exist.
      */
     public Optional<Locked> lock(DbTransaction tx, UUID notificatieId) {
         return NOTIFICATIE_LOCK.get(tx).addParam("id", notificatieId).execute().map(Transitions::locked);

@@ -29,14 +29,20 @@ public final class NotificationTasks {
         return lock;
     }
 
-    /** A send task (first send or resend); its claim decides which. */
-    public void planSend(DbTransaction tx, UUID dvId, UUID notificatie, String traceId, Instant due) {
-        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, dvId, notificatie, due,
-                traceId));
+    /** A send task (first send or resend); its start decides which. */
+    public void planSend(DbTransaction tx, Transitions.Locked n, Instant due) {
+        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, n.dvId(), n.id(), due,
+                n.traceId()));
     }
 
-    public void planSend(DbTransaction tx, Transitions.Locked n, Instant due) {
-        planSend(tx, n.dvId(), n.id(), n.traceId(), due);
+    /**
+     * The receipt task of a stored receipt: one per (attempt, receipt completed_at), outside the one-per-kind
+     * rule, so several receipts of one notification can wait at once.
+     */
+    public void planReceipt(DbTransaction tx, UUID dvId, UUID notificatie, UUID poging, long ontvangst,
+                            Instant completedAt, String traceId, Instant due) {
+        tasks.taskInsert(tx, new TaskRepository.NewTask(TaskKind.VERWERKEN, dvId, notificatie, poging, ontvangst,
+                completedAt, due, traceId, "{}"));
     }
 
     /** The reconcile task of an attempt NotifyNL accepted; whoever records the send plans it. */
@@ -56,8 +62,11 @@ public final class NotificationTasks {
         tasks.taskCompleteForNotification(tx, n.id(), kind);
     }
 
-    /** Completes every planned task of a notification that became terminal (stored receipts stay). */
+    /**
+     * Completes every planned task of a notification that became terminal. Receipt tasks stay: a stored
+     * receipt is still recorded on its attempt (and may still correct bezorgstatus-onbekend).
+     */
     public void completeAll(DbTransaction tx, Transitions.Locked n) {
-        tasks.taskCompleteAllForNotification(tx, n.id());
+        tasks.taskCompleteAllForNotificationExcept(tx, n.id(), TaskKind.VERWERKEN);
     }
 }

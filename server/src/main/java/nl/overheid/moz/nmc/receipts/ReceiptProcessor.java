@@ -15,7 +15,6 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
-import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
@@ -36,18 +35,19 @@ public final class ReceiptProcessor implements TaskHandler {
     private final Transitions transitions;
     private final Clock clock;
     private final Duration mebvPeriod;
-    private final Duration callbackWindow;
+    private final Duration finaliseMargin;
     private final Duration firstReconciliation;
     private final NmcMetrics metrics;
 
     /**
      * @param mebvPeriod     the vaststellingstermijn (7 days in production)
-     * @param callbackWindow NotifyNL's callback retry window, the finalise task's margin
+     * @param finaliseMargin how long after a delivery the finalise task is due: the MEBV period plus NotifyNL's
+     *                       callback window, so a failure receipt within the period cannot cross it
      * @param firstReconciliation when an attempt adopted from a receipt is first reconciled
      */
     public ReceiptProcessor(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
                             PogingRepository pogingen, OntvangstRepository ontvangsten, Transitions transitions,
-                            Clock clock, Duration mebvPeriod, Duration callbackWindow, Duration firstReconciliation,
+                            Clock clock, Duration mebvPeriod, Duration finaliseMargin, Duration firstReconciliation,
                             NmcMetrics metrics) {
         this.owned = owned;
         this.tasks = tasks;
@@ -57,7 +57,7 @@ public final class ReceiptProcessor implements TaskHandler {
         this.transitions = transitions;
         this.clock = clock;
         this.mebvPeriod = mebvPeriod;
-        this.callbackWindow = callbackWindow;
+        this.finaliseMargin = finaliseMargin;
         this.firstReconciliation = firstReconciliation;
         this.metrics = metrics;
     }
@@ -107,59 +107,33 @@ public final class ReceiptProcessor implements TaskHandler {
                 poging.status(), older, ReceiptStatus.of(receipt.status()), poging.status() == PogingStatus.BEZORGD,
                 ReceiptRules.withinMebvPeriod(poging.ontvangstCompletedAt(), completedAt, mebvPeriod),
                 n.expiredAt(now)));
-        Transitions.Locked after = switch (decision) {
-            case ReceiptRules.Decision.UnknownStatus unknown -> {
-                metrics.receiptStatusUnknown();
-                LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
-                yield n;
-            }
-            case ReceiptRules.Decision.RecordOnly recordOnly -> n;
-            case ReceiptRules.Decision.Delivered delivered -> {
-                outcome(tx, n, poging, PogingStatus.BEZORGD, completedAt);
-                Transitions.Locked bezorgd = transitions.apply(tx, n, NotificatieStatus.BEZORGD, null);
-                notificationTasks.planFinalise(tx, bezorgd, finaliseDue(completedAt));
-                yield bezorgd;
-            }
-            case ReceiptRules.Decision.DeliveredAgain again -> {
-                outcome(tx, n, poging, PogingStatus.BEZORGD, completedAt);
-                notificationTasks.complete(tx, n, TaskKind.VASTSTELLEN);
-                notificationTasks.planFinalise(tx, n, finaliseDue(completedAt));
-                yield n;
-            }
-            case ReceiptRules.Decision.Ends ends -> {
-                outcome(tx, n, poging, ends.outcome(), completedAt);
-                yield end(tx, n, ends.naar(), ends.reden());
-            }
-            case ReceiptRules.Decision.Resend resend -> {
-                outcome(tx, n, poging, resend.outcome(), completedAt);
-                Transitions.Locked current = n;
-                if (resend.fromBezorgd()) {
-                    current = transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
-                    notificationTasks.complete(tx, current, TaskKind.VASTSTELLEN);
-                }
-                notificationTasks.planSend(tx, current, now);
-                yield current;
-            }
-        };
+        // The processor applies exactly the effects the Decision declares (the ones ReceiptRulesTest checks
+        // over every situation), in this order: attempt, transition, finalise task, resend.
+        if (decision instanceof ReceiptRules.Decision.UnknownStatus) {
+            metrics.receiptStatusUnknown();
+            LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
+        }
+        Transitions.Locked after = n;
+        if (decision.outcome() != null) {
+            pogingen.pogingApplyOutcome(tx, poging.id(), decision.outcome(), completedAt);
+            notificationTasks.complete(tx, n, TaskKind.RECONCILIEREN);
+        }
+        if (decision.naar() != null) {
+            after = transitions.apply(tx, after, decision.naar(), decision.reden());
+        }
+        if (decision.completeFinalise()) {
+            notificationTasks.complete(tx, after, TaskKind.VASTSTELLEN);
+        }
+        if (decision.planFinalise()) {
+            notificationTasks.planFinalise(tx, after, completedAt.plus(finaliseMargin));
+        }
+        if (decision.planResend()) {
+            notificationTasks.planSend(tx, after, now);
+        }
         if (after.status().terminal()) {
             notificationTasks.completeAll(tx, after);
         }
         return after;
     }
 
-    /** The attempt's new status; a processed outcome also ends its reconciliation. */
-    private void outcome(DbTransaction tx, Transitions.Locked n, Poging poging, PogingStatus status,
-                         Instant completedAt) {
-        pogingen.pogingApplyOutcome(tx, poging.id(), status, completedAt);
-        notificationTasks.complete(tx, n, TaskKind.RECONCILIEREN);
-    }
-
-    private Transitions.Locked end(DbTransaction tx, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
-        return transitions.apply(tx, n, naar, reden);
-    }
-
-    /** Due after the MEBV period plus NotifyNL's callback window, so a failure within the period cannot cross it. */
-    private Instant finaliseDue(Instant completedAt) {
-        return completedAt.plus(mebvPeriod).plus(callbackWindow);
-    }
 }

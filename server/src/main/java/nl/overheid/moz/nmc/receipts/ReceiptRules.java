@@ -92,6 +92,11 @@ public final class ReceiptRules {
             };
         }
 
+        /** The reason that goes with the transition; {@code null}: none. */
+        default Reden reden() {
+            return this instanceof Ends e ? e.reden() : null;
+        }
+
         default boolean planResend() {
             return this instanceof Resend;
         }

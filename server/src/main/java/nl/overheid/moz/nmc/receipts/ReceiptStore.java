@@ -4,8 +4,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.engine.TaskKind;
-import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
 
 /**
  * Step 3's door: a receipt is stored first (one transaction with its receipt task) and only then judged, by
@@ -26,10 +25,10 @@ public final class ReceiptStore {
 
     private final Database database;
     private final OntvangstRepository ontvangsten;
-    private final TaskRepository tasks;
+    private final NotificationTasks tasks;
     private final Clock clock;
 
-    public ReceiptStore(Database database, OntvangstRepository ontvangsten, TaskRepository tasks, Clock clock) {
+    public ReceiptStore(Database database, OntvangstRepository ontvangsten, NotificationTasks tasks, Clock clock) {
         this.database = database;
         this.ontvangsten = ontvangsten;
         this.tasks = tasks;
@@ -47,9 +46,8 @@ public final class ReceiptStore {
                 return Outcome.DUPLICATE;
             }
             OntvangstRepository.Target t = target.get();
-            // Several receipts of one notification may be open at once; one task per (attempt, completed_at).
-            tasks.taskInsert(tx, new TaskRepository.NewTask(TaskKind.VERWERKEN, t.dvId(), t.notificatie(),
-                    t.poging(), stored.get(), receipt.completedAt(), clock.instant(), t.traceId(), "{}"));
+            tasks.planReceipt(tx, t.dvId(), t.notificatie(), t.poging(), stored.get(), receipt.completedAt(),
+                    t.traceId(), clock.instant());
             return Outcome.STORED;
         });
     }

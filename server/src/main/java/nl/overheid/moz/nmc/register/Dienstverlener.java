@@ -8,8 +8,8 @@ import java.util.UUID;
  * A DV as the register knows it: the caller of every DV API call, resolved from the token's OIN.
  *
  * @param berichttypen the message types this DV may send
- * @param quotumPerMinuut acceptances per minute before 429
- * @param maxCursorleeftijd a feed cursor older than this gets 410
+ * @param quotumPerMinuut acceptances per minute; more are refused until the minute has passed
+ * @param maxCursorleeftijd a feed cursor not used for longer than this is gone
  */
 public record Dienstverlener(UUID id, String oin, String naam, Set<String> berichttypen, int quotumPerMinuut,
                              Duration maxCursorleeftijd) {

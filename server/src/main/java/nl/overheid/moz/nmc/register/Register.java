@@ -53,7 +53,7 @@ public final class Register {
             """);
 
     private static final Statement DIENSTVERLENER_LOCK = Statement.named("dienstverlenerLock",
-            "SELECT id FROM dienstverlener WHERE id = :id FOR UPDATE");
+            "SELECT id FROM dienstverlener WHERE id = :id FOR NO KEY UPDATE");
 
     private final Database database;
 

@@ -12,7 +12,6 @@ import java.util.UUID;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import javax.crypto.SecretKey;
-import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -50,7 +49,6 @@ public final class SendPipeline implements TaskHandler {
 
     private static final Logger LOG = Logger.getLogger(SendPipeline.class.getName());
 
-    private final Database database;
     private final OwnedTasks owned;
     private final TaskRepository tasks;
     private final NotificationTasks notificationTasks;
@@ -70,11 +68,10 @@ public final class SendPipeline implements TaskHandler {
      * @param backoff             delay before the n-th retry of a postponed call
      * @param firstReconciliation when an accepted attempt is first looked up at NotifyNL
      */
-    public SendPipeline(Database database, OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
+    public SendPipeline(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
                         PogingRepository pogingen, NotificatieReads notificaties, Transitions transitions,
                         Register register, Envelope envelope, NotifyNl notifyNl, Clock clock, Duration lease,
                         IntFunction<Duration> backoff, Duration firstReconciliation) {
-        this.database = database;
         this.owned = owned;
         this.tasks = tasks;
         this.notificationTasks = notificationTasks;
@@ -119,6 +116,11 @@ public final class SendPipeline implements TaskHandler {
                 return;
             }
         }
+        // Certainly not at NotifyNL: a new call is a new start, and no attempt starts after geldig_tot (§7.5).
+        if (job.sealed().expiredAt(clock.instant())) {
+            owned.underLocks(task, subjectLock(), (tx, n) -> endExpired(tx, task, n));
+            return;
+        }
         if (job.sealed().datasleutelGewrapt() == null) {
             throw new IllegalStateException("data key of notification " + job.sealed().id() + " is erased");
         }
@@ -127,12 +129,10 @@ public final class SendPipeline implements TaskHandler {
         Map<String, String> personalisation = mapper.readValue(
                 envelope.decrypt(key, job.sealed().id(), "personalisatie", job.sealed().personalisatie()),
                 new TypeReference<>() { });
-        boolean stillOurs = database.inTransaction(tx -> {
-            if (!tasks.taskExtendLease(tx, task, clock.instant().plus(lease))) {
-                return false;
-            }
+        // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
+        boolean stillOurs = owned.underLocks(task, subjectLock(), (tx, n) -> {
+            tasks.taskExtendLease(tx, task, clock.instant().plus(lease));
             pogingen.pogingMarkRequested(tx, job.poging().id());
-            return true;
         });
         if (!stillOurs) {
             return;
@@ -228,10 +228,8 @@ public final class SendPipeline implements TaskHandler {
                 }
                 case NotifyNl.SendResult.Unavailable unavailable -> {
                     Instant now = clock.instant();
-                    if (n.expiredAt(now) && !unavailable.mayHaveArrived() && (n.status() == NotificatieStatus.IN_VERZENDING
-                            || n.status() == NotificatieStatus.VERZONDEN)) {
-                        transitions.apply(tx, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
-                        notificationTasks.completeAll(tx, n);
+                    if (n.expiredAt(now) && !unavailable.mayHaveArrived()) {
+                        endExpired(tx, task, n);
                     } else {
                         tasks.taskPostpone(tx, task, now.plus(backoff.apply(postponements(task) + 1)),
                                 unavailable.reason());
@@ -239,6 +237,15 @@ public final class SendPipeline implements TaskHandler {
                 }
             }
         });
+    }
+
+    /** geldig_tot passed before the attempt could start: the notification ends verlopen (design §7.5). */
+    private void endExpired(DbTransaction tx, Task task, Transitions.Locked n) {
+        if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
+            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN));
+        } else {
+            tasks.taskComplete(tx, task);
+        }
     }
 
     private void accepted(DbTransaction tx, Task task, Job job, Transitions.Locked n, UUID notifyId) {
@@ -262,8 +269,8 @@ public final class SendPipeline implements TaskHandler {
         Transitions.Locked n = transitions.lock(tx, task.notificatie()).orElse(null);
         if (n != null && (n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN)) {
-            transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH);
-            notificationTasks.completeAll(tx, n);
+            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
+                    Reden.TECHNISCH));
         } else {
             taskRepository.taskComplete(tx, task);
         }

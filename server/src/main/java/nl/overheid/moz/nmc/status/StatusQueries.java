@@ -1,5 +1,6 @@
 package nl.overheid.moz.nmc.status;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -7,6 +8,7 @@ import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
+import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 
@@ -31,6 +33,12 @@ public final class StatusQueries {
 
     /** A notification as its DV sees it: status view and attempts. */
     public record Snapshot(NotificatieReads.View view, List<Poging> pogingen) {
+
+        /** The delivery proof: the completed_at NotifyNL reported on the attempt that was delivered. */
+        public Instant bezorgdOp() {
+            return pogingen.stream().filter(p -> p.status() == PogingStatus.BEZORGD)
+                    .map(Poging::ontvangstCompletedAt).findFirst().orElse(null);
+        }
     }
 
     public Optional<Snapshot> byId(Dienstverlener dv, UUID id) {

@@ -36,7 +36,7 @@ class TaskEngineTest {
     private final OwnedTasks owned = new OwnedTasks(database, tasks);
     private final WorkSignals signals = new WorkSignals();
     private final SendBudget budget = new SendBudget(3000, 0.1);
-    private final EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 20, LEASE,
+    private final EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 8, 20, LEASE,
             Duration.ofSeconds(1), Duration.ofSeconds(10), "standaard", 3000, 0.1, Duration.ofMinutes(1));
     private UUID dvId;
 
@@ -46,7 +46,7 @@ class TaskEngineTest {
     }
 
     /** A handler of one kind whose work the test decides; it completes what it executes unless told not to. */
-    private final class Probe implements TaskHandler {
+    private class Probe implements TaskHandler {
         final TaskKind kind;
         final SubjectLock<?> lock;
         final Map<Long, AtomicInteger> executions = new ConcurrentHashMap<>();
@@ -89,8 +89,8 @@ class TaskEngineTest {
     private void plan(TaskKind kind, UUID dv, UUID notificatie, int count) {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
-                tasks.taskInsert(tx, new TaskRepository.NewTask(kind, dv, notificatie, null, null, null,
-                        clock.instant(), null, "{}"));
+                tasks.taskInsert(tx, notificatie == null ? TaskRepository.NewTask.standalone(kind, dv, clock.instant())
+                        : TaskRepository.NewTask.forNotification(kind, dv, notificatie, clock.instant(), null));
             }
         });
     }
@@ -121,15 +121,18 @@ class TaskEngineTest {
         Probe probe = new Probe(TaskKind.RECONCILIEREN, notificationLock);
         probe.fail = true;
 
-        // Another transaction holds the notification: the engine's failure record must wait for it.
+        // Another transaction holds the notification: the engine's failure record must wait for it, and must
+        // not hold the task row while it waits (that would be the inverted lock order).
         try (Connection holder = DB.connect()) {
             lockNotification(holder, notificatie);
             Thread round = Thread.ofVirtual().start(() -> worker(probe).runOnce());
-            Thread.sleep(500);
+            awaitWaitingOnALock();
             assertThat(round.isAlive()).as("the failure's transaction waits for the notification lock").isTrue();
+            assertThat(taskRowIsFree()).as("while waiting it holds no lock on the task row").isTrue();
             assertThat(count("SELECT pogingenteller FROM taak")).isZero();
             holder.commit();
             round.join(10_000);
+            assertThat(round.isAlive()).isFalse();
         }
         assertThat(locked).containsExactly("aangenomen");
         assertThat(count("SELECT pogingenteller FROM taak")).as("the failure was counted after the lock").isEqualTo(1);
@@ -199,6 +202,46 @@ class TaskEngineTest {
         }
         assertThat(count("SELECT count(*) FROM taak WHERE status = 'mislukt'")).isEqualTo(1);
         assertThat(worker.runOnce()).as("a parked task is not claimed").isZero();
+    }
+
+    @Test
+    void aTaskThatCouldNotReachTheDatabaseIsNotCountedAsFailed() {
+        plan(TaskKind.ONDERHOUD, dvId, null, 1);
+        TaskHandler unreachable = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE) {
+            @Override
+            public void execute(Task task) {
+                throw new IllegalStateException(new java.sql.SQLTransientConnectionException("pool exhausted"));
+            }
+        };
+        TaskWorker worker = worker(unreachable);
+        assertThat(worker.runOnce()).isEqualTo(1);
+        assertThat(count("SELECT pogingenteller FROM taak")).isZero();
+        assertThat(worker.runOnce()).as("leased until the lease expires").isZero();
+        clock.advance(LEASE.plusSeconds(1));
+        assertThat(worker.runOnce()).as("then claimed again").isEqualTo(1);
+    }
+
+    /** Waits until some backend of this database waits on a lock (the worker's failure transaction). */
+    private static void awaitWaitingOnALock() throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            if (count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    + "AND datname = current_database()") > 0) {
+                return;
+            }
+            Thread.sleep(25);
+        }
+        throw new AssertionError("nobody waited on a lock");
+    }
+
+    private static boolean taskRowIsFree() {
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(
+                "SELECT id FROM taak FOR UPDATE NOWAIT")) {
+            s.executeQuery().close();
+            c.rollback();
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     private UUID acceptOne() {

@@ -68,9 +68,14 @@ class CursorCodecTest {
     }
 
     @Test
-    void aCursorOfAnotherKeyIsNoCursor() {
+    void aCursorOfAnotherKeyIsNoCursorButIsRecognisedAsOneOfOurs() {
         CursorCodec other = new CursorCodec("another-cursor-key-0123456789abcdefgh".getBytes());
         assertThat(other.decode(codec.encode(cursor))).isEmpty();
+        assertThat(other.recognisable(codec.encode(cursor))).as("a lost position: the DV restarts").isTrue();
+        assertThat(codec.recognisable(Base64.getUrlEncoder().withoutPadding()
+                .encodeToString("c2.1.500.7.1796000000".getBytes()))).as("the older format").isTrue();
+        assertThat(codec.recognisable("rommel")).isFalse();
+        assertThat(codec.recognisable(Base64.getUrlEncoder().encodeToString("{\"a\":1}".getBytes()))).isFalse();
     }
 
     /** A text signed with the codec's key (as the codec would), to reach the number checks behind the MAC. */

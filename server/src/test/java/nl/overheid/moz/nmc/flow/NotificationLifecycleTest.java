@@ -287,6 +287,11 @@ class NotificationLifecycleTest {
         assertThat(gone.contentType()).startsWith("application/problem+json");
         assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenB()).status())
                 .as("another DV's cursor points at no event of the caller").isEqualTo(410);
+        String olderFormat = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("c2.1." + decoded.transactieId() + "." + decoded.eventId() + "." + decoded.issuedAt().getEpochSecond())
+                        .getBytes());
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + olderFormat, tokenA()).status())
+                .as("a cursor of the NMC's older format is a lost position, not a client error").isEqualTo(410);
 
         clock.advance(Duration.ofDays(20));
         String polled = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).json()
@@ -357,6 +362,7 @@ class NotificationLifecycleTest {
 
         gated.release.countDown();
         sender.join(20_000);
+        assertThat(sender.isAlive()).as("the send's commit ran").isFalse();
         assertThat(status(id)).as("the send's late commit is refused: its task is gone").isEqualTo("bezorgd:4");
         assertThat(query("SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
                 + "WHERE notificatie = ?", id)).containsExactly(gated.notifyId + " bezorgd 0");
@@ -381,6 +387,62 @@ class NotificationLifecycleTest {
         assertThat(query("SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
                 + "WHERE notificatie = ?", id)).containsExactly(gated.notifyId + " bezorgd 0");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
+    }
+
+    @Test
+    void aSendPostponedByAnOutageDoesNotStartAfterGeldigTotWhenNotifyNlIsBack() {
+        notify.answer(503, "ServiceUnavailable");
+        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(10)).toString()));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        var posts = com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"));
+        int sent = notify.server().findAll(posts).size();
+
+        notify.server().resetMappings();
+        notify.acceptEverything();
+        clock.advance(Duration.ofMinutes(11));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verlopen:3");
+        assertThat(notify.server().findAll(posts)).as("no POST after geldig_tot (a 5xx may have arrived, so it "
+                + "was looked up by reference first)").hasSize(sent);
+    }
+
+    @Test
+    void aCancelThatWinsTheNotificationLockFromAClaimedSendStopsIt() throws Exception {
+        UUID id = accept(DV_REF, Map.of());
+        nl.overheid.moz.nmc.db.Database database = DB.shared();
+        nl.overheid.moz.nmc.lifecycle.Transitions transitions = new nl.overheid.moz.nmc.lifecycle.Transitions(clock);
+        var notificationTasks = new nl.overheid.moz.nmc.planning.NotificationTasks(
+                new nl.overheid.moz.nmc.engine.TaskRepository(), transitions);
+        var locked = new java.util.concurrent.CountDownLatch(1);
+        var proceed = new java.util.concurrent.CountDownLatch(1);
+        // A cancel holds the notification's lock ...
+        Thread cancel = Thread.ofVirtual().start(() -> database.inTransactionDo(tx -> {
+            var n = transitions.lock(tx, id).orElseThrow();
+            locked.countDown();
+            try {
+                proceed.await(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            notificationTasks.completeAll(tx, transitions.apply(tx, n,
+                    nl.overheid.moz.nmc.lifecycle.NotificatieStatus.GEANNULEERD, nl.overheid.moz.nmc.lifecycle.Reden.GEANNULEERD));
+        }));
+        locked.await();
+        // ... while the send task is claimed (the claim never touches the notification) and its start waits.
+        Thread sender = Thread.ofVirtual().start(nmc::runWorkersOnce);
+        for (int i = 0; i < 200 && !query("SELECT claim_epoch FROM taak WHERE notificatie = ?", id).equals(List.of("1")); i++) {
+            Thread.sleep(25);
+        }
+        assertThat(query("SELECT claim_epoch FROM taak WHERE notificatie = ?", id)).containsExactly("1");
+        proceed.countDown();
+        cancel.join(20_000);
+        sender.join(20_000);
+        assertThat(sender.isAlive()).isFalse();
+        assertThat(status(id)).isEqualTo("geannuleerd:2");
+        assertThat(notify.server().getAllServeEvents()).as("nothing was sent").isEmpty();
+        assertThat(query("SELECT count(*) FROM poging WHERE notificatie = ?", id)).containsExactly("0");
     }
 
     @Test

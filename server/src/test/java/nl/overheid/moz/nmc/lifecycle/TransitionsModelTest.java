@@ -48,7 +48,7 @@ class TransitionsModelTest {
         return switch (naar) {
             // Only acceptance creates aangenomen; nothing returns to it.
             case AANGENOMEN -> false;
-            // The claim of the first send.
+            // The start of the first send.
             case IN_VERZENDING -> van == AANGENOMEN;
             // Cancelling is possible only while aangenomen.
             case GEANNULEERD -> van == AANGENOMEN;
