@@ -20,6 +20,8 @@ fi
 specs=(
   api-spec/nmc-dv-api.yaml
   api-spec/notifynl-callback.yaml
+  api-spec/profielservice.yaml
+  api-spec/ldv.yaml
 )
 
 status=0
