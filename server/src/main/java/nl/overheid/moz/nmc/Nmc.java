@@ -53,6 +53,7 @@ import nl.overheid.moz.nmc.feed.CursorRefused;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
 import nl.overheid.moz.nmc.feed.StatusEvents;
+import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
@@ -62,6 +63,7 @@ import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.KeyProvider;
 import nl.overheid.moz.nmc.privacy.Peppers;
+import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
 import nl.overheid.moz.nmc.receipts.Finaliser;
 import nl.overheid.moz.nmc.receipts.OntvangstRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
@@ -70,8 +72,7 @@ import nl.overheid.moz.nmc.receipts.ReconcileSchedule;
 import nl.overheid.moz.nmc.receipts.Reconciler;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterSeed;
-import nl.overheid.moz.nmc.sending.NotifyNl;
-import nl.overheid.moz.nmc.sending.NotifyNlClient;
+import nl.overheid.moz.nmc.sending.OngeldigMelden;
 import nl.overheid.moz.nmc.sending.SendPipeline;
 import nl.overheid.moz.nmc.status.StatusQueries;
 
@@ -119,14 +120,13 @@ public final class Nmc implements AutoCloseable {
         return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
     }
 
-    /** Starts with the real NotifyNL client. */
+    /** Starts with the real clients of NotifyNL, the Profielservice and the LDV. */
     public static Nmc start(Config config, Clock clock) {
-        NmcSettings settings = NmcSettings.from(config);
-        return start(config, clock, new NotifyNlClient(settings.notifyApiKey(), settings.notifyBaseUrl()));
+        return start(config, clock, Parties.from(config));
     }
 
     /** Starts everything: migrate or validate the schema, seed the register, start the server, workers and duties. */
-    public static Nmc start(Config config, Clock clock, NotifyNl notifyNl) {
+    public static Nmc start(Config config, Clock clock, Parties parties) {
         NmcSettings settings = NmcSettings.from(config);
         DatabaseSettings dbSettings = DatabaseSettings.from(config.get("db"));
         EngineSettings engineSettings = EngineSettings.from(config.get("engine"));
@@ -153,6 +153,8 @@ public final class Nmc implements AutoCloseable {
             NmcMetrics metrics = new NmcMetrics(database);
             Envelope envelope = new Envelope(KeyProvider.from(config.get("privacy.kek")));
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
+            DataSubjects dataSubjects = new DataSubjects(Peppers.from(config.get("privacy.ldv-pepper")));
+            ProfielserviceSettings profielserviceSettings = ProfielserviceSettings.from(config.get("profielservice"));
             OntvangstRepository ontvangsten = new OntvangstRepository();
             ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, notificationTasks, clock);
             Duration firstReconciliation = reconcileSchedule.steps().getFirst();
@@ -160,13 +162,16 @@ public final class Nmc implements AutoCloseable {
             // The steps that run as tasks, one worker each.
             List<TaskWorker> workers = List.of(
                     new SendPipeline(owned, tasks, notificationTasks, pogingen, reads, transitions, register,
-                            envelope, notifyNl, clock, engineSettings.lease(), engineSettings::backoff,
-                            firstReconciliation),
+                            envelope, parties.notifyNl(), parties.profielservice(), parties.ldv(), clock,
+                            engineSettings.lease(), engineSettings::backoff, firstReconciliation),
                     new ReceiptProcessor(owned, tasks, notificationTasks, pogingen, ontvangsten, transitions, clock,
                             settings.mebvPeriod(), settings.finaliseMargin(), firstReconciliation, metrics),
-                    new Reconciler(database, owned, tasks, notificationTasks, pogingen, transitions, receiptStore,
-                            notifyNl, reconcileSchedule, clock, signals),
-                    new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock))
+                    new Reconciler(database, owned, tasks, notificationTasks, pogingen, reads, transitions,
+                            receiptStore, parties.notifyNl(), parties.ldv(), reconcileSchedule, clock, signals),
+                    new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock),
+                    new OngeldigMelden(owned, tasks, notificationTasks, reads, envelope, parties.profielservice(),
+                            parties.ldv(), metrics, clock, engineSettings::backoff,
+                            profielserviceSettings.reportMaxPostponements()))
                     .stream()
                     .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings))
                     .toList();
@@ -175,8 +180,8 @@ public final class Nmc implements AutoCloseable {
                     new EventPartitions(database)), engineSettings.controlInterval());
 
             // The steps that answer requests.
-            Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers, envelope, clock,
-                    signals);
+            Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers, envelope,
+                    dataSubjects, clock, signals);
             Annulering annulering = new Annulering(database, transitions, notificationTasks);
             Feed feed = new Feed(database, new EventRepository(), new StatusEvents(settings.eventSource()),
                     new CursorCodec(settings.cursorKey()), clock);

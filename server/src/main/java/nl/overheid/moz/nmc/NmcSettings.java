@@ -12,13 +12,11 @@ import java.time.Duration;
  * @param eventSource     the CloudEvents {@code source} of the NMC (a URN with the owner's OIN)
  * @param feedMaxLimit    maximum page size of the feed
  * @param maxBodyBytes    largest accepted request body
- * @param notifyBaseUrl   NotifyNL's API
- * @param notifyApiKey    NotifyNL API key ({@code name-serviceId-secret})
  * @param callbackToken   the bearer token NotifyNL sends with receipts
  * @param cursorKey       the key that makes feed cursors tamper-evident (32+ bytes, base64 in configuration)
  */
 public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI eventSource, int feedMaxLimit,
-                          int maxBodyBytes, String notifyBaseUrl, String notifyApiKey, String callbackToken,
+                          int maxBodyBytes, String callbackToken,
                           byte[] cursorKey) {
 
     public static final Duration DEFAULT_MEBV_PERIOD = Duration.ofDays(7);
@@ -50,8 +48,6 @@ public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI even
                 URI.create(config.get("feed.source").asString().orElse("urn:nld:oin:00000001234567890000:systeem:nmc")),
                 config.get("feed.max-limit").asInt().orElse(DEFAULT_FEED_MAX_LIMIT),
                 config.get("http.max-body-bytes").asInt().orElse(DEFAULT_MAX_BODY_BYTES),
-                required(config, "notifynl.base-url"),
-                required(config, "notifynl.api-key"),
                 required(config, "notifynl.callback-token"),
                 java.util.Base64.getDecoder().decode(required(config, "feed.cursor-key")));
     }

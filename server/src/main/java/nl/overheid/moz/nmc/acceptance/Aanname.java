@@ -3,11 +3,9 @@ package nl.overheid.moz.nmc.acceptance;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +15,7 @@ import io.helidon.dbclient.DbTransaction;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.WorkSignals;
+import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
@@ -27,6 +26,8 @@ import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.trace.Span;
+import nl.overheid.moz.nmc.trace.TraceContexts;
 
 /**
  * Step 1, acceptance: one transaction inserts the notification, its first task and its first event, so the
@@ -39,7 +40,6 @@ public final class Aanname {
     private static final Duration QUOTA_WINDOW = Duration.ofMinutes(1);
     /** A notification is about now: a geldig_tot further away than this is a mistake (or an overflow). */
     static final Duration MAX_VALIDITY = Duration.ofDays(366);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Database database;
     private final Transitions transitions;
@@ -51,9 +51,11 @@ public final class Aanname {
     private final Clock clock;
     private final ObjectMapper mapper = new ObjectMapper();
     private final WorkSignals signals;
+    private final DataSubjects subjects;
 
     public Aanname(Database database, Transitions transitions, NotificationTasks tasks, NotificatieReads reads,
-                   Register register, Peppers peppers, Envelope envelope, Clock clock, WorkSignals signals) {
+                   Register register, Peppers peppers, Envelope envelope, DataSubjects subjects, Clock clock,
+                   WorkSignals signals) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;
@@ -63,13 +65,17 @@ public final class Aanname {
         this.envelope = envelope;
         this.clock = clock;
         this.signals = signals;
+        this.subjects = subjects;
     }
 
     /** The accepted notification (or the one an identical earlier request created), as the DV sees it. */
     public record Accepted(UUID id, NotificatieStatus status, int versie, boolean created) {
     }
 
-    /** A validated request in either regime; {@code ontvanger} is the e-mail address or identifying number. */
+    /**
+     * A validated request in either regime; {@code ontvanger} is the e-mail address (decentraal) or the
+     * identifying number (centraal). Either is stored only encrypted under the notification's data key.
+     */
     public record Request(String regie, String dvRef, String berichttype, String ontvanger,
                           Map<String, String> personalisation, Instant geldigTot, String batchId,
                           Optional<String> traceparent) {
@@ -97,6 +103,9 @@ public final class Aanname {
         byte[] dvrefHmac = peppers.dvRef(pepperVersion, dv.id(), request.dvRef());
         UUID id = UUID.randomUUID();
         Envelope.DataKey key = envelope.newDataKey(id);
+        Span trace = TraceContexts.acceptance(request.traceparent());
+        DataSubjects.DataSubject subject = request.regie().equals("centraal") ? subjects.kvk(request.ontvanger())
+                : subjects.email(request.ontvanger());
         byte[] ontvanger = envelope.encrypt(key.key(), id, "ontvanger", request.ontvanger());
         byte[] personalisatie = envelope.encrypt(key.key(), id, "personalisatie", json(request.personalisation()));
         Transitions.Acceptance acceptance = database.inTransaction(tx -> {
@@ -108,7 +117,7 @@ public final class Aanname {
             byte[] payloadHmac = peppers.hmac(pepperVersion, canonical);
             NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
                     request.batchId(), request.berichttype(), request.regie(), geldigTot, ontvanger, personalisatie,
-                    key.wrapped(), key.kekVersion(), traceId(request.traceparent()));
+                    key.wrapped(), key.kekVersion(), trace.traceId(), trace.spanId(), subject.id(), subject.type());
             Optional<Transitions.Locked> earlier = earlierAcceptance(tx, dv, request.dvRef(), canonical);
             if (earlier.isPresent()) {
                 return new Transitions.Acceptance(earlier.get(), false);
@@ -173,18 +182,5 @@ public final class Aanname {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** The W3C trace id of the caller's traceparent, or a fresh one: every task of this notification carries it. */
-    static String traceId(Optional<String> traceparent) {
-        return traceparent
-                .filter(value -> value.matches("^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$"))
-                .map(value -> value.substring(3, 35))
-                .filter(id -> !id.equals("0".repeat(32)))
-                .orElseGet(() -> {
-                    byte[] bytes = new byte[16];
-                    RANDOM.nextBytes(bytes);
-                    return HexFormat.of().formatHex(bytes);
-                });
     }
 }

@@ -71,11 +71,23 @@ public final class NotificatiesResource extends NotificatiesService {
     @Override
     protected void handleNotificatieAannemenDecentraal(ServerRequest request, ServerResponse response,
                                                        DecentraleNotificatieAanvraag body) {
-        Aanname.Accepted n = aanname.accept(Callers.of(request), new Aanname.Request("decentraal",
-                body.getDvRef(), body.getBerichttype(), body.getEmailadres(),
-                body.getPersonalisation() == null ? Map.of() : body.getPersonalisation(),
-                body.getGeldigTot() == null ? null : body.getGeldigTot().toInstant(), body.getBatchId(),
+        accept(request, response, new Aanname.Request("decentraal", body.getDvRef(), body.getBerichttype(),
+                body.getEmailadres(), personalisation(body.getPersonalisation()), instant(body.getGeldigTot()),
+                body.getBatchId(), request.headers().value(HeaderNames.create("traceparent"))));
+    }
+
+    @Override
+    protected void handleNotificatieAannemenCentraal(ServerRequest request, ServerResponse response,
+                                                     CentraleNotificatieAanvraag body) {
+        accept(request, response, new Aanname.Request("centraal", body.getDvRef(), body.getBerichttype(),
+                body.getIdentificerendNummer(), personalisation(body.getPersonalisation()),
+                instant(body.getGeldigTot()), body.getBatchId(),
                 request.headers().value(HeaderNames.create("traceparent"))));
+    }
+
+    /** Both regimes answer the same: 202 with id, status and versie, and the status's location. */
+    private void accept(ServerRequest request, ServerResponse response, Aanname.Request acceptance) {
+        Aanname.Accepted n = aanname.accept(Callers.of(request), acceptance);
         NotificatieAangenomen result = new NotificatieAangenomen();
         result.setId(n.id());
         result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(n.status().dbValue()));
@@ -83,14 +95,12 @@ public final class NotificatiesResource extends NotificatiesService {
         responses.jsonWithLocation(response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(), result);
     }
 
-    @Override
-    protected void handleNotificatieAannemenCentraal(ServerRequest request, ServerResponse response,
-                                                     CentraleNotificatieAanvraag body) {
-        // The centralised regime needs the Profielservice in the send task; until that exists, refusing here is
-        // honest, where accepting would leave the notification without a way to be sent.
-        throw new ProblemException(501, java.net.URI.create("https://nmc.moza.overheid.nl/problemen/niet-beschikbaar"),
-                "Niet beschikbaar.", "Gecentraliseerde regie is in deze versie van het NMC nog niet beschikbaar.",
-                List.of(), Map.of());
+    private static Map<String, String> personalisation(Map<String, String> personalisation) {
+        return personalisation == null ? Map.of() : personalisation;
+    }
+
+    private static Instant instant(OffsetDateTime time) {
+        return time == null ? null : time.toInstant();
     }
 
     @Override

@@ -32,8 +32,9 @@ import java.util.stream.Stream;
  *       back as an {@code Instant};</li>
  *   <li>{@link DbValue} enums are bound by their database spelling, other enums by name;</li>
  *   <li>{@link Duration} is bound as ISO 8601 text, for {@code CAST(:x AS interval)};</li>
- *   <li>{@code UUID[]} and {@code byte[][]} are bound as PostgreSQL array literals, for
- *       {@code CAST(:x AS uuid[])} / {@code CAST(:x AS bytea[])} (DbClient has no array binding).</li>
+ *   <li>{@code UUID[]}, {@code byte[][]} and {@code String[]} are bound as PostgreSQL array literals, for
+ *       {@code CAST(:x AS uuid[])}, {@code CAST(:x AS bytea[])}, {@code CAST(:x AS text[])} (DbClient has no
+ *       array binding).</li>
  * </ul>
  */
 public final class DbTypes {
@@ -73,6 +74,9 @@ public final class DbTypes {
             case Duration duration -> duration.toString();
             case UUID[] uuids -> Stream.of(uuids).map(UUID::toString).collect(Collectors.joining(",", "{", "}"));
             case byte[][] arrays -> Stream.of(arrays).map(bytes -> "\"\\\\x" + HexFormat.of().formatHex(bytes) + "\"")
+                    .collect(Collectors.joining(",", "{", "}"));
+            case String[] strings -> Stream.of(strings)
+                    .map(text -> "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
                     .collect(Collectors.joining(",", "{", "}"));
             default -> value;
         };

@@ -7,8 +7,10 @@ import java.util.UUID;
  * A claimed task. {@code claimEpoch} is the epoch of this claim: every later write on the task carries it
  * and is refused once another claim raised it. {@code dvId} is null for system tasks; {@code notificatie},
  * {@code poging} and {@code ontvangst} are null for tasks that are not about a notification.
+ * {@code postponements} counts {@link TaskRepository#taskPostpone postponements} (failures of a party the NMC
+ * calls, which cost no attempt), for the backoff.
  */
 public record Task(long id, TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
                    Instant due, Instant leaseUntil, long claimEpoch, int pogingenteller, String traceId,
-                   String payload) {
+                   String payload, int postponements) {
 }

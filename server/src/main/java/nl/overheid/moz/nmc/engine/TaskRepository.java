@@ -18,7 +18,8 @@ public final class TaskRepository {
 
     private static final String RETURNED_COLUMNS = """
             t.id, t.soort, t.dv_id, t.notificatie, t.poging, t.ontvangst, t.due, t.lease_tot, t.claim_epoch,
-            t.pogingenteller, t.trace_id, CAST(t.payload AS text) AS payload
+            t.pogingenteller, t.trace_id, CAST(t.payload AS text) AS payload,
+            coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel
             """;
 
     private static final Statement TASK_INSERT = Statement.named("taskInsert", """
@@ -80,7 +81,7 @@ public final class TaskRepository {
 
     private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT = Statement.named(
             "taskCompleteAllForNotificationExcept", """
-            DELETE FROM taak WHERE notificatie = :notificatie AND soort <> :keep
+            DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
             """);
 
     private static final Statement TASK_POSTPONE = Statement.named("taskPostpone", """
@@ -180,10 +181,10 @@ public final class TaskRepository {
                 .execute();
     }
 
-    /** Completes every task about a notification but those of kind {@code keep}, whoever holds them. */
-    public long taskCompleteAllForNotificationExcept(DbTransaction tx, UUID notificatie, TaskKind keep) {
+    /** Completes every task about a notification but those of the kinds {@code keep}, whoever holds them. */
+    public long taskCompleteAllForNotificationExcept(DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep) {
         return TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT.dml(tx).addParam("notificatie", notificatie)
-                .addParam("keep", keep).execute();
+                .addParam("keep", keep.stream().map(TaskKind::dbValue).toArray(String[]::new)).execute();
     }
 
     /**
@@ -219,6 +220,6 @@ public final class TaskRepository {
                 DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"), DbTypes.uuid(row, "poging"),
                 DbTypes.nullableLong(row, "ontvangst"), DbTypes.instant(row, "due"), DbTypes.instant(row, "lease_tot"),
                 DbTypes.longValue(row, "claim_epoch"), DbTypes.integer(row, "pogingenteller"),
-                DbTypes.text(row, "trace_id"), DbTypes.text(row, "payload"));
+                DbTypes.text(row, "trace_id"), DbTypes.text(row, "payload"), DbTypes.integer(row, "uitstel"));
     }
 }

@@ -11,9 +11,13 @@ import java.util.UUID;
  * @param ontvangerVersleuteld the e-mail address or identifying number, encrypted with the data key
  * @param personalisatieVersleuteld the personalisation, encrypted with the data key
  * @param datasleutelGewrapt the per-notification data key, wrapped by KEK {@code kekVersie}
+ * @param traceId the W3C trace the acceptance belongs to
+ * @param aannameSpanId the acceptance's own span: the parent of every later call about the notification
+ * @param ldvBetrokkene the data subject as LDV records name it (pseudonymised) and its type
  */
 public record NewNotificatie(UUID id, UUID dvId, byte[] dvrefHmac, int pepperVersie, byte[] payloadHmac,
                              String batchId, String berichttype, String regie, Instant geldigTot,
                              byte[] ontvangerVersleuteld, byte[] personalisatieVersleuteld,
-                             byte[] datasleutelGewrapt, int kekVersie, String traceId) {
+                             byte[] datasleutelGewrapt, int kekVersie, String traceId,
+                             String aannameSpanId, String ldvBetrokkene, String ldvBetrokkeneType) {
 }

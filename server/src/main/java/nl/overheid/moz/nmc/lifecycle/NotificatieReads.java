@@ -40,6 +40,13 @@ public final class NotificatieReads {
               FROM notificatie n WHERE n.id = :id
             """);
 
+    private static final Statement NOTIFICATIE_PROCESSING_CONTEXT = Statement.named("notificatieProcessingContext", """
+            SELECT n.id, n.regie, n.trace_id, n.aanname_span_id, n.ldv_betrokkene, n.ldv_betrokkene_type,
+                   b.verwerkingsactiviteit
+              FROM notificatie n JOIN berichttype b ON b.code = n.berichttype
+             WHERE n.id = :id
+            """);
+
     private static final Statement NOTIFICATIE_ACCEPTED_SINCE = Statement.named("notificatieAcceptedSince", """
             SELECT count(*) AS aantal, min(aangenomen_op) AS oudste
               FROM notificatie WHERE dv_id = :dvId AND aangenomen_op > :since
@@ -63,6 +70,14 @@ public final class NotificatieReads {
         }
     }
 
+    /**
+     * What every LDV record about the notification names: its trace and the acceptance's span, the
+     * berichttype's processing activity and the pseudonymised data subject. Nothing here needs decrypting.
+     */
+    public record ProcessingContext(UUID id, String regie, String traceId, String aannameSpanId,
+                                    String verwerkingsactiviteit, String betrokkene, String betrokkeneType) {
+    }
+
     /** Acceptances of a DV since a moment, and the oldest of them (for the quota's Retry-After). */
     public record Acceptances(long count, Instant oldest) {
     }
@@ -84,6 +99,13 @@ public final class NotificatieReads {
                 row.column("ontvanger_versleuteld").get(byte[].class),
                 row.column("personalisatie_versleuteld").get(byte[].class),
                 row.column("datasleutel_gewrapt").get(byte[].class), DbTypes.integer(row, "kek_versie")));
+    }
+
+    public Optional<ProcessingContext> processingContext(DbTransaction tx, UUID id) {
+        return NOTIFICATIE_PROCESSING_CONTEXT.get(tx).addParam("id", id).execute().map(row -> new ProcessingContext(
+                DbTypes.uuid(row, "id"), DbTypes.text(row, "regie"), DbTypes.text(row, "trace_id"),
+                DbTypes.text(row, "aanname_span_id"), DbTypes.text(row, "verwerkingsactiviteit"),
+                DbTypes.text(row, "ldv_betrokkene"), DbTypes.text(row, "ldv_betrokkene_type")));
     }
 
     public Acceptances acceptedSince(DbTransaction tx, UUID dvId, Instant since) {

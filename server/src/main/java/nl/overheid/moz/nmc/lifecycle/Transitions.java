@@ -23,7 +23,7 @@ import nl.overheid.moz.nmc.db.Statement;
 public final class Transitions {
 
     private static final String LOCKED_COLUMNS =
-            "id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id";
+            "id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id, aanname_span_id";
 
     private static final Statement NOTIFICATIE_LOCK = Statement.named("notificatieLock", """
             SELECT %s FROM notificatie WHERE id = :id FOR NO KEY UPDATE
@@ -44,10 +44,10 @@ public final class Transitions {
             INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, batch_id, berichttype,
                                      regie, status, versie, geldig_tot, ontvanger_versleuteld,
                                      personalisatie_versleuteld, datasleutel_gewrapt, kek_versie, trace_id,
-                                     aangenomen_op)
+                                     aanname_span_id, ldv_betrokkene, ldv_betrokkene_type, aangenomen_op)
             VALUES (:id, :dvId, :dvrefHmac, :pepperVersie, :payloadHmac, :batchId, :berichttype,
                     :regie, 'aangenomen', 1, :geldigTot, :ontvanger, :personalisatie, :datasleutel, :kekVersie,
-                    :traceId, :aangenomenOp)
+                    :traceId, :aannameSpanId, :ldvBetrokkene, :ldvBetrokkeneType, :aangenomenOp)
             ON CONFLICT (dv_id, dvref_hmac, payload_hmac) DO NOTHING
             """);
 
@@ -64,7 +64,12 @@ public final class Transitions {
 
     /** A notification as locked in the current transaction. */
     public record Locked(UUID id, UUID dvId, NotificatieStatus status, int versie, Reden reden, Instant geldigTot,
-                         String berichttype, String regie, String traceId) {
+                         String berichttype, String regie, String traceId, String aannameSpanId) {
+
+        /** Whether the DV gave an identifying number (centralised) rather than an e-mail address. */
+        public boolean centraal() {
+            return "centraal".equals(regie);
+        }
 
         /** Whether {@code geldig_tot} has passed at {@code now}: no attempt may start any more. */
         public boolean expiredAt(Instant now) {
@@ -109,7 +114,7 @@ public final class Transitions {
         int volgnummer = current.versie() + 1;
         insertEvent(tx, current.dvId(), current.id(), volgnummer, current.status(), naar, reden);
         return new Locked(current.id(), current.dvId(), naar, volgnummer, reden, current.geldigTot(),
-                current.berichttype(), current.regie(), current.traceId());
+                current.berichttype(), current.regie(), current.traceId(), current.aannameSpanId());
     }
 
     /**
@@ -129,12 +134,14 @@ public final class Transitions {
                 .addParam("geldigTot", n.geldigTot())
                 .addParam("ontvanger", n.ontvangerVersleuteld()).addParam("personalisatie", n.personalisatieVersleuteld())
                 .addParam("datasleutel", n.datasleutelGewrapt()).addParam("kekVersie", n.kekVersie())
-                .addParam("traceId", n.traceId()).addParam("aangenomenOp", clock.instant())
+                .addParam("traceId", n.traceId()).addParam("aannameSpanId", n.aannameSpanId())
+                .addParam("ldvBetrokkene", n.ldvBetrokkene()).addParam("ldvBetrokkeneType", n.ldvBetrokkeneType())
+                .addParam("aangenomenOp", clock.instant())
                 .execute();
         if (inserted == 1) {
             insertEvent(tx, n.dvId(), n.id(), 1, null, NotificatieStatus.AANGENOMEN, null);
             return new Acceptance(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null, n.geldigTot(),
-                    n.berichttype(), n.regie(), n.traceId()), true);
+                    n.berichttype(), n.regie(), n.traceId(), n.aannameSpanId()), true);
         }
         return new Acceptance(findAccepted(tx, n.dvId(), n.dvrefHmac(), n.payloadHmac()).orElseThrow(), false);
     }
@@ -157,6 +164,7 @@ public final class Transitions {
         return new Locked(DbTypes.uuid(row, "id"), DbTypes.uuid(row, "dv_id"),
                 NotificatieStatus.of(DbTypes.text(row, "status")), DbTypes.integer(row, "versie"),
                 Reden.ofNullable(DbTypes.text(row, "laatste_reden")), DbTypes.instant(row, "geldig_tot"),
-                DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "trace_id"));
+                DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "trace_id"),
+                DbTypes.text(row, "aanname_span_id"));
     }
 }

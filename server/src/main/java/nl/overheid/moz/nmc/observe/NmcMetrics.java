@@ -27,6 +27,7 @@ public final class NmcMetrics implements AutoCloseable {
     private final Counter rejectedReceipts;
     private final Counter unknownReceiptStatuses;
     private final Counter repairedTasks;
+    private final Counter parkedInvalidReports;
     private final List<Meter> gauges;
 
     public NmcMetrics(Database database) {
@@ -36,6 +37,8 @@ public final class NmcMetrics implements AutoCloseable {
                 .description("receipts with a status the NMC does not know, recorded without transition"));
         repairedTasks = registry.getOrCreate(Counter.builder("nmc.control.repaired.tasks")
                 .description("tasks the control duty planned because a live notification had none"));
+        parkedInvalidReports = registry.getOrCreate(Counter.builder("nmc.ongeldig.melden.parked")
+                .description("reports of an invalid address to the Profielservice parked as mislukt"));
         gauges = List.of(
                 registry.getOrCreate(Gauge.builder("nmc.tasks.failed", () -> count(database, TASK_COUNT_FAILED))
                         .description("tasks parked as mislukt, waiting for an operator")),
@@ -50,6 +53,10 @@ public final class NmcMetrics implements AutoCloseable {
 
     public void receiptStatusUnknown() {
         unknownReceiptStatuses.increment();
+    }
+
+    public void invalidReportParked() {
+        parkedInvalidReports.increment();
     }
 
     public void tasksRepaired(long count) {

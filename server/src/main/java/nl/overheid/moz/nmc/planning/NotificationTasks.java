@@ -63,10 +63,23 @@ public final class NotificationTasks {
     }
 
     /**
-     * Completes every planned task of a notification that became terminal. Receipt tasks stay: a stored
-     * receipt is still recorded on its attempt (and may still correct bezorgstatus-onbekend).
+     * Completes every planned task of a notification that became terminal. Two kinds stay: receipt tasks (a
+     * stored receipt is still recorded on its attempt, and may still correct bezorgstatus-onbekend) and the
+     * report of an invalid address, which follows a terminal status.
      */
     public void completeAll(DbTransaction tx, Transitions.Locked n) {
-        tasks.taskCompleteAllForNotificationExcept(tx, n.id(), TaskKind.VERWERKEN);
+        tasks.taskCompleteAllForNotificationExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
     }
+
+    /**
+     * The report of an invalid address to the Profielservice (centralised regime, after a permanent failure).
+     * At most one per notification (one open task per kind).
+     */
+    public void planInvalidReport(DbTransaction tx, Transitions.Locked n, Instant due) {
+        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.ONGELDIG_MELDEN, n.dvId(), n.id(), due,
+                n.traceId()));
+    }
+
+    private static final java.util.Set<TaskKind> KEPT_WHEN_TERMINAL = java.util.EnumSet.of(TaskKind.VERWERKEN,
+            TaskKind.ONGELDIG_MELDEN);
 }

@@ -130,6 +130,11 @@ public final class ReceiptProcessor implements TaskHandler {
         if (decision.planResend()) {
             notificationTasks.planSend(tx, after, now);
         }
+        // Centralised regime: a permanent failure (directly, under a duplicate id, or within the MEBV period on
+        // bezorgd) is reported to the Profielservice; the event itself carries no personal data.
+        if (decision.outcome() == PogingStatus.PERMANENT_MISLUKT && after.centraal()) {
+            notificationTasks.planInvalidReport(tx, after, now);
+        }
         if (after.status().terminal()) {
             notificationTasks.completeAll(tx, after);
         }

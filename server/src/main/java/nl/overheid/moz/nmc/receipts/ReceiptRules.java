@@ -44,7 +44,10 @@ public final class ReceiptRules {
         record UnknownStatus() implements Decision {
         }
 
-        /** delivered on a running attempt: attempt bezorgd, notification bezorgd, a finalise task planned. */
+        /**
+         * delivered on any attempt (running or not, also under a duplicate id) of a verzonden or
+         * bezorgstatus-onbekend notification: attempt bezorgd, notification bezorgd, a finalise task planned.
+         */
         record Delivered() implements Decision {
         }
 
@@ -138,6 +141,13 @@ public final class ReceiptRules {
         }
         if (s.olderThanApplied()) {
             return new Decision.RecordOnly();
+        }
+        // "delivered op welke poging dan ook, ook op een duplicaat-id: bezorgd" (ADR 0024): also on an attempt
+        // that no longer runs (attempt 1 after its temporary-failure, while the resend waits). The resend then
+        // completes at its start without sending.
+        if (s.receipt() == ReceiptStatus.DELIVERED && (s.notificatie() == NotificatieStatus.VERZONDEN
+                || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND)) {
+            return new Decision.Delivered();
         }
         if (s.poging().running()) {
             return onRunningAttempt(s);

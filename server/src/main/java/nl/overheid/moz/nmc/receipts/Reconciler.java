@@ -2,7 +2,10 @@ package nl.overheid.moz.nmc.receipts;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -11,6 +14,9 @@ import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.WorkSignals;
+import nl.overheid.moz.nmc.ldv.DataSubjects;
+import nl.overheid.moz.nmc.ldv.ProcessingLog;
+import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
@@ -18,13 +24,16 @@ import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.sending.NotifyNl;
+import nl.overheid.moz.nmc.trace.Span;
 
 /**
  * The {@code reconcilieren} task: asks NotifyNL about an attempt that has no receipt yet, so a lost callback
- * (or NotifyNL's own technical failure, which sends none) cannot leave a notification waiting forever. An
- * outcome found here goes through the {@link ReceiptStore} like a callback; a 404, or NotifyNL's retention
- * passing without an outcome, ends in bezorgstatus-onbekend. Claims take reconciliation's share of the
- * send budget.
+ * (or NotifyNL's own technical failure, which sends none) cannot leave a notification waiting forever. It asks
+ * {@code GET /v2/notifications/{id}} for every NotifyNL id of the attempt (its own and each duplicate), and by
+ * reference only when no id is known; each question is preceded by its LDV record (NotifyNL's answer holds
+ * the address). An outcome found here goes through the {@link ReceiptStore} like a callback; 404 for every
+ * id, or NotifyNL's retention passing without an outcome, ends in bezorgstatus-onbekend. Claims take
+ * reconciliation's share of the send budget.
  */
 public final class Reconciler implements TaskHandler {
 
@@ -36,13 +45,16 @@ public final class Reconciler implements TaskHandler {
     private final Transitions transitions;
     private final ReceiptStore receipts;
     private final NotifyNl notifyNl;
+    private final NotificatieReads reads;
+    private final ProcessingLog ldv;
     private final ReconcileSchedule schedule;
     private final Clock clock;
     private final WorkSignals signals;
 
     public Reconciler(Database database, OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
-                      PogingRepository pogingen, Transitions transitions, ReceiptStore receipts, NotifyNl notifyNl,
-                      ReconcileSchedule schedule, Clock clock, WorkSignals signals) {
+                      PogingRepository pogingen, NotificatieReads reads, Transitions transitions,
+                      ReceiptStore receipts, NotifyNl notifyNl, ProcessingLog ldv, ReconcileSchedule schedule,
+                      Clock clock, WorkSignals signals) {
         this.database = database;
         this.owned = owned;
         this.tasks = tasks;
@@ -51,6 +63,8 @@ public final class Reconciler implements TaskHandler {
         this.transitions = transitions;
         this.receipts = receipts;
         this.notifyNl = notifyNl;
+        this.reads = reads;
+        this.ldv = ldv;
         this.schedule = schedule;
         this.clock = clock;
         this.signals = signals;
@@ -73,28 +87,66 @@ public final class Reconciler implements TaskHandler {
 
     @Override
     public void execute(Task task) {
-        Optional<Poging> poging = database.inTransaction(tx -> pogingen.pogingById(tx, task.poging()));
-        if (poging.isEmpty() || !poging.get().status().running() || poging.get().verzondenOp() == null) {
+        record Subject(Poging attempt, NotificatieReads.ProcessingContext context) {
+        }
+        Optional<Subject> subject = database.inTransaction(tx -> pogingen.pogingById(tx, task.poging())
+                .flatMap(p -> reads.processingContext(tx, p.notificatie()).map(c -> new Subject(p, c))));
+        if (subject.isEmpty() || !subject.get().attempt().status().running()
+                || subject.get().attempt().verzondenOp() == null) {
             owned.underLocks(task, subjectLock(), (tx, n) -> tasks.taskComplete(tx, task));
             return;
         }
-        Poging attempt = poging.get();
+        Poging attempt = subject.get().attempt();
+        NotificatieReads.ProcessingContext context = subject.get().context();
         Instant now = clock.instant();
-        switch (notifyNl.findByReference(attempt.id())) {
-            case NotifyNl.Lookup.Found found when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
-                ReceiptStore.Outcome outcome = receipts.store(new OntvangstRepository.Incoming(attempt.id(),
-                        found.notifyId(), found.status(), null, found.completedAt().orElse(now), null, "email",
-                        null, null));
-                if (outcome == ReceiptStore.Outcome.STORED) {
-                    signals.nudge(TaskKind.VERWERKEN);
-                }
-                // The receipt task completes this task when it applies the outcome; until then ask again later.
-                reschedule(task, attempt, now);
+        // Every NotifyNL id the attempt has (its own and each duplicate); by reference only when none is known.
+        List<UUID> ids = new ArrayList<>();
+        if (attempt.notifyId() != null) {
+            ids.add(attempt.notifyId());
+        }
+        ids.addAll(attempt.duplicaatNotifyIds());
+        boolean pending = false;
+        boolean unavailable = false;
+        String reason = null;
+        for (UUID id : ids.isEmpty() ? java.util.Collections.<UUID>singletonList(null) : ids) {
+            Span span = Span.childOf(context.traceId(), context.aannameSpanId());
+            if (!(ldv.record(new ProcessingLog.Processing(span, ProcessingLog.Operation.STATUS_OPVRAGEN,
+                    context.verwerkingsactiviteit(), new DataSubjects.DataSubject(context.betrokkene(),
+                    context.betrokkeneType()), now)) instanceof ProcessingLog.Written.Acknowledged)) {
+                unavailable = true;
+                reason = "ldv";
+                break;
             }
-            case NotifyNl.Lookup.Found stillSending -> reschedule(task, attempt, now);
-            case NotifyNl.Lookup.NotFound notFound -> unknown(task);
-            case NotifyNl.Lookup.Unavailable unavailable -> owned.underLocks(task, subjectLock(), (tx, n) ->
-                    tasks.taskPostpone(tx, task, now.plus(schedule.steps().getFirst()), unavailable.reason()));
+            NotifyNl.Lookup lookup = id == null ? notifyNl.findByReference(attempt.id(), span)
+                    : notifyNl.findById(id, span);
+            switch (lookup) {
+                case NotifyNl.Lookup.Found found when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
+                    ReceiptStore.Outcome outcome = receipts.store(new OntvangstRepository.Incoming(attempt.id(),
+                            found.notifyId(), found.status(), null, found.completedAt().orElse(now), null, "email",
+                            null, null));
+                    if (outcome == ReceiptStore.Outcome.STORED) {
+                        signals.nudge(TaskKind.VERWERKEN);
+                    }
+                    // The receipt task completes this task when it applies the outcome; until then ask later.
+                    pending = true;
+                }
+                case NotifyNl.Lookup.Found stillSending -> pending = true;
+                case NotifyNl.Lookup.NotFound notFound -> {
+                }
+                case NotifyNl.Lookup.Unavailable down -> {
+                    unavailable = true;
+                    reason = down.reason();
+                }
+            }
+        }
+        if (pending) {
+            reschedule(task, attempt, now);
+        } else if (unavailable) {
+            String why = reason;
+            owned.underLocks(task, subjectLock(), (tx, n) ->
+                    tasks.taskPostpone(tx, task, now.plus(schedule.steps().getFirst()), why));
+        } else {
+            unknown(task);
         }
     }
 

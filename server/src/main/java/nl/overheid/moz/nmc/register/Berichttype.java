@@ -8,7 +8,8 @@ import java.util.UUID;
  *
  * @param standaardGeldigheid geldig_tot = acceptance + this when the DV gives none (null: no limit)
  * @param maxPogingenteller NMC-internal failures before a send task is exhausted
+ * @param verwerkingsactiviteit the processing activity (URI) every LDV record of its notifications names
  */
 public record Berichttype(String code, UUID notifyTemplateId, String notifyService, Duration standaardGeldigheid,
-                          int maxPogingenteller) {
+                          int maxPogingenteller, String verwerkingsactiviteit) {
 }

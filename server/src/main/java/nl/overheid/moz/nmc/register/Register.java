@@ -27,17 +27,19 @@ public final class Register {
             """);
 
     private static final Statement BERICHTTYPE_BY_CODE = Statement.named("berichttypeByCode", """
-            SELECT code, notify_template_id, notify_service, max_pogingenteller,
+            SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
                    CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
               FROM berichttype WHERE code = :code
             """);
 
     private static final Statement BERICHTTYPE_UPSERT = Statement.named("berichttypeUpsert", """
-            INSERT INTO berichttype (code, notify_template_id, notify_service, standaard_geldigheid, max_pogingenteller)
-            VALUES (:code, :template, :service, CAST(:geldigheid AS interval), :maxPogingen)
+            INSERT INTO berichttype (code, notify_template_id, notify_service, standaard_geldigheid, max_pogingenteller,
+                                     verwerkingsactiviteit)
+            VALUES (:code, :template, :service, CAST(:geldigheid AS interval), :maxPogingen, :verwerkingsactiviteit)
             ON CONFLICT (code) DO UPDATE SET notify_template_id = excluded.notify_template_id,
                    notify_service = excluded.notify_service, standaard_geldigheid = excluded.standaard_geldigheid,
-                   max_pogingenteller = excluded.max_pogingenteller
+                   max_pogingenteller = excluded.max_pogingenteller,
+                   verwerkingsactiviteit = excluded.verwerkingsactiviteit
             """);
 
     private static final Statement DIENSTVERLENER_UPSERT = Statement.named("dienstverlenerUpsert", """
@@ -74,7 +76,7 @@ public final class Register {
             Long geldigheid = DbTypes.nullableLong(row, "geldigheid_seconds");
             return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
                     DbTypes.text(row, "notify_service"), geldigheid == null ? null : Duration.ofSeconds(geldigheid),
-                    DbTypes.integer(row, "max_pogingenteller"));
+                    DbTypes.integer(row, "max_pogingenteller"), DbTypes.text(row, "verwerkingsactiviteit"));
         });
     }
 
@@ -93,7 +95,8 @@ public final class Register {
                 BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
                         .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
                         .addParam("geldigheid", type.standaardGeldigheid())
-                        .addParam("maxPogingen", type.maxPogingenteller()).execute();
+                        .addParam("maxPogingen", type.maxPogingenteller())
+                        .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
             }
             for (DvSeed dv : dienstverleners) {
                 UUID id = DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())

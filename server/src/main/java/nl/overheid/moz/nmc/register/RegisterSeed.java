@@ -12,6 +12,10 @@ import java.util.UUID;
  */
 public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed> dienstverleners) {
 
+    /** The processing activity a seeded berichttype names unless it says otherwise (local run and tests). */
+    public static final String DEV_PROCESSING_ACTIVITY =
+            "https://register.example.nl/verwerkingsactiviteiten/nmc-notificeren";
+
     public static Optional<RegisterSeed> from(Config seed) {
         if (!seed.exists()) {
             return Optional.empty();
@@ -22,7 +26,8 @@ public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed>
                         UUID.fromString(node.get("template-id").asString().get()),
                         node.get("notify-service").asString().orElse("standaard"),
                         node.get("standaard-geldigheid").as(Duration.class).orElse(null),
-                        node.get("max-pogingenteller").asInt().orElse(5)))
+                        node.get("max-pogingenteller").asInt().orElse(5),
+                        node.get("verwerkingsactiviteit").asString().orElse(DEV_PROCESSING_ACTIVITY)))
                 .toList();
         List<Register.DvSeed> dvs = seed.get("dienstverleners").asNodeList().orElse(List.of()).stream()
                 .map(node -> new Register.DvSeed(

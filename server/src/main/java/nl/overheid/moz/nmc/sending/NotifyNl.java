@@ -4,18 +4,24 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import nl.overheid.moz.nmc.trace.Span;
 
 /**
  * NotifyNL as the NMC uses it (GOV.UK Notify API v2). Every method classifies the answer so callers never
  * see HTTP details: a refusal of the attempt is {@link SendResult.Rejected}; anything that concerns the call
  * (401, 403, 429, 5xx, connection error, time-out) is {@link SendResult.Unavailable} and costs no attempt.
+ * Every call continues the notification's trace ({@code traceparent} of {@code span}).
  */
 public interface NotifyNl {
 
-    SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation, UUID reference);
+    SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation, UUID reference,
+                         Span span);
 
     /** The notification sent with this reference (attempt id), if NotifyNL knows one. */
-    Lookup findByReference(UUID reference);
+    Lookup findByReference(UUID reference, Span span);
+
+    /** The notification NotifyNL knows under this id. */
+    Lookup findById(UUID notifyId, Span span);
 
     /** The outcome of a send. */
     sealed interface SendResult {
@@ -29,8 +35,8 @@ public interface NotifyNl {
 
         /**
          * The call failed; try again later. {@code reason} is a short code, never personal data.
-         * {@code mayHaveArrived}: a time-out, connection error or 5xx leaves open whether NotifyNL accepted
-         * the e-mail; a 401, 403 or 429 does not.
+         * {@code mayHaveArrived}: a time-out, broken connection or 5xx leaves open whether NotifyNL accepted
+         * the e-mail; a refused connection, 401, 403 or 429 does not.
          */
         record Unavailable(String reason, boolean mayHaveArrived) implements SendResult {
         }

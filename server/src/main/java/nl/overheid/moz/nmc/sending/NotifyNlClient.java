@@ -1,72 +1,159 @@
 package nl.overheid.moz.nmc.sending;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.helidon.security.jwt.Jwt;
+import io.helidon.security.jwt.SignedJwt;
+import io.helidon.security.jwt.jwk.JwkOctet;
+import jakarta.json.Json;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import uk.gov.service.notify.Notification;
-import uk.gov.service.notify.NotificationClient;
-import uk.gov.service.notify.NotificationClientException;
-import uk.gov.service.notify.NotificationList;
-import uk.gov.service.notify.SendEmailResponse;
+import nl.overheid.moz.nmc.trace.Span;
 
 /**
- * {@link NotifyNl} on GOV.UK Notify's official Java client, which speaks NotifyNL's JWT scheme (HS256,
- * {@code iss} = service id, {@code iat}) itself. It runs on {@code HttpURLConnection}, whose behaviour is
- * set JVM-wide below.
+ * {@link NotifyNl} on {@code java.net.http}: NotifyNL's v2 API with its JWT scheme (HS256, {@code iss} =
+ * service id, {@code iat} = now, signed with the key's secret; helidon-security-jwt). Hand-written because
+ * GOV.UK Notify's official Java client cannot carry the {@code traceparent} header (its connection factory
+ * is package-private) and sets its time-outs JVM-wide; this one bounds every call itself, follows no
+ * redirects, never repeats a POST, and keeps only status codes of failures (Notify's error text may quote
+ * the address).
  */
 public final class NotifyNlClient implements NotifyNl {
 
-    static {
-        // The client sets no time-outs of its own: bound every call (a pod's grace period must exceed them).
-        System.setProperty("sun.net.client.defaultConnectTimeout", "5000");
-        System.setProperty("sun.net.client.defaultReadTimeout", "15000");
-        // HttpURLConnection silently re-sends a POST once when the connection breaks before the answer: that
-        // is a second e-mail. The send pipeline's search by reference handles a lost answer instead.
-        System.setProperty("sun.net.http.retryPost", "false");
-    }
+    private final NotifyNlSettings settings;
+    /** Protocol time, not the NMC's business clock: NotifyNL checks {@code iat} against its own clock. */
+    private final Clock wallClock = Clock.systemUTC();
+    private final URI base;
+    private final JwkOctet key;
+    private final HttpClient http;
+    private final ObjectMapper mapper = new ObjectMapper();
 
-    private final NotificationClient client;
-
-    public NotifyNlClient(String apiKey, String baseUrl) {
-        this.client = new NotificationClient(apiKey, baseUrl);
+    public NotifyNlClient(NotifyNlSettings settings) {
+        this.settings = settings;
+        this.base = URI.create(settings.baseUrl().replaceAll("/+$", ""));
+        this.key = JwkOctet.create(Json.createObjectBuilder()
+                .add("kty", "oct").add("alg", JwkOctet.ALG_HS256).add("kid", settings.serviceId())
+                .add("k", Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString(settings.secret().getBytes(StandardCharsets.UTF_8)))
+                .build());
+        this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     @Override
     public SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation,
-                                UUID reference) {
+                                UUID reference, Span span) {
+        ObjectNode body = mapper.createObjectNode()
+                .put("email_address", emailAddress)
+                .put("template_id", templateId.toString())
+                .put("reference", reference.toString());
+        body.set("personalisation", mapper.valueToTree(personalisation));
+        HttpRequest request = request("/v2/notifications/email", span)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
         try {
-            SendEmailResponse response = client.sendEmail(templateId.toString(), emailAddress, personalisation,
-                    reference.toString());
-            return new SendResult.Accepted(response.getNotificationId());
-        } catch (NotificationClientException e) {
-            // Only the status code is kept: Notify's error text may quote the address.
-            int status = e.getHttpResult();
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            int status = response.statusCode();
+            if (status == 201) {
+                return id(mapper.readTree(response.body()).path("id"))
+                        .<SendResult>map(SendResult.Accepted::new)
+                        // A 201 we cannot read still means NotifyNL has it: look it up by reference later.
+                        .orElseGet(() -> new SendResult.Unavailable("contract", true));
+            }
             return status == 400 ? new SendResult.Rejected("http-400")
-                    : new SendResult.Unavailable(reason(status), status <= 0 || status >= 500);
+                    : new SendResult.Unavailable("http-" + status, status >= 500);
+        } catch (ConnectException | HttpConnectTimeoutException notConnected) {
+            return new SendResult.Unavailable("connection", false);
+        } catch (IOException e) {
+            return new SendResult.Unavailable("connection", true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new SendResult.Unavailable("interrupted", true);
         }
     }
 
     @Override
-    public Lookup findByReference(UUID reference) {
+    public Lookup findByReference(UUID reference, Span span) {
+        String query = "?template_type=email&reference=" + URLEncoder.encode(reference.toString(), StandardCharsets.UTF_8);
+        return lookUp("/v2/notifications" + query, span, list -> {
+            for (JsonNode notification : list.path("notifications")) {
+                if (reference.toString().equals(notification.path("reference").asText())) {
+                    return found(notification);
+                }
+            }
+            return new Lookup.NotFound();
+        });
+    }
+
+    @Override
+    public Lookup findById(UUID notifyId, Span span) {
+        return lookUp("/v2/notifications/" + notifyId, span, this::found);
+    }
+
+    private Lookup lookUp(String pathAndQuery, Span span, java.util.function.Function<JsonNode, Lookup> read) {
         try {
-            NotificationList list = client.getNotifications(null, "email", reference.toString(), null);
-            return list.getNotifications().stream()
-                    .filter(n -> n.getReference().map(reference.toString()::equals).orElse(false))
-                    .findFirst()
-                    .<Lookup>map(NotifyNlClient::found)
-                    .orElseGet(Lookup.NotFound::new);
-        } catch (NotificationClientException e) {
-            return e.getHttpResult() == 404 ? new Lookup.NotFound() : new Lookup.Unavailable(reason(e.getHttpResult()));
+            HttpResponse<String> response = http.send(request(pathAndQuery, span).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return switch (response.statusCode()) {
+                case 200 -> read.apply(mapper.readTree(response.body()));
+                case 404 -> new Lookup.NotFound();
+                default -> new Lookup.Unavailable("http-" + response.statusCode());
+            };
+        } catch (IOException | RuntimeException e) {
+            return new Lookup.Unavailable(e instanceof IOException ? "connection" : "contract");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Lookup.Unavailable("interrupted");
         }
     }
 
-    private static Lookup found(Notification notification) {
-        Optional<Instant> completedAt = notification.getCompletedAt().map(time -> time.toInstant());
-        return new Lookup.Found(notification.getId(), notification.getStatus(), completedAt);
+    private Lookup found(JsonNode notification) {
+        UUID id = id(notification.path("id")).orElseThrow(() -> new IllegalArgumentException("no id"));
+        String status = notification.path("status").asText("");
+        if (status.isEmpty()) {
+            throw new IllegalArgumentException("no status");
+        }
+        Optional<Instant> completedAt = notification.path("completed_at").isTextual()
+                ? Optional.of(OffsetDateTime.parse(notification.path("completed_at").asText()).toInstant())
+                : Optional.empty();
+        return new Lookup.Found(id, status, completedAt);
     }
 
-    private static String reason(int status) {
-        return status <= 0 ? "connection" : "http-" + status;
+    private HttpRequest.Builder request(String pathAndQuery, Span span) {
+        return HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                .timeout(settings.readTimeout())
+                .header("Authorization", "Bearer " + token())
+                .header("User-Agent", "nmc")
+                .header("traceparent", span.traceparent());
+    }
+
+    /** A fresh JWT per call: NotifyNL accepts an {@code iat} within 30 seconds of its clock. */
+    private String token() {
+        Jwt jwt = Jwt.builder().type("JWT").algorithm(JwkOctet.ALG_HS256).issuer(settings.serviceId())
+                .issueTime(wallClock.instant()).build();
+        return SignedJwt.sign(jwt, key).tokenContent();
+    }
+
+    private static Optional<UUID> id(JsonNode node) {
+        try {
+            return node.isTextual() ? Optional.of(UUID.fromString(node.asText())) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 }

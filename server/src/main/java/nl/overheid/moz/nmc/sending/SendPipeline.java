@@ -25,10 +25,14 @@ import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.ldv.DataSubjects;
+import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
+import nl.overheid.moz.nmc.profiel.Profielservice;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.trace.Span;
 
 /**
  * The send pipeline (step 2): the {@code verzenden} task. It writes only {@code taak} and {@code poging}
@@ -40,8 +44,11 @@ import nl.overheid.moz.nmc.register.Register;
  *       that is already bezorgd or terminal completes the task without sending (a late delivered cancels a
  *       resend); geldig_tot passed → verlopen. A re-claim after an expired lease or a postponement reuses the
  *       planned attempt.</li>
- *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; then decrypt,
- *       extend the lease, call.</li>
+ *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; no new call
+ *       starts after geldig_tot; then decrypt, in the centralised regime look the address up at the
+ *       Profielservice, extend the lease, call NotifyNL. Every external call is preceded by its LDV record,
+ *       and happens only after the logbook acknowledged it; a failure of the Profielservice, the LDV or
+ *       NotifyNL postpones the task without counting an attempt.</li>
  *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
  */
@@ -58,6 +65,8 @@ public final class SendPipeline implements TaskHandler {
     private final Register register;
     private final Envelope envelope;
     private final NotifyNl notifyNl;
+    private final Profielservice profielservice;
+    private final ProcessingLog ldv;
     private final Clock clock;
     private final Duration lease;
     private final IntFunction<Duration> backoff;
@@ -70,8 +79,9 @@ public final class SendPipeline implements TaskHandler {
      */
     public SendPipeline(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
                         PogingRepository pogingen, NotificatieReads notificaties, Transitions transitions,
-                        Register register, Envelope envelope, NotifyNl notifyNl, Clock clock, Duration lease,
-                        IntFunction<Duration> backoff, Duration firstReconciliation) {
+                        Register register, Envelope envelope, NotifyNl notifyNl, Profielservice profielservice,
+                        ProcessingLog ldv, Clock clock, Duration lease, IntFunction<Duration> backoff,
+                        Duration firstReconciliation) {
         this.owned = owned;
         this.tasks = tasks;
         this.notificationTasks = notificationTasks;
@@ -81,6 +91,8 @@ public final class SendPipeline implements TaskHandler {
         this.register = register;
         this.envelope = envelope;
         this.notifyNl = notifyNl;
+        this.profielservice = profielservice;
+        this.ldv = ldv;
         this.clock = clock;
         this.lease = lease;
         this.backoff = backoff;
@@ -125,10 +137,35 @@ public final class SendPipeline implements TaskHandler {
             throw new IllegalStateException("data key of notification " + job.sealed().id() + " is erased");
         }
         SecretKey key = envelope.unwrap(job.sealed().id(), job.sealed().datasleutelGewrapt(), job.sealed().kekVersie());
-        String emailAddress = envelope.decrypt(key, job.sealed().id(), "ontvanger", job.sealed().ontvanger());
+        String ontvanger = envelope.decrypt(key, job.sealed().id(), "ontvanger", job.sealed().ontvanger());
         Map<String, String> personalisation = mapper.readValue(
                 envelope.decrypt(key, job.sealed().id(), "personalisatie", job.sealed().personalisatie()),
                 new TypeReference<>() { });
+        String emailAddress = ontvanger;
+        if (job.context().regie().equals("centraal")) {
+            Span lookup = job.childSpan();
+            if (!recorded(job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, lookup)) {
+                commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
+                return;
+            }
+            switch (profielservice.lookUp(ontvanger, lookup)) {
+                case Profielservice.Lookup.Found found -> emailAddress = found.emailadres();
+                case Profielservice.Lookup.NoContact noContact -> {
+                    owned.underLocks(task, subjectLock(), (tx, n) -> endWithoutContact(tx, task, job, n));
+                    return;
+                }
+                case Profielservice.Lookup.Unavailable unavailable -> {
+                    commit(task, job, new NotifyNl.SendResult.Unavailable("profielservice-" + unavailable.reason(),
+                            false));
+                    return;
+                }
+            }
+        }
+        Span send = job.childSpan();
+        if (!recorded(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send)) {
+            commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
+            return;
+        }
         // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
         boolean stillOurs = owned.underLocks(task, subjectLock(), (tx, n) -> {
             tasks.taskExtendLease(tx, task, clock.instant().plus(lease));
@@ -138,7 +175,7 @@ public final class SendPipeline implements TaskHandler {
             return;
         }
         NotifyNl.SendResult result = notifyNl.sendEmail(job.berichttype().notifyTemplateId(), emailAddress,
-                personalisation, job.poging().id());
+                personalisation, job.poging().id(), send);
         if (result instanceof NotifyNl.SendResult.Unavailable unavailable && unavailable.mayHaveArrived()
                 && job.sealed().expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
@@ -146,6 +183,28 @@ public final class SendPipeline implements TaskHandler {
             result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
         commit(task, job, result);
+    }
+
+    /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */
+    private boolean recorded(Job job, ProcessingLog.Operation operation, Span span) {
+        NotificatieReads.ProcessingContext c = job.context();
+        return ldv.record(new ProcessingLog.Processing(span, operation, c.verwerkingsactiviteit(),
+                new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()), clock.instant()))
+                instanceof ProcessingLog.Written.Acknowledged;
+    }
+
+    /**
+     * The Profielservice knows no address (unknown party, no e-mail preference): the attempt fails and the
+     * notification ends niet-bezorgbaar, geen-contactgegevens (first send or resend alike).
+     */
+    private void endWithoutContact(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
+        pogingen.pogingSetStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
+        if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
+            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR,
+                    Reden.GEEN_CONTACTGEGEVENS));
+        } else {
+            tasks.taskComplete(tx, task);
+        }
     }
 
     /**
@@ -188,10 +247,13 @@ public final class SendPipeline implements TaskHandler {
                 return null;
             }
         }
+        // The lease covers the batch from the claim; a task that waited for its turn gets it anew here.
+        tasks.taskExtendLease(tx, task, now.plus(lease));
         NotificatieReads.ForSending sealed = notificaties.notificatieForSending(tx, n.id()).orElseThrow();
+        NotificatieReads.ProcessingContext context = notificaties.processingContext(tx, n.id()).orElseThrow();
         Berichttype berichttype = register.berichttype(tx, n.berichttype())
                 .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
-        return new Job(poging, sealed, berichttype);
+        return new Job(poging, sealed, context, berichttype);
     }
 
     private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
@@ -205,7 +267,11 @@ public final class SendPipeline implements TaskHandler {
      * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL.
      */
     private Optional<NotifyNl.SendResult> lookUp(Job job) {
-        return switch (notifyNl.findByReference(job.poging().id())) {
+        Span span = job.childSpan();
+        if (!recorded(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span)) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("ldv", true));
+        }
+        return switch (notifyNl.findByReference(job.poging().id(), span)) {
             case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));
             case NotifyNl.Lookup.NotFound notFound -> Optional.empty();
             case NotifyNl.Lookup.Unavailable unavailable ->
@@ -231,7 +297,7 @@ public final class SendPipeline implements TaskHandler {
                     if (n.expiredAt(now) && !unavailable.mayHaveArrived()) {
                         endExpired(tx, task, n);
                     } else {
-                        tasks.taskPostpone(tx, task, now.plus(backoff.apply(postponements(task) + 1)),
+                        tasks.taskPostpone(tx, task, now.plus(backoff.apply(task.postponements() + 1)),
                                 unavailable.reason());
                     }
                 }
@@ -286,14 +352,13 @@ public final class SendPipeline implements TaskHandler {
                 .orElse(DEFAULT_MAX_FAILURES);
     }
 
-    private int postponements(Task task) {
-        try {
-            return mapper.readTree(task.payload()).path("uitstel").asInt(0);
-        } catch (java.io.IOException e) {
-            return 0;
-        }
-    }
 
-    private record Job(Poging poging, NotificatieReads.ForSending sealed, Berichttype berichttype) {
+    private record Job(Poging poging, NotificatieReads.ForSending sealed, NotificatieReads.ProcessingContext context,
+                       Berichttype berichttype) {
+
+        /** A new operation in the notification's trace, a child of its acceptance. */
+        Span childSpan() {
+            return Span.childOf(context.traceId(), context.aannameSpanId());
+        }
     }
 }

@@ -14,7 +14,7 @@ import java.util.Map;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.MutableClock;
-import nl.overheid.moz.nmc.testing.NotifyNlStub;
+import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
 import nl.overheid.moz.nmc.testing.TestNmc;
@@ -32,7 +32,7 @@ class DvApiBadInputTest {
     private static final String DECENTRAAL = "/api/nmc/v1/decentraal/notificaties";
     private static final TestDatabase DB = TestDatabase.get();
     private static final TestIam IAM = new TestIam();
-    private static NotifyNlStub notify;
+    private static PartiesStub notify;
     private static Nmc nmc;
     private static Http http;
     private static String token;
@@ -40,7 +40,7 @@ class DvApiBadInputTest {
     @BeforeAll
     static void start() {
         DB.reset();
-        notify = new NotifyNlStub();
+        notify = new PartiesStub();
         nmc = TestNmc.start(DB, IAM, notify.baseUrl(), MutableClock.startingNow());
         http = new Http("http://127.0.0.1:" + nmc.port());
         token = IAM.token(TestNmc.DV_A);

@@ -34,7 +34,7 @@ class FairClaimTest {
             left.merge(dvId, -n, Integer::sum);
             List<Task> tasks = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                tasks.add(new Task(i, TaskKind.VERZENDEN, dvId, null, null, null, Instant.EPOCH, null, 1, 0, null, "{}"));
+                tasks.add(new Task(i, TaskKind.VERZENDEN, dvId, null, null, null, Instant.EPOCH, null, 1, 0, null, "{}", 0));
             }
             return tasks;
         }

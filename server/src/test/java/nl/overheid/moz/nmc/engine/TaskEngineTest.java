@@ -17,9 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.Notifications;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -246,9 +246,8 @@ class TaskEngineTest {
 
     private UUID acceptOne() {
         UUID id = UUID.randomUUID();
-        database.inTransaction((DbTransaction tx) -> new Transitions(clock).accept(tx, new NewNotificatie(id, dvId,
-                id.toString().getBytes(), 1, id.toString().getBytes(), null, "test-bericht", "decentraal", null,
-                new byte[] {1}, new byte[] {2}, new byte[] {3}, 1, "trace")));
+        database.inTransaction((DbTransaction tx) -> new Transitions(clock).accept(tx,
+                Notifications.aNotificationWithId(id, dvId)));
         return id;
     }
 

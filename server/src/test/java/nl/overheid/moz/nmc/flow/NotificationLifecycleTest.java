@@ -21,7 +21,7 @@ import java.util.logging.SimpleFormatter;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.MutableClock;
-import nl.overheid.moz.nmc.testing.NotifyNlStub;
+import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
 import nl.overheid.moz.nmc.testing.TestNmc;
@@ -43,7 +43,7 @@ class NotificationLifecycleTest {
 
     private final MutableClock clock = MutableClock.startingNow();
     private final CapturedLogs logs = new CapturedLogs();
-    private NotifyNlStub notify;
+    private PartiesStub notify;
     private Nmc nmc;
     private Http http;
 
@@ -51,7 +51,7 @@ class NotificationLifecycleTest {
     void start() {
         DB.reset();
         Logger.getLogger("").addHandler(logs);
-        notify = new NotifyNlStub();
+        notify = new PartiesStub();
         nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
         http = new Http("http://127.0.0.1:" + nmc.port());
     }
@@ -174,8 +174,7 @@ class NotificationLifecycleTest {
         notify.answer(500, "Exception");
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();
-        notify.server().resetMappings();
-        notify.acceptEverything();
+        notify.reset();
         clock.advance(Duration.ofMinutes(1));
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
@@ -186,7 +185,7 @@ class NotificationLifecycleTest {
     void aLostCallbackIsFoundByReconciliation() {
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();
-        notify.statusByReference(notifyId(id, 1), "delivered", clock.instant());
+        notify.status(notifyId(id, 1), "delivered", clock.instant());
 
         clock.advance(Duration.ofMinutes(59));
         nmc.runWorkersOnce();
@@ -203,7 +202,7 @@ class NotificationLifecycleTest {
     void anAttemptNotifyNlDoesNotKnowEndsBezorgstatusOnbekendAndALateReceiptCorrectsIt() {
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();
-        notify.statusByReference(null, null, null);
+        notify.status(null, null, null);
         clock.advance(Duration.ofHours(2));
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
@@ -217,15 +216,15 @@ class NotificationLifecycleTest {
     void anAttemptStillSendingIsAskedAgainUntilNotifyNlsRetentionEnds() {
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();
-        notify.statusByReference(notifyId(id, 1), "sending", null);
+        notify.status(notifyId(id, 1), "sending", null);
         for (int hour = 0; hour < 24 * 7 - 1; hour++) {
             clock.advance(Duration.ofHours(1));
             nmc.runWorkersOnce();
         }
         assertThat(status(id)).isEqualTo("verzonden:3");
         assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
-                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications"))))
-                .as("asked after 1 h, 6 h, 24 h and then daily").hasSize(3 + 5);
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/" + notifyId(id, 1)))))
+                .as("asked by its NotifyNL id after 1 h, 6 h, 24 h and then daily").hasSize(3 + 5);
         clock.advance(Duration.ofHours(2));
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
@@ -314,7 +313,7 @@ class NotificationLifecycleTest {
 
         @Override
         public SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation,
-                                    UUID reference) {
+                                    UUID reference, nl.overheid.moz.nmc.trace.Span span) {
             entered.countDown();
             try {
                 release.await(20, java.util.concurrent.TimeUnit.SECONDS);
@@ -325,7 +324,12 @@ class NotificationLifecycleTest {
         }
 
         @Override
-        public Lookup findByReference(UUID reference) {
+        public Lookup findByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
+            return new Lookup.NotFound();
+        }
+
+        @Override
+        public Lookup findById(UUID notifyId, nl.overheid.moz.nmc.trace.Span span) {
             return new Lookup.NotFound();
         }
     }
@@ -333,7 +337,8 @@ class NotificationLifecycleTest {
     private GatedNotifyNl restartWithGatedNotifyNl() {
         nmc.close();
         GatedNotifyNl gated = new GatedNotifyNl();
-        nmc = Nmc.start(TestNmc.config(DB, IAM, notify.baseUrl(), false), clock, gated);
+        var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
+        nmc = Nmc.start(config, clock, nl.overheid.moz.nmc.Parties.from(config).withNotifyNl(gated));
         http = new Http("http://127.0.0.1:" + nmc.port());
         return gated;
     }
@@ -399,8 +404,7 @@ class NotificationLifecycleTest {
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"));
         int sent = notify.server().findAll(posts).size();
 
-        notify.server().resetMappings();
-        notify.acceptEverything();
+        notify.reset();
         clock.advance(Duration.ofMinutes(11));
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("verlopen:3");
@@ -454,7 +458,7 @@ class NotificationLifecycleTest {
 
         clock.advance(Duration.ofHours(2));
         String notifyId = UUID.randomUUID().toString();
-        notify.statusByReference(notifyId, "sending", null);
+        notify.status(notifyId, "sending", null);
         nmc.runWorkersOnce();
         assertThat(status(id)).as("NotifyNL had it after all: the attempt runs to its outcome").isEqualTo("verzonden:3");
         assertThat(query("SELECT notify_id FROM poging WHERE notificatie = ?", id)).containsExactly(notifyId);
@@ -463,7 +467,7 @@ class NotificationLifecycleTest {
     @Test
     void anUncertainSendThatNotifyNlDoesNotKnowEndsVerlopenAfterGeldigTot() {
         notify.breakConnections();
-        notify.statusByReference(null, null, null);
+        notify.status(null, null, null);
         UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
         nmc.runWorkersOnce();
         clock.advance(Duration.ofHours(2));

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.Notifications;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 
@@ -112,9 +113,7 @@ class TransitionsModelTest {
 
         for (int run = 0; run < 200; run++) {
             UUID id = UUID.randomUUID();
-            database.inTransaction(tx -> transitions.accept(tx, new NewNotificatie(id, dvId, id.toString().getBytes(),
-                    1, id.toString().getBytes(), null, "test-bericht", "decentraal", null, new byte[] {1},
-                    new byte[] {2}, new byte[] {3}, 1, "trace")));
+            database.inTransaction(tx -> transitions.accept(tx, Notifications.aNotificationWithId(id, dvId)));
             Model model = new Model();
             for (int step = 0; step < 12; step++) {
                 NotificatieStatus van = model.status;

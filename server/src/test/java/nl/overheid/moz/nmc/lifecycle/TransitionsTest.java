@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.Notifications;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,9 +37,7 @@ class TransitionsTest {
     }
 
     private NewNotificatie newNotificatie(UUID id) {
-        return new NewNotificatie(id, dvId, new byte[] {1, 2, id.hashCode() > 0 ? (byte) 1 : 2, (byte) id.hashCode()}, 1,
-                id.toString().getBytes(), null, "test-bericht", "decentraal", null, new byte[] {1}, new byte[] {2},
-                new byte[] {3}, 1, "0af7651916cd43dd8448eb211c80319c");
+        return Notifications.aNotificationWithId(id, dvId);
     }
 
     @Test
@@ -53,8 +52,8 @@ class TransitionsTest {
     @Test
     void aRepeatedAcceptanceReturnsTheExistingNotification() {
         NewNotificatie first = newNotificatie(UUID.randomUUID());
-        NewNotificatie repeat = new NewNotificatie(UUID.randomUUID(), dvId, first.dvrefHmac(), 1, first.payloadHmac(),
-                null, "test-bericht", "decentraal", null, new byte[] {1}, new byte[] {2}, new byte[] {3}, 1, "x");
+        NewNotificatie repeat = Notifications.withHmacs(Notifications.aNotification(dvId), first.dvrefHmac(),
+                first.payloadHmac());
 
         Transitions.Acceptance a = database.inTransaction(c -> transitions.accept(c, first));
         Transitions.Acceptance b = database.inTransaction(c -> transitions.accept(c, repeat));

@@ -96,12 +96,26 @@ class ReceiptRulesTest {
     }
 
     @Test
-    void anAttemptThatIsNotRunningChangesNothingOutsideTheMebvPeriodOfItsDelivery() {
+    void anAttemptThatIsNotRunningChangesNothingButForADeliveredOrWithinTheMebvPeriodOfItsDelivery() {
         for (Situation s : everySituation()) {
             boolean deliveredBasisWithin = s.notificatie() == NotificatieStatus.BEZORGD
                     && s.poging() == PogingStatus.BEZORGD && s.basisOfBezorgd() && s.withinMebvPeriod();
-            if (!s.poging().running() && !deliveredBasisWithin) {
+            boolean deliveredOnAnyAttempt = s.receipt() == ReceiptStatus.DELIVERED
+                    && (s.notificatie() == NotificatieStatus.VERZONDEN
+                    || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND);
+            if (!s.poging().running() && !deliveredBasisWithin && !deliveredOnAnyAttempt) {
                 assertThat(ReceiptRules.judge(s).recordOnly()).as(s.toString()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aDeliveredOnAnyAttemptThatIsNotOlderMakesVerzondenAndBezorgstatusOnbekendBezorgd() {
+        for (Situation s : everySituation()) {
+            if (s.receipt() == ReceiptStatus.DELIVERED && !s.olderThanApplied()
+                    && (s.notificatie() == NotificatieStatus.VERZONDEN
+                    || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND)) {
+                assertThat(ReceiptRules.judge(s)).as(s.toString()).isEqualTo(new Decision.Delivered());
             }
         }
     }

@@ -35,7 +35,8 @@ class SchemaGuardsTest {
         DB.reset();
         c = DB.connect();
         exec("INSERT INTO dienstverlener (id, oin, naam) VALUES ('" + DV + "', '00000000000000000042', 'schema DV')");
-        exec("INSERT INTO berichttype (code, notify_template_id) VALUES ('schema-check', gen_random_uuid())");
+        exec("INSERT INTO berichttype (code, notify_template_id, verwerkingsactiviteit) "
+                + "VALUES ('schema-check', gen_random_uuid(), 'https://register.example.nl/verwerkingsactiviteiten/x')");
         c.commit();
     }
 

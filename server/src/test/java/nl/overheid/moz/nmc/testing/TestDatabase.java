@@ -184,7 +184,7 @@ public final class TestDatabase {
         reset();
         new nl.overheid.moz.nmc.register.Register(database).upsert(
                 java.util.List.of(new nl.overheid.moz.nmc.register.Berichttype("test-bericht", java.util.UUID.randomUUID(),
-                        "standaard", null, 5)),
+                        "standaard", null, 5, nl.overheid.moz.nmc.register.RegisterSeed.DEV_PROCESSING_ACTIVITY)),
                 java.util.List.of(new nl.overheid.moz.nmc.register.Register.DvSeed("00000001111111111000", "DV A",
                         java.util.List.of("test-bericht"), 10)));
         return database.inTransaction(tx -> tx.get("SELECT id FROM dienstverlener").orElseThrow()

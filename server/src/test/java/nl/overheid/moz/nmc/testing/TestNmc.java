@@ -37,6 +37,15 @@ public final class TestNmc {
     /** The test configuration with {@code overridesYaml} on top (e.g. a fixed port or a short MEBV period). */
     public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean autostart,
                                 String overridesYaml) {
+        return config(database, iam, notifyBaseUrl, notifyBaseUrl, autostart, overridesYaml);
+    }
+
+    /**
+     * The test configuration with NotifyNL at {@code notifyBaseUrl} and the Profielservice and LDV under
+     * {@code partiesBaseUrl} (their base paths appended), with {@code overridesYaml} on top.
+     */
+    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
+                                boolean autostart, String overridesYaml) {
         Base64.Encoder b64 = Base64.getEncoder();
         String yaml = """
                 server:
@@ -56,10 +65,21 @@ public final class TestNmc {
                   base-url: "%s"
                   api-key: "%s"
                   callback-token: "%s"
+                profielservice:
+                  base-url: "%s/api/profielservice/v1"
+                  token: test-profielservice-token
+                  report-max-postponements: 3
+                ldv:
+                  base-url: "%s/api/ldv/v1"
+                  token: test-ldv-token
                 feed:
                   cursor-key: "%s"
                 privacy:
                   pepper:
+                    current-version: 1
+                    versions:
+                      "1": "%s"
+                  ldv-pepper:
                     current-version: 1
                     versions:
                       "1": "%s"
@@ -94,9 +114,10 @@ public final class TestNmc {
                         quotum-per-minuut: 2
                         berichttypen: ["%s"]
                 """.formatted(database.url(), database.user(), database.password(), iam.jwksFile().toUri(),
-                TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, NOTIFY_API_KEY, CALLBACK_TOKEN,
-                b64.encodeToString(CURSOR_KEY),
+                TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, NOTIFY_API_KEY, CALLBACK_TOKEN, partiesBaseUrl,
+                partiesBaseUrl, b64.encodeToString(CURSOR_KEY),
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
+                b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
                 autostart, BERICHTTYPE, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
         return Config.builder()

@@ -1,0 +1,39 @@
+package nl.overheid.moz.nmc.ldv;
+
+import java.util.HexFormat;
+import java.util.Locale;
+import nl.overheid.moz.nmc.privacy.Peppers;
+
+/**
+ * The data subject of an LDV record, pseudonymised: HMAC-SHA256 under the LDV's own pepper (never the
+ * dvRef's), current version; the version is part of the type, so a record stays interpretable after a
+ * new pepper version.
+ */
+public final class DataSubjects {
+
+    /** A pseudonymised data subject as the record carries it. */
+    public record DataSubject(String id, String type) {
+    }
+
+    private final Peppers peppers;
+
+    public DataSubjects(Peppers ldvPeppers) {
+        this.peppers = ldvPeppers;
+    }
+
+    /** A business by KVK number (centralised regime). */
+    public DataSubject kvk(String number) {
+        return pseudonym("kvk-nummer", number);
+    }
+
+    /** A recipient by e-mail address (decentralised regime: the DV gave no number). */
+    public DataSubject email(String address) {
+        return pseudonym("emailadres", address.strip().toLowerCase(Locale.ROOT));
+    }
+
+    private DataSubject pseudonym(String kind, String value) {
+        int version = peppers.currentVersion();
+        String id = HexFormat.of().formatHex(peppers.hmac(version, kind + "\u0000" + value));
+        return new DataSubject(id, kind + ";hmac-sha256;pepper-v" + version);
+    }
+}

@@ -1,0 +1,76 @@
+package nl.overheid.moz.nmc.ldv;
+
+import java.net.http.HttpClient;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.ldv.generated.ApiClient;
+import nl.overheid.moz.nmc.ldv.generated.ApiException;
+import nl.overheid.moz.nmc.ldv.generated.api.DataverwerkingenApi;
+import nl.overheid.moz.nmc.ldv.generated.model.Attribuut;
+import nl.overheid.moz.nmc.ldv.generated.model.Bevestiging;
+import nl.overheid.moz.nmc.ldv.generated.model.Dataverwerking;
+import nl.overheid.moz.nmc.ldv.generated.model.Resource;
+
+/**
+ * {@link ProcessingLog} on the client generated from {@code api-spec/ldv.yaml}. Only a 201 whose body
+ * carries an id is an acknowledgement; any other answer, a time-out or an answer outside the contract is
+ * {@code Unavailable}, so the caller postpones and the call the record is about does not happen.
+ */
+public final class LdvClient implements ProcessingLog {
+
+    private static final Logger LOG = Logger.getLogger(LdvClient.class.getName());
+
+    private final DataverwerkingenApi api;
+
+    public LdvClient(LdvSettings settings) {
+        ApiClient client = new ApiClient();
+        client.updateBaseUri(settings.baseUrl());
+        client.setHttpClientBuilder(HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER));
+        client.setReadTimeout(settings.readTimeout());
+        client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + settings.token()));
+        this.api = new DataverwerkingenApi(client);
+    }
+
+    @Override
+    public Written record(Processing p) {
+        Dataverwerking record = new Dataverwerking()
+                .traceId(p.span().traceId())
+                .spanId(p.span().spanId())
+                .parentSpanId(p.span().parentSpanId())
+                .name(p.operation().recordName())
+                .startTime(p.at().atOffset(ZoneOffset.UTC))
+                // Written before the call it is about: the processing is decided, its end is this moment.
+                .endTime(p.at().atOffset(ZoneOffset.UTC))
+                .statusCode(Dataverwerking.StatusCodeEnum.STATUS_CODE_OK)
+                .resource(new Resource().attributes(List.of(attribute("service.name", "nmc"))))
+                .attributes(attributes(p));
+        try {
+            Bevestiging acknowledged = api.dataverwerkingVastleggen(record, p.span().traceparent());
+            if (acknowledged == null || acknowledged.getId() == null || acknowledged.getId().isBlank()) {
+                return new Written.Unavailable("contract");
+            }
+            return new Written.Acknowledged(acknowledged.getId());
+        } catch (ApiException e) {
+            String reason = e.getCode() > 0 ? "http-" + e.getCode() : "connection";
+            LOG.fine(() -> "LDV did not acknowledge a record: " + reason);
+            return new Written.Unavailable(reason);
+        } catch (RuntimeException e) {
+            return new Written.Unavailable("contract");
+        }
+    }
+
+    private static List<Attribuut> attributes(Processing p) {
+        List<Attribuut> attributes = new ArrayList<>();
+        attributes.add(attribute("dpl.core.processing_activity_id", p.processingActivity()));
+        attributes.add(attribute("dpl.core.data_subject_id", p.subject().id()));
+        attributes.add(attribute("dpl.core.data_subject_id_type", p.subject().type()));
+        return attributes;
+    }
+
+    private static Attribuut attribute(String key, String value) {
+        return new Attribuut().key(key).value(value);
+    }
+}

@@ -1,0 +1,98 @@
+package nl.overheid.moz.nmc.profiel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.http.HttpClient;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import nl.overheid.moz.nmc.profiel.generated.ApiClient;
+import nl.overheid.moz.nmc.profiel.generated.ApiException;
+import nl.overheid.moz.nmc.profiel.generated.api.ContactgegevensApi;
+import nl.overheid.moz.nmc.profiel.generated.model.Contactgegevens;
+import nl.overheid.moz.nmc.profiel.generated.model.OngeldigMelding;
+import nl.overheid.moz.nmc.profiel.generated.model.OngeldigMeldingOntvangen;
+import nl.overheid.moz.nmc.profiel.generated.model.Opvraging;
+import nl.overheid.moz.nmc.trace.Span;
+
+/**
+ * {@link Profielservice} on the client generated from {@code api-spec/profielservice.yaml}. An answer that
+ * does not match the contract (a 200 without a usable address, a 404 of an unknown problem type, a report
+ * acknowledged for another id) is the Profielservice's failure: {@code Unavailable}, never a crash and never
+ * a silent success. In particular a 404 counts as "no contact data" only with one of the contract's two
+ * problem types, so a misrouted call cannot end notifications niet-bezorgbaar.
+ */
+public final class ProfielserviceClient implements Profielservice {
+
+    static final String TYPE_UNKNOWN_PARTY = "onbekende-partij";
+    static final String TYPE_NO_EMAIL_PREFERENCE = "geen-emailvoorkeur";
+    /** The same pragmatic check as the DV API's: one @, a dotted domain, RFC 5321 lengths. */
+    private static final Pattern EMAIL = Pattern.compile(
+            "^(?=.{1,254}\\z)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                    + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\\z");
+
+    private final ContactgegevensApi api;
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    public ProfielserviceClient(ProfielserviceSettings settings) {
+        ApiClient client = new ApiClient();
+        client.updateBaseUri(settings.baseUrl());
+        client.setHttpClientBuilder(HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER));
+        client.setReadTimeout(settings.readTimeout());
+        client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + settings.token()));
+        this.api = new ContactgegevensApi(client);
+    }
+
+    @Override
+    public Lookup lookUp(String kvkNummer, Span span) {
+        try {
+            Contactgegevens found = api.contactgegevensOpvragen(
+                    new Opvraging().identificerendNummer(kvkNummer).soort(Opvraging.SoortEnum.KVK), span.traceparent());
+            String address = found == null ? null : found.getEmailadres();
+            return address != null && EMAIL.matcher(address).matches() ? new Lookup.Found(address)
+                    : new Lookup.Unavailable("contract");
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return switch (problemType(e.getResponseBody())) {
+                    case TYPE_UNKNOWN_PARTY -> new Lookup.NoContact(Reason.UNKNOWN_PARTY);
+                    case TYPE_NO_EMAIL_PREFERENCE -> new Lookup.NoContact(Reason.NO_EMAIL_PREFERENCE);
+                    default -> new Lookup.Unavailable("contract");
+                };
+            }
+            return new Lookup.Unavailable(reason(e));
+        } catch (RuntimeException e) {
+            return new Lookup.Unavailable("contract");
+        }
+    }
+
+    @Override
+    public Report reportInvalid(UUID meldingId, String kvkNummer, Span span) {
+        try {
+            OngeldigMeldingOntvangen received = api.emailadresOngeldigMelden(new OngeldigMelding()
+                    .meldingId(meldingId).identificerendNummer(kvkNummer).soort(OngeldigMelding.SoortEnum.KVK)
+                    .kanaal(OngeldigMelding.KanaalEnum.EMAIL).reden(OngeldigMelding.RedenEnum.PERMANENT_FAILURE),
+                    span.traceparent());
+            return received != null && meldingId.equals(received.getMeldingId()) ? new Report.Reported()
+                    : new Report.Unavailable("contract");
+        } catch (ApiException e) {
+            return new Report.Unavailable(reason(e));
+        } catch (RuntimeException e) {
+            return new Report.Unavailable("contract");
+        }
+    }
+
+    /** The last path segment of the problem's {@code type}, or empty when there is none. */
+    private String problemType(String body) {
+        try {
+            JsonNode problem = mapper.readTree(body == null ? "" : body);
+            String type = problem == null ? "" : problem.path("type").asText("");
+            return type.substring(type.lastIndexOf('/') + 1);
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
+    private static String reason(ApiException e) {
+        return e.getCode() > 0 ? "http-" + e.getCode() : "connection";
+    }
+}

@@ -1,0 +1,130 @@
+package nl.overheid.moz.nmc.sending;
+
+import io.helidon.dbclient.DbTransaction;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.IntFunction;
+import java.util.logging.Logger;
+import javax.crypto.SecretKey;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SubjectLock;
+import nl.overheid.moz.nmc.engine.Task;
+import nl.overheid.moz.nmc.engine.TaskHandler;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.ldv.DataSubjects;
+import nl.overheid.moz.nmc.ldv.ProcessingLog;
+import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.privacy.Envelope;
+import nl.overheid.moz.nmc.profiel.Profielservice;
+import nl.overheid.moz.nmc.trace.Span;
+
+/**
+ * The {@code ongeldig-melden} task (centralised regime): after a permanent failure, the business's address
+ * is reported invalid at the Profielservice, with the identifying number in the body (decrypted here, one
+ * of the two places that may decrypt) and the notification id as the report's id, so the same report sent
+ * twice has one effect. Its LDV record comes first. An error of the Profielservice or the LDV postpones the
+ * report; after {@code maxPostponements} it is parked as {@code mislukt} for an operator and counted.
+ */
+public final class OngeldigMelden implements TaskHandler {
+
+    private static final Logger LOG = Logger.getLogger(OngeldigMelden.class.getName());
+
+    private final OwnedTasks owned;
+    private final TaskRepository tasks;
+    private final NotificationTasks notificationTasks;
+    private final NotificatieReads notificaties;
+    private final Envelope envelope;
+    private final Profielservice profielservice;
+    private final ProcessingLog ldv;
+    private final NmcMetrics metrics;
+    private final Clock clock;
+    private final IntFunction<Duration> backoff;
+    private final int maxPostponements;
+
+    public OngeldigMelden(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
+                          NotificatieReads notificaties, Envelope envelope, Profielservice profielservice,
+                          ProcessingLog ldv, NmcMetrics metrics, Clock clock, IntFunction<Duration> backoff,
+                          int maxPostponements) {
+        this.owned = owned;
+        this.tasks = tasks;
+        this.notificationTasks = notificationTasks;
+        this.notificaties = notificaties;
+        this.envelope = envelope;
+        this.profielservice = profielservice;
+        this.ldv = ldv;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.backoff = backoff;
+        this.maxPostponements = maxPostponements;
+    }
+
+    @Override
+    public TaskKind kind() {
+        return TaskKind.ONGELDIG_MELDEN;
+    }
+
+    @Override
+    public SubjectLock<Transitions.Locked> subjectLock() {
+        return notificationTasks.lock();
+    }
+
+    private record Report(NotificatieReads.ForSending sealed, NotificatieReads.ProcessingContext context) {
+    }
+
+    @Override
+    public void execute(Task task) {
+        Report report = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> prepare(tx, task)).orElse(null);
+        if (report == null) {
+            return;
+        }
+        NotificatieReads.ForSending sealed = report.sealed();
+        SecretKey key = envelope.unwrap(sealed.id(), sealed.datasleutelGewrapt(), sealed.kekVersie());
+        String kvkNummer = envelope.decrypt(key, sealed.id(), "ontvanger", sealed.ontvanger());
+        NotificatieReads.ProcessingContext c = report.context();
+        Span span = Span.childOf(c.traceId(), c.aannameSpanId());
+        ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(span,
+                ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN, c.verwerkingsactiviteit(),
+                new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()), clock.instant()));
+        String failure = switch (written) {
+            case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
+            case ProcessingLog.Written.Acknowledged ack -> switch (profielservice.reportInvalid(sealed.id(), kvkNummer, span)) {
+                case Profielservice.Report.Reported reported -> null;
+                case Profielservice.Report.Unavailable down -> "profielservice-" + down.reason();
+            };
+        };
+        owned.underLocks(task, subjectLock(), (tx, n) -> {
+            if (failure == null) {
+                tasks.taskComplete(tx, task);
+            } else if (task.postponements() + 1 >= maxPostponements) {
+                tasks.taskMarkFailed(tx, task, failure);
+                metrics.invalidReportParked();
+                LOG.warning(() -> "report of an invalid address for notification " + n.id() + " parked after "
+                        + maxPostponements + " tries (" + failure + ")");
+            } else {
+                tasks.taskPostpone(tx, task, clock.instant().plus(backoff.apply(task.postponements() + 1)), failure);
+            }
+        });
+    }
+
+    /** What the report needs; null when there is nothing to report (then the task is completed or parked). */
+    private Report prepare(DbTransaction tx, Task task) {
+        NotificatieReads.ForSending sealed = notificaties.notificatieForSending(tx, task.notificatie()).orElse(null);
+        NotificatieReads.ProcessingContext context = notificaties.processingContext(tx, task.notificatie()).orElse(null);
+        if (sealed == null || context == null || !"centraal".equals(sealed.regie())) {
+            tasks.taskComplete(tx, task);
+            return null;
+        }
+        if (sealed.datasleutelGewrapt() == null) {
+            // Erased: the number can no longer be read, so nobody can report it. An operator decides.
+            tasks.taskMarkFailed(tx, task, "datasleutel-gewist");
+            metrics.invalidReportParked();
+            return null;
+        }
+        return new Report(sealed, context);
+    }
+
+}

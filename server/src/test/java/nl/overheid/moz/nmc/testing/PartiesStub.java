@@ -1,0 +1,159 @@
+package nl.overheid.moz.nmc.testing;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+
+/**
+ * Minimal WireMock stand-ins for the parties the NMC calls, on one server, for server tests:
+ * <ul>
+ *   <li>NotifyNL: {@code POST /v2/notifications/email} answers 201 in Notify's shape with a fresh id;</li>
+ *   <li>the LDV: every record is acknowledged (201 with an id);</li>
+ *   <li>the Profielservice: lookups by number ({@link #profiel}), reports acknowledged.</li>
+ * </ul>
+ * Tests post receipts themselves and put faults on top at priority 1. The full simulators (callbacks,
+ * status lookups, dev data, validation) live in the conformance tests.
+ */
+public final class PartiesStub implements AutoCloseable {
+
+    public static final String SENT_201 = """
+            {"id": "{{randomValue type='UUID'}}",
+             "reference": "{{jsonPath request.body '$.reference'}}",
+             "content": {"body": "Tekst", "subject": "Onderwerp", "from_email": "nmc@notifynl.example",
+                         "one_click_unsubscribe_url": null},
+             "uri": "http://localhost/v2/notifications/x",
+             "template": {"id": "{{jsonPath request.body '$.template_id'}}", "version": 1,
+                          "uri": "http://localhost/v2/templates/x"},
+             "scheduled_for": null}
+            """;
+
+    private final WireMockServer server = new WireMockServer(options().dynamicPort());
+
+    public static final String LDV_PATH = "/api/ldv/v1/dataverwerkingen";
+    public static final String LOOKUP_PATH = "/api/profielservice/v1/contactgegevens/opvragingen";
+    public static final String REPORT_PATH = "/api/profielservice/v1/contactgegevens/ongeldig-meldingen";
+
+    public PartiesStub() {
+        server.start();
+        acceptEverything();
+        acknowledgeLdvRecords();
+        defaultProfielservice();
+    }
+
+    /** Reports are acknowledged; an unregistered number is an unknown party. */
+    private void defaultProfielservice() {
+        server.stubFor(post(urlPathEqualTo(REPORT_PATH)).atPriority(10)
+                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
+                        .withBody("{\"meldingId\": \"{{jsonPath request.body '$.meldingId'}}\"}")
+                        .withTransformers("response-template")));
+        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH)).atPriority(10)
+                .willReturn(problem(404, "onbekende-partij")));
+    }
+
+    /** Every LDV record is acknowledged. */
+    public void acknowledgeLdvRecords() {
+        server.stubFor(post(urlPathEqualTo(LDV_PATH)).atPriority(10)
+                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
+                        .withBody("{\"id\": \"{{jsonPath request.body '$.trace_id'}}-{{jsonPath request.body '$.span_id'}}\"}")
+                        .withTransformers("response-template")));
+    }
+
+    /** The Profielservice knows this KVK number with this address. */
+    public void profiel(String kvkNummer, String emailadres) {
+        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH)).atPriority(5)
+                .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath(
+                        "$.identificerendNummer", com.github.tomakehurst.wiremock.client.WireMock.equalTo(kvkNummer)))
+                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                        .withBody("{\"emailadres\": \"" + emailadres + "\"}")));
+    }
+
+    /** A Profielservice problem of one of its 404 types (or any other status). */
+    public static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder problem(int status, String type) {
+        return aResponse().withStatus(status).withHeader("Content-Type", "application/problem+json")
+                .withBody("{\"type\": \"https://profielservice.example.nl/problemen/" + type + "\", \"title\": \"x\", "
+                        + "\"status\": " + status + "}");
+    }
+
+    public void acceptEverything() {
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(10)
+                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
+                        .withBody(SENT_201).withTransformers("response-template")));
+    }
+
+    /**
+     * NotifyNL knows the notification under {@code notifyId} in this status ({@code null}: it knows none):
+     * both {@code GET /v2/notifications/{id}} and {@code GET /v2/notifications?reference=} answer so.
+     */
+    public void status(String notifyId, String status, java.time.Instant completedAt) {
+        if (status == null) {
+            server.stubFor(get(urlPathMatching("/v2/notifications/[^/]+")).atPriority(1)
+                    .willReturn(aResponse().withStatus(404).withHeader("Content-Type", "application/json")
+                            .withBody("{\"errors\":[{\"error\":\"NoResultFound\",\"message\":\"No result found\"}],"
+                                    + "\"status_code\":404}")));
+            server.stubFor(get(urlPathEqualTo("/v2/notifications")).atPriority(1)
+                    .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                            .withBody("{\"notifications\": [], \"links\": {\"current\": \"x\"}}")));
+            return;
+        }
+        String notification = """
+                {"id": "%s", "reference": "%s", "email_address": "x@example.nl",
+                 "phone_number": null, "line_1": null, "line_2": null, "line_3": null, "line_4": null,
+                 "line_5": null, "line_6": null, "postcode": null, "postage": null, "type": "email",
+                 "status": "%s", "template": {"id": "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b", "version": 1,
+                 "uri": "http://localhost/v2/template/x/version/1"},
+                 "body": "Tekst", "subject": "Onderwerp", "created_at": "2026-01-01T10:00:00.000000Z",
+                 "created_by_name": null, "sent_at": "2026-01-01T10:00:01.000000Z",
+                 "completed_at": %s, "scheduled_for": null, "one_click_unsubscribe_url": null,
+                 "is_cost_data_ready": false, "cost_in_pounds": null, "cost_details": {}}
+                """;
+        String completed = status.equals("sending") ? "null" : "\"" + completedAt + "\"";
+        server.stubFor(get(urlPathEqualTo("/v2/notifications/" + notifyId)).atPriority(1)
+                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                        .withBody(notification.formatted(notifyId, "ref", status, completed))));
+        server.stubFor(get(urlPathEqualTo("/v2/notifications")).atPriority(1)
+                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                        .withBody("{\"notifications\": [" + notification.formatted(notifyId,
+                                "{{request.query.reference}}", status, completed) + "], \"links\": {\"current\": \"x\"}}")
+                        .withTransformers("response-template")));
+    }
+
+    /** Removes every test stub: NotifyNL accepts everything again, the LDV acknowledges, the defaults return. */
+    public void reset() {
+        server.resetMappings();
+        acceptEverything();
+        acknowledgeLdvRecords();
+        defaultProfielservice();
+    }
+
+    /** Every send breaks the connection before an answer: NotifyNL may or may not have the e-mail. */
+    public void breakConnections() {
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
+                .willReturn(aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
+    }
+
+    /** Every send answers with this status and a Notify error body (for outage and refusal tests). */
+    public void answer(int status, String error) {
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
+                .willReturn(aResponse().withStatus(status).withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"" + error + "\",\"message\":\"simulated\"}],\"status_code\":"
+                                + status + "}")));
+    }
+
+    public WireMockServer server() {
+        return server;
+    }
+
+    public String baseUrl() {
+        return server.baseUrl();
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+}
