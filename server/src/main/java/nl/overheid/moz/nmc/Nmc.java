@@ -273,6 +273,11 @@ public final class Nmc implements AutoCloseable {
         workers.forEach(TaskWorker::runOnce);
     }
 
+    /** Runs one claim round of the worker of one kind now (tests stage interleavings with it). */
+    public int runWorkerOnce(TaskKind kind) {
+        return workers.stream().filter(worker -> worker.kind() == kind).mapToInt(TaskWorker::runOnce).sum();
+    }
+
     /** Runs the periodic duties once now (the control duty plans missing tasks); returns what they did. */
     public int runDutiesOnce() {
         return duties.runAllOnce();

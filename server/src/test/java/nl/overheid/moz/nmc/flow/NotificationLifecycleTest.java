@@ -33,35 +33,7 @@ import org.junit.jupiter.api.Test;
  * Whole lifecycles through the real assembly and HTTP, with NotifyNL on WireMock and time in the test's
  * hands: seven-day periods pass in milliseconds. Workers run one claim round at a time.
  */
-class NotificationLifecycleTest {
-
-    private static final String EMAIL = "ontvanger.lifecycle@example.nl";
-    private static final String DV_REF = "DOSSIER-4711";
-    private static final String SECRET_TEXT = "Geheime-personalisatie-42";
-    private static final TestDatabase DB = TestDatabase.get();
-    private static final TestIam IAM = new TestIam();
-
-    private final MutableClock clock = MutableClock.startingNow();
-    private final CapturedLogs logs = new CapturedLogs();
-    private PartiesStub notify;
-    private Nmc nmc;
-    private Http http;
-
-    @BeforeEach
-    void start() {
-        DB.reset();
-        Logger.getLogger("").addHandler(logs);
-        notify = new PartiesStub();
-        nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
-    }
-
-    @AfterEach
-    void stop() {
-        nmc.close();
-        notify.close();
-        Logger.getLogger("").removeHandler(logs);
-    }
+class NotificationLifecycleTest extends LifecycleTestBase {
 
     @Test
     void aDeliveredNotificationBecomesFinalAfterTheMebvPeriodAndTheFeedShowsEveryStep() {
@@ -335,11 +307,8 @@ class NotificationLifecycleTest {
     }
 
     private GatedNotifyNl restartWithGatedNotifyNl() {
-        nmc.close();
         GatedNotifyNl gated = new GatedNotifyNl();
-        var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
-        nmc = Nmc.start(config, clock, nl.overheid.moz.nmc.Parties.from(config).withNotifyNl(gated));
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        restartWith(parties -> parties.withNotifyNl(gated));
         return gated;
     }
 
@@ -577,111 +546,5 @@ class NotificationLifecycleTest {
         assertThat(stored).isNotBlank().doesNotContain(EMAIL).doesNotContain(DV_REF).doesNotContain(SECRET_TEXT)
                 .doesNotContain("ontvanger.lifecycle");
         assertThat(logs.text()).doesNotContain(EMAIL).doesNotContain(DV_REF).doesNotContain(SECRET_TEXT);
-    }
-
-    private String tokenA() {
-        return IAM.token(TestNmc.DV_A, clock.instant());
-    }
-
-    private String tokenB() {
-        return IAM.token(TestNmc.DV_B, clock.instant());
-    }
-
-    private UUID accept(String dvRef, Map<String, String> extra) {
-        Map<String, Object> body = new java.util.HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE,
-                "emailadres", EMAIL, "personalisation", Map.of("tekst", SECRET_TEXT)));
-        body.putAll(extra);
-        Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
-        assertThat(response.status()).as(response.body()).isEqualTo(202);
-        UUID id = UUID.fromString(response.json().path("id").asText());
-        assertThat(response.header("Location")).contains("/api/nmc/v1/notificaties/" + id);
-        return id;
-    }
-
-    private String status(UUID id) {
-        JsonNode notificatie = http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
-        return notificatie.path("status").asText() + ":" + notificatie.path("versie").asInt();
-    }
-
-    private void receipt(UUID id, int attempt, String status) {
-        assertThat(postReceipt(receiptBody(id, attempt, status)).status()).isEqualTo(200);
-        nmc.runWorkersOnce();
-    }
-
-    private Http.Response postReceipt(String body) {
-        return http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body);
-    }
-
-    private String receiptBody(UUID id, int attempt, String status) {
-        UUID poging = attemptId(id, attempt);
-        String notifyId = query("SELECT notify_id FROM poging WHERE id = ?", poging).getFirst();
-        Instant completed = clock.instant();
-        return Http.json(Map.of("id", notifyId, "reference", poging.toString(), "to", EMAIL, "status", status,
-                "created_at", completed.minusSeconds(5).toString(), "completed_at", completed.toString(),
-                "sent_at", completed.minusSeconds(3).toString(), "notification_type", "email",
-                "template_id", TestNmc.TEMPLATE_ID, "template_version", 1));
-    }
-
-    private UUID attemptId(UUID notificatie, int nummer) {
-        return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer,
-                notificatie).getFirst());
-    }
-
-    private String notifyId(UUID id, int attempt) {
-        return query("SELECT notify_id FROM poging WHERE id = ?", attemptId(id, attempt)).getFirst();
-    }
-
-    private static void execute(String sql, UUID parameter) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            s.setObject(1, parameter);
-            s.executeUpdate();
-            c.commit();
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private List<String> attempts(UUID id) {
-        return query("SELECT nummer || ':' || status FROM poging WHERE notificatie = ? ORDER BY nummer", id);
-    }
-
-    private static List<String> query(String sql, UUID parameter) {
-        List<String> result = new ArrayList<>();
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            if (parameter != null) {
-                s.setObject(1, parameter);
-            }
-            try (ResultSet rows = s.executeQuery()) {
-                while (rows.next()) {
-                    result.add(rows.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-        return result;
-    }
-
-    /** Everything the NMC logged during the test, formatted as it would be written. */
-    private static final class CapturedLogs extends Handler {
-        private final ByteArrayOutputStream text = new ByteArrayOutputStream();
-        private final SimpleFormatter formatter = new SimpleFormatter();
-
-        @Override
-        public synchronized void publish(LogRecord record) {
-            text.writeBytes(formatter.format(record).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-
-        synchronized String text() {
-            return text.toString(java.nio.charset.StandardCharsets.UTF_8);
-        }
     }
 }

@@ -1,0 +1,193 @@
+package nl.overheid.moz.nmc.flow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The harness of the lifecycle tests: the real assembly over HTTP on the test database, the parties it calls
+ * on WireMock ({@link PartiesStub}), time in the test's hands (seven-day periods pass in milliseconds), and
+ * workers that run one claim round at a time. Helpers speak like a DV and like NotifyNL.
+ */
+abstract class LifecycleTestBase {
+
+    protected static final String EMAIL = "ontvanger.lifecycle@example.nl";
+    protected static final String DV_REF = "DOSSIER-4711";
+    protected static final String SECRET_TEXT = "Geheime-personalisatie-42";
+    protected static final TestDatabase DB = TestDatabase.get();
+    protected static final TestIam IAM = new TestIam();
+
+    protected final MutableClock clock = MutableClock.startingNow();
+    protected final CapturedLogs logs = new CapturedLogs();
+    protected PartiesStub notify;
+    protected Nmc nmc;
+    protected Http http;
+
+    @BeforeEach
+    void start() {
+        DB.reset();
+        Logger.getLogger("").addHandler(logs);
+        notify = new PartiesStub();
+        nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
+        http = new Http("http://127.0.0.1:" + nmc.port());
+    }
+
+    @AfterEach
+    void stop() {
+        nmc.close();
+        notify.close();
+        Logger.getLogger("").removeHandler(logs);
+    }
+
+    protected String tokenA() {
+        return IAM.token(TestNmc.DV_A, clock.instant());
+    }
+
+    protected String tokenB() {
+        return IAM.token(TestNmc.DV_B, clock.instant());
+    }
+
+    protected UUID accept(String dvRef, Map<String, String> extra) {
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE,
+                "emailadres", EMAIL, "personalisation", Map.of("tekst", SECRET_TEXT)));
+        body.putAll(extra);
+        Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        UUID id = UUID.fromString(response.json().path("id").asText());
+        assertThat(response.header("Location")).contains("/api/nmc/v1/notificaties/" + id);
+        return id;
+    }
+
+    /** Accepts a centralised notification for this KVK number (with the test's personalisation). */
+    protected UUID acceptCentraal(String dvRef, String kvkNummer, Map<String, String> extra) {
+        Map<String, Object> body = new java.util.HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE,
+                "identificerendNummer", kvkNummer, "personalisation", Map.of("tekst", SECRET_TEXT)));
+        body.putAll(extra);
+        Http.Response response = http.post("/api/nmc/v1/centraal/notificaties", tokenA(), Http.json(body));
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        return UUID.fromString(response.json().path("id").asText());
+    }
+
+    protected String status(UUID id) {
+        JsonNode notificatie = http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        return notificatie.path("status").asText() + ":" + notificatie.path("versie").asInt();
+    }
+
+    protected void receipt(UUID id, int attempt, String status) {
+        assertThat(postReceipt(receiptBody(id, attempt, status)).status()).isEqualTo(200);
+        nmc.runWorkersOnce();
+    }
+
+    protected Http.Response postReceipt(String body) {
+        return http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body);
+    }
+
+    protected String receiptBody(UUID id, int attempt, String status) {
+        return receiptBody(id, attempt, status, notifyId(id, attempt), clock.instant());
+    }
+
+    /** A receipt as NotifyNL sends it, under any NotifyNL id (e.g. a duplicate's) and completion time. */
+    protected String receiptBody(UUID id, int attempt, String status, String notifyId, Instant completed) {
+        UUID poging = attemptId(id, attempt);
+        return Http.json(Map.of("id", notifyId, "reference", poging.toString(), "to", EMAIL, "status", status,
+                "created_at", completed.minusSeconds(5).toString(), "completed_at", completed.toString(),
+                "sent_at", completed.minusSeconds(3).toString(), "notification_type", "email",
+                "template_id", TestNmc.TEMPLATE_ID, "template_version", 1));
+    }
+
+    protected UUID attemptId(UUID notificatie, int nummer) {
+        return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer,
+                notificatie).getFirst());
+    }
+
+    protected String notifyId(UUID id, int attempt) {
+        return query("SELECT notify_id FROM poging WHERE id = ?", attemptId(id, attempt)).getFirst();
+    }
+
+    protected static void execute(String sql, UUID parameter) {
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setObject(1, parameter);
+            s.executeUpdate();
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    protected List<String> attempts(UUID id) {
+        return query("SELECT nummer || ':' || status FROM poging WHERE notificatie = ? ORDER BY nummer", id);
+    }
+
+    protected static List<String> query(String sql, UUID parameter) {
+        List<String> result = new ArrayList<>();
+        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                s.setObject(1, parameter);
+            }
+            try (ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    result.add(rows.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return result;
+    }
+
+    /** Everything the NMC logged during the test, formatted as it would be written. */
+    protected static final class CapturedLogs extends Handler {
+        protected final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        protected final SimpleFormatter formatter = new SimpleFormatter();
+
+        @Override
+        public synchronized void publish(LogRecord record) {
+            text.writeBytes(formatter.format(record).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+
+        synchronized String text() {
+            return text.toString(java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Restarts the NMC with other parties (e.g. a NotifyNL that holds its answer); the stub stays. */
+    protected void restartWith(java.util.function.UnaryOperator<nl.overheid.moz.nmc.Parties> replace) {
+        nmc.close();
+        var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
+        nmc = Nmc.start(config, clock, replace.apply(nl.overheid.moz.nmc.Parties.from(config)));
+        http = new Http("http://127.0.0.1:" + nmc.port());
+    }
+}
