@@ -99,11 +99,11 @@ public final class OngeldigMelden implements TaskHandler {
         owned.underLocks(task, subjectLock(), (tx, n) -> {
             if (failure == null) {
                 tasks.taskComplete(tx, task);
-            } else if (task.postponements() + 1 >= maxPostponements) {
+            } else if (task.postponements() >= maxPostponements) {
                 tasks.taskMarkFailed(tx, task, failure);
                 metrics.invalidReportParked();
                 LOG.warning(() -> "report of an invalid address for notification " + n.id() + " parked after "
-                        + maxPostponements + " tries (" + failure + ")");
+                        + (task.postponements() + 1) + " tries (" + failure + ")");
             } else {
                 tasks.taskPostpone(tx, task, clock.instant().plus(backoff.apply(task.postponements() + 1)), failure);
             }

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 class DvApiBadInputTest {
 
     private static final String DECENTRAAL = "/api/nmc/v1/decentraal/notificaties";
+    private static final String CENTRAAL = "/api/nmc/v1/centraal/notificaties";
     private static final TestDatabase DB = TestDatabase.get();
     private static final TestIam IAM = new TestIam();
     private static PartiesStub notify;
@@ -111,6 +112,51 @@ class DvApiBadInputTest {
         Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("geldigTot", "+300000-01-01T00:00:00Z")));
         assertProblem(response, 400);
         assertThat(errorNames(response)).containsExactly("/geldigTot");
+    }
+
+    @Test
+    void aCentralisedRequestWithoutAValidNumberListsEveryErrorAtOnceAndDoesNotEchoTheNumber() {
+        Http.Response response = http.post(CENTRAAL, token, """
+                {"dvRef": "REF-1", "berichttype": "%s", "identificerendNummer": "1234567A",
+                 "emailadres": "ontvanger@example.nl", "personalisation": {"naam": 7}}
+                """.formatted(TestNmc.BERICHTTYPE));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactlyInAnyOrder("/identificerendNummer", "/emailadres",
+                "/personalisation/naam");
+        assertThat(response.body()).doesNotContain("1234567A").doesNotContain("ontvanger@example.nl");
+    }
+
+    @Test
+    void aCentralisedRequestNeedsItsNumber() {
+        Http.Response response = http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1",
+                "berichttype", TestNmc.BERICHTTYPE)));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/identificerendNummer");
+    }
+
+    @Test
+    void aCentralisedNumberOfTheWrongLengthOrTypeIsA400() {
+        for (Object number : List.of("1234567", "123456789", 12345678, "", " 12345678")) {
+            Http.Response response = http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1",
+                    "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", number)));
+            assertProblem(response, 400);
+            assertThat(errorNames(response)).as(String.valueOf(number)).containsExactly("/identificerendNummer");
+        }
+    }
+
+    @Test
+    void aDecentralisedRequestWithANumberIsA400() {
+        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("identificerendNummer", "12345678")));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/identificerendNummer");
+    }
+
+    @Test
+    void aCentralisedRequestForABerichttypeTheDvMayNotSendIsA400() {
+        Http.Response response = http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1",
+                "berichttype", "onbekend-type", "identificerendNummer", "12345678")));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/berichttype");
     }
 
     @Test
@@ -220,14 +266,9 @@ class DvApiBadInputTest {
         assertThat(metric("nmc_notifications_status_unknown")).isZero();
     }
 
-    /** The value of one metric in the Prometheus text at /observe/metrics (fails when it is absent). */
+    /** The value of one metric (fails when it is absent). */
     private static double metric(String name) {
-        Http.Response metrics = http.get("/observe/metrics", null);
-        assertThat(metrics.status()).isEqualTo(200);
-        java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^" + name + "(\\{[^}]*})?\\s+(\\S+)$")
-                .matcher(metrics.body());
-        assertThat(line.find()).as(name + " in " + metrics.body()).isTrue();
-        return Double.parseDouble(line.group(2));
+        return http.metric(name).orElseThrow(() -> new AssertionError(name + " is not exposed"));
     }
 
     @Test

@@ -99,7 +99,12 @@ abstract class LifecycleTestBase {
     }
 
     protected void receipt(UUID id, int attempt, String status) {
-        assertThat(postReceipt(receiptBody(id, attempt, status)).status()).isEqualTo(200);
+        receipt(id, attempt, status, notifyId(id, attempt));
+    }
+
+    /** A receipt under this NotifyNL id (e.g. a duplicate's), processed at once. */
+    protected void receipt(UUID id, int attempt, String status, String notifyId) {
+        assertThat(postReceipt(receiptBody(id, attempt, status, notifyId, clock.instant())).status()).isEqualTo(200);
         nmc.runWorkersOnce();
     }
 

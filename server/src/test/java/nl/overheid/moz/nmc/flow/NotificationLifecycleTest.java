@@ -171,6 +171,67 @@ class NotificationLifecycleTest extends LifecycleTestBase {
     }
 
     @Test
+    void aDeliveredOnTheFirstAttemptWhileTheResendWaitsMakesItBezorgdAndNothingIsResent() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status()).isEqualTo(200);
+        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
+                .as("the resend waits").containsExactly("1");
+
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(postReceipt(receiptBody(id, 1, "delivered")).status()).isEqualTo(200);
+        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        int posts = notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"))).size();
+
+        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
+        nmc.runWorkersOnce();
+
+        assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"))))
+                .as("the resend completed at its start without sending").hasSize(posts);
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(attempts(id)).containsExactly("1:bezorgd");
+    }
+
+    @Test
+    void aDeliveredUnderADuplicateNotifyNlIdMakesTheNotificationBezorgd() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        String duplicate = UUID.randomUUID().toString();
+
+        receipt(id, 1, "delivered", duplicate);
+
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE notificatie = ?", id))
+                .containsExactly(duplicate);
+    }
+
+    @Test
+    void reconciliationAsksNotifyNlForEveryIdOfTheAttemptAndADeliveredDuplicateCounts() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        UUID duplicate = UUID.randomUUID();
+        execute("UPDATE poging SET duplicaat_notify_ids = ARRAY[CAST('" + duplicate + "' AS uuid)] "
+                + "WHERE notificatie = ?", id);
+        notify.status(notifyId(id, 1), "sending", null);
+        notify.status(duplicate.toString(), "delivered", clock.instant());
+
+        clock.advance(Duration.ofMinutes(61));
+        nmc.runWorkersOnce();
+        nmc.runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        for (String notifyId : List.of(notifyId(id, 1), duplicate.toString())) {
+            assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                    com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/" + notifyId))))
+                    .as("asked by " + notifyId).hasSize(1);
+        }
+    }
+
+    @Test
     void anAttemptNotifyNlDoesNotKnowEndsBezorgstatusOnbekendAndALateReceiptCorrectsIt() {
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();

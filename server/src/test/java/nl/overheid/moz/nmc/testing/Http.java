@@ -87,4 +87,15 @@ public final class Http {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** The value of one metric in the Prometheus text at /observe/metrics; empty when it is absent. */
+    public java.util.OptionalDouble metric(String name) {
+        Response metrics = get("/observe/metrics", null);
+        if (metrics.status() != 200) {
+            throw new IllegalStateException("metrics answered " + metrics.status());
+        }
+        java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name)
+                + "(\\{[^}]*})?\\s+(\\S+)$").matcher(metrics.body());
+        return line.find() ? java.util.OptionalDouble.of(Double.parseDouble(line.group(2))) : java.util.OptionalDouble.empty();
+    }
 }
