@@ -279,8 +279,9 @@ class LdvSimulatorTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "Bearer dev-profielservice-token", "Bearer DEV-LDV-TOKEN", "Token dev-ldv-token"})
     void withoutTheConfiguredBearerTokenItIs401AndStoresNothing(String authorization) {
-        SimulatorHttp.Response response = call(json(record("b7ad6b7169203331")))
-                .header("Authorization", authorization.isEmpty() ? null : authorization).send();
+        SimulatorHttp.Call unauthorised = call(json(record("b7ad6b7169203331")))
+                .header("Authorization", authorization.isEmpty() ? null : authorization);
+        SimulatorHttp.Response response = CONTRACT.conforming(unauthorised, unauthorised.send());
 
         assertProblem(response, 401, LdvSimulator.PROBLEM_NIET_GEAUTHENTICEERD);
         assertThat(response.header("WWW-Authenticate")).contains("Bearer");

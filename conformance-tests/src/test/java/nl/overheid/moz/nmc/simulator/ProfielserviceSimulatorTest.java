@@ -226,7 +226,8 @@ class ProfielserviceSimulatorTest {
         SimulatorHttp.Call report = reportCall(reportBody(UUID.randomUUID(), "12345671"))
                 .header("Authorization", authorization.isEmpty() ? null : authorization);
 
-        for (SimulatorHttp.Response response : List.of(lookup.send(), report.send())) {
+        for (SimulatorHttp.Response response : List.of(CONTRACT.conforming(lookup, lookup.send()),
+                CONTRACT.conforming(report, report.send()))) {
             assertProblem(response, 401, ProfielserviceSimulator.PROBLEM_NIET_GEAUTHENTICEERD);
             assertThat(response.header("WWW-Authenticate")).contains("Bearer");
             assertThat(response.body()).doesNotContain("12345670", "info@");

@@ -130,15 +130,6 @@ final class SimulatorHttp {
 
     /** The published contract, read from {@code api-spec/} (found from the working directory upwards). */
     static final class Oracle {
-        /**
-         * The one known gap between the simulators and the published documents: their {@code Problem} schema does
-         * not declare the {@code errors} list a 400 carries (the NMC's own contract does). JSON Schema allows an
-         * undeclared property there, but this validator treats every undeclared property as an error by default,
-         * so on a 400 exactly this complaint is let through; every other complaint still fails.
-         */
-        static final String UNDECLARED_ERRORS = "validation.response.body.schema.additionalProperties: "
-                + "Object instance has properties which are not allowed by the schema: [\"errors\"]";
-
         private final OpenApiInteractionValidator validator;
 
         Oracle(String document) {
@@ -166,9 +157,6 @@ final class SimulatorHttp {
             response.raw().headers().map().forEach(published::withHeader);
             List<String> complaints = messages(validator.validateResponse(call.path, Request.Method.valueOf(call.method),
                     published.build()));
-            if (response.status() == 400) {
-                complaints = complaints.stream().filter(complaint -> !complaint.equals(UNDECLARED_ERRORS)).toList();
-            }
             assertThat(complaints)
                     .as(call.method + " " + call.path + " " + response.status() + " conforms to the contract")
                     .isEmpty();
