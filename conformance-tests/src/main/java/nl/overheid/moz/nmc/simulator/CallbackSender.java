@@ -44,6 +44,8 @@ final class CallbackSender implements AutoCloseable {
     private final AtomicInteger delivered = new AtomicInteger();
     private final AtomicInteger attempts = new AtomicInteger();
     private final AtomicLong generation = new AtomicLong();
+    /** Callbacks scheduled and not yet answered with a 2xx, dropped or given up, of this generation. */
+    private final AtomicInteger pending = new AtomicInteger();
 
     /**
      * @param url         the callback URL, or null to send no callbacks at all
@@ -75,6 +77,7 @@ final class CallbackSender implements AutoCloseable {
             return;
         }
         Delivery delivery = new Delivery(notification, NotifyJson.deliveryReceipt(notification), generation.get());
+        pending.incrementAndGet();
         later(() -> attempt(delivery, 1), delay);
     }
 
@@ -88,9 +91,15 @@ final class CallbackSender implements AutoCloseable {
         return attempts.get();
     }
 
+    /** Callbacks still to be sent or retried. */
+    int pending() {
+        return pending.get();
+    }
+
     /** Forgets every pending callback and zeroes the counters. */
     void reset() {
         generation.incrementAndGet();
+        pending.set(0);
         delivered.set(0);
         attempts.set(0);
     }
@@ -128,14 +137,17 @@ final class CallbackSender implements AutoCloseable {
         String what = "callback " + delivery.describe() + " attempt=" + attempt;
         if (failure == null && response.statusCode() / 100 == 2) {
             delivered.incrementAndGet();
+            pending.decrementAndGet();
             log.accept(what + " -> " + response.statusCode());
             return;
         }
         String answer = failure == null ? String.valueOf(response.statusCode()) : causeName(failure);
         boolean retryable = failure != null || response.statusCode() >= 500 || response.statusCode() == 429;
         if (!retryable) {
+            pending.decrementAndGet();
             log.accept(what + " -> " + answer + ", not retried (Notify retries only connection errors, 5xx and 429)");
         } else if (attempt > MAX_RETRIES) {
+            pending.decrementAndGet();
             log.accept(what + " -> " + answer + ", given up after " + MAX_RETRIES + " retries");
         } else {
             log.accept(what + " -> " + answer + ", retry in " + retryInterval.toMillis() + " ms");
@@ -161,7 +173,7 @@ final class CallbackSender implements AutoCloseable {
     private record Delivery(StoredNotification notification, String body, long generation) {
         String describe() {
             return "id=" + notification.id() + " reference=" + notification.reference()
-                    + " status=" + notification.recipient().finalStatus();
+                    + " status=" + notification.finalStatus();
         }
     }
 }

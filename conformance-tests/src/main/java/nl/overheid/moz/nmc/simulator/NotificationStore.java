@@ -30,6 +30,19 @@ final class NotificationStore {
         bySequence.put(notification.sequence(), notification);
     }
 
+    /** Replaces a stored notification by a later state of itself (same id and sequence). */
+    void replace(StoredNotification notification) {
+        add(notification);
+    }
+
+    /** Forgets one notification, as Notify does when its retention period ends. */
+    void remove(UUID id) {
+        StoredNotification removed = byId.remove(id);
+        if (removed != null) {
+            bySequence.remove(removed.sequence());
+        }
+    }
+
     Optional<StoredNotification> find(UUID id) {
         return Optional.ofNullable(byId.get(id));
     }

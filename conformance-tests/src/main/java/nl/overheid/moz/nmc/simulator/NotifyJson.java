@@ -87,7 +87,7 @@ final class NotifyJson {
                 "id", notification.id(),
                 "reference", notification.reference(),
                 "to", notification.emailAddress(),
-                "status", notification.recipient().finalStatus(),
+                "status", notification.finalStatus(),
                 "created_at", notification.createdAt(),
                 "completed_at", notification.completedAt(),
                 "sent_at", notification.sentAt(),

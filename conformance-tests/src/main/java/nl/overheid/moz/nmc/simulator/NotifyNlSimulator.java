@@ -56,8 +56,13 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
  *   <tr><td>{@value #NO_CALLBACK_ADDRESS}</td><td>{@code technical-failure} ({@code created} before)</td>
  *       <td><b>none</b>: only a status query finds it</td><td>simulator only</td></tr>
  *   <tr><td>{@value #SLOW_CALLBACK_ADDRESS}</td><td>{@code delivered}</td><td>after 10 × the delay</td><td>simulator only</td></tr>
+ *   <tr><td>{@value #PENDING_ADDRESS}</td><td>{@code sending}, until a test decides</td><td>no</td><td>simulator only</td></tr>
  * </table>
  * Until its outcome a notification reads {@code sending} (with {@code sent_at}) and {@code completed_at} null.
+ *
+ * <p>Beyond Notify: tests can give an e-mail a {@linkplain #laterOutcome later outcome} (a bounce after a
+ * delivery report), create a {@linkplain #duplicate duplicate} (the same e-mail accepted twice),
+ * {@linkplain #forget forget} one (retention ended) and {@linkplain #awaitCallbacks wait} for the receipts.
  *
  * <h2>Faults on top: stub priorities</h2>
  * The simulator's stubs are registered at priority {@value #STUB_PRIORITY} (in WireMock a lower number wins;
@@ -110,6 +115,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
     public static final String NO_CALLBACK_ADDRESS = "no-callback@simulator.notify";
     /** Simulator only: {@code delivered}, with the callback after ten times the callback delay. */
     public static final String SLOW_CALLBACK_ADDRESS = "slow-callback@simulator.notify";
+    /** Simulator only: stays {@code sending} without a callback until {@link #laterOutcome} or {@link #forget}. */
+    public static final String PENDING_ADDRESS = "pending@simulator.notify";
 
     /** The fixed development service id inside {@link #DEFAULT_API_KEY}. */
     public static final String DEFAULT_SERVICE_ID = "7a4e1f0c-5b3d-4c2a-9e8f-1d2c3b4a5f60";
@@ -134,7 +141,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
 
     private NotifyNlSimulator(Config config) {
         this.config = config;
-        Clock clock = Clock.systemUTC();
+        Clock clock = config.clock();
         this.simulation = new Simulation(
                 config,
                 new NotificationStore(),
@@ -220,6 +227,74 @@ public final class NotifyNlSimulator implements AutoCloseable {
     /** Delivery-receipt POSTs made, retries included, whatever their answer. */
     public int callbackAttempts() {
         return simulation.callbacks().attempts();
+    }
+
+    /** Delivery receipts scheduled or being retried: not yet answered with a 2xx, dropped or given up. */
+    public int callbacksPending() {
+        return simulation.callbacks().pending();
+    }
+
+    /** Waits until no delivery receipt is pending (see {@link #callbacksPending()}); false on time-out. */
+    public boolean awaitCallbacks(Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (callbacksPending() > 0) {
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
+    }
+
+    /**
+     * NotifyNL learns a later outcome of an e-mail it already completed or still sends (a bounce after a
+     * delivery report, a late delivery report): from now on it is in {@code status}, and a delivery receipt
+     * goes out. Notify's statuses: {@code delivered}, {@code permanent-failure}, {@code temporary-failure},
+     * {@code technical-failure}.
+     */
+    public void laterOutcome(UUID notifyId, String status) {
+        requireOutcome(status);
+        StoredNotification notification = simulation.store().find(notifyId)
+                .orElseThrow(() -> new IllegalArgumentException("no notification " + notifyId));
+        StoredNotification later = notification.withOutcome(status, simulation.clock().instant());
+        simulation.store().replace(later);
+        simulation.log("later outcome id=" + notifyId + " status=" + status);
+        simulation.callbacks().schedule(later, Duration.ZERO);
+    }
+
+    /**
+     * The same e-mail accepted a second time under a new NotifyNL id (a client's retry that Notify did not
+     * deduplicate): same reference, recipient and content, completed in {@code status} now, with its receipt.
+     */
+    public UUID duplicate(UUID notifyId, String status) {
+        return duplicate(notifyId, status, true);
+    }
+
+    /** {@link #duplicate(UUID, String)}; {@code sendCallback} false: its receipt was lost (all tries failed). */
+    public UUID duplicate(UUID notifyId, String status, boolean sendCallback) {
+        requireOutcome(status);
+        StoredNotification original = simulation.store().find(notifyId)
+                .orElseThrow(() -> new IllegalArgumentException("no notification " + notifyId));
+        StoredNotification copy = original.duplicate(simulation.store().nextSequence(), UUID.randomUUID(), status,
+                simulation.clock().instant());
+        simulation.store().add(copy);
+        simulation.log("duplicate id=" + copy.id() + " of id=" + notifyId + " status=" + status);
+        if (sendCallback) {
+            simulation.callbacks().schedule(copy, Duration.ZERO);
+        }
+        return copy.id();
+    }
+
+    /** NotifyNL forgets an e-mail, as at the end of its retention period: status queries answer 404. */
+    public void forget(UUID notifyId) {
+        simulation.store().remove(notifyId);
+        simulation.log("forgotten id=" + notifyId);
+    }
+
+    private static void requireOutcome(String status) {
+        if (!List.of("delivered", "permanent-failure", "temporary-failure", "technical-failure").contains(status)) {
+            throw new IllegalArgumentException("not a final Notify status: " + status);
+        }
     }
 
     /**
@@ -364,6 +439,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
      * @param callbackRetryInterval between callback attempts (Notify: 5 minutes)
      * @param pageSize              page size of the list endpoint (Notify: 250)
      * @param log                   receives one line per request and callback; never personal data
+     * @param clock                 the time of NotifyNL's notifications, outcomes and receipts (default the system
+     *                              clock; a test that moves the NMC's clock passes the same one, with a zero
+     *                              callback delay); API-key tokens are always checked against the real time
      */
     public record Config(
             int port,
@@ -374,7 +452,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
             Duration callbackDelay,
             Duration callbackRetryInterval,
             int pageSize,
-            Consumer<String> log) {
+            Consumer<String> log,
+            Clock clock) {
 
         /** An API key is at least {@code x-} plus a 36-character service id, {@code -} and a 36-character secret. */
         private static final int MIN_API_KEY_LENGTH = 75;
@@ -403,6 +482,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 throw new IllegalArgumentException("pageSize must be at least 1, got " + pageSize);
             }
             Objects.requireNonNull(log, "log");
+            Objects.requireNonNull(clock, "clock");
         }
 
         /** A random port on 127.0.0.1, the default URLs, token, key, delays and page size; no log. */
@@ -418,7 +498,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
             return new Builder()
                     .port(port).bindAddress(bindAddress).callbackUrl(callbackUrl)
                     .callbackBearerToken(callbackBearerToken).apiKey(apiKey).callbackDelay(callbackDelay)
-                    .callbackRetryInterval(callbackRetryInterval).pageSize(pageSize).log(log);
+                    .callbackRetryInterval(callbackRetryInterval).pageSize(pageSize).log(log).clock(clock);
         }
 
         /** The service id: the 36 characters before the last 37 of the API key (as the official client). */
@@ -457,6 +537,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
             private Duration callbackRetryInterval = DEFAULT_CALLBACK_RETRY_INTERVAL;
             private int pageSize = DEFAULT_PAGE_SIZE;
             private Consumer<String> log = line -> { };
+            private Clock clock = Clock.systemUTC();
 
             private Builder() {
             }
@@ -508,9 +589,14 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 return this;
             }
 
+            public Builder clock(Clock clock) {
+                this.clock = clock;
+                return this;
+            }
+
             public Config build() {
                 return new Config(port, bindAddress, callbackUrl, callbackBearerToken, apiKey, callbackDelay,
-                        callbackRetryInterval, pageSize, log);
+                        callbackRetryInterval, pageSize, log, clock);
             }
         }
     }

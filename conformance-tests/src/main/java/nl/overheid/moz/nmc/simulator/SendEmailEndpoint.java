@@ -69,8 +69,9 @@ final class SendEmailEndpoint extends NotifyEndpoint {
                 render(personalisation),
                 now,
                 recipient.reachesProvider() ? now : null,
-                now.plus(delay),
-                recipient);
+                recipient == SimulatedRecipient.NEVER_COMPLETES ? Instant.MAX : now.plus(delay),
+                recipient,
+                recipient.finalStatus());
         simulation.store().add(notification);
         if (recipient.sendsCallback()) {
             simulation.callbacks().schedule(notification, delay.multipliedBy(recipient.callbackDelayFactor()));

@@ -31,7 +31,15 @@ enum SimulatedRecipient {
      * delay like any address, but the callback leaves only after ten times the delay (a backed-up callback
      * queue), so a status query sees the outcome before the receipt arrives.
      */
-    DELIVERED_WITH_SLOW_CALLBACK("delivered", true, 10);
+    DELIVERED_WITH_SLOW_CALLBACK("delivered", true, 10),
+
+    /**
+     * {@value NotifyNlSimulator#PENDING_ADDRESS} (simulator-only): handed to a provider that never reports, so
+     * it stays {@code sending} with no callback until a test gives it a later outcome
+     * ({@link NotifyNlSimulator#laterOutcome}) or NotifyNL forgets it; for reconciliation until NotifyNL's
+     * retention ends.
+     */
+    NEVER_COMPLETES("sending", false, 0);
 
     private final String finalStatus;
     private final boolean sendsCallback;
@@ -56,6 +64,9 @@ enum SimulatedRecipient {
         }
         if (address.equalsIgnoreCase(NotifyNlSimulator.SLOW_CALLBACK_ADDRESS)) {
             return DELIVERED_WITH_SLOW_CALLBACK;
+        }
+        if (address.equalsIgnoreCase(NotifyNlSimulator.PENDING_ADDRESS)) {
+            return NEVER_COMPLETES;
         }
         return DELIVERED;
     }

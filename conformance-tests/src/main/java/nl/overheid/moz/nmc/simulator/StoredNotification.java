@@ -15,6 +15,7 @@ import java.util.UUID;
  * @param oneClickUnsubscribeUrl the request's {@code one_click_unsubscribe_url}, or null
  * @param sentAt                 when handed to the provider, or null when it never was
  * @param completedAt            when the final status is reached
+ * @param finalStatus            the status from {@code completedAt} on: the recipient's, or a later outcome
  */
 record StoredNotification(
         long sequence,
@@ -29,13 +30,14 @@ record StoredNotification(
         Instant createdAt,
         Instant sentAt,
         Instant completedAt,
-        SimulatedRecipient recipient) {
+        SimulatedRecipient recipient,
+        String finalStatus) {
 
     /** Every template in the simulator is at version 1. */
     static final int TEMPLATE_VERSION = 1;
 
     String statusAt(Instant now) {
-        return isCompletedAt(now) ? recipient.finalStatus() : recipient.pendingStatus();
+        return isCompletedAt(now) ? finalStatus : recipient.pendingStatus();
     }
 
     /** Notify's {@code completed_at}: null until the status is a completed one. */
@@ -47,8 +49,21 @@ record StoredNotification(
         return !now.isBefore(completedAt);
     }
 
+    /** The same e-mail with a later outcome, final from {@code at} (a late bounce or delivery report). */
+    StoredNotification withOutcome(String status, Instant at) {
+        return new StoredNotification(sequence, id, reference, emailAddress, templateId, personalisation,
+                oneClickUnsubscribeUrl, subject, body, createdAt, sentAt == null ? at : sentAt, at, recipient, status);
+    }
+
+    /** A second notification of the same e-mail (same reference, recipient and content), final in {@code status}. */
+    StoredNotification duplicate(long newSequence, UUID newId, String status, Instant at) {
+        return new StoredNotification(newSequence, newId, reference, emailAddress, templateId, personalisation,
+                oneClickUnsubscribeUrl, subject, body, at, at, at, recipient, status);
+    }
+
     @Override
     public String toString() {
-        return "StoredNotification[id=" + id + ", reference=" + reference + ", recipient=" + recipient + "]";
+        return "StoredNotification[id=" + id + ", reference=" + reference + ", recipient=" + recipient
+                + ", status=" + finalStatus + "]";
     }
 }
