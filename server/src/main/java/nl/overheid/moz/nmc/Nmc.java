@@ -269,8 +269,8 @@ public final class Nmc implements AutoCloseable {
     }
 
     /** Runs one claim round of every worker now (tests drive time with a clock and call this). */
-    public void runWorkersOnce() {
-        workers.forEach(TaskWorker::runOnce);
+    public int runWorkersOnce() {
+        return workers.stream().mapToInt(TaskWorker::runOnce).sum();
     }
 
     /** Runs one claim round of the worker of one kind now (tests stage interleavings with it). */

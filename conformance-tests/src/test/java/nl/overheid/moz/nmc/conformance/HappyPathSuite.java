@@ -15,7 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
+import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
+import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
+import nl.overheid.moz.nmc.simulator.ReceivedCall;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +47,9 @@ abstract class HappyPathSuite {
     }
 
     protected abstract Accepted accept(String token, String dvRef, String email);
+
+    /** A centralised notification: the NMC looks the address of this KVK number up at the Profielservice. */
+    protected abstract Accepted acceptCentraal(String token, String dvRef, String kvkNummer);
 
     protected abstract Snapshot status(String token, UUID id);
 
@@ -143,6 +149,56 @@ abstract class HappyPathSuite {
         Snapshot end = awaitStatus(accepted.id(), "technisch-mislukt");
         assertThat(end.reden()).isEqualTo("technisch");
         assertThat(end.versie()).as("aangenomen, in-verzending, verzonden, resend, technisch-mislukt").isEqualTo(5);
+    }
+
+    @Test
+    void aCentralisedNotificationTravelsToDefinitiefBezorgdAndEveryCallHasItsLdvRecordFirst() {
+        Accepted accepted = acceptCentraal(token(), "conf-" + UUID.randomUUID(), ProfielserviceSimulator.KVK_DELIVERED);
+        assertThat(accepted.status()).isEqualTo("aangenomen");
+
+        Snapshot last = awaitStatus(accepted.id(), "definitief-bezorgd");
+        assertThat(last.versie()).isEqualTo(5);
+
+        // The lookup and the send of this notification carried a traceparent whose span the LDV acknowledged
+        // before the call reached the party.
+        List<LdvSimulator.Record> records = environment.parties.ldv.records();
+        List<ReceivedCall> lookups = environment.parties.profielservice.calls();
+        String lookupTrace = lookups.stream().map(ReceivedCall::traceparent)
+                .filter(tp -> tp != null && records.stream().anyMatch(r -> tp.contains(r.spanId())
+                        && r.name().equals("nmc.profielservice.contactgegevens-opvragen")))
+                .reduce((first, second) -> second).orElseThrow();
+        String traceId = lookupTrace.split("-")[1];
+        assertThat(records.stream().filter(r -> r.traceId().equals(traceId)).map(LdvSimulator.Record::name))
+                .contains("nmc.profielservice.contactgegevens-opvragen", "nmc.notifynl.email-versturen");
+        for (ReceivedCall lookup : lookups) {
+            if (lookup.traceparent() != null && lookup.traceparent().contains(traceId)) {
+                LdvSimulator.Record record = records.stream()
+                        .filter(r -> lookup.traceparent().contains(r.spanId())).findFirst().orElseThrow();
+                assertThat(record.acknowledgedNoLaterThan(lookup.receivedAt())).isTrue();
+            }
+        }
+        assertThat(records).noneMatch(r -> r.toString().contains(ProfielserviceSimulator.KVK_DELIVERED)
+                || r.toString().contains(ProfielserviceSimulator.DEV_EMAILADRES));
+    }
+
+    @Test
+    void aCentralisedPermanentFailureIsReportedToTheProfielservice() {
+        Accepted accepted = acceptCentraal(token(), "conf-" + UUID.randomUUID(), ProfielserviceSimulator.KVK_PERM_FAIL);
+        Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
+        assertThat(end.reden()).isEqualTo("onbereikbaar");
+        ProfielserviceSimulator.Report report = await(() -> environment.parties.profielservice.reports().stream()
+                .filter(r -> r.meldingId().equals(accepted.id())).findFirst().orElse(null));
+        assertThat(report.identificerendNummer()).isEqualTo(ProfielserviceSimulator.KVK_PERM_FAIL);
+    }
+
+    @Test
+    void aCentralisedNotificationForAPartyWithoutAnAddressEndsGeenContactgegevens() {
+        for (String kvk : List.of(ProfielserviceSimulator.KVK_UNKNOWN, ProfielserviceSimulator.KVK_NO_PREFERENCE)) {
+            Accepted accepted = acceptCentraal(token(), "conf-" + UUID.randomUUID(), kvk);
+            Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
+            assertThat(end.reden()).isEqualTo("geen-contactgegevens");
+            assertThat(end.versie()).isEqualTo(3);
+        }
     }
 
     @Test

@@ -52,6 +52,16 @@ class RawHttpHappyPathTest extends HappyPathSuite {
     }
 
     @Override
+    protected Accepted acceptCentraal(String token, String dvRef, String kvkNummer) {
+        Http.Response response = http.post("/api/nmc/v1/centraal/notificaties", token, Http.json(Map.of(
+                "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", kvkNummer,
+                "personalisation", Map.of("onderwerp", "Conformance"))));
+        JsonNode body = conforming(Request.Method.POST, "/api/nmc/v1/centraal/notificaties", response, 202);
+        return new Accepted(UUID.fromString(body.path("id").asText()), body.path("status").asText(),
+                body.path("versie").asInt(), response.header("Location").orElse(""));
+    }
+
+    @Override
     protected Snapshot status(String token, UUID id) {
         JsonNode body = conforming(Request.Method.GET, "/api/nmc/v1/notificaties/" + id,
                 http.get("/api/nmc/v1/notificaties/" + id, token), 200);

@@ -12,6 +12,7 @@ import nl.overheid.moz.nmc.client.ApiResponse;
 import nl.overheid.moz.nmc.client.api.NotificatiesApi;
 import nl.overheid.moz.nmc.client.api.WijzigingenApi;
 import nl.overheid.moz.nmc.client.model.Bevestiging;
+import nl.overheid.moz.nmc.client.model.CentraleNotificatieAanvraag;
 import nl.overheid.moz.nmc.client.model.DecentraleNotificatieAanvraag;
 import nl.overheid.moz.nmc.client.model.Notificatie;
 import nl.overheid.moz.nmc.client.model.NotificatieAangenomen;
@@ -40,6 +41,22 @@ class SdkHappyPathTest extends HappyPathSuite {
         try {
             ApiResponse<NotificatieAangenomen> response = new NotificatiesApi(client(token))
                     .notificatieAannemenDecentraalWithHttpInfo(request);
+            NotificatieAangenomen body = response.getData();
+            String location = response.getHeaders().getOrDefault("location", List.of("")).getFirst();
+            return new Accepted(body.getId(), body.getStatus().getValue(), body.getVersie(), location);
+        } catch (ApiException e) {
+            throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
+        }
+    }
+
+    @Override
+    protected Accepted acceptCentraal(String token, String dvRef, String kvkNummer) {
+        CentraleNotificatieAanvraag request = new CentraleNotificatieAanvraag()
+                .dvRef(dvRef).berichttype(TestNmc.BERICHTTYPE).identificerendNummer(kvkNummer)
+                .personalisation(Map.of("onderwerp", "Conformance"));
+        try {
+            ApiResponse<NotificatieAangenomen> response = new NotificatiesApi(client(token))
+                    .notificatieAannemenCentraalWithHttpInfo(request);
             NotificatieAangenomen body = response.getData();
             String location = response.getHeaders().getOrDefault("location", List.of("")).getFirst();
             return new Accepted(body.getId(), body.getStatus().getValue(), body.getVersie(), location);

@@ -45,6 +45,14 @@ public final class TestDatabase {
         return instance;
     }
 
+    /**
+     * A database of its own (migrated, in the same server), for a test whose NMC must not share tables with
+     * another NMC running in the same JVM.
+     */
+    public static TestDatabase separate() {
+        return create();
+    }
+
     private static TestDatabase create() {
         Server server = server();
         String name = "nmc_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);

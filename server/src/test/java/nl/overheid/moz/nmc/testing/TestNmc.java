@@ -19,6 +19,8 @@ public final class TestNmc {
     /** A DV with a quota of two acceptances a minute. */
     public static final String DV_SMALL_QUOTA = "00000001333333333000";
     public static final String BERICHTTYPE = "test-bericht";
+    /** A berichttype of DV A whose notifications are valid one hour when the DV gives no geldigTot. */
+    public static final String BERICHTTYPE_SHORT = "kort-bericht";
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
     public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
     /** The key that signs feed cursors in tests (decoded). */
@@ -100,11 +102,14 @@ public final class TestNmc {
                     berichttypen:
                       - code: "%s"
                         template-id: "%s"
+                      - code: kort-bericht
+                        template-id: "%s"
+                        standaard-geldigheid: PT1H
                     dienstverleners:
                       - oin: "%s"
                         naam: DV A
                         quotum-per-minuut: 1000
-                        berichttypen: ["%s"]
+                        berichttypen: ["%s", kort-bericht]
                       - oin: "%s"
                         naam: DV B
                         quotum-per-minuut: 1000
@@ -119,7 +124,7 @@ public final class TestNmc {
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
-                autostart, BERICHTTYPE, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
+                autostart, BERICHTTYPE, TEMPLATE_ID, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()

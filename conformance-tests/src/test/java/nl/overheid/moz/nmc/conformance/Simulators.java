@@ -1,0 +1,89 @@
+package nl.overheid.moz.nmc.conformance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import nl.overheid.moz.nmc.simulator.LdvSimulator;
+import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
+import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
+import nl.overheid.moz.nmc.testing.TestNmc;
+
+/**
+ * The three parties the NMC calls, as their simulators, wired to one NMC port: NotifyNL (its callbacks go to
+ * that port), the Profielservice and the LDV. {@link #nmcConfig()} is the configuration that points an NMC at
+ * them; it goes on top of {@link TestNmc#config}.
+ */
+final class Simulators implements AutoCloseable {
+
+    static final String PROFIELSERVICE_TOKEN = "test-profielservice-token";
+    static final String LDV_TOKEN = "test-ldv-token";
+
+    final int nmcPort;
+    final NotifyNlSimulator notifyNl;
+    final ProfielserviceSimulator profielservice;
+    final LdvSimulator ldv;
+
+    /** On the real clock, NotifyNL reaching each outcome and sending its receipt after {@code callbackDelay}. */
+    Simulators(Duration callbackDelay) {
+        this(callbackDelay, java.time.Clock.systemUTC());
+    }
+
+    /**
+     * NotifyNL's notifications on {@code clock} (the NMC's, when a test moves it; then use a zero delay, since
+     * an outcome is reached only when that clock has passed it).
+     */
+    Simulators(Duration callbackDelay, java.time.Clock clock) {
+        nmcPort = freePort();
+        notifyNl = NotifyNlSimulator.start(NotifyNlSimulator.Config.builder()
+                .port(0)
+                .callbackUrl(URI.create("http://127.0.0.1:" + nmcPort + "/api/nmc/v1/notifynl-callback"))
+                .callbackBearerToken(TestNmc.CALLBACK_TOKEN)
+                .apiKey(TestNmc.NOTIFY_API_KEY)
+                .callbackDelay(callbackDelay)
+                .callbackRetryInterval(Duration.ofMillis(100))
+                .log(line -> { })
+                .clock(clock)
+                .build());
+        profielservice = ProfielserviceSimulator.start(ProfielserviceSimulator.Config.builder()
+                .port(0).bearerToken(PROFIELSERVICE_TOKEN).log(line -> { }).build());
+        ldv = LdvSimulator.start(LdvSimulator.Config.builder().port(0).bearerToken(LDV_TOKEN).log(line -> { }).build());
+    }
+
+    /** The NMC's port and the parties' addresses and tokens, as configuration (YAML). */
+    String nmcConfig() {
+        return """
+                server:
+                  port: %d
+                profielservice:
+                  base-url: "%s"
+                  token: "%s"
+                ldv:
+                  base-url: "%s"
+                  token: "%s"
+                """.formatted(nmcPort, profielservice.baseUrl(), PROFIELSERVICE_TOKEN, ldv.baseUrl(), LDV_TOKEN);
+    }
+
+    /** Back to fresh simulators: no notifications, records, reports, calls or fault stubs. */
+    void reset() {
+        notifyNl.reset();
+        profielservice.reset();
+        ldv.reset();
+    }
+
+    @Override
+    public void close() {
+        notifyNl.close();
+        profielservice.close();
+        ldv.close();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
