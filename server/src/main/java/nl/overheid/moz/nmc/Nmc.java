@@ -170,7 +170,7 @@ public final class Nmc implements AutoCloseable {
                             receiptStore, parties.notifyNl(), parties.ldv(), reconcileSchedule, clock, signals),
                     new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock),
                     new OngeldigMelden(owned, tasks, notificationTasks, reads, envelope, parties.profielservice(),
-                            parties.ldv(), metrics, clock, engineSettings::backoff,
+                            parties.ldv(), metrics, clock, engineSettings.lease(), engineSettings::backoff,
                             profielserviceSettings.reportMaxPostponements()))
                     .stream()
                     .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings))

@@ -79,6 +79,10 @@ public final class TaskRepository {
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort
             """);
 
+    private static final Statement TASK_COMPLETE_FOR_ATTEMPT = Statement.named("taskCompleteForAttempt", """
+            DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort AND poging = :poging
+            """);
+
     private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT = Statement.named(
             "taskCompleteAllForNotificationExcept", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
@@ -179,6 +183,12 @@ public final class TaskRepository {
     public long taskCompleteForNotification(DbTransaction tx, UUID notificatie, TaskKind kind) {
         return TASK_COMPLETE_FOR_NOTIFICATION.dml(tx).addParam("notificatie", notificatie).addParam("soort", kind)
                 .execute();
+    }
+
+    /** Completes the open task of a kind of a notification that is about this attempt, whoever holds it. */
+    public long taskCompleteForAttempt(DbTransaction tx, UUID notificatie, TaskKind kind, UUID poging) {
+        return TASK_COMPLETE_FOR_ATTEMPT.dml(tx).addParam("notificatie", notificatie).addParam("soort", kind)
+                .addParam("poging", poging).execute();
     }
 
     /** Completes every task about a notification but those of the kinds {@code keep}, whoever holds them. */

@@ -48,8 +48,11 @@ public final class LdvClient implements ProcessingLog {
                 .resource(new Resource().attributes(List.of(attribute("service.name", "nmc"))))
                 .attributes(attributes(p));
         try {
-            Bevestiging acknowledged = api.dataverwerkingVastleggen(record, p.span().traceparent());
-            if (acknowledged == null || acknowledged.getId() == null || acknowledged.getId().isBlank()) {
+            var response = api.dataverwerkingVastleggenWithHttpInfo(record, p.span().traceparent());
+            Bevestiging acknowledged = response.getData();
+            // Only a 201 with an id is the acknowledgement the contract promises; any other 2xx is not.
+            if (response.getStatusCode() != 201 || acknowledged == null || acknowledged.getId() == null
+                    || acknowledged.getId().isBlank()) {
                 return new Written.Unavailable("contract");
             }
             return new Written.Acknowledged(acknowledged.getId());

@@ -51,6 +51,14 @@ public final class NotificationTasks {
                 n.traceId()).withPoging(poging));
     }
 
+    /**
+     * Ends the reconciliation of this attempt (its outcome is known). The reconciliation of another attempt
+     * goes on: a delivered on attempt 1 while attempt 2 runs does not make attempt 2's outcome irrelevant.
+     */
+    public void completeReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging) {
+        tasks.taskCompleteForAttempt(tx, n.id(), TaskKind.RECONCILIEREN, poging);
+    }
+
     /** The finalise task of a delivered notification. */
     public void planFinalise(DbTransaction tx, Transitions.Locked n, Instant due) {
         tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.VASTSTELLEN, n.dvId(), n.id(), due,

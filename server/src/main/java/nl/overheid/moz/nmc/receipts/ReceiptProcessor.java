@@ -116,7 +116,7 @@ public final class ReceiptProcessor implements TaskHandler {
         Transitions.Locked after = n;
         if (decision.outcome() != null) {
             pogingen.pogingApplyOutcome(tx, poging.id(), decision.outcome(), completedAt);
-            notificationTasks.complete(tx, n, TaskKind.RECONCILIEREN);
+            notificationTasks.completeReconciliation(tx, n, poging.id());
         }
         if (decision.naar() != null) {
             after = transitions.apply(tx, after, decision.naar(), decision.reden());

@@ -12,10 +12,6 @@ import java.util.UUID;
  */
 public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed> dienstverleners) {
 
-    /** The processing activity a seeded berichttype names unless it says otherwise (local run and tests). */
-    public static final String DEV_PROCESSING_ACTIVITY =
-            "https://register.example.nl/verwerkingsactiviteiten/nmc-notificeren";
-
     public static Optional<RegisterSeed> from(Config seed) {
         if (!seed.exists()) {
             return Optional.empty();
@@ -27,7 +23,10 @@ public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed>
                         node.get("notify-service").asString().orElse("standaard"),
                         node.get("standaard-geldigheid").as(Duration.class).orElse(null),
                         node.get("max-pogingenteller").asInt().orElse(5),
-                        node.get("verwerkingsactiviteit").asString().orElse(DEV_PROCESSING_ACTIVITY)))
+                        // Required: every LDV record names it, and a made-up default would be a false record.
+                        node.get("verwerkingsactiviteit").asString().orElseThrow(() -> new IllegalArgumentException(
+                                "register.seed.berichttypen: berichttype " + node.get("code").asString().orElse("?")
+                                        + " needs its verwerkingsactiviteit (the processing activity of its LDV records)"))))
                 .toList();
         List<Register.DvSeed> dvs = seed.get("dienstverleners").asNodeList().orElse(List.of()).stream()
                 .map(node -> new Register.DvSeed(

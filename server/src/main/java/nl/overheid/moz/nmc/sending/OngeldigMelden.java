@@ -42,13 +42,14 @@ public final class OngeldigMelden implements TaskHandler {
     private final ProcessingLog ldv;
     private final NmcMetrics metrics;
     private final Clock clock;
+    private final Duration lease;
     private final IntFunction<Duration> backoff;
     private final int maxPostponements;
 
     public OngeldigMelden(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
                           NotificatieReads notificaties, Envelope envelope, Profielservice profielservice,
-                          ProcessingLog ldv, NmcMetrics metrics, Clock clock, IntFunction<Duration> backoff,
-                          int maxPostponements) {
+                          ProcessingLog ldv, NmcMetrics metrics, Clock clock, Duration lease,
+                          IntFunction<Duration> backoff, int maxPostponements) {
         this.owned = owned;
         this.tasks = tasks;
         this.notificationTasks = notificationTasks;
@@ -58,6 +59,7 @@ public final class OngeldigMelden implements TaskHandler {
         this.ldv = ldv;
         this.metrics = metrics;
         this.clock = clock;
+        this.lease = lease;
         this.backoff = backoff;
         this.maxPostponements = maxPostponements;
     }
@@ -124,7 +126,16 @@ public final class OngeldigMelden implements TaskHandler {
             metrics.invalidReportParked();
             return null;
         }
+        // The lease covers the batch from the claim; the two calls that follow get it anew.
+        tasks.taskExtendLease(tx, task, clock.instant().plus(lease));
         return new Report(sealed, context);
+    }
+
+    /** A report that keeps failing inside the NMC is parked like one the Profielservice keeps refusing. */
+    @Override
+    public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String fout) {
+        taskRepository.taskMarkFailed(tx, task, fout);
+        metrics.invalidReportParked();
     }
 
 }

@@ -129,8 +129,7 @@ public final class SendPipeline implements TaskHandler {
             }
         }
         // Certainly not at NotifyNL: a new call is a new start, and no attempt starts after geldig_tot (§7.5).
-        if (job.sealed().expiredAt(clock.instant())) {
-            owned.underLocks(task, subjectLock(), (tx, n) -> endExpired(tx, task, n));
+        if (endedExpired(task, job)) {
             return;
         }
         if (job.sealed().datasleutelGewrapt() == null) {
@@ -161,17 +160,26 @@ public final class SendPipeline implements TaskHandler {
                 }
             }
         }
+        if (endedExpired(task, job)) {
+            return;   // the lookup took until after geldig_tot
+        }
         Span send = job.childSpan();
         if (!recorded(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send)) {
             commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
             return;
         }
         // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
-        boolean stillOurs = owned.underLocks(task, subjectLock(), (tx, n) -> {
+        // geldig_tot is checked once more here, since the LDV and the Profielservice took their time (§7.5).
+        Optional<Boolean> started = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> {
+            if (n.expiredAt(clock.instant())) {
+                endExpired(tx, task, n);
+                return false;
+            }
             tasks.taskExtendLease(tx, task, clock.instant().plus(lease));
             pogingen.pogingMarkRequested(tx, job.poging().id());
+            return true;
         });
-        if (!stillOurs) {
+        if (!started.orElse(false)) {
             return;
         }
         NotifyNl.SendResult result = notifyNl.sendEmail(job.berichttype().notifyTemplateId(), emailAddress,
@@ -183,6 +191,15 @@ public final class SendPipeline implements TaskHandler {
             result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
         commit(task, job, result);
+    }
+
+    /** geldig_tot has passed before a new attempt could start: ends the notification verlopen; true if so. */
+    private boolean endedExpired(Task task, Job job) {
+        if (!job.sealed().expiredAt(clock.instant())) {
+            return false;
+        }
+        owned.underLocks(task, subjectLock(), (tx, n) -> endExpired(tx, task, n));
+        return true;
     }
 
     /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */

@@ -188,7 +188,9 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 Arguments.of("201 with garbage", aResponse().withStatus(201)
                         .withHeader("Content-Type", "application/json").withBody("<html>")),
                 Arguments.of("400", aResponse().withStatus(400).withHeader("Content-Type", "application/problem+json")
-                        .withBody("{\"title\": \"x\", \"status\": 400}")));
+                        .withBody("{\"title\": \"x\", \"status\": 400}")),
+                Arguments.of("200 instead of the 201 of an acknowledgement", aResponse().withStatus(200)
+                        .withHeader("Content-Type", "application/json").withBody("{\"id\": \"x-y\"}")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -253,6 +255,104 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(report.path("reden").asText()).isNotBlank();
         assertThat(calls.get(1).getRequest().getUrl()).doesNotContain(KVK);
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+    }
+
+    @Test
+    void aReportTheProfielserviceKnewAlreadyCountsAsReported() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server().stubFor(post(urlPathEqualTo(PartiesStub.REPORT_PATH)).atPriority(1)
+                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                        .withBody("{\"meldingId\": \"{{jsonPath request.body '$.meldingId'}}\"}")
+                        .withTransformers("response-template")));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        nmc.runWorkersOnce();
+
+        receipt(id, 1, "permanent-failure");
+        nmc.runWorkersOnce();
+
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).filteredOn(REPORT::equals).hasSize(1);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+    }
+
+    @Test
+    void aReportAcknowledgedUnderAnotherIdIsNotAnAcknowledgement() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server().stubFor(post(urlPathEqualTo(PartiesStub.REPORT_PATH)).atPriority(1)
+                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
+                        .withBody("{\"meldingId\": \"" + UUID.randomUUID() + "\"}")));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        nmc.runWorkersOnce();
+
+        receipt(id, 1, "permanent-failure");
+        nmc.runWorkersOnce();
+
+        assertThat(query("SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ?", id))
+                .containsExactly("open:profielservice-contract");
+    }
+
+    @Test
+    void aReportThatKeepsFailingInsideTheNmcIsParkedAndCountedToo() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        nmc.runWorkersOnce();
+        double parkedBefore = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
+        assertThat(postReceipt(receiptBody(id, 1, "permanent-failure")).status()).isEqualTo(200);
+        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        // The data key can no longer be unwrapped: an NMC-internal failure at every try.
+        execute("UPDATE notificatie SET datasleutel_gewrapt = '\\x00' WHERE id = ?", id);
+
+        for (int round = 0; round < 7; round++) {
+            nmc.runWorkersOnce();
+            clock.advance(Duration.ofSeconds(11));
+        }
+
+        assertThat(query("SELECT status FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .containsExactly("mislukt");
+        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElseThrow()).isEqualTo(parkedBefore + 1);
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(REPORT);
+    }
+
+    @Test
+    void geldigTotPassingWhileTheProfielserviceAnswersStopsTheSend() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(1)).toString()));
+        restartWith(parties -> parties.withProfielservice(new nl.overheid.moz.nmc.profiel.Profielservice() {
+            @Override
+            public Lookup lookUp(String kvkNummer, nl.overheid.moz.nmc.trace.Span span) {
+                Lookup answer = parties.profielservice().lookUp(kvkNummer, span);
+                clock.advance(Duration.ofMinutes(2));   // a slow answer: geldig_tot passes meanwhile
+                return answer;
+            }
+
+            @Override
+            public Report reportInvalid(UUID meldingId, String kvkNummer, nl.overheid.moz.nmc.trace.Span span) {
+                return parties.profielservice().reportInvalid(meldingId, kvkNummer, span);
+            }
+        }));
+
+        nmc.runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("verlopen:3");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).as("no send, and no record of one")
+                .containsExactly(LDV, LOOKUP);
+        assertThat(attempts(id)).containsExactly("1:gepland");
+    }
+
+    @Test
+    void geldigTotPassingWhileTheLdvAcknowledgesTheSendsRecordStopsTheSend() {
+        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(1)).toString()));
+        restartWith(parties -> parties.withLdv(processing -> {
+            var written = parties.ldv().record(processing);
+            if (processing.operation() == nl.overheid.moz.nmc.ldv.ProcessingLog.Operation.EMAIL_VERSTUREN) {
+                clock.advance(Duration.ofMinutes(2));   // a slow acknowledgement: geldig_tot passes meanwhile
+            }
+            return written;
+        }));
+
+        nmc.runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("verlopen:3");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV);
     }
 
     @Test

@@ -48,9 +48,17 @@ abstract class LifecycleTestBase {
     protected Nmc nmc;
     protected Http http;
 
+    /** The NMC's loggers, held so the level set for the test sticks (loggers are weakly referenced). */
+    private static final Logger NMC_LOGGER = Logger.getLogger("nl.overheid.moz.nmc");
+    private java.util.logging.Level configuredLevel;
+
     @BeforeEach
     void start() {
         DB.reset();
+        // Every record, FINE included, reaches the captured logs: no level may carry personal data.
+        configuredLevel = NMC_LOGGER.getLevel();
+        NMC_LOGGER.setLevel(java.util.logging.Level.ALL);
+        logs.setLevel(java.util.logging.Level.ALL);
         Logger.getLogger("").addHandler(logs);
         notify = new PartiesStub();
         nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
@@ -62,6 +70,7 @@ abstract class LifecycleTestBase {
         nmc.close();
         notify.close();
         Logger.getLogger("").removeHandler(logs);
+        NMC_LOGGER.setLevel(configuredLevel);
     }
 
     protected String tokenA() {

@@ -197,6 +197,23 @@ class NotificationLifecycleTest extends LifecycleTestBase {
     }
 
     @Test
+    void aDeliveredOnAttemptOneWhileAttemptTwoRunsLeavesTheReconciliationOfAttemptTwo() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        nmc.runWorkersOnce();
+        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        UUID second = attemptId(id, 2);
+
+        clock.advance(Duration.ofSeconds(30));
+        receipt(id, 1, "delivered");
+
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+        assertThat(query("SELECT poging FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id))
+                .as("attempt 2 still runs and is still looked after").containsExactly(second.toString());
+    }
+
+    @Test
     void aDeliveredUnderADuplicateNotifyNlIdMakesTheNotificationBezorgd() {
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();

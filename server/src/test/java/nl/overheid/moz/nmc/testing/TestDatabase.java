@@ -53,7 +53,20 @@ public final class TestDatabase {
         return create();
     }
 
+    /** An empty database of its own (no migration applied), for tests of the migrations themselves. */
+    public static TestDatabase unmigrated() {
+        return createEmpty();
+    }
+
     private static TestDatabase create() {
+        TestDatabase database = createEmpty();
+        try (Database migrated = database.open()) {
+            migrated.migrate();
+        }
+        return database;
+    }
+
+    private static TestDatabase createEmpty() {
         Server server = server();
         String name = "nmc_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (Connection admin = DriverManager.getConnection(server.url(), server.user(), server.password());
@@ -64,11 +77,7 @@ public final class TestDatabase {
             throw new IllegalStateException("cannot create the test database in " + server.url(), e);
         }
         String url = server.url().substring(0, server.url().lastIndexOf('/') + 1) + name;
-        TestDatabase database = new TestDatabase(url, server.user(), server.password());
-        try (Database migrated = database.open()) {
-            migrated.migrate();
-        }
-        return database;
+        return new TestDatabase(url, server.user(), server.password());
     }
 
     private record Server(String url, String user, String password) {
@@ -192,7 +201,7 @@ public final class TestDatabase {
         reset();
         new nl.overheid.moz.nmc.register.Register(database).upsert(
                 java.util.List.of(new nl.overheid.moz.nmc.register.Berichttype("test-bericht", java.util.UUID.randomUUID(),
-                        "standaard", null, 5, nl.overheid.moz.nmc.register.RegisterSeed.DEV_PROCESSING_ACTIVITY)),
+                        "standaard", null, 5, TestNmc.PROCESSING_ACTIVITY)),
                 java.util.List.of(new nl.overheid.moz.nmc.register.Register.DvSeed("00000001111111111000", "DV A",
                         java.util.List.of("test-bericht"), 10)));
         return database.inTransaction(tx -> tx.get("SELECT id FROM dienstverlener").orElseThrow()

@@ -19,6 +19,8 @@ public final class TestNmc {
     /** A DV with a quota of two acceptances a minute. */
     public static final String DV_SMALL_QUOTA = "00000001333333333000";
     public static final String BERICHTTYPE = "test-bericht";
+    /** The processing activity of the test berichttypen, as their LDV records name it. */
+    public static final String PROCESSING_ACTIVITY = "https://register.example.nl/verwerkingsactiviteiten/nmc-test";
     /** A berichttype of DV A whose notifications are valid one hour when the DV gives no geldigTot. */
     public static final String BERICHTTYPE_SHORT = "kort-bericht";
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
@@ -102,9 +104,11 @@ public final class TestNmc {
                     berichttypen:
                       - code: "%s"
                         template-id: "%s"
+                        verwerkingsactiviteit: "%s"
                       - code: kort-bericht
                         template-id: "%s"
                         standaard-geldigheid: PT1H
+                        verwerkingsactiviteit: "%s"
                     dienstverleners:
                       - oin: "%s"
                         naam: DV A
@@ -124,7 +128,7 @@ public final class TestNmc {
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
-                autostart, BERICHTTYPE, TEMPLATE_ID, TEMPLATE_ID, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
+                autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY, TEMPLATE_ID, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()
