@@ -22,6 +22,7 @@ specs=(
   api-spec/notifynl-callback.yaml
   api-spec/profielservice.yaml
   api-spec/ldv.yaml
+  api-spec/dv-webhook.yaml
 )
 
 status=0
