@@ -36,6 +36,8 @@ import nl.overheid.moz.nmc.api.NotifyNlCallbackResource;
 import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.api.ProblemResponses;
 import nl.overheid.moz.nmc.api.Responses;
+import nl.overheid.moz.nmc.api.SleutelsResource;
+import nl.overheid.moz.nmc.api.WebhookResource;
 import nl.overheid.moz.nmc.api.WijzigingenResource;
 import nl.overheid.moz.nmc.control.ControlDuty;
 import nl.overheid.moz.nmc.db.Database;
@@ -52,12 +54,22 @@ import nl.overheid.moz.nmc.feed.CursorCodec;
 import nl.overheid.moz.nmc.feed.CursorRefused;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
+import nl.overheid.moz.nmc.feed.FeedCalls;
+import nl.overheid.moz.nmc.feed.FeedSettings;
+import nl.overheid.moz.nmc.feed.UnacknowledgedReports;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.maintenance.EventPartitions;
+import nl.overheid.moz.nmc.webhook.SigningKeys;
+import nl.overheid.moz.nmc.webhook.WebhookClient;
+import nl.overheid.moz.nmc.webhook.WebhookDelivery;
+import nl.overheid.moz.nmc.webhook.WebhookPositions;
+import nl.overheid.moz.nmc.webhook.WebhookSettings;
+import nl.overheid.moz.nmc.webhook.WebhookTargets;
+import nl.overheid.moz.nmc.webhook.Webhooks;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
@@ -139,7 +151,12 @@ public final class Nmc implements AutoCloseable {
                 database.validate();
             }
             Register register = new Register(database);
-            RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> seed.apply(register));
+            WebhookSettings webhookSettings = WebhookSettings.from(config.get("webhook"));
+            WebhookTargets webhookTargets = new WebhookTargets(webhookSettings.allowPrivateTargets());
+            RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> {
+                seed.requireWebhooks(webhookTargets::refusedUrl);
+                seed.apply(register);
+            });
 
             // The core: the lifecycle, the task engine, and where they meet.
             Transitions transitions = new Transitions(clock);
@@ -158,6 +175,12 @@ public final class Nmc implements AutoCloseable {
             OntvangstRepository ontvangsten = new OntvangstRepository();
             ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, notificationTasks, clock);
             Duration firstReconciliation = reconcileSchedule.steps().getFirst();
+            FeedSettings feedSettings = FeedSettings.from(config.get("feed"));
+            EventRepository events = new EventRepository();
+            StatusEvents statusEvents = new StatusEvents(settings.eventSource());
+            CursorCodec cursors = new CursorCodec(settings.cursorKey());
+            SigningKeys signingKeys = SigningKeys.from(config.get("webhook.signing-keys"), webhookSettings, clock);
+            WebhookPositions webhookPositions = new WebhookPositions();
 
             // The steps that run as tasks, one worker each.
             List<TaskWorker> workers = List.of(
@@ -171,20 +194,29 @@ public final class Nmc implements AutoCloseable {
                     new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock),
                     new OngeldigMelden(owned, tasks, notificationTasks, reads, envelope, parties.profielservice(),
                             parties.ldv(), metrics, clock, engineSettings.lease(), engineSettings::backoff,
-                            profielserviceSettings.reportMaxPostponements()))
+                            profielserviceSettings.reportMaxPostponements()),
+                    new WebhookDelivery(owned, tasks, webhookPositions, events, statusEvents, cursors, reads,
+                            parties.ldv(), signingKeys, webhookTargets, new WebhookClient(webhookSettings),
+                            webhookSettings, objectMapper(), metrics, clock, engineSettings.lease()))
                     .stream()
                     .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings))
                     .toList();
+            Webhooks webhooks = new Webhooks(database, webhookPositions, tasks, events, cursors, signals, clock);
+            FeedCalls feedCalls = new FeedCalls(database, clock, feedSettings.rateLimitPerSecond());
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
-                    new EventPartitions(database)), engineSettings.controlInterval());
+                    new EventPartitions(database),
+                    webhooks,
+                    new UnacknowledgedReports(database, events, metrics, clock,
+                            feedSettings.unacknowledgedCheckInterval(), feedSettings.unacknowledgedReportInterval(),
+                            feedSettings.managementChannelTimeout()),
+                    feedCalls), engineSettings.controlInterval());
 
             // The steps that answer requests.
             Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers, envelope,
                     dataSubjects, clock, signals);
             Annulering annulering = new Annulering(database, transitions, notificationTasks);
-            Feed feed = new Feed(database, new EventRepository(), new StatusEvents(settings.eventSource()),
-                    new CursorCodec(settings.cursorKey()), clock);
+            Feed feed = new Feed(database, events, statusEvents, cursors, clock);
 
             // The HTTP edge.
             ObjectMapper mapper = objectMapper();
@@ -199,6 +231,7 @@ public final class Nmc implements AutoCloseable {
             DvAuthenticator authenticator = new DvAuthenticator(authSettings,
                     new JwksSource(jwksUri(authSettings.jwksUri()), clock), register, clock);
 
+            SleutelsResource sleutels = new SleutelsResource(signingKeys, responses, webhookSettings.jwksMaxAge());
             HttpRouting.Builder routing = HttpRouting.builder()
                     .addFilter(new ApiFilter(documents.version(), authenticator, problems))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
@@ -207,7 +240,11 @@ public final class Nmc implements AutoCloseable {
                                     () -> signals.nudge(TaskKind.VERWERKEN), metrics))
                     // The fixed path must be routed before /notificaties/{id}.
                     .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen",
-                            new WijzigingenResource(feed, dvBodies, responses, settings.feedMaxLimit()))
+                            new WijzigingenResource(feed, feedCalls, dvBodies, responses, feedSettings.defaultLimit(),
+                                    settings.feedMaxLimit()))
+                    .register(ApiFilter.BASE_PATH + "/webhook", new WebhookResource(webhooks, feedCalls, responses))
+                    .register(ApiFilter.BASE_PATH + "/sleutels", sleutels)
+                    .get(SleutelsResource.WELL_KNOWN_PATH, sleutels.wellKnown())
                     .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname, annulering,
                             new StatusQueries(database, reads, pogingen, peppers), dvBodies, responses))
                     // Unknown API paths get a problem too; /observe stays with its feature.

@@ -17,7 +17,7 @@ public final class ApiFilter implements Filter {
 
     public static final String BASE_PATH = "/api/nmc/v1";
     private static final Set<String> OPEN_PATHS = Set.of(BASE_PATH + "/openapi.json", BASE_PATH + "/openapi.yaml",
-            BASE_PATH + "/notifynl-callback");
+            BASE_PATH + "/notifynl-callback", BASE_PATH + "/sleutels");
 
     private final String apiVersion;
     private final DvAuthenticator authenticator;

@@ -18,6 +18,8 @@ public final class ProblemException extends RuntimeException {
     public static final URI TYPE_CONFLICT = URI.create("https://nmc.moza.overheid.nl/problemen/conflict");
     public static final URI TYPE_CURSOR_EXPIRED = URI.create("https://nmc.moza.overheid.nl/problemen/cursor-verlopen");
     public static final URI TYPE_QUOTA = URI.create("https://nmc.moza.overheid.nl/problemen/quotum-overschreden");
+    public static final URI TYPE_RATE_LIMITED = URI.create("https://nmc.moza.overheid.nl/problemen/aanroeplimiet-overschreden");
+    public static final URI TYPE_NO_WEBHOOK = URI.create("https://nmc.moza.overheid.nl/problemen/geen-webhook");
 
     private final int status;
     private final URI type;
@@ -72,6 +74,19 @@ public final class ProblemException extends RuntimeException {
         return new ProblemException(429, TYPE_QUOTA, "Quotum overschreden.",
                 "Het quotum van deze dienstverlener is bereikt; probeer het over " + retryAfterSeconds
                         + " seconden opnieuw.", List.of(), Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+    }
+
+    /** The per-DV limit of feed calls per second is reached. */
+    public static ProblemException rateLimited(long retryAfterSeconds) {
+        return new ProblemException(429, TYPE_RATE_LIMITED, "Aanroeplimiet overschreden.",
+                "Deze dienstverlener doet te veel aanroepen per seconde; probeer het over " + retryAfterSeconds
+                        + " seconde(n) opnieuw.", List.of(), Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+    }
+
+    /** The caller has no registered webhook. */
+    public static ProblemException noWebhook() {
+        return new ProblemException(404, TYPE_NO_WEBHOOK, "Geen webhook.",
+                "Voor deze dienstverlener is geen webhook geregistreerd.", List.of(), Map.of());
     }
 
     public int status() {

@@ -10,6 +10,7 @@ import nl.overheid.moz.nmc.api.generated.dv.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.dv.WijzigingenService;
 import nl.overheid.moz.nmc.api.generated.dv.model.Bevestiging;
 import nl.overheid.moz.nmc.feed.Feed;
+import nl.overheid.moz.nmc.feed.FeedCalls;
 
 /**
  * The change feed and its acknowledgement. The events are the CloudEvents the feed built with the SDK,
@@ -18,14 +19,19 @@ import nl.overheid.moz.nmc.feed.Feed;
 public final class WijzigingenResource extends WijzigingenService {
 
     private final Feed feed;
+    private final FeedCalls calls;
     private final JsonBodies bodies;
     private final Responses responses;
+    private final int defaultLimit;
     private final int maxLimit;
 
-    public WijzigingenResource(Feed feed, JsonBodies bodies, Responses responses, int maxLimit) {
+    public WijzigingenResource(Feed feed, FeedCalls calls, JsonBodies bodies, Responses responses, int defaultLimit,
+                               int maxLimit) {
         this.feed = feed;
+        this.calls = calls;
         this.bodies = bodies;
         this.responses = responses;
+        this.defaultLimit = Math.min(defaultLimit, maxLimit);
         this.maxLimit = maxLimit;
     }
 
@@ -46,16 +52,18 @@ public final class WijzigingenResource extends WijzigingenService {
     @Override
     protected void handleWijzigingenLezen(ServerRequest request, ServerResponse response, Optional<String> cursor,
                                           Optional<Integer> limit) {
-        int pageSize = limit.orElse(Math.min(100, maxLimit));
+        int pageSize = limit.orElse(defaultLimit);
         if (pageSize < 1 || pageSize > maxLimit) {
             throw ProblemException.invalid("limit", "range", "limit moet tussen 1 en " + maxLimit + " liggen.");
         }
+        FeedLimits.check(calls, Callers.of(request));
         Feed.Page page = feed.read(Callers.of(request), cursor.orElse(null), pageSize);
         responses.json(response, Status.OK_200, new Page(page.events(), page.cursor()));
     }
 
     @Override
     protected void handleWijzigingenBevestigen(ServerRequest request, ServerResponse response, Bevestiging bevestiging) {
+        FeedLimits.check(calls, Callers.of(request));
         feed.acknowledge(Callers.of(request), bevestiging.getCursor());
         responses.json(response, Status.OK_200, bevestiging);
     }

@@ -106,6 +106,15 @@ public final class TaskRepository {
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
+    private static final Statement TASK_RESCHEDULE = Statement.named("taskReschedule", """
+            UPDATE taak SET due = :due, lease_tot = NULL, pogingenteller = 0, laatste_fout = NULL, payload = '{}'
+             WHERE id = :id AND claim_epoch = :epoch
+            """);
+
+    private static final Statement TASK_DUE_FOR_DV = Statement.named("taskDueForDv", """
+            UPDATE taak SET due = least(due, :due) WHERE dv_id = :dvId AND soort = :soort AND status = 'open'
+            """);
+
     private static final Statement TASK_EXTEND_LEASE = Statement.named("taskExtendLease", """
             UPDATE taak SET lease_tot = :leaseUntil WHERE id = :id AND claim_epoch = :epoch
             """);
@@ -204,6 +213,20 @@ public final class TaskRepository {
     public boolean taskPostpone(DbTransaction tx, Task task, Instant due, String fout) {
         return TASK_POSTPONE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("due", due).addParam("fout", fout).execute() == 1;
+    }
+
+    /**
+     * Plans a long-lived task again (it did its work and will have more): a new due, the lease released and
+     * the counters cleared. {@code false}: no longer ours.
+     */
+    public boolean taskReschedule(DbTransaction tx, Task task, Instant due) {
+        return TASK_RESCHEDULE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
+                .addParam("due", due).execute() == 1;
+    }
+
+    /** Brings the open task of a kind of a DV forward to {@code due} (if it was later), whoever holds it. */
+    public long taskDueForDv(DbTransaction tx, UUID dvId, TaskKind kind, Instant due) {
+        return TASK_DUE_FOR_DV.dml(tx).addParam("dvId", dvId).addParam("soort", kind).addParam("due", due).execute();
     }
 
     /** Counts an NMC-internal failure and postpones; returns the new counter, or empty when no longer ours. */

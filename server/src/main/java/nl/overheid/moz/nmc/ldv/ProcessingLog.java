@@ -29,7 +29,9 @@ public interface ProcessingLog {
         /** NotifyNL: the status of a sent e-mail is asked (its answer holds the address). */
         STATUS_OPVRAGEN("nmc.notifynl.status-opvragen"),
         /** Profielservice: the business's address is reported invalid. */
-        EMAILADRES_ONGELDIG_MELDEN("nmc.profielservice.emailadres-ongeldig-melden");
+        EMAILADRES_ONGELDIG_MELDEN("nmc.profielservice.emailadres-ongeldig-melden"),
+        /** The DV's webhook: the notification's status change is pushed to the DV. */
+        STATUS_TERUGKOPPELEN("nmc.dv.status-terugkoppelen");
 
         private final String recordName;
 

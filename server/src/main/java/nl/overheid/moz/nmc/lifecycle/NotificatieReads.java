@@ -47,6 +47,13 @@ public final class NotificatieReads {
              WHERE n.id = :id
             """);
 
+    private static final Statement NOTIFICATIE_PROCESSING_CONTEXTS = Statement.named("notificatieProcessingContexts", """
+            SELECT n.id, n.regie, n.trace_id, n.aanname_span_id, n.ldv_betrokkene, n.ldv_betrokkene_type,
+                   b.verwerkingsactiviteit
+              FROM notificatie n JOIN berichttype b ON b.code = n.berichttype
+             WHERE n.id = ANY (CAST(:ids AS uuid[]))
+            """);
+
     private static final Statement NOTIFICATIE_ACCEPTED_SINCE = Statement.named("notificatieAcceptedSince", """
             SELECT count(*) AS aantal, min(aangenomen_op) AS oudste
               FROM notificatie WHERE dv_id = :dvId AND aangenomen_op > :since
@@ -102,10 +109,21 @@ public final class NotificatieReads {
     }
 
     public Optional<ProcessingContext> processingContext(DbTransaction tx, UUID id) {
-        return NOTIFICATIE_PROCESSING_CONTEXT.get(tx).addParam("id", id).execute().map(row -> new ProcessingContext(
-                DbTypes.uuid(row, "id"), DbTypes.text(row, "regie"), DbTypes.text(row, "trace_id"),
-                DbTypes.text(row, "aanname_span_id"), DbTypes.text(row, "verwerkingsactiviteit"),
-                DbTypes.text(row, "ldv_betrokkene"), DbTypes.text(row, "ldv_betrokkene_type")));
+        return NOTIFICATIE_PROCESSING_CONTEXT.get(tx).addParam("id", id).execute()
+                .map(NotificatieReads::processingContext);
+    }
+
+    /** The processing contexts of several notifications at once (those that still exist). */
+    public List<ProcessingContext> processingContexts(DbTransaction tx, java.util.Collection<UUID> ids) {
+        return NOTIFICATIE_PROCESSING_CONTEXTS.query(tx).addParam("ids", ids.toArray(UUID[]::new)).execute()
+                .map(NotificatieReads::processingContext).toList();
+    }
+
+    private static ProcessingContext processingContext(io.helidon.dbclient.DbRow row) {
+        return new ProcessingContext(DbTypes.uuid(row, "id"), DbTypes.text(row, "regie"),
+                DbTypes.text(row, "trace_id"), DbTypes.text(row, "aanname_span_id"),
+                DbTypes.text(row, "verwerkingsactiviteit"), DbTypes.text(row, "ldv_betrokkene"),
+                DbTypes.text(row, "ldv_betrokkene_type"));
     }
 
     public Acceptances acceptedSince(DbTransaction tx, UUID dvId, Instant since) {

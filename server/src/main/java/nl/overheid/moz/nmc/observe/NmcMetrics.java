@@ -28,7 +28,12 @@ public final class NmcMetrics implements AutoCloseable {
     private final Counter unknownReceiptStatuses;
     private final Counter repairedTasks;
     private final Counter parkedInvalidReports;
+    private final Counter webhookEvents;
+    private final Counter webhookFailures;
     private final List<Meter> gauges;
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> unacknowledged =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<Meter> perDv = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public NmcMetrics(Database database) {
         rejectedReceipts = registry.getOrCreate(Counter.builder("nmc.receipts.rejected")
@@ -39,6 +44,10 @@ public final class NmcMetrics implements AutoCloseable {
                 .description("tasks the control duty planned because a live notification had none"));
         parkedInvalidReports = registry.getOrCreate(Counter.builder("nmc.ongeldig.melden.parked")
                 .description("reports of an invalid address to the Profielservice parked as mislukt"));
+        webhookEvents = registry.getOrCreate(Counter.builder("nmc.webhook.delivered.events")
+                .description("events delivered to DV webhooks with a 2xx"));
+        webhookFailures = registry.getOrCreate(Counter.builder("nmc.webhook.failed.deliveries")
+                .description("webhook calls that failed: non-2xx, time-out, connection, oversized answer, refused target"));
         gauges = List.of(
                 registry.getOrCreate(Gauge.builder("nmc.tasks.failed", () -> count(database, TASK_COUNT_FAILED))
                         .description("tasks parked as mislukt, waiting for an operator")),
@@ -63,6 +72,28 @@ public final class NmcMetrics implements AutoCloseable {
         repairedTasks.increment(count);
     }
 
+    public void webhookDelivered(int events) {
+        webhookEvents.increment(events);
+    }
+
+    public void webhookFailed() {
+        webhookFailures.increment();
+    }
+
+    /**
+     * The DV's terminal statuses older than its bevestigingstermijn and beyond its acknowledgement, as last
+     * counted (design §11), labelled with the DV's OIN (an organisation's number, not personal data).
+     */
+    public void unacknowledgedTerminal(String oin, long count) {
+        unacknowledged.computeIfAbsent(oin, key -> {
+            java.util.concurrent.atomic.AtomicLong value = new java.util.concurrent.atomic.AtomicLong();
+            perDv.add(registry.getOrCreate(Gauge.builder("nmc.feed.unacknowledged.terminal", value::get)
+                    .tags(List.of(io.helidon.metrics.api.Tag.create("dv", key)))
+                    .description("terminal statuses older than the DV's bevestigingstermijn, not acknowledged")));
+            return value;
+        }).set(count);
+    }
+
     private static long count(Database database, Statement statement) {
         return database.inTransaction(tx -> statement.get(tx).execute().map(row -> DbTypes.longValue(row, "n"))
                 .orElseThrow());
@@ -72,5 +103,6 @@ public final class NmcMetrics implements AutoCloseable {
     @Override
     public void close() {
         gauges.forEach(registry::remove);
+        perDv.forEach(registry::remove);
     }
 }

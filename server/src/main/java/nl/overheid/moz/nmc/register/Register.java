@@ -43,9 +43,14 @@ public final class Register {
             """);
 
     private static final Statement DIENSTVERLENER_UPSERT = Statement.named("dienstverlenerUpsert", """
-            INSERT INTO dienstverlener (oin, naam, quotum_per_minuut)
-            VALUES (:oin, :naam, :quotum)
-            ON CONFLICT (oin) DO UPDATE SET naam = excluded.naam, quotum_per_minuut = excluded.quotum_per_minuut
+            INSERT INTO dienstverlener (oin, naam, quotum_per_minuut, webhook_url, webhook_max_mislukkingen,
+                                        bevestigingstermijn, max_cursorleeftijd, beheerkanaal)
+            VALUES (:oin, :naam, :quotum, :webhook, :maxMislukkingen, CAST(:bevestigingstermijn AS interval),
+                    CAST(:maxCursorleeftijd AS interval), :beheerkanaal)
+            ON CONFLICT (oin) DO UPDATE SET naam = excluded.naam, quotum_per_minuut = excluded.quotum_per_minuut,
+                   webhook_url = excluded.webhook_url, webhook_max_mislukkingen = excluded.webhook_max_mislukkingen,
+                   bevestigingstermijn = excluded.bevestigingstermijn,
+                   max_cursorleeftijd = excluded.max_cursorleeftijd, beheerkanaal = excluded.beheerkanaal
             RETURNING id
             """);
 
@@ -99,8 +104,15 @@ public final class Register {
                         .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
             }
             for (DvSeed dv : dienstverleners) {
+                Contract c = dv.contract();
                 UUID id = DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
-                        .addParam("quotum", dv.quotumPerMinuut()).execute()
+                        .addParam("quotum", dv.quotumPerMinuut())
+                        .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
+                        .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
+                        .addParam("bevestigingstermijn", c.bevestigingstermijn())
+                        .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
+                        .addParam("beheerkanaal", c.beheerkanaal() == null ? null : c.beheerkanaal().toString())
+                        .execute()
                         .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
                 for (String type : dv.berichttypen()) {
                     DIENSTVERLENER_ALLOW_BERICHTTYPE.dml(tx).addParam("dvId", id).addParam("berichttype", type)
@@ -110,7 +122,11 @@ public final class Register {
         });
     }
 
-    /** A DV to seed. */
-    public record DvSeed(String oin, String naam, List<String> berichttypen, int quotumPerMinuut) {
+    /** A DV to seed, with its feedback contract. */
+    public record DvSeed(String oin, String naam, List<String> berichttypen, int quotumPerMinuut, Contract contract) {
+
+        public DvSeed(String oin, String naam, List<String> berichttypen, int quotumPerMinuut) {
+            this(oin, naam, berichttypen, quotumPerMinuut, Contract.defaults());
+        }
     }
 }

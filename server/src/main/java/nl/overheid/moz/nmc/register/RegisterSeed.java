@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc.register;
 
 import io.helidon.config.Config;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -33,9 +34,30 @@ public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed>
                         node.get("oin").asString().get(),
                         node.get("naam").asString().orElse(node.get("oin").asString().get()),
                         node.get("berichttypen").asList(String.class).orElse(List.of()),
-                        node.get("quotum-per-minuut").asInt().orElse(600)))
+                        node.get("quotum-per-minuut").asInt().orElse(600),
+                        new Contract(node.get("webhook-url").asString().map(URI::create).orElse(null),
+                                node.get("webhook-max-mislukkingen").asInt()
+                                        .orElse(Contract.DEFAULT_WEBHOOK_MAX_MISLUKKINGEN),
+                                node.get("bevestigingstermijn").as(Duration.class)
+                                        .orElse(Contract.DEFAULT_BEVESTIGINGSTERMIJN),
+                                node.get("max-cursorleeftijd").as(Duration.class)
+                                        .orElse(Contract.DEFAULT_MAX_CURSORLEEFTIJD),
+                                node.get("beheerkanaal").asString().map(URI::create).orElse(null))))
                 .toList();
         return Optional.of(new RegisterSeed(types, dvs));
+    }
+
+    /** Refuses the seed when a DV's webhook URL is refused by {@code policy} (a reason, or empty). */
+    public void requireWebhooks(java.util.function.Function<URI, Optional<String>> policy) {
+        for (Register.DvSeed dv : dienstverleners) {
+            URI url = dv.contract().webhookUrl();
+            if (url != null) {
+                policy.apply(url).ifPresent(reason -> {
+                    throw new IllegalArgumentException("register.seed: the webhook-url of DV " + dv.oin()
+                            + " is refused: " + reason);
+                });
+            }
+        }
     }
 
     public void apply(Register register) {

@@ -28,6 +28,11 @@ public record Span(String traceId, String spanId, String parentSpanId) {
         return new Span(traceId, newSpanId(), parentSpanId);
     }
 
+    /** The first operation of a new trace (a call about many notifications, such as a webhook batch). */
+    public static Span root() {
+        return new Span(newTraceId(), newSpanId(), null);
+    }
+
     /** The {@code traceparent} header that continues this trace in the call this span stands for. */
     public String traceparent() {
         return "00-" + traceId + "-" + spanId + "-01";

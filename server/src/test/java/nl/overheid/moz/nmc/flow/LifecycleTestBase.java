@@ -153,6 +153,16 @@ abstract class LifecycleTestBase {
         }
     }
 
+    /** A statement without parameters (test set-up of the register). */
+    protected static void sql(String sql) {
+        try (Connection c = DB.connect(); java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     protected List<String> attempts(UUID id) {
         return query("SELECT nummer || ':' || status FROM poging WHERE notificatie = ? ORDER BY nummer", id);
     }
@@ -195,6 +205,18 @@ abstract class LifecycleTestBase {
         synchronized String text() {
             return text.toString(java.nio.charset.StandardCharsets.UTF_8);
         }
+    }
+
+    /** Restarts the NMC with this configuration on top of the test configuration; the stubs stay. */
+    protected void restartWithConfig(String overridesYaml) {
+        nmc.close();
+        nmc = startAnother(overridesYaml);
+        http = new Http("http://127.0.0.1:" + nmc.port());
+    }
+
+    /** Another NMC instance on the same database and clock (the caller closes it). */
+    protected Nmc startAnother(String overridesYaml) {
+        return Nmc.start(TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, overridesYaml), clock);
     }
 
     /** Restarts the NMC with other parties (e.g. a NotifyNL that holds its answer); the stub stays. */

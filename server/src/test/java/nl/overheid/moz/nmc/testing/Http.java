@@ -22,6 +22,10 @@ public final class Http {
         this.baseUrl = baseUrl;
     }
 
+    public String baseUrl() {
+        return baseUrl;
+    }
+
     /** A response with its body parsed as JSON when it is JSON. */
     public record Response(int status, java.net.http.HttpHeaders headers, String body) {
 
@@ -90,12 +94,17 @@ public final class Http {
 
     /** The value of one metric in the Prometheus text at /observe/metrics; empty when it is absent. */
     public java.util.OptionalDouble metric(String name) {
+        return metric(name, "");
+    }
+
+    /** The value of the first series of a metric whose labels contain {@code label} (e.g. {@code dv="…"}). */
+    public java.util.OptionalDouble metric(String name, String label) {
         Response metrics = get("/observe/metrics", null);
         if (metrics.status() != 200) {
             throw new IllegalStateException("metrics answered " + metrics.status());
         }
         java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name)
-                + "(\\{[^}]*})?\\s+(\\S+)$").matcher(metrics.body());
+                + "(\\{[^}]*" + java.util.regex.Pattern.quote(label) + "[^}]*})?\\s+(\\S+)$").matcher(metrics.body());
         return line.find() ? java.util.OptionalDouble.of(Double.parseDouble(line.group(2))) : java.util.OptionalDouble.empty();
     }
 }

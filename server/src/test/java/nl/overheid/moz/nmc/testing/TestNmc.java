@@ -78,6 +78,8 @@ public final class TestNmc {
                   token: test-ldv-token
                 feed:
                   cursor-key: "%s"
+                  # far above what tests do; the rate-limit test sets its own
+                  rate-limit-per-second: 100000
                 privacy:
                   pepper:
                     current-version: 1
@@ -94,6 +96,13 @@ public final class TestNmc {
                 lifecycle:
                   mebv-period: P7D
                   callback-window: PT25M
+                webhook:
+                  issuer: https://nmc.test.local
+                  allow-private-targets: true
+                  connect-timeout: PT1S
+                  read-timeout: PT2S
+                  signing-keys:
+                    - %s
                 engine:
                   autostart: %s
                   poll-interval: PT0.1S
@@ -128,7 +137,7 @@ public final class TestNmc {
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
-                autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY, TEMPLATE_ID, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
+                TestWebhookKeys.CURRENT.yaml(null, null), autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY, TEMPLATE_ID, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()

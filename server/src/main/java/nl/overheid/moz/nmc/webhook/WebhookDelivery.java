@@ -1,0 +1,211 @@
+package nl.overheid.moz.nmc.webhook;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cloudevents.CloudEvent;
+import io.helidon.dbclient.DbTransaction;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SubjectLock;
+import nl.overheid.moz.nmc.engine.Task;
+import nl.overheid.moz.nmc.engine.TaskHandler;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.feed.Cursor;
+import nl.overheid.moz.nmc.feed.CursorCodec;
+import nl.overheid.moz.nmc.feed.EventRepository;
+import nl.overheid.moz.nmc.feed.StatusEvents;
+import nl.overheid.moz.nmc.ldv.DataSubjects;
+import nl.overheid.moz.nmc.ldv.ProcessingLog;
+import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.trace.Span;
+
+/**
+ * The {@code terugkoppelen} task, one per DV with a webhook, long-lived: each run delivers at most one batch
+ * and plans the task again (at once when there may be more, after the idle interval when there was nothing,
+ * after a wait or a pause after a failure).
+ *
+ * <ol>
+ *   <li>Under the webhook position's lock (then the task row with its epoch): a paused webhook waits; else
+ *       the DV's events after the position, under the feed's watermark, at most a batch; the lease extended.</li>
+ *   <li>Without locks: the target checked again (https, public addresses), an LDV record per notification in
+ *       the batch (the events are pseudonymous personal data the DV receives), the signed POST.</li>
+ *   <li>Under the same locks: a 2xx moves the position to the batch's last event (never the acknowledgement);
+ *       a failure counts, and after the DV's agreed number in a row the webhook pauses. An LDV failure only
+ *       postpones: no call was made, so nothing counts.</li>
+ * </ol>
+ */
+public final class WebhookDelivery implements TaskHandler {
+
+    private static final Logger LOG = Logger.getLogger(WebhookDelivery.class.getName());
+
+    private final OwnedTasks owned;
+    private final TaskRepository tasks;
+    private final WebhookPositions positions;
+    private final EventRepository events;
+    private final StatusEvents statusEvents;
+    private final CursorCodec cursors;
+    private final NotificatieReads notificaties;
+    private final ProcessingLog ldv;
+    private final SigningKeys keys;
+    private final WebhookTargets targets;
+    private final WebhookClient client;
+    private final WebhookSettings settings;
+    private final ObjectMapper mapper;
+    private final NmcMetrics metrics;
+    private final Clock clock;
+    private final Duration lease;
+
+    public WebhookDelivery(OwnedTasks owned, TaskRepository tasks, WebhookPositions positions, EventRepository events,
+                           StatusEvents statusEvents, CursorCodec cursors, NotificatieReads notificaties,
+                           ProcessingLog ldv, SigningKeys keys, WebhookTargets targets, WebhookClient client,
+                           WebhookSettings settings, ObjectMapper mapper, NmcMetrics metrics, Clock clock,
+                           Duration lease) {
+        this.owned = owned;
+        this.tasks = tasks;
+        this.positions = positions;
+        this.events = events;
+        this.statusEvents = statusEvents;
+        this.cursors = cursors;
+        this.notificaties = notificaties;
+        this.ldv = ldv;
+        this.keys = keys;
+        this.targets = targets;
+        this.client = client;
+        this.settings = settings;
+        this.mapper = mapper;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.lease = lease;
+    }
+
+    @Override
+    public TaskKind kind() {
+        return TaskKind.TERUGKOPPELEN;
+    }
+
+    /** The subject is the DV's webhook position: the resume call takes the same lock first. */
+    @Override
+    public SubjectLock<WebhookPositions.Position> subjectLock() {
+        return (tx, task) -> positions.lock(tx, task.dvId());
+    }
+
+    /** What one run delivers. */
+    private record Batch(URI url, int epoch, List<EventRepository.Event> events, byte[] body, String cursor,
+                         List<NotificatieReads.ProcessingContext> contexts) {
+    }
+
+    @Override
+    public void execute(Task task) {
+        Batch batch = owned.computeUnderLocks(task, subjectLock(), (tx, position) -> prepare(tx, task, position))
+                .orElse(null);
+        if (batch == null) {
+            return;
+        }
+        Optional<String> refused = targets.refused(batch.url());
+        if (refused.isPresent()) {
+            settle(task, batch, new WebhookClient.Outcome.Failed(refused.get()));
+            return;
+        }
+        Span call = Span.root();
+        for (NotificatieReads.ProcessingContext c : batch.contexts()) {
+            ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
+                    Span.childOf(c.traceId(), c.aannameSpanId()), ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
+                    c.verwerkingsactiviteit(), new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()),
+                    clock.instant()));
+            if (!(written instanceof ProcessingLog.Written.Acknowledged)) {
+                // No record, no call: the LDV's failure is not the DV's, so the webhook's count is untouched.
+                owned.underLocks(task, subjectLock(), (tx, position) -> tasks.taskReschedule(tx, task,
+                        clock.instant().plus(settings.retryBase())));
+                return;
+            }
+        }
+        WebhookClient.Outcome outcome = client.post(batch.url(), keys.token(batch.url()), batch.cursor(), batch.body(),
+                call);
+        settle(task, batch, outcome);
+    }
+
+    private Batch prepare(DbTransaction tx, Task task, WebhookPositions.Position position) {
+        Instant now = clock.instant();
+        if (position.webhookUrl() == null) {
+            tasks.taskComplete(tx, task);   // the DV no longer has a webhook
+            return null;
+        }
+        if (position.pausedAt(now)) {
+            tasks.taskReschedule(tx, task, position.gepauzeerdTot());
+            return null;
+        }
+        int epoch = events.clusterEpoch(tx);
+        Cursor after;
+        if (position.epoch() != null && position.epoch() != epoch) {
+            LOG.warning(() -> "webhook position of DV " + position.dvId() + " belongs to cluster epoch "
+                    + position.epoch() + "; delivering from the oldest event of epoch " + epoch);
+            positions.restart(tx, position.dvId(), epoch);
+            after = Cursor.start(epoch, now);
+        } else if (position.transactieId() == null) {
+            after = Cursor.start(epoch, now);
+        } else {
+            after = new Cursor(epoch, position.transactieId(), position.eventId(), now);
+        }
+        List<EventRepository.Event> page = events.eventReadAfter(tx, position.dvId(), after, settings.batchSize());
+        if (page.isEmpty()) {
+            tasks.taskReschedule(tx, task, now.plus(settings.idleInterval()));
+            return null;
+        }
+        tasks.taskExtendLease(tx, task, now.plus(lease));
+        EventRepository.Event last = page.getLast();
+        String cursor = cursors.encode(new Cursor(epoch, last.transactieId(), last.id(), now));
+        List<CloudEvent> cloudEvents = page.stream().map(statusEvents::cloudEvent).toList();
+        byte[] body;
+        try {
+            body = mapper.writeValueAsBytes(cloudEvents);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise a webhook batch", e);
+        }
+        LinkedHashSet<UUID> subjects = new LinkedHashSet<>();
+        page.forEach(event -> subjects.add(event.notificatie()));
+        return new Batch(position.webhookUrl(), epoch, page, body, cursor,
+                notificaties.processingContexts(tx, subjects));
+    }
+
+    private void settle(Task task, Batch batch, WebhookClient.Outcome outcome) {
+        owned.underLocks(task, subjectLock(), (tx, position) -> {
+            Instant now = clock.instant();
+            switch (outcome) {
+                case WebhookClient.Outcome.Delivered delivered -> {
+                    EventRepository.Event last = batch.events().getLast();
+                    positions.delivered(tx, position.dvId(), batch.epoch(), last.transactieId(), last.id(), now);
+                    metrics.webhookDelivered(batch.events().size());
+                    // A full batch: there may be more at once. Otherwise look again after the idle interval.
+                    tasks.taskReschedule(tx, task, batch.events().size() >= settings.batchSize() ? now
+                            : now.plus(settings.idleInterval()));
+                }
+                case WebhookClient.Outcome.Failed failed -> {
+                    int failures = position.mislukkingen() + 1;
+                    metrics.webhookFailed();
+                    // After a pause one failure is enough to pause again, longer: the DV is not back yet.
+                    if (failures >= position.maxMislukkingen() || position.pauzes() > 0) {
+                        int pauses = position.pauzes() + 1;
+                        Instant until = now.plus(settings.pause(pauses));
+                        positions.failed(tx, position.dvId(), 0, pauses, until, failed.reason());
+                        LOG.warning(() -> "webhook of DV " + position.dvId() + " paused until " + until + " after "
+                                + failures + " failed deliveries (last: " + failed.reason() + ")");
+                        tasks.taskReschedule(tx, task, until);
+                    } else {
+                        positions.failed(tx, position.dvId(), failures, position.pauzes(), null, failed.reason());
+                        tasks.taskReschedule(tx, task, now.plus(settings.retryAfter(failures)));
+                    }
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,76 @@
+package nl.overheid.moz.nmc.webhook;
+
+import io.helidon.config.Config;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * The {@code webhook} configuration.
+ *
+ * @param issuer              {@code iss} of the webhook's tokens: the NMC
+ * @param tokenLifetime       {@code exp} - {@code iat}; at most five minutes
+ * @param jwksMaxAge          how long a DV may cache the JWKS; a new key is published at least this long
+ *                            before it signs
+ * @param connectTimeout      connecting to the DV's webhook
+ * @param readTimeout         the whole exchange after connecting, the answer included
+ * @param maxResponseBytes    a longer answer counts as a failed delivery
+ * @param batchSize           events per call
+ * @param idleInterval        how soon a webhook with nothing to deliver looks again
+ * @param retryBase           the wait after a first failure (doubling per failure, until the pause)
+ * @param pauseBase           the first pause after the agreed failures in a row (doubling per pause)
+ * @param pauseMax            the longest pause: one day
+ * @param allowPrivateTargets dev only: {@code http} and loopback or private addresses are allowed
+ */
+public record WebhookSettings(URI issuer, Duration tokenLifetime, Duration jwksMaxAge, Duration connectTimeout,
+                              Duration readTimeout, int maxResponseBytes, int batchSize, Duration idleInterval,
+                              Duration retryBase, Duration pauseBase, Duration pauseMax,
+                              boolean allowPrivateTargets) {
+
+    static final Duration MAX_TOKEN_LIFETIME = Duration.ofMinutes(5);
+
+    public WebhookSettings {
+        if (tokenLifetime.compareTo(MAX_TOKEN_LIFETIME) > 0 || tokenLifetime.isNegative() || tokenLifetime.isZero()) {
+            throw new IllegalArgumentException("webhook.token-lifetime must lie between 0 and 5 minutes");
+        }
+        if (batchSize < 1 || batchSize > 1000) {
+            throw new IllegalArgumentException("webhook.batch-size must lie between 1 and 1000");
+        }
+        if (pauseMax.compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException("webhook.pause-max must be at most one day");
+        }
+    }
+
+    public static WebhookSettings from(Config webhook) {
+        return new WebhookSettings(
+                URI.create(webhook.get("issuer").asString().orElse("https://nmc.moza.overheid.nl")),
+                webhook.get("token-lifetime").as(Duration.class).orElse(Duration.ofMinutes(5)),
+                webhook.get("jwks-max-age").as(Duration.class).orElse(Duration.ofMinutes(5)),
+                webhook.get("connect-timeout").as(Duration.class).orElse(Duration.ofSeconds(2)),
+                webhook.get("read-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)),
+                webhook.get("max-response-bytes").asInt().orElse(64 * 1024),
+                webhook.get("batch-size").asInt().orElse(100),
+                webhook.get("idle-interval").as(Duration.class).orElse(Duration.ofSeconds(2)),
+                webhook.get("retry-base").as(Duration.class).orElse(Duration.ofSeconds(5)),
+                webhook.get("pause-base").as(Duration.class).orElse(Duration.ofMinutes(1)),
+                webhook.get("pause-max").as(Duration.class).orElse(Duration.ofDays(1)),
+                webhook.get("allow-private-targets").asBoolean().orElse(false));
+    }
+
+    /** The wait after the n-th failure in a row (n ≥ 1), before the webhook pauses. */
+    Duration retryAfter(int failures) {
+        return doubled(retryBase, failures - 1, pauseBase);
+    }
+
+    /** The length of the n-th pause in a row (n ≥ 1). */
+    Duration pause(int pauses) {
+        return doubled(pauseBase, pauses - 1, pauseMax);
+    }
+
+    private static Duration doubled(Duration base, int times, Duration max) {
+        Duration wait = base;
+        for (int i = 0; i < times && wait.compareTo(max) < 0; i++) {
+            wait = wait.multipliedBy(2);
+        }
+        return wait.compareTo(max) > 0 ? max : wait;
+    }
+}

@@ -1,0 +1,92 @@
+package nl.overheid.moz.nmc.webhook;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.Duty;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.WorkSignals;
+import nl.overheid.moz.nmc.feed.Cursor;
+import nl.overheid.moz.nmc.feed.CursorCodec;
+import nl.overheid.moz.nmc.feed.EventRepository;
+
+/**
+ * A DV's view of its webhook (its state, and resuming it at once), and the duty that gives every DV with a
+ * webhook its delivery position and its one {@code terugkoppelen} task (after onboarding, or a lost task).
+ */
+public final class Webhooks implements Duty {
+
+    /** The state the DV sees; {@code cursor} is the delivery position (null before the first delivery). */
+    public record State(boolean paused, int mislukkingen, Instant gepauzeerdTot, String cursor) {
+    }
+
+    private final Database database;
+    private final WebhookPositions positions;
+    private final TaskRepository tasks;
+    private final EventRepository events;
+    private final CursorCodec cursors;
+    private final WorkSignals signals;
+    private final Clock clock;
+
+    public Webhooks(Database database, WebhookPositions positions, TaskRepository tasks, EventRepository events,
+                    CursorCodec cursors, WorkSignals signals, Clock clock) {
+        this.database = database;
+        this.positions = positions;
+        this.tasks = tasks;
+        this.events = events;
+        this.cursors = cursors;
+        this.signals = signals;
+        this.clock = clock;
+    }
+
+    /** The DV's webhook; empty when it has none. */
+    public Optional<State> state(UUID dvId) {
+        return database.inTransaction(tx -> positions.get(tx, dvId)
+                .filter(position -> position.webhookUrl() != null)
+                .map(position -> state(position, events.clusterEpoch(tx))));
+    }
+
+    /**
+     * Ends a pause now: the next delivery is tried at once, from the webhook's own position. Empty when the DV
+     * has no webhook. The position's lock comes first, then the task's row, as in the task itself.
+     */
+    public Optional<State> resume(UUID dvId) {
+        Optional<State> resumed = database.inTransaction(tx -> {
+            Optional<WebhookPositions.Position> locked = positions.lock(tx, dvId)
+                    .filter(position -> position.webhookUrl() != null);
+            if (locked.isEmpty()) {
+                return Optional.<State>empty();
+            }
+            positions.resume(tx, dvId);
+            tasks.taskDueForDv(tx, dvId, TaskKind.TERUGKOPPELEN, clock.instant());
+            return positions.get(tx, dvId).map(position -> state(position, events.clusterEpoch(tx)));
+        });
+        resumed.ifPresent(state -> signals.nudge(TaskKind.TERUGKOPPELEN));
+        return resumed;
+    }
+
+    @Override
+    public String name() {
+        return "webhook planning";
+    }
+
+    @Override
+    public int runOnce() {
+        long planned = database.inTransaction(tx -> positions.ensure(tx, clock.instant()));
+        if (planned > 0) {
+            signals.nudge(TaskKind.TERUGKOPPELEN);
+        }
+        return Math.toIntExact(planned);
+    }
+
+    private State state(WebhookPositions.Position position, int epoch) {
+        Instant now = clock.instant();
+        String cursor = position.transactieId() == null || (position.epoch() != null && position.epoch() != epoch)
+                ? null : cursors.encode(new Cursor(epoch, position.transactieId(), position.eventId(), now));
+        boolean paused = position.pausedAt(now);
+        return new State(paused, position.mislukkingen(), paused ? position.gepauzeerdTot() : null, cursor);
+    }
+}
