@@ -16,20 +16,23 @@ import nl.overheid.moz.nmc.testing.noskip.EventWorkload;
 import nl.overheid.moz.nmc.testing.noskip.FeedReader;
 import nl.overheid.moz.nmc.testing.noskip.Outcome;
 import nl.overheid.moz.nmc.testing.noskip.Reader;
+import nl.overheid.moz.nmc.testing.noskip.WebhookReader;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * "No event is ever skipped or duplicated" (design §8) for the pull feed: over 100,000 events from writers
+ * "No event is ever skipped or duplicated" (design §8) for the pull feed and the webhook: over 100,000 events from writers
  * that commit out of start order, some held open and some rolled back, across an event partition created
- * mid-run and into event_default, every reader pages its DV's feed with real cursors and gets every committed
- * event exactly once. A fresh seed each run, printed; reproduce the plan with {@code -Dnmc.noskip.seed=N}.
+ * mid-run and into event_default, every reader pages its DV's feed with real cursors, and every DV's webhook
+ * delivers from its own position through the real task and HTTP call, and each gets every committed event
+ * exactly once. A fresh seed each run, printed; reproduce the plan with {@code -Dnmc.noskip.seed=N}.
  */
 @Tag("concurrency")
 class FeedNoSkipTest {
 
     private static final long SEED = Long.getLong("nmc.noskip.seed", ThreadLocalRandom.current().nextLong(1L << 48));
     private static final int[] PAGE_SIZES = {7, 50};
+    private static final int WEBHOOK_BATCH = 100;
 
     @Test
     void everyCommittedEventReachesEveryReaderOfItsDvExactlyOnce() throws InterruptedException {
@@ -38,7 +41,7 @@ class FeedNoSkipTest {
         TestDatabase db = TestDatabase.separate();
         // The workload reshapes the event partitions, so it gets a database of its own, and a pool with a
         // connection for every writer, reader and the maintenance duty.
-        int connections = settings.writers() + settings.laggards() + settings.dvs() * PAGE_SIZES.length + 2;
+        int connections = settings.writers() + settings.laggards() + settings.dvs() * (PAGE_SIZES.length + 1) + 2;
         try (Database database = Database.open(new DatabaseSettings(db.url(), db.user(), db.password(), connections,
                 DatabaseSettings.DEFAULT_STATEMENT_TIMEOUT, DatabaseSettings.DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
                 DatabaseSettings.DEFAULT_TRANSACTION_TIMEOUT, "migrate"))) {
@@ -48,13 +51,22 @@ class FeedNoSkipTest {
                     new CursorCodec("feed-no-skip-test-cursor-key-0123456789".getBytes(StandardCharsets.US_ASCII)),
                     Clock.systemUTC());
             List<Reader> readers = new ArrayList<>();
+            List<WebhookReader> webhooks = new ArrayList<>();
             for (Dienstverlener dv : workload.dvs()) {
                 for (int limit : PAGE_SIZES) {
                     readers.add(new FeedReader(feed, dv, limit));
                 }
+                // The webhook's delivery position, through the real task and its HTTP call.
+                webhooks.add(new WebhookReader(database, dv.id(), WEBHOOK_BATCH));
             }
+            readers.addAll(webhooks);
 
-            Outcome outcome = workload.run(readers);
+            Outcome outcome;
+            try {
+                outcome = workload.run(readers);
+            } finally {
+                webhooks.forEach(WebhookReader::close);
+            }
             System.out.println(outcome.figures());
 
             assertThat(outcome.problems()).as("seed %d", SEED).isEmpty();

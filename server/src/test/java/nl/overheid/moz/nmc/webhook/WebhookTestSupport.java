@@ -1,0 +1,55 @@
+package nl.overheid.moz.nmc.webhook;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.helidon.dbclient.DbTransaction;
+import java.net.URI;
+import java.security.KeyPair;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.feed.CursorCodec;
+import nl.overheid.moz.nmc.feed.EventRepository;
+import nl.overheid.moz.nmc.feed.StatusEvents;
+import nl.overheid.moz.nmc.ldv.ProcessingLog;
+import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.testing.TestWebhookKeys;
+
+/** The webhook's real handler assembled for tests below the API (the no-skip test's webhook reader). */
+public final class WebhookTestSupport {
+
+    private static final Statement DV_WEBHOOK_SET = Statement.named("testDvWebhookSet",
+            "UPDATE dienstverlener SET webhook_url = :url WHERE id = :dvId");
+
+    private WebhookTestSupport() {
+    }
+
+    /** {@link WebhookDelivery} as the NMC wires it, with these batches, no idle wait and a test key. */
+    public static WebhookDelivery delivery(Database database, TaskRepository tasks, EventRepository events,
+                                           StatusEvents statusEvents, CursorCodec cursors, NotificatieReads reads,
+                                           ProcessingLog ldv, NmcMetrics metrics, int batchSize, Clock clock) {
+        WebhookSettings settings = new WebhookSettings(URI.create("https://nmc.test.local"), Duration.ofMinutes(5),
+                Duration.ofMinutes(5), Duration.ofSeconds(2), Duration.ofSeconds(10), 64 * 1024, batchSize,
+                Duration.ZERO, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ofSeconds(1), true);
+        KeyPair pair = TestWebhookKeys.CURRENT.keyPair;
+        SigningKeys keys = new SigningKeys(List.of(SigningKeys.of(TestWebhookKeys.CURRENT.kid, pair.getPrivate(),
+                pair.getPublic(), Instant.EPOCH, Instant.EPOCH)), settings.issuer(), settings.tokenLifetime(),
+                settings.jwksMaxAge(), clock, Clock.systemUTC());
+        ObjectMapper mapper = new ObjectMapper().registerModule(StatusEvents.jacksonModule());
+        return new WebhookDelivery(new OwnedTasks(database, tasks), tasks, new WebhookPositions(), events, statusEvents,
+                cursors, reads, ldv, keys, new WebhookTargets(true), new WebhookClient(settings), settings, mapper,
+                metrics, clock, Duration.ofMinutes(1));
+    }
+
+    /** Gives the DV this webhook, its delivery position and its task, as onboarding and the duty would. */
+    public static void register(DbTransaction tx, UUID dvId, URI url) {
+        DV_WEBHOOK_SET.dml(tx).addParam("url", url.toString()).addParam("dvId", dvId).execute();
+        new WebhookPositions().ensure(tx, Instant.now());
+    }
+}
