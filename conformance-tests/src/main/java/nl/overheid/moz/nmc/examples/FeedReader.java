@@ -92,8 +92,8 @@ public final class FeedReader {
     }
 
     private static long retryAfter(ApiException e) {
-        List<String> values = e.getResponseHeaders() == null ? null : e.getResponseHeaders().get("retry-after");
-        return values == null || values.isEmpty() ? 1 : Math.max(1, Long.parseLong(values.getFirst().strip()));
+        return e.getResponseHeaders() == null ? 1 : e.getResponseHeaders().firstValue("Retry-After")
+                .map(value -> Math.max(1, Long.parseLong(value.strip()))).orElse(1L);
     }
 
     /** The examples' shared set-up. */
