@@ -277,6 +277,12 @@ class WebhookTest extends LifecycleTestBase {
 
         assertThat(calls()).isNotEmpty().allSatisfy(call ->
                 assertThat(call.getRequest().getBodyAsString()).doesNotContain(other.toString()));
+        String cursorOfA = calls().getLast().getRequest().getHeader("NMC-Cursor");
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursorOfA, tokenB()).status())
+                .as("A's cursor points at A's event: for B it does not exist").isEqualTo(410);
+        assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenB(),
+                "{\"cursor\":\"" + cursorOfA + "\"}").status()).isEqualTo(410);
+        assertThat(query("SELECT count(*) FROM bevestiging", null)).containsExactly("0");
         Http.Response none = http.get("/api/nmc/v1/webhook", tokenB());
         assertThat(none.status()).isEqualTo(404);
         assertThat(none.json().path("type").asText()).endsWith("/geen-webhook");
