@@ -58,6 +58,7 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.maintenance.EventPartitions;
+import nl.overheid.moz.nmc.maintenance.EventRetention;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
@@ -177,7 +178,9 @@ public final class Nmc implements AutoCloseable {
                     .toList();
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
-                    new EventPartitions(database)), engineSettings.controlInterval());
+                    new EventPartitions(database),
+                    new EventRetention(database, clock, settings.eventLogRetention())),
+                    engineSettings.controlInterval());
 
             // The steps that answer requests.
             Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers, envelope,
