@@ -106,7 +106,7 @@ class EventRetentionTest {
 
         clock.advance(Duration.ofDays(20));
         assertThat(retention.dropExpired(clock.instant()))
-                .as("each DV's position lies before the other's partition, but only DV A has events in the second")
+                .as("DV B's position lies in the first; DV A's start lies before both, and A has events in the second")
                 .isEmpty();
 
         acknowledge(dv, event(dv, clock.instant()), clock.instant());
