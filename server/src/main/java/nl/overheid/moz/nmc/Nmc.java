@@ -63,6 +63,7 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.maintenance.EventPartitions;
+import nl.overheid.moz.nmc.maintenance.EventRetention;
 import nl.overheid.moz.nmc.webhook.SigningKeys;
 import nl.overheid.moz.nmc.webhook.WebhookClient;
 import nl.overheid.moz.nmc.webhook.WebhookDelivery;
@@ -206,6 +207,7 @@ public final class Nmc implements AutoCloseable {
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
                     new EventPartitions(database),
+                    new EventRetention(database, clock, settings.eventLogRetention()),
                     webhooks,
                     new UnacknowledgedReports(database, events, metrics, clock,
                             feedSettings.unacknowledgedCheckInterval(), feedSettings.unacknowledgedReportInterval(),

@@ -3,6 +3,7 @@ package nl.overheid.moz.nmc;
 import io.helidon.config.Config;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Period;
 
 /**
  * Settings outside the subsystems' own subtrees.
@@ -14,15 +15,22 @@ import java.time.Duration;
  * @param maxBodyBytes    largest accepted request body
  * @param callbackToken   the bearer token NotifyNL sends with receipts
  * @param cursorKey       the key that makes feed cursors tamper-evident (32+ bytes, base64 in configuration)
+ * @param eventLogRetention the delivery-proof retention of the event log ({@code retention.event-log}, an ISO-8601
+ *                        period such as {@code P7Y}): a partition is dropped once its youngest event is older
  */
 public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI eventSource, int feedMaxLimit,
                           int maxBodyBytes, String callbackToken,
-                          byte[] cursorKey) {
+                          byte[] cursorKey, Period eventLogRetention) {
 
     public static final Duration DEFAULT_MEBV_PERIOD = Duration.ofDays(7);
     public static final Duration DEFAULT_CALLBACK_WINDOW = Duration.ofMinutes(25);
     public static final int DEFAULT_FEED_MAX_LIMIT = 1000;
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+    /**
+     * Until the legal period of the delivery proof is set (design §10), seven years: dropping proof too early
+     * cannot be undone. Each environment sets its own.
+     */
+    public static final Period DEFAULT_EVENT_LOG_RETENTION = Period.ofYears(7);
 
     public NmcSettings {
         if (mebvPeriod.isNegative() || callbackWindow.isNegative()) {
@@ -49,7 +57,8 @@ public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI even
                 config.get("feed.max-limit").asInt().orElse(DEFAULT_FEED_MAX_LIMIT),
                 config.get("http.max-body-bytes").asInt().orElse(DEFAULT_MAX_BODY_BYTES),
                 required(config, "notifynl.callback-token"),
-                java.util.Base64.getDecoder().decode(required(config, "feed.cursor-key")));
+                java.util.Base64.getDecoder().decode(required(config, "feed.cursor-key")),
+                config.get("retention.event-log").as(Period.class).orElse(DEFAULT_EVENT_LOG_RETENTION));
     }
 
     private static String required(Config config, String key) {

@@ -41,14 +41,22 @@ public final class DomainProblems {
         return switch (refused) {
             case CursorRefused.Unreadable r -> ProblemException.invalid("cursor", "format",
                     "De cursor is geen cursor van deze feed.");
-            case CursorRefused.NotRecognised r -> ProblemException.cursorExpired(
+            case CursorRefused.NotRecognised r -> ProblemException.cursorGone(
+                    ProblemException.TYPE_CURSOR_NOT_RECOGNISED, "Cursor niet herkend.",
                     "De cursor wordt niet meer herkend; begin opnieuw zonder cursor.");
-            case CursorRefused.OtherEpoch r -> ProblemException.cursorExpired(
+            case CursorRefused.OtherEpoch r -> ProblemException.cursorGone(
+                    ProblemException.TYPE_CURSOR_OTHER_EPOCH, "Cursor van een andere epoch.",
                     "De cursor hoort bij een eerdere stand van het eventlog; begin opnieuw zonder cursor.");
-            case CursorRefused.TooOld r -> ProblemException.cursorExpired(
+            case CursorRefused.TooOld r -> ProblemException.cursorGone(
+                    ProblemException.TYPE_CURSOR_EXPIRED, "Cursor verlopen.",
                     "De cursor is ouder dan de maximale cursorleeftijd; begin opnieuw zonder cursor.");
-            case CursorRefused.EventGone r -> ProblemException.cursorExpired(
-                    "De cursor wijst naar een event dat niet meer bestaat; begin opnieuw zonder cursor.");
+            case CursorRefused.PartitionDropped r -> ProblemException.cursorGone(
+                    ProblemException.TYPE_CURSOR_PARTITION_DROPPED, "Cursor wijst naar verwijderde events.",
+                    "De cursor wijst naar een deel van het eventlog dat na de bewaartermijn is verwijderd; "
+                            + "begin opnieuw zonder cursor.");
+            case CursorRefused.EventGone r -> ProblemException.cursorGone(
+                    ProblemException.TYPE_CURSOR_EVENT_UNKNOWN, "Cursor wijst naar onbekend event.",
+                    "De cursor wijst naar een event dat niet (meer) bestaat; begin opnieuw zonder cursor.");
         };
     }
 }

@@ -16,7 +16,16 @@ public final class ProblemException extends RuntimeException {
     public static final URI TYPE_UNAUTHORIZED = URI.create("https://nmc.moza.overheid.nl/problemen/niet-geauthenticeerd");
     public static final URI TYPE_NOT_FOUND = URI.create("https://nmc.moza.overheid.nl/problemen/niet-gevonden");
     public static final URI TYPE_CONFLICT = URI.create("https://nmc.moza.overheid.nl/problemen/conflict");
+    /** The 410s of the feed, one per reason the DV restarts without a cursor. */
     public static final URI TYPE_CURSOR_EXPIRED = URI.create("https://nmc.moza.overheid.nl/problemen/cursor-verlopen");
+    public static final URI TYPE_CURSOR_NOT_RECOGNISED =
+            URI.create("https://nmc.moza.overheid.nl/problemen/cursor-niet-herkend");
+    public static final URI TYPE_CURSOR_OTHER_EPOCH =
+            URI.create("https://nmc.moza.overheid.nl/problemen/cursor-andere-epoch");
+    public static final URI TYPE_CURSOR_PARTITION_DROPPED =
+            URI.create("https://nmc.moza.overheid.nl/problemen/cursor-partitie-verwijderd");
+    public static final URI TYPE_CURSOR_EVENT_UNKNOWN =
+            URI.create("https://nmc.moza.overheid.nl/problemen/cursor-event-onbekend");
     public static final URI TYPE_QUOTA = URI.create("https://nmc.moza.overheid.nl/problemen/quotum-overschreden");
     public static final URI TYPE_RATE_LIMITED = URI.create("https://nmc.moza.overheid.nl/problemen/aanroeplimiet-overschreden");
     public static final URI TYPE_NO_WEBHOOK = URI.create("https://nmc.moza.overheid.nl/problemen/geen-webhook");
@@ -66,8 +75,9 @@ public final class ProblemException extends RuntimeException {
         return new ProblemException(409, TYPE_CONFLICT, "Conflict.", detail, List.of(), Map.of());
     }
 
-    public static ProblemException cursorExpired(String detail) {
-        return new ProblemException(410, TYPE_CURSOR_EXPIRED, "Cursor verlopen.", detail, List.of(), Map.of());
+    /** A cursor whose position is gone (410): the DV restarts without a cursor. */
+    public static ProblemException cursorGone(URI type, String title, String detail) {
+        return new ProblemException(410, type, title, detail, List.of(), Map.of());
     }
 
     public static ProblemException quota(long retryAfterSeconds) {

@@ -8,6 +8,8 @@ public final class SqlStates {
 
     public static final String SERIALIZATION_FAILURE = "40001";
     public static final String DEADLOCK = "40P01";
+    /** A lock not granted within {@code lock_timeout} (or {@code NOWAIT}). */
+    public static final String LOCK_NOT_AVAILABLE = "55P03";
 
     private SqlStates() {
     }

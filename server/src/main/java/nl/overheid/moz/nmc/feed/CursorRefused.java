@@ -38,7 +38,14 @@ public abstract sealed class CursorRefused extends RuntimeException {
         }
     }
 
-    /** The event the cursor points at is gone (a dropped partition), or was never the caller's. */
+    /** The cursor points into a part of the event log that retention dropped (design §10). */
+    public static final class PartitionDropped extends CursorRefused {
+        public PartitionDropped() {
+            super("cursor points into a dropped part of the event log");
+        }
+    }
+
+    /** The event the cursor points at is not the caller's, or is gone otherwise than by retention. */
     public static final class EventGone extends CursorRefused {
         public EventGone() {
             super("cursor points at no event of the caller");

@@ -38,6 +38,10 @@ public final class EventRepository {
              WHERE e.dv_id = :dvId AND e.transactie_id = CAST(:xid AS xid8) AND e.id = :eventId
             """);
 
+    // event_position_dropped (V7) reads the partition bounds from the catalogue
+    private static final Statement EVENT_POSITION_DROPPED = Statement.named("eventPositionDropped",
+            "SELECT event_position_dropped(CAST(:xid AS xid8)) AS dropped");
+
     private static final Statement CLUSTER_EPOCH_GET = Statement.named("clusterEpochGet",
             "SELECT epoch FROM cluster_epoch");
 
@@ -71,6 +75,12 @@ public final class EventRepository {
     public Optional<Instant> eventTime(DbTransaction tx, UUID dvId, Cursor cursor) {
         return EVENT_TIME.get(tx).addParam("dvId", dvId).addParam("xid", cursor.transactieId())
                 .addParam("eventId", cursor.eventId()).execute().map(row -> DbTypes.instant(row, "tijdstip"));
+    }
+
+    /** Whether the cursor's position lies in a part of the log that retention dropped. */
+    public boolean positionDropped(DbTransaction tx, Cursor cursor) {
+        return EVENT_POSITION_DROPPED.get(tx).addParam("xid", cursor.transactieId()).execute()
+                .map(row -> row.column("dropped").get(Boolean.class)).orElse(false);
     }
 
     public int clusterEpoch(DbTransaction tx) {

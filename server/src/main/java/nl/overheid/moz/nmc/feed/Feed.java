@@ -10,8 +10,9 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
 
 /**
  * Step 5, pull side: the DV reads its events by cursor and acknowledges a cursor. A cursor of another
- * cluster epoch, one whose event is gone (dropped partition) or one older than the DV's max cursor age is
- * refused ({@link CursorRefused}), and the DV restarts from the oldest available event (no cursor).
+ * cluster epoch, one older than the DV's max cursor age, one into a partition retention dropped, or one whose
+ * event is otherwise not the caller's is refused, each for its own reason ({@link CursorRefused}), and the DV
+ * restarts from the oldest available event (no cursor).
  */
 public final class Feed {
 
@@ -73,7 +74,8 @@ public final class Feed {
             throw new CursorRefused.TooOld();
         }
         if (!cursor.isStart() && events.eventTime(tx, dv.id(), cursor).isEmpty()) {
-            throw new CursorRefused.EventGone();
+            throw events.positionDropped(tx, cursor) ? new CursorRefused.PartitionDropped()
+                    : new CursorRefused.EventGone();
         }
         return cursor;
     }
