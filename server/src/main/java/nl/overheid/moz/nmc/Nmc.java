@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.acceptance.Aanname;
 import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
@@ -74,7 +75,13 @@ import nl.overheid.moz.nmc.webhook.Webhooks;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
-import nl.overheid.moz.nmc.privacy.KeyProvider;
+import nl.overheid.moz.nmc.privacy.ConfiguredKeks;
+import nl.overheid.moz.nmc.privacy.KekProvider;
+import nl.overheid.moz.nmc.retention.Erasure;
+import nl.overheid.moz.nmc.retention.KeyRewrap;
+import nl.overheid.moz.nmc.retention.NotificationRetention;
+import nl.overheid.moz.nmc.retention.PepperCompromises;
+import nl.overheid.moz.nmc.retention.RetentionSettings;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
 import nl.overheid.moz.nmc.receipts.Finaliser;
@@ -101,16 +108,23 @@ public final class Nmc implements AutoCloseable {
     private final Database database;
     private final WebServer server;
     private final List<TaskWorker> workers;
+    private final PepperCompromises pepperCompromises;
     private final DutyRunner duties;
     private final NmcMetrics metrics;
 
     private Nmc(Database database, WebServer server, List<TaskWorker> workers, DutyRunner duties,
-                NmcMetrics metrics) {
+                NmcMetrics metrics, PepperCompromises pepperCompromises) {
         this.database = database;
         this.server = server;
         this.workers = workers;
         this.duties = duties;
         this.metrics = metrics;
+        this.pepperCompromises = pepperCompromises;
+    }
+
+    /** The operator's action on peppers (marking a version compromised). */
+    public PepperCompromises pepperCompromises() {
+        return pepperCompromises;
     }
 
     /**
@@ -165,13 +179,24 @@ public final class Nmc implements AutoCloseable {
             NotificatieReads reads = new NotificatieReads();
             TaskRepository tasks = new TaskRepository();
             OwnedTasks owned = new OwnedTasks(database, tasks);
-            NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions);
+            RetentionSettings retentionSettings = RetentionSettings.from(config, settings.eventLogRetention());
+            NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions, clock,
+                    retentionSettings.eraseAfter());
             WorkSignals signals = new WorkSignals();
             SendBudget budget = new SendBudget(engineSettings.notifyPerMinute(), engineSettings.reconcileShare());
             NmcMetrics metrics = new NmcMetrics(database);
-            Envelope envelope = new Envelope(KeyProvider.from(config.get("privacy.kek")));
+            Envelope envelope = new Envelope(kekProvider(config.get("privacy.kek")));
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
-            DataSubjects dataSubjects = new DataSubjects(Peppers.from(config.get("privacy.ldv-pepper")));
+            Peppers payloadPeppers = Peppers.from(config.get("privacy.payload-pepper"));
+            Peppers ldvPeppers = Peppers.from(config.get("privacy.ldv-pepper"));
+            DataSubjects dataSubjects = new DataSubjects(ldvPeppers);
+            PepperCompromises pepperCompromises = new PepperCompromises(database, Map.of(
+                    PepperCompromises.Purpose.DVREF, peppers, PepperCompromises.Purpose.PAYLOAD, payloadPeppers,
+                    PepperCompromises.Purpose.LDV, ldvPeppers), clock);
+            pepperCompromises.refresh();
+            KeyRewrap keyRewrap = new KeyRewrap(database, envelope, metrics, retentionSettings.batchSize(),
+                    retentionSettings.timeBudget());
+            keyRewrap.requireConfiguredVersions();
             ProfielserviceSettings profielserviceSettings = ProfielserviceSettings.from(config.get("profielservice"));
             OntvangstRepository ontvangsten = new OntvangstRepository();
             ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, notificationTasks, clock);
@@ -196,6 +221,7 @@ public final class Nmc implements AutoCloseable {
                     new OngeldigMelden(owned, tasks, notificationTasks, reads, envelope, parties.profielservice(),
                             parties.ldv(), metrics, clock, engineSettings.lease(), engineSettings::backoff,
                             profielserviceSettings.reportMaxPostponements()),
+                    new Erasure(owned, tasks, notificationTasks),
                     new WebhookDelivery(owned, tasks, webhookPositions, events, statusEvents, cursors, reads,
                             parties.ldv(), signingKeys, webhookTargets, new WebhookClient(webhookSettings),
                             webhookSettings, objectMapper(), metrics, clock, engineSettings.lease()))
@@ -208,6 +234,9 @@ public final class Nmc implements AutoCloseable {
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
                     new EventPartitions(database),
                     new EventRetention(database, clock, settings.eventLogRetention()),
+                    new NotificationRetention(database, clock, retentionSettings),
+                    keyRewrap,
+                    pepperCompromises,
                     webhooks,
                     new UnacknowledgedReports(database, events, metrics, clock,
                             feedSettings.unacknowledgedCheckInterval(), feedSettings.unacknowledgedReportInterval(),
@@ -215,7 +244,8 @@ public final class Nmc implements AutoCloseable {
                     feedCalls), engineSettings.controlInterval());
 
             // The steps that answer requests.
-            Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers, envelope,
+            Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers,
+                    payloadPeppers, envelope,
                     dataSubjects, clock, signals);
             Annulering annulering = new Annulering(database, transitions, notificationTasks);
             Feed feed = new Feed(database, events, statusEvents, cursors, clock);
@@ -273,11 +303,21 @@ public final class Nmc implements AutoCloseable {
                 duties.start();
             }
             LOG.info(() -> "NMC listening on port " + server.port());
-            return new Nmc(database, server, workers, duties, metrics);
+            return new Nmc(database, server, workers, duties, metrics, pepperCompromises);
         } catch (RuntimeException e) {
             database.close();
             throw e;
         }
+    }
+
+    /** The KEK provider {@code privacy.kek.provider} names; the configuration's own keys are the only one so far. */
+    private static KekProvider kekProvider(Config kek) {
+        String provider = kek.get("provider").asString().orElse("configuration");
+        if (!provider.equals("configuration")) {
+            throw new IllegalArgumentException("privacy.kek.provider: unknown provider " + provider
+                    + " (implement KekProvider for the platform's key service)");
+        }
+        return ConfiguredKeks.from(kek);
     }
 
     private static URI jwksUri(String value) {

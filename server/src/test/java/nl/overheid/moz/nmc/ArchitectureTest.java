@@ -20,7 +20,7 @@ class ArchitectureTest {
     private static final String ROOT = "nl.overheid.moz.nmc";
     private static final String[] STEPS = {ROOT + ".acceptance..", ROOT + ".sending..", ROOT + ".receipts..",
         ROOT + ".feed..", ROOT + ".status..", ROOT + ".control..", ROOT + ".maintenance..", ROOT + ".planning..",
-        ROOT + ".webhook.."};
+        ROOT + ".webhook..", ROOT + ".retention.."};
     private static final String[] SUPPORT = {ROOT + ".register..", ROOT + ".privacy..", ROOT + ".observe..",
         ROOT + ".trace..", ROOT + ".ldv..", ROOT + ".profiel.."};
 
@@ -60,6 +60,15 @@ class ArchitectureTest {
                 .check(classes);
         noClasses().that().resideInAPackage(ROOT + ".lifecycle..")
                 .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".engine..", ROOT + ".api..")
+                .check(classes);
+    }
+
+    @Test
+    void personalDataIsDecryptedOnlyBySendingAndTheInvalidAddressReport() {
+        noClasses().that().doNotHaveFullyQualifiedName(ROOT + ".sending.SendPipeline")
+                .and().doNotHaveFullyQualifiedName(ROOT + ".sending.OngeldigMelden")
+                .should().callMethod(nl.overheid.moz.nmc.privacy.Envelope.class, "open", java.util.UUID.class,
+                        byte[].class, int.class, java.util.Map.class)
                 .check(classes);
     }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -47,6 +48,7 @@ public final class Aanname {
     private final NotificatieReads reads;
     private final Register register;
     private final Peppers peppers;
+    private final Peppers payloadPeppers;
     private final Envelope envelope;
     private final Clock clock;
     private final ObjectMapper mapper = new ObjectMapper();
@@ -54,14 +56,15 @@ public final class Aanname {
     private final DataSubjects subjects;
 
     public Aanname(Database database, Transitions transitions, NotificationTasks tasks, NotificatieReads reads,
-                   Register register, Peppers peppers, Envelope envelope, DataSubjects subjects, Clock clock,
-                   WorkSignals signals) {
+                   Register register, Peppers peppers, Peppers payloadPeppers, Envelope envelope,
+                   DataSubjects subjects, Clock clock, WorkSignals signals) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;
         this.reads = reads;
         this.register = register;
         this.peppers = peppers;
+        this.payloadPeppers = payloadPeppers;
         this.envelope = envelope;
         this.clock = clock;
         this.signals = signals;
@@ -100,24 +103,26 @@ public final class Aanname {
             throw new AcceptanceRefused.GeldigTotTooFar();
         }
         int pepperVersion = peppers.currentVersion();
+        int payloadPepperVersion = payloadPeppers.currentVersion();
         byte[] dvrefHmac = peppers.dvRef(pepperVersion, dv.id(), request.dvRef());
         UUID id = UUID.randomUUID();
-        Envelope.DataKey key = envelope.newDataKey(id);
         Span trace = TraceContexts.acceptance(request.traceparent());
         DataSubjects.DataSubject subject = request.regie().equals("centraal") ? subjects.kvk(request.ontvanger())
                 : subjects.email(request.ontvanger());
-        byte[] ontvanger = envelope.encrypt(key.key(), id, "ontvanger", request.ontvanger());
-        byte[] personalisatie = envelope.encrypt(key.key(), id, "personalisatie", json(request.personalisation()));
+        Envelope.Sealed sealed = envelope.seal(id, Map.of("ontvanger", request.ontvanger(),
+                "personalisatie", json(request.personalisation())));
         Transitions.Acceptance acceptance = database.inTransaction(tx -> {
             Berichttype type = register.berichttype(tx, request.berichttype())
                     .orElseThrow(AcceptanceRefused.BerichttypeUnknown::new);
             Instant geldigTot = request.geldigTot() != null ? request.geldigTot()
                     : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
             String canonical = canonicalPayload(request);
-            byte[] payloadHmac = peppers.hmac(pepperVersion, canonical);
+            byte[] payloadHmac = payloadPeppers.hmac(payloadPepperVersion, canonical);
             NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
-                    request.batchId(), request.berichttype(), request.regie(), geldigTot, ontvanger, personalisatie,
-                    key.wrapped(), key.kekVersion(), trace.traceId(), trace.spanId(), subject.id(), subject.type());
+                    payloadPepperVersion, request.batchId(), request.berichttype(), request.regie(), geldigTot,
+                    sealed.ciphertexts().get("ontvanger"), sealed.ciphertexts().get("personalisatie"),
+                    sealed.wrappedKey(), sealed.kekVersion(), trace.traceId(), trace.spanId(), subject.id(),
+                    subject.type(), subject.pepperVersion());
             Optional<Transitions.Locked> earlier = earlierAcceptance(tx, dv, request.dvRef(), canonical);
             if (earlier.isPresent()) {
                 return new Transitions.Acceptance(earlier.get(), false);
@@ -137,17 +142,12 @@ public final class Aanname {
         return new Accepted(n.id(), n.status(), n.versie(), acceptance.created());
     }
 
-    /** The notification an identical request created earlier, under any pepper version still in use. */
+    /** The notification an identical request created earlier, under any pepper version still configured. */
     private Optional<Transitions.Locked> earlierAcceptance(DbTransaction tx, Dienstverlener dv,
                                                            String dvRef, String canonicalPayload) {
-        for (int version : peppers.versions()) {
-            Optional<Transitions.Locked> found = transitions.findAccepted(tx, dv.id(),
-                    peppers.dvRef(version, dv.id(), dvRef), peppers.hmac(version, canonicalPayload));
-            if (found.isPresent()) {
-                return found;
-            }
-        }
-        return Optional.empty();
+        List<byte[]> payloadHmacs = new ArrayList<>();
+        payloadPeppers.versions().forEach(version -> payloadHmacs.add(payloadPeppers.hmac(version, canonicalPayload)));
+        return transitions.findAccepted(tx, dv.id(), peppers.dvRefUnderEveryVersion(dv.id(), dvRef), payloadHmacs);
     }
 
     private void enforceQuota(DbTransaction tx, Dienstverlener dv, Instant now) {

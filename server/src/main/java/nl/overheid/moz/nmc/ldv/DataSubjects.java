@@ -11,8 +11,12 @@ import nl.overheid.moz.nmc.privacy.Peppers;
  */
 public final class DataSubjects {
 
-    /** A pseudonymised data subject as the record carries it. */
-    public record DataSubject(String id, String type) {
+    /** A pseudonymised data subject as the record carries it; {@code pepperVersion} is not part of the record. */
+    public record DataSubject(String id, String type, Integer pepperVersion) {
+
+        public DataSubject(String id, String type) {
+            this(id, type, null);
+        }
     }
 
     private final Peppers peppers;
@@ -34,6 +38,6 @@ public final class DataSubjects {
     private DataSubject pseudonym(String kind, String value) {
         int version = peppers.currentVersion();
         String id = HexFormat.of().formatHex(peppers.hmac(version, kind + "\u0000" + value));
-        return new DataSubject(id, kind + ";hmac-sha256;pepper-v" + version);
+        return new DataSubject(id, kind + ";hmac-sha256;pepper-v" + version, version);
     }
 }

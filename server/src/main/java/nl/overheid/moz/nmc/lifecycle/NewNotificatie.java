@@ -16,8 +16,9 @@ import java.util.UUID;
  * @param ldvBetrokkene the data subject as LDV records name it (pseudonymised) and its type
  */
 public record NewNotificatie(UUID id, UUID dvId, byte[] dvrefHmac, int pepperVersie, byte[] payloadHmac,
-                             String batchId, String berichttype, String regie, Instant geldigTot,
-                             byte[] ontvangerVersleuteld, byte[] personalisatieVersleuteld,
+                             int payloadPepperVersie, String batchId, String berichttype, String regie,
+                             Instant geldigTot, byte[] ontvangerVersleuteld, byte[] personalisatieVersleuteld,
                              byte[] datasleutelGewrapt, int kekVersie, String traceId,
-                             String aannameSpanId, String ldvBetrokkene, String ldvBetrokkeneType) {
+                             String aannameSpanId, String ldvBetrokkene, String ldvBetrokkeneType,
+                             Integer ldvPepperVersie) {
 }

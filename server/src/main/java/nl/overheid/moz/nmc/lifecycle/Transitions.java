@@ -5,6 +5,7 @@ import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.DbTypes;
@@ -31,7 +32,7 @@ public final class Transitions {
 
     private static final Statement NOTIFICATIE_SET_STATUS = Statement.named("notificatieSetStatus", """
             UPDATE notificatie
-               SET status = :naar, versie = versie + 1, laatste_reden = :reden
+               SET status = :naar, versie = versie + 1, laatste_reden = :reden, terminaal_sinds = :terminaalSinds
              WHERE id = :id AND versie = :versie
             """);
 
@@ -41,19 +42,23 @@ public final class Transitions {
             """);
 
     private static final Statement NOTIFICATIE_INSERT = Statement.named("notificatieInsert", """
-            INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, batch_id, berichttype,
-                                     regie, status, versie, geldig_tot, ontvanger_versleuteld,
+            INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie,
+                                     batch_id, berichttype, regie, status, versie, geldig_tot, ontvanger_versleuteld,
                                      personalisatie_versleuteld, datasleutel_gewrapt, kek_versie, trace_id,
-                                     aanname_span_id, ldv_betrokkene, ldv_betrokkene_type, aangenomen_op)
-            VALUES (:id, :dvId, :dvrefHmac, :pepperVersie, :payloadHmac, :batchId, :berichttype,
+                                     aanname_span_id, ldv_betrokkene, ldv_betrokkene_type, ldv_pepper_versie,
+                                     aangenomen_op)
+            VALUES (:id, :dvId, :dvrefHmac, :pepperVersie, :payloadHmac, :payloadPepperVersie, :batchId, :berichttype,
                     :regie, 'aangenomen', 1, :geldigTot, :ontvanger, :personalisatie, :datasleutel, :kekVersie,
-                    :traceId, :aannameSpanId, :ldvBetrokkene, :ldvBetrokkeneType, :aangenomenOp)
+                    :traceId, :aannameSpanId, :ldvBetrokkene, :ldvBetrokkeneType, :ldvPepperVersie, :aangenomenOp)
             ON CONFLICT (dv_id, dvref_hmac, payload_hmac) DO NOTHING
             """);
 
+    /* Under every pepper version still configured: an identical repeat is recognised across rotations. */
     private static final Statement NOTIFICATIE_BY_IDEMPOTENCY_KEY = Statement.named("notificatieByIdempotencyKey", """
             SELECT %s FROM notificatie
-             WHERE dv_id = :dvId AND dvref_hmac = :dvrefHmac AND payload_hmac = :payloadHmac
+             WHERE dv_id = :dvId AND dvref_hmac = ANY (CAST(:dvrefHmacs AS bytea[]))
+               AND payload_hmac = ANY (CAST(:payloadHmacs AS bytea[]))
+             LIMIT 1
             """.formatted(LOCKED_COLUMNS));
 
     private final Clock clock;
@@ -106,6 +111,8 @@ public final class Transitions {
         }
         long updated = NOTIFICATIE_SET_STATUS.dml(tx)
                 .addParam("naar", naar).addParam("reden", reden)
+                // Erasure and retention count from the last time the notification became terminal.
+                .addParam("terminaalSinds", naar.terminal() ? clock.instant() : null)
                 .addParam("id", current.id()).addParam("versie", current.versie())
                 .execute();
         if (updated != 1) {
@@ -129,7 +136,8 @@ public final class Transitions {
         long inserted = NOTIFICATIE_INSERT.dml(tx)
                 .addParam("id", n.id()).addParam("dvId", n.dvId())
                 .addParam("dvrefHmac", n.dvrefHmac()).addParam("pepperVersie", n.pepperVersie())
-                .addParam("payloadHmac", n.payloadHmac()).addParam("batchId", n.batchId())
+                .addParam("payloadHmac", n.payloadHmac()).addParam("payloadPepperVersie", n.payloadPepperVersie())
+                .addParam("batchId", n.batchId()).addParam("ldvPepperVersie", n.ldvPepperVersie())
                 .addParam("berichttype", n.berichttype()).addParam("regie", n.regie())
                 .addParam("geldigTot", n.geldigTot())
                 .addParam("ontvanger", n.ontvangerVersleuteld()).addParam("personalisatie", n.personalisatieVersleuteld())
@@ -143,13 +151,15 @@ public final class Transitions {
             return new Acceptance(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null, n.geldigTot(),
                     n.berichttype(), n.regie(), n.traceId(), n.aannameSpanId()), true);
         }
-        return new Acceptance(findAccepted(tx, n.dvId(), n.dvrefHmac(), n.payloadHmac()).orElseThrow(), false);
+        return new Acceptance(findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()), List.of(n.payloadHmac()))
+                .orElseThrow(), false);
     }
 
-    /** The notification an identical earlier request created (same DV, dvRef HMAC and payload HMAC), if any. */
-    public Optional<Locked> findAccepted(DbTransaction tx, UUID dvId, byte[] dvrefHmac, byte[] payloadHmac) {
-        return NOTIFICATIE_BY_IDEMPOTENCY_KEY.get(tx).addParam("dvId", dvId).addParam("dvrefHmac", dvrefHmac)
-                .addParam("payloadHmac", payloadHmac).execute().map(Transitions::locked);
+    /** The notification an identical request created, under any of the given HMACs (one per pepper version). */
+    public Optional<Locked> findAccepted(DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs, List<byte[]> payloadHmacs) {
+        return NOTIFICATIE_BY_IDEMPOTENCY_KEY.get(tx).addParam("dvId", dvId)
+                .addParam("dvrefHmacs", dvrefHmacs.toArray(byte[][]::new))
+                .addParam("payloadHmacs", payloadHmacs.toArray(byte[][]::new)).execute().map(Transitions::locked);
     }
 
     private void insertEvent(DbTransaction tx, UUID dvId, UUID notificatie, int volgnummer,

@@ -34,6 +34,8 @@ public final class NmcMetrics implements AutoCloseable {
     private final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> unacknowledged =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Meter> perDv = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.Map<Integer, java.util.concurrent.atomic.AtomicLong> kekRows =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public NmcMetrics(Database database) {
         rejectedReceipts = registry.getOrCreate(Counter.builder("nmc.receipts.rejected")
@@ -78,6 +80,17 @@ public final class NmcMetrics implements AutoCloseable {
 
     public void webhookFailed() {
         webhookFailures.increment();
+    }
+
+    /** Rows whose data key is wrapped under a KEK version (the re-wrap's progress; 0: the version can go). */
+    public void kekRows(int version, long count) {
+        kekRows.computeIfAbsent(version, key -> {
+            java.util.concurrent.atomic.AtomicLong value = new java.util.concurrent.atomic.AtomicLong();
+            perDv.add(registry.getOrCreate(Gauge.builder("nmc.kek.rows", value::get)
+                    .tags(List.of(io.helidon.metrics.api.Tag.create("versie", Integer.toString(key))))
+                    .description("notifications whose data key is wrapped under this KEK version")));
+            return value;
+        }).set(count);
     }
 
     /**

@@ -1,6 +1,8 @@
 package nl.overheid.moz.nmc.planning;
 
 import io.helidon.dbclient.DbTransaction;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -18,10 +20,15 @@ public final class NotificationTasks {
 
     private final TaskRepository tasks;
     private final SubjectLock<Transitions.Locked> lock;
+    private final Clock clock;
+    private final Duration eraseAfter;
 
-    public NotificationTasks(TaskRepository tasks, Transitions transitions) {
+    /** @param eraseAfter how long after its terminal status a notification's data key is erased */
+    public NotificationTasks(TaskRepository tasks, Transitions transitions, Clock clock, Duration eraseAfter) {
         this.tasks = tasks;
         this.lock = (tx, task) -> transitions.lock(tx, task.notificatie());
+        this.clock = clock;
+        this.eraseAfter = eraseAfter;
     }
 
     /** The subject lock of every task kind that acts on a notification. */
@@ -71,12 +78,15 @@ public final class NotificationTasks {
     }
 
     /**
-     * Completes every planned task of a notification that became terminal. Two kinds stay: receipt tasks (a
+     * Completes every planned task of a notification that became terminal, and plans its erasure a fixed
+     * period from now (design §10; from the last time it became terminal). Two kinds stay: receipt tasks (a
      * stored receipt is still recorded on its attempt, and may still correct bezorgstatus-onbekend) and the
      * report of an invalid address, which follows a terminal status.
      */
     public void completeAll(DbTransaction tx, Transitions.Locked n) {
         tasks.taskCompleteAllForNotificationExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
+        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.WISSEN, n.dvId(), n.id(),
+                clock.instant().plus(eraseAfter), n.traceId()));
     }
 
     /**

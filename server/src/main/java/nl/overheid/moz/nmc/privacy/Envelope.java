@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import javax.crypto.Cipher;
 import javax.crypto.KeyGenerator;
@@ -18,6 +20,10 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>The notification id is the associated data of every ciphertext, so a ciphertext copied to another
  * row does not decrypt.
+ *
+ * <p>Data keys never leave this class: a notification is sealed ({@link #seal}), opened ({@link #open}, the
+ * only way to decrypt, used by the send task and the invalid-address report only; {@code ArchitectureTest}
+ * keeps it so) or its key re-wrapped under another KEK ({@link #rewrap}).
  */
 public final class Envelope {
 
@@ -25,42 +31,72 @@ public final class Envelope {
     private static final int TAG_BITS = 128;
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final KeyProvider keys;
+    private final KekProvider keys;
 
-    public Envelope(KeyProvider keys) {
+    public Envelope(KekProvider keys) {
         this.keys = keys;
     }
 
-    /** A data key for one notification, with its wrapped form. Not to be kept beyond one unit of work. */
-    public record DataKey(SecretKey key, byte[] wrapped, int kekVersion) {
+    /** A sealed notification: its wrapped data key, the KEK version, and each field's ciphertext. */
+    public record Sealed(byte[] wrappedKey, int kekVersion, Map<String, byte[]> ciphertexts) {
     }
 
-    /** Creates a fresh data key wrapped by the current KEK. */
-    public DataKey newDataKey(UUID notificatieId) {
+    /** A data key re-wrapped under another KEK; the ciphertexts stay as they are. */
+    public record Rewrapped(byte[] wrappedKey, int kekVersion) {
+    }
+
+    /** Seals the fields of a new notification under a fresh data key, wrapped by the current KEK. */
+    public Sealed seal(UUID notificatieId, Map<String, String> fields) {
         try {
             KeyGenerator generator = KeyGenerator.getInstance("AES");
             generator.init(256, RANDOM);
             SecretKey key = generator.generateKey();
             int version = keys.currentKekVersion();
             byte[] wrapped = seal(keys.kek(version), key.getEncoded(), aad(notificatieId, "dek"));
-            return new DataKey(key, wrapped, version);
+            Map<String, byte[]> ciphertexts = new LinkedHashMap<>();
+            fields.forEach((field, plaintext) -> ciphertexts.put(field,
+                    seal(key, plaintext.getBytes(StandardCharsets.UTF_8), aad(notificatieId, field))));
+            return new Sealed(wrapped, version, Map.copyOf(ciphertexts));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot create a data key", e);
         }
     }
 
-    /** Unwraps a stored data key. */
-    public SecretKey unwrap(UUID notificatieId, byte[] wrapped, int kekVersion) {
+    /**
+     * Decrypts fields of a notification: the one way to read personal data back. {@code wrapped} null means
+     * the notification was erased.
+     *
+     * @throws Erased           when the data key was erased
+     * @throws DecryptionFailed when a ciphertext or the wrapped key does not open
+     */
+    public Map<String, String> open(UUID notificatieId, byte[] wrapped, int kekVersion, Map<String, byte[]> fields) {
+        if (wrapped == null) {
+            throw new Erased();
+        }
+        SecretKey key = new SecretKeySpec(open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek")), "AES");
+        Map<String, String> plaintexts = new LinkedHashMap<>();
+        fields.forEach((field, ciphertext) -> plaintexts.put(field,
+                new String(open(key, ciphertext, aad(notificatieId, field)), StandardCharsets.UTF_8)));
+        return plaintexts;
+    }
+
+    /** Re-wraps a data key under the current KEK without touching the data it encrypts (KEK rotation). */
+    public Rewrapped rewrap(UUID notificatieId, byte[] wrapped, int kekVersion) {
         byte[] raw = open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek"));
-        return new SecretKeySpec(raw, "AES");
+        try {
+            int current = keys.currentKekVersion();
+            return new Rewrapped(seal(keys.kek(current), raw, aad(notificatieId, "dek")), current);
+        } finally {
+            java.util.Arrays.fill(raw, (byte) 0);
+        }
     }
 
-    public byte[] encrypt(SecretKey dataKey, UUID notificatieId, String field, String plaintext) {
-        return seal(dataKey, plaintext.getBytes(StandardCharsets.UTF_8), aad(notificatieId, field));
+    public int currentKekVersion() {
+        return keys.currentKekVersion();
     }
 
-    public String decrypt(SecretKey dataKey, UUID notificatieId, String field, byte[] ciphertext) {
-        return new String(open(dataKey, ciphertext, aad(notificatieId, field)), StandardCharsets.UTF_8);
+    public java.util.Set<Integer> kekVersions() {
+        return keys.kekVersions();
     }
 
     private static byte[] aad(UUID notificatieId, String field) {
@@ -89,6 +125,13 @@ public final class Envelope {
             return cipher.doFinal(sealed, IV_BYTES, sealed.length - IV_BYTES);
         } catch (GeneralSecurityException e) {
             throw new DecryptionFailed(e);
+        }
+    }
+
+    /** The notification's data key was erased: nothing of it can be read any more. */
+    public static final class Erased extends RuntimeException {
+        Erased() {
+            super("the data key was erased", null, false, false);
         }
     }
 

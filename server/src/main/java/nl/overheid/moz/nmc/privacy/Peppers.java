@@ -21,6 +21,8 @@ public final class Peppers {
 
     private final int currentVersion;
     private final Map<Integer, byte[]> peppers;
+    /** Versions an operator marked compromised (from the database, refreshed by a duty): never for new rows. */
+    private volatile java.util.Set<Integer> compromised = java.util.Set.of();
 
     public Peppers(int currentVersion, Map<Integer, byte[]> peppers) {
         peppers.forEach((version, pepper) -> {
@@ -46,8 +48,30 @@ public final class Peppers {
                 .max(Integer::compare).orElseThrow()), versions);
     }
 
+    /**
+     * The version new rows use: the configured one, or — when that one is compromised — the highest configured
+     * version that is not.
+     *
+     * @throws IllegalStateException when every configured version is compromised
+     */
     public int currentVersion() {
-        return currentVersion;
+        java.util.Set<Integer> marked = compromised;
+        if (!marked.contains(currentVersion)) {
+            return currentVersion;
+        }
+        return peppers.keySet().stream().filter(version -> !marked.contains(version)).max(Integer::compare)
+                .orElseThrow(() -> new IllegalStateException("every pepper version is compromised"));
+    }
+
+    /** Whether a version other than {@code version} is configured and not compromised. */
+    public boolean hasUsableVersionBesides(int version) {
+        java.util.Set<Integer> marked = compromised;
+        return peppers.keySet().stream().anyMatch(other -> other != version && !marked.contains(other));
+    }
+
+    /** The compromised versions, as the database holds them now. */
+    public void compromised(java.util.Set<Integer> versions) {
+        this.compromised = java.util.Set.copyOf(versions);
     }
 
     public Iterable<Integer> versions() {

@@ -59,9 +59,10 @@ public final class Finaliser implements TaskHandler {
                 return;
             }
             if (n.status() == NotificatieStatus.BEZORGD) {
-                transitions.apply(tx, n, NotificatieStatus.DEFINITIEF_BEZORGD, null);
+                notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.DEFINITIEF_BEZORGD, null));
+            } else {
+                tasks.taskComplete(tx, task);
             }
-            tasks.taskComplete(tx, task);
         });
     }
 }

@@ -137,6 +137,9 @@ public final class ReceiptProcessor implements TaskHandler {
         }
         if (after.status().terminal()) {
             notificationTasks.completeAll(tx, after);
+        } else if (n.status().terminal()) {
+            // A late receipt re-opened bezorgstatus-onbekend: its erasure waits for the next terminal status.
+            notificationTasks.complete(tx, after, TaskKind.WISSEN);
         }
         return after;
     }

@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
-import javax.crypto.SecretKey;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -84,8 +83,8 @@ public final class OngeldigMelden implements TaskHandler {
             return;
         }
         NotificatieReads.ForSending sealed = report.sealed();
-        SecretKey key = envelope.unwrap(sealed.id(), sealed.datasleutelGewrapt(), sealed.kekVersie());
-        String kvkNummer = envelope.decrypt(key, sealed.id(), "ontvanger", sealed.ontvanger());
+        String kvkNummer = envelope.open(sealed.id(), sealed.datasleutelGewrapt(), sealed.kekVersie(),
+                java.util.Map.of("ontvanger", sealed.ontvanger())).get("ontvanger");
         NotificatieReads.ProcessingContext c = report.context();
         Span span = Span.childOf(c.traceId(), c.aannameSpanId());
         ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(span,

@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
-import javax.crypto.SecretKey;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -133,13 +132,15 @@ public final class SendPipeline implements TaskHandler {
             return;
         }
         if (job.sealed().datasleutelGewrapt() == null) {
-            throw new IllegalStateException("data key of notification " + job.sealed().id() + " is erased");
+            // Erased (a late receipt re-opened it after its erasure): nothing can be sent any more.
+            owned.underLocks(task, subjectLock(), (tx, n) -> endErased(tx, task, job, n));
+            return;
         }
-        SecretKey key = envelope.unwrap(job.sealed().id(), job.sealed().datasleutelGewrapt(), job.sealed().kekVersie());
-        String ontvanger = envelope.decrypt(key, job.sealed().id(), "ontvanger", job.sealed().ontvanger());
-        Map<String, String> personalisation = mapper.readValue(
-                envelope.decrypt(key, job.sealed().id(), "personalisatie", job.sealed().personalisatie()),
-                new TypeReference<>() { });
+        Map<String, String> opened = envelope.open(job.sealed().id(), job.sealed().datasleutelGewrapt(),
+                job.sealed().kekVersie(), Map.of("ontvanger", job.sealed().ontvanger(),
+                        "personalisatie", job.sealed().personalisatie()));
+        String ontvanger = opened.get("ontvanger");
+        Map<String, String> personalisation = mapper.readValue(opened.get("personalisatie"), new TypeReference<>() { });
         String emailAddress = ontvanger;
         if (job.context().regie().equals("centraal")) {
             Span lookup = job.childSpan();
@@ -191,6 +192,18 @@ public final class SendPipeline implements TaskHandler {
             result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
         commit(task, job, result);
+    }
+
+    /** An erased notification cannot be sent: its attempt and the notification end technisch-mislukt at once. */
+    private void endErased(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
+        LOG.warning(() -> "notification " + n.id() + " was erased before its resend; it ends technisch-mislukt");
+        pogingen.pogingSetStatus(tx, job.poging().id(), PogingStatus.TECHNISCH_MISLUKT);
+        if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
+            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
+                    Reden.TECHNISCH));
+        } else {
+            tasks.taskComplete(tx, task);
+        }
     }
 
     /** geldig_tot has passed before a new attempt could start: ends the notification verlopen; true if so. */
@@ -274,8 +287,7 @@ public final class SendPipeline implements TaskHandler {
     }
 
     private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
-        transitions.apply(tx, n, naar, reden);
-        tasks.taskComplete(tx, task);
+        notificationTasks.completeAll(tx, transitions.apply(tx, n, naar, reden));
         return null;
     }
 

@@ -389,10 +389,11 @@ class SchemaGuardsTest {
 
     private String insert(UUID id, String status, int versie) {
         return """
-                INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, berichttype, regie,
+                INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie,
+                                         berichttype, regie,
                                          status, versie, ontvanger_versleuteld, personalisatie_versleuteld,
                                          datasleutel_gewrapt, kek_versie, trace_id, aangenomen_op)
-                VALUES ('%1$s', '%2$s', sha256('%1$s'::bytea), 1, sha256('p%1$s'::bytea), 'schema-check', 'decentraal',
+                VALUES ('%1$s', '%2$s', sha256('%1$s'::bytea), 1, sha256('p%1$s'::bytea), 1, 'schema-check', 'decentraal',
                         '%3$s', %4$d, '\\x01', '\\x02', '\\x03', 1, '0af7651916cd43dd8448eb211c80319c', now())
                 """.formatted(id, DV, status, versie);
     }

@@ -17,16 +17,16 @@ public final class Notifications {
 
     /** The same, under a given id. */
     public static NewNotificatie aNotificationWithId(UUID id, UUID dvId) {
-        return new NewNotificatie(id, dvId, id.toString().getBytes(), 1, id.toString().getBytes(), null,
+        return new NewNotificatie(id, dvId, id.toString().getBytes(), 1, id.toString().getBytes(), 1, null,
                 "test-bericht", "decentraal", null, new byte[] {1}, new byte[] {2}, new byte[] {3}, 1,
-                "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331", "a".repeat(64), "test;hmac-sha256;pepper-v1");
+                "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331", "a".repeat(64), "test;hmac-sha256;pepper-v1", 1);
     }
 
     /** The notification with the idempotency key of another (same DV, dvRef HMAC and payload HMAC). */
     public static NewNotificatie withHmacs(NewNotificatie n, byte[] dvrefHmac, byte[] payloadHmac) {
-        return new NewNotificatie(n.id(), n.dvId(), dvrefHmac, n.pepperVersie(), payloadHmac, n.batchId(),
-                n.berichttype(), n.regie(), n.geldigTot(), n.ontvangerVersleuteld(), n.personalisatieVersleuteld(),
-                n.datasleutelGewrapt(), n.kekVersie(), n.traceId(), n.aannameSpanId(), n.ldvBetrokkene(),
-                n.ldvBetrokkeneType());
+        return new NewNotificatie(n.id(), n.dvId(), dvrefHmac, n.pepperVersie(), payloadHmac,
+                n.payloadPepperVersie(), n.batchId(), n.berichttype(), n.regie(), n.geldigTot(),
+                n.ontvangerVersleuteld(), n.personalisatieVersleuteld(), n.datasleutelGewrapt(), n.kekVersie(),
+                n.traceId(), n.aannameSpanId(), n.ldvBetrokkene(), n.ldvBetrokkeneType(), n.ldvPepperVersie());
     }
 }

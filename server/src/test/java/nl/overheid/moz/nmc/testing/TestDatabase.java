@@ -213,7 +213,7 @@ public final class TestDatabase {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("""
                     TRUNCATE event, taak, ontvangst, poging, notificatie, bevestiging, webhookpositie, verzendbudget,
-                             dienstverlener_berichttype, dienstverlener, berichttype CASCADE
+                             dienstverlener_berichttype, dienstverlener, berichttype, pepper_gecompromitteerd CASCADE
                     """);
             connection.commit();
         } catch (SQLException e) {

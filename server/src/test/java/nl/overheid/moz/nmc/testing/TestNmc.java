@@ -26,6 +26,9 @@ public final class TestNmc {
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
     public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
     /** The key that signs feed cursors in tests (decoded). */
+    /** The test configuration's KEK version 1 (base64), to leave it out with {@code editBase}. */
+    public static final String KEK_1 = Base64.getEncoder().encodeToString("test-kek-0123456789abcdef0123456".getBytes());
+
     public static final byte[] CURSOR_KEY = "test-cursor-key-0123456789abcdef0123456789".getBytes();
     /** A NotifyNL API key of the documented form {@code name-serviceId-secret}. */
     public static final String NOTIFY_API_KEY =
@@ -50,6 +53,15 @@ public final class TestNmc {
      */
     public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
                                 boolean autostart, String overridesYaml) {
+        return config(database, iam, notifyBaseUrl, partiesBaseUrl, autostart, overridesYaml, base -> base);
+    }
+
+    /**
+     * The same, with the base configuration's text edited first: for what an override cannot do, such as
+     * leaving out a key version (configuration sources merge, they do not remove).
+     */
+    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
+                                boolean autostart, String overridesYaml, java.util.function.UnaryOperator<String> editBase) {
         Base64.Encoder b64 = Base64.getEncoder();
         String yaml = """
                 server:
@@ -82,6 +94,10 @@ public final class TestNmc {
                   rate-limit-per-second: 100000
                 privacy:
                   pepper:
+                    current-version: 1
+                    versions:
+                      "1": "%s"
+                  payload-pepper:
                     current-version: 1
                     versions:
                       "1": "%s"
@@ -135,6 +151,7 @@ public final class TestNmc {
                 TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, NOTIFY_API_KEY, CALLBACK_TOKEN, partiesBaseUrl,
                 partiesBaseUrl, b64.encodeToString(CURSOR_KEY),
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
+                b64.encodeToString("test-payload-pepper-0123456789abcdef01234567".getBytes()),
                 b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
                 TestWebhookKeys.CURRENT.yaml(null, null), autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY, TEMPLATE_ID, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
@@ -142,7 +159,7 @@ public final class TestNmc {
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()
                 .addSource(ConfigSources.create(overridesYaml, MediaTypes.APPLICATION_YAML))
-                .addSource(ConfigSources.create(yaml, MediaTypes.APPLICATION_YAML))
+                .addSource(ConfigSources.create(editBase.apply(yaml), MediaTypes.APPLICATION_YAML))
                 .build();
     }
 

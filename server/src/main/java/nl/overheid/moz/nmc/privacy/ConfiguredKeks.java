@@ -8,17 +8,18 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The KEKs, fetched once at start-up and kept in memory so the platform's key service is not on the
- * request path (design §9). This implementation reads them from configuration ({@code privacy.kek}).
+ * The KEKs from configuration ({@code privacy.kek.current-version}, {@code privacy.kek.versions.<n>}, base64 of
+ * 32 bytes), read once at start-up and held in memory: the provider for local runs, tests, and an
+ * environment that injects its keys as secrets.
  */
-public final class KeyProvider {
+public final class ConfiguredKeks implements KekProvider {
 
     private static final int KEK_BYTES = 32;
 
     private final int currentVersion;
     private final Map<Integer, SecretKey> keks;
 
-    public KeyProvider(int currentVersion, Map<Integer, byte[]> keks) {
+    public ConfiguredKeks(int currentVersion, Map<Integer, byte[]> keks) {
         Map<Integer, SecretKey> keys = new TreeMap<>();
         keks.forEach((version, raw) -> {
             if (raw.length != KEK_BYTES) {
@@ -33,21 +34,28 @@ public final class KeyProvider {
         this.keks = keys;
     }
 
-    public static KeyProvider from(Config kek) {
+    public static ConfiguredKeks from(Config kek) {
         Map<Integer, byte[]> versions = new TreeMap<>();
         kek.get("versions").asNodeList().orElseThrow(
                 () -> new IllegalArgumentException(kek.key() + ".versions is required"))
                 .forEach(node -> versions.put(Integer.parseInt(node.name()),
                         Base64.getDecoder().decode(node.asString().get())));
-        return new KeyProvider(kek.get("current-version").asInt().orElse(versions.keySet().stream()
+        return new ConfiguredKeks(kek.get("current-version").asInt().orElse(versions.keySet().stream()
                 .max(Integer::compare).orElseThrow()), versions);
     }
 
+    @Override
     public int currentKekVersion() {
         return currentVersion;
     }
 
-    SecretKey kek(int version) {
+    @Override
+    public java.util.Set<Integer> kekVersions() {
+        return java.util.Set.copyOf(keks.keySet());
+    }
+
+    @Override
+    public SecretKey kek(int version) {
         SecretKey key = keks.get(version);
         if (key == null) {
             throw new IllegalArgumentException("unknown KEK version " + version);

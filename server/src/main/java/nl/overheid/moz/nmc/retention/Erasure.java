@@ -1,0 +1,58 @@
+package nl.overheid.moz.nmc.retention;
+
+import io.helidon.dbclient.DbTransaction;
+import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SubjectLock;
+import nl.overheid.moz.nmc.engine.Task;
+import nl.overheid.moz.nmc.engine.TaskHandler;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
+
+/**
+ * The {@code wissen} task (design §10): a fixed period after a notification's terminal status, its wrapped
+ * data key is deleted — from then on nothing can decrypt its address, number or personalisation — and with it
+ * the LDV pseudonym of its data subject. The ciphertexts stay: without the key they are noise. A notification
+ * that is no longer terminal (a late receipt re-opened it) is not erased: its next terminal status plans the
+ * erasure again.
+ */
+public final class Erasure implements TaskHandler {
+
+    private static final Statement NOTIFICATIE_ERASE = Statement.named("notificatieErase", """
+            UPDATE notificatie SET datasleutel_gewrapt = NULL, ldv_betrokkene = NULL WHERE id = :id
+            """);
+
+    private final OwnedTasks owned;
+    private final TaskRepository tasks;
+    private final NotificationTasks notificationTasks;
+
+    public Erasure(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks) {
+        this.owned = owned;
+        this.tasks = tasks;
+        this.notificationTasks = notificationTasks;
+    }
+
+    @Override
+    public TaskKind kind() {
+        return TaskKind.WISSEN;
+    }
+
+    @Override
+    public SubjectLock<Transitions.Locked> subjectLock() {
+        return notificationTasks.lock();
+    }
+
+    @Override
+    public void execute(Task task) {
+        owned.underLocks(task, subjectLock(), (tx, n) -> erase(tx, task, n));
+    }
+
+    private void erase(DbTransaction tx, Task task, Transitions.Locked n) {
+        if (n.status().terminal()) {
+            NOTIFICATIE_ERASE.dml(tx).addParam("id", n.id()).execute();
+        }
+        tasks.taskComplete(tx, task);
+    }
+}

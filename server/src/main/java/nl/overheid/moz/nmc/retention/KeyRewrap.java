@@ -1,0 +1,115 @@
+package nl.overheid.moz.nmc.retention;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.engine.Duty;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.privacy.Envelope;
+
+/**
+ * KEK rotation (design §9): new notifications are sealed under the current KEK version; this duty re-wraps
+ * the data keys of older rows under it in small batches — the ciphertexts are not touched — each batch one
+ * short transaction that skips rows a send or receipt holds right now. It publishes how many rows still use
+ * each version ({@code nmc_kek_rows}); once a version has none, it can be removed from the configuration.
+ * At start, {@link #requireConfiguredVersions} refuses a configuration that lacks a version rows still use.
+ */
+public final class KeyRewrap implements Duty {
+
+    private static final Logger LOG = Logger.getLogger(KeyRewrap.class.getName());
+
+    private static final Statement NOTIFICATIE_OLD_KEYS = Statement.named("notificatieOldKeys", """
+            SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
+             WHERE kek_versie <> :current AND datasleutel_gewrapt IS NOT NULL
+             LIMIT :batch
+             FOR NO KEY UPDATE SKIP LOCKED
+            """);
+
+    private static final Statement NOTIFICATIE_REWRAP = Statement.named("notificatieRewrap", """
+            UPDATE notificatie SET datasleutel_gewrapt = :wrapped, kek_versie = :kekVersie
+             WHERE id = :id AND datasleutel_gewrapt IS NOT NULL
+            """);
+
+    private static final Statement NOTIFICATIE_COUNT_PER_KEK = Statement.named("notificatieCountPerKek", """
+            SELECT kek_versie, count(*) AS aantal FROM notificatie WHERE datasleutel_gewrapt IS NOT NULL
+             GROUP BY kek_versie
+            """);
+
+    private final Database database;
+    private final Envelope envelope;
+    private final NmcMetrics metrics;
+    private final int batchSize;
+    private final Duration timeBudget;
+
+    public KeyRewrap(Database database, Envelope envelope, NmcMetrics metrics, int batchSize, Duration timeBudget) {
+        this.database = database;
+        this.envelope = envelope;
+        this.metrics = metrics;
+        this.batchSize = batchSize;
+        this.timeBudget = timeBudget;
+    }
+
+    @Override
+    public String name() {
+        return "KEK re-wrap";
+    }
+
+    @Override
+    public int runOnce() {
+        long deadline = System.nanoTime() + timeBudget.toNanos();
+        int current = envelope.currentKekVersion();
+        int done = 0;
+        int step;
+        do {
+            step = database.inTransaction(tx -> {
+                int count = 0;
+                for (var row : NOTIFICATIE_OLD_KEYS.query(tx).addParam("current", current)
+                        .addParam("batch", batchSize).execute().toList()) {
+                    UUID id = DbTypes.uuid(row, "id");
+                    Envelope.Rewrapped rewrapped = envelope.rewrap(id, row.column("datasleutel_gewrapt").get(byte[].class),
+                            DbTypes.integer(row, "kek_versie"));
+                    NOTIFICATIE_REWRAP.dml(tx).addParam("id", id).addParam("wrapped", rewrapped.wrappedKey())
+                            .addParam("kekVersie", rewrapped.kekVersion()).execute();
+                    count++;
+                }
+                return count;
+            });
+            done += step;
+        } while (step == batchSize && System.nanoTime() < deadline);
+        Map<Integer, Long> perVersion = rowsPerVersion();
+        perVersion.forEach(metrics::kekRows);
+        envelope.kekVersions().forEach(version -> metrics.kekRows(version, perVersion.getOrDefault(version, 0L)));
+        if (done > 0) {
+            int total = done;
+            LOG.info(() -> "re-wrapped " + total + " data key(s) under KEK version " + current + "; rows per version: "
+                    + perVersion);
+        }
+        return done;
+    }
+
+    /** Rows that still have a data key, per KEK version. */
+    public Map<Integer, Long> rowsPerVersion() {
+        return database.inTransaction(tx -> {
+            Map<Integer, Long> counts = new TreeMap<>();
+            NOTIFICATIE_COUNT_PER_KEK.query(tx).execute().forEach(row ->
+                    counts.put(DbTypes.integer(row, "kek_versie"), DbTypes.longValue(row, "aantal")));
+            return counts;
+        });
+    }
+
+    /** Refuses to start when rows use a KEK version the configuration no longer has: they could not be sent. */
+    public void requireConfiguredVersions() {
+        Map<Integer, Long> inUse = rowsPerVersion();
+        inUse.keySet().stream().filter(version -> !envelope.kekVersions().contains(version)).findFirst()
+                .ifPresent(version -> {
+                    throw new IllegalStateException("privacy.kek: " + inUse.get(version) + " notification(s) still "
+                            + "use KEK version " + version + ", which is not configured; keep it until the re-wrap "
+                            + "has moved them (nmc_kek_rows)");
+                });
+    }
+}

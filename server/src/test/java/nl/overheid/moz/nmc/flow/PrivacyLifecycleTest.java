@@ -1,0 +1,278 @@
+package nl.overheid.moz.nmc.flow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.tomakehurst.wiremock.client.WireMock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.retention.PepperCompromises;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The privacy lifecycle (design §9, §10) through the running NMC on a clock the test moves: erasure a fixed
+ * period after the terminal status and what an erased notification still does, deletion after the
+ * delivery-proof retention with a clock years ahead, KEK rotation under load, and pepper versions marked
+ * compromised.
+ */
+class PrivacyLifecycleTest extends LifecycleTestBase {
+
+    private static final String KVK = "12345670";
+    private static final String KEK_2 = Base64.getEncoder().encodeToString("test-kek-two-0123456789abcdef012".getBytes());
+    private static final String DVREF_PEPPER_2 = Base64.getEncoder()
+            .encodeToString("test-pepper-two-0123456789abcdef012345".getBytes());
+
+    @Test
+    void theDataKeyIsErasedTheErasurePeriodAfterTheTerminalStatusAndNotBefore() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        receipt(id, 1, "permanent-failure");
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        List<String> ciphertexts = ciphertexts(id);
+
+        clock.advance(Duration.ofDays(29));
+        nmc.runWorkersOnce();
+        assertThat(key(id)).as("not before its period").isEqualTo("key");
+
+        clock.advance(Duration.ofDays(1).plusMinutes(1));
+        nmc.runWorkersOnce();
+
+        assertThat(key(id)).isEqualTo("erased");
+        assertThat(query("SELECT ldv_betrokkene IS NULL FROM notificatie WHERE id = ?", id)).containsExactly("t");
+        assertThat(ciphertexts(id)).as("the ciphertexts stay; without the key they are noise").isEqualTo(ciphertexts);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+        assertThat(status(id)).as("the DV still sees its outcome").isEqualTo("niet-bezorgbaar:4");
+    }
+
+    @Test
+    void anErasedNotificationThatALateReceiptReopensEndsTechnischMisluktInsteadOfSending() {
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+        notify.status(null, null, null);                      // NotifyNL does not know the attempt
+        clock.advance(Duration.ofHours(2));
+        nmc.runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+        clock.advance(Duration.ofDays(31));
+        nmc.runWorkersOnce();
+        assertThat(key(id)).isEqualTo("erased");
+
+        receipt(id, 1, "delivered");                          // a very late delivery report re-opens it
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+        clock.advance(Duration.ofHours(1));
+        receipt(id, 1, "temporary-failure");                  // a bounce within the MEBV period: a resend
+        nmc.runWorkersOnce();
+
+        assertThat(status(id)).as("resend started (7), then ended: nothing to send").isEqualTo("technisch-mislukt:8");
+        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:technisch-mislukt");
+        assertThat(notify.server().findAll(WireMock.postRequestedFor(WireMock.urlPathEqualTo("/v2/notifications/email"))))
+                .as("only the first send").hasSize(1);
+    }
+
+    @Test
+    void anInvalidAddressReportOfAnErasedNotificationIsParkedNotRetriedForever() {
+        notify.profiel(KVK, "ondernemer@bedrijf.example");
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        nmc.runWorkersOnce();
+        notify.status(null, null, null);
+        clock.advance(Duration.ofHours(2));
+        nmc.runWorkersOnce();
+        clock.advance(Duration.ofDays(31));
+        nmc.runWorkersOnce();
+        assertThat(key(id)).isEqualTo("erased");
+        double parked = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
+
+        receipt(id, 1, "permanent-failure");
+        nmc.runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(query("SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? "
+                + "AND soort = 'ongeldig-melden'", id)).containsExactly("mislukt:datasleutel-gewist");
+        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElseThrow()).isEqualTo(parked + 1);
+    }
+
+    @Test
+    void yearsLaterEverythingPastItsRetentionIsGoneAndNothingElse() {
+        restartWithConfig("retention:\n  notifications: P7Y\n  batch-size: 2\n");
+        List<UUID> finished = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            UUID id = accept("OUD-" + i, Map.of());
+            nmc.runWorkersOnce();
+            receipt(id, 1, "permanent-failure");
+            finished.add(id);
+        }
+        notify.profiel(KVK, "ondernemer@bedrijf.example");
+        UUID centraal = acceptCentraal("OUD-C", KVK, Map.of());
+        nmc.runWorkersOnce();
+        receipt(centraal, 1, "delivered");
+        clock.advance(Duration.ofDays(8));
+        nmc.runWorkersOnce();
+        assertThat(status(centraal)).isEqualTo("definitief-bezorgd:5");
+        finished.add(centraal);
+
+        clock.advance(Duration.ofDays(7 * 366));
+        UUID live = accept("NIEUW-1", Map.of());             // accepted now, still on its way
+        for (int round = 0; round < 10; round++) {
+            nmc.runDutiesOnce();
+            nmc.runWorkersOnce();
+        }
+
+        for (UUID id : finished) {
+            assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", id)).as("row of " + id).containsExactly("0");
+            assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+        }
+        assertThat(query("SELECT count(*) FROM poging p WHERE NOT EXISTS "
+                + "(SELECT 1 FROM notificatie n WHERE n.id = p.notificatie)", null)).containsExactly("0");
+        assertThat(query("SELECT count(*) FROM ontvangst", null)).as("receipts went with their attempts")
+                .containsExactly("0");
+        assertThat(key(live)).as("a live notification keeps its key").isEqualTo("key");
+        assertThat(status(live)).startsWith("verzonden");
+        assertThat(query("SELECT count(*) FROM dienstverlener", null)).containsExactly("3");
+        // No ciphertext anywhere whose key still exists past its erasure period.
+        assertThat(query("SELECT count(*) FROM notificatie WHERE datasleutel_gewrapt IS NOT NULL "
+                + "AND terminaal_sinds < now() - interval '30 days'", null)).containsExactly("0");
+    }
+
+    @Test
+    void anotherKekVersionRewrapsEveryDataKeyUnderLoadWithoutTouchingACiphertext() throws Exception {
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            ids.add(accept("KEK-" + i, Map.of()));
+        }
+        Map<UUID, List<String>> before = new java.util.HashMap<>();
+        ids.forEach(id -> before.put(id, ciphertexts(id)));
+        restartWithConfig("""
+                privacy:
+                  kek:
+                    current-version: 2
+                    versions:
+                      "2": "%s"
+                retention:
+                  batch-size: 4
+                """.formatted(KEK_2));
+
+        AtomicBoolean sending = new AtomicBoolean(true);
+        Thread load = Thread.ofVirtual().start(() -> {
+            while (sending.get()) {
+                nmc.runWorkerOnce(TaskKind.VERZENDEN);
+            }
+        });
+        for (int round = 0; round < 20; round++) {
+            nmc.runDutiesOnce();
+        }
+        sending.set(false);
+        load.join();
+        nmc.runWorkersOnce();
+
+        assertThat(query("SELECT kek_versie || ':' || count(*) FROM notificatie GROUP BY kek_versie", null))
+                .containsExactly("2:30");
+        ids.forEach(id -> {
+            assertThat(ciphertexts(id)).as("not re-encrypted").isEqualTo(before.get(id));
+            assertThat(status(id)).as("every notification still sends").startsWith("verzonden");
+        });
+        assertThat(http.metric("nmc_kek_rows", "versie=\"1\"").orElseThrow()).isZero();
+        assertThat(http.metric("nmc_kek_rows", "versie=\"2\"").orElseThrow()).isEqualTo(30);
+
+        // Version 1 can go now; had a row still used it, the NMC would not start without it.
+        nmc.close();
+        nmc = startWithoutKekOne();
+        http = new Http("http://127.0.0.1:" + nmc.port());
+        assertThat(status(ids.getFirst())).startsWith("verzonden");
+    }
+
+    @Test
+    void withoutAKekVersionThatRowsStillUseTheNmcDoesNotStart() {
+        accept(DV_REF, Map.of());
+        nmc.close();
+        assertThatThrownBy(this::startWithoutKekOne).hasMessageContaining("KEK version 1");
+        nmc = startAnother("");
+        http = new Http("http://127.0.0.1:" + nmc.port());
+    }
+
+    @Test
+    void aCompromisedPepperVersionIsNoLongerUsedAndItsRowsAreErasedEarlyWhileSearchStillFindsThem() {
+        restartWithConfig(twoDvrefPeppers());
+        UUID finished = accept("GEHEIM-1", Map.of());
+        nmc.runWorkersOnce();
+        receipt(finished, 1, "permanent-failure");
+        UUID live = accept("GEHEIM-2", Map.of());
+        assertThat(query("SELECT DISTINCT pepper_versie FROM notificatie", null)).containsExactly("1");
+
+        nmc.pepperCompromises().markCompromised(PepperCompromises.Purpose.DVREF, 1);
+        UUID after = accept("GEHEIM-3", Map.of());
+        assertThat(query("SELECT pepper_versie FROM notificatie WHERE id = ?", after)).containsExactly("2");
+        nmc.runDutiesOnce();
+        nmc.runWorkersOnce();
+
+        assertThat(key(finished)).as("erased at once").isEqualTo("erased");
+        assertThat(key(live)).as("a live notification is still sent").isEqualTo("key");
+        assertThat(status(live)).startsWith("verzonden");
+        receipt(live, 1, "delivered");
+        clock.advance(Duration.ofDays(8));
+        nmc.runWorkersOnce();
+        nmc.runDutiesOnce();
+        nmc.runWorkersOnce();
+        assertThat(status(live)).startsWith("definitief-bezorgd");
+        assertThat(key(live)).as("erased as soon as it is terminal").isEqualTo("erased");
+
+        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=GEHEIM-1", tokenA()).json().path("notificaties"))
+                .as("search still finds rows under the compromised version").hasSize(1);
+        Http.Response repeat = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(Map.of(
+                "dvRef", "GEHEIM-2", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL,
+                "personalisation", Map.of("tekst", SECRET_TEXT))));
+        assertThat(repeat.json().path("id").asText()).as("a repeat is still recognised").isEqualTo(live.toString());
+    }
+
+    @Test
+    void theLastUsablePepperVersionCannotBeMarkedCompromised() {
+        assertThatThrownBy(() -> nmc.pepperCompromises().markCompromised(PepperCompromises.Purpose.PAYLOAD, 1))
+                .isInstanceOf(PepperCompromises.Refused.class).hasMessageContaining("configure the next version");
+        assertThat(query("SELECT count(*) FROM pepper_gecompromitteerd", null)).containsExactly("0");
+    }
+
+    @Test
+    void thePayloadHasItsOwnPepper() {
+        UUID id = accept(DV_REF, Map.of());
+        assertThat(query("SELECT payload_pepper_versie || ':' || (payload_hmac <> dvref_hmac) FROM notificatie "
+                + "WHERE id = ?", id)).containsExactly("1:true");
+        restartWithConfig("privacy:\n  payload-pepper:\n    current-version: 2\n    versions:\n      \"2\": \""
+                + DVREF_PEPPER_2 + "\"\n");
+        assertThat(accept(DV_REF, Map.of())).as("an identical repeat under the next payload pepper").isEqualTo(id);
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+
+    private String twoDvrefPeppers() {
+        return "privacy:\n  pepper:\n    current-version: 1\n    versions:\n      \"2\": \"" + DVREF_PEPPER_2 + "\"\n";
+    }
+
+    /** The NMC with KEK version 2 only: version 1 left out of the test configuration's list. */
+    private Nmc startWithoutKekOne() {
+        return Nmc.start(TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, """
+                privacy:
+                  kek:
+                    current-version: 2
+                    versions:
+                      "2": "%s"
+                """.formatted(KEK_2), base -> base.replace("\"1\": \"" + TestNmc.KEK_1 + "\"", "\"2\": \"" + KEK_2 + "\"")),
+                clock);
+    }
+
+    private String key(UUID id) {
+        return query("SELECT CASE WHEN datasleutel_gewrapt IS NULL THEN 'erased' ELSE 'key' END FROM notificatie "
+                + "WHERE id = ?", id).getFirst();
+    }
+
+    private List<String> ciphertexts(UUID id) {
+        return query("SELECT encode(ontvanger_versleuteld, 'hex') || ':' || encode(personalisatie_versleuteld, 'hex') "
+                + "FROM notificatie WHERE id = ?", id);
+    }
+}
