@@ -166,6 +166,31 @@ class HttpEdgeTest {
     }
 
     @Test
+    void aBodyOverTheApiLimitIsA413Problem() {
+        String big = "{\"dvRef\":\"" + "x".repeat(70_000) + "\"}";
+        Http.Response response = http.post(DECENTRAAL, token, big);
+        assertThat(response.status()).isEqualTo(413);
+        assertProblemHeaders(response, "413", true);
+        assertThat(response.json().path("type").asText()).endsWith("/verzoek-te-groot");
+        // The rest of the body was read and discarded, not left in the connection.
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", token).status()).isEqualTo(200);
+    }
+
+    @Test
+    void aChunkedBodyOverTheApiLimitIsA413ProblemToo() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(http.baseUrl() + DECENTRAAL))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                // A publisher of unknown length: sent chunked, without Content-Length.
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        ("{\"dvRef\":\"" + "x".repeat(100_000) + "\"}").getBytes(StandardCharsets.UTF_8))))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+    }
+
+    @Test
     void aBodyOverTheWebServersLimitIsA413ProblemBeforeItIsSent() throws Exception {
         // With Expect: 100-continue the refusal comes before the body: nothing is sent into a closed connection.
         HttpResponse<String> response = HttpClient.newBuilder().build().send(HttpRequest.newBuilder(
@@ -197,6 +222,24 @@ class HttpEdgeTest {
                     .containsIgnoringCase("api-version: 1.0.0").containsIgnoringCase("x-frame-options: DENY")
                     .contains("\"status\":413");
         }
+    }
+
+    @Test
+    void aBodyThatIsNotJsonIsA415Problem() {
+        for (String type : List.of("text/plain", "application/xml", "application/x-www-form-urlencoded",
+                "application/jsonx", "application/json; charset=iso-8859-1")) {
+            Http.Response response = http.request("POST", DECENTRAAL, token, type, "{\"dvRef\":\"x\"}");
+            assertThat(response.status()).as(type).isEqualTo(415);
+            assertProblemHeaders(response, type, true);
+        }
+        Http.Response withoutType = http.request("POST", DECENTRAAL, token, null, "{\"dvRef\":\"x\"}");
+        assertThat(withoutType.status()).isEqualTo(415);
+        Http.Response callback = http.request("POST", "/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN,
+                "text/plain", "{}");
+        assertThat(callback.status()).isEqualTo(415);
+        assertProblemHeaders(callback, "callback", true);
+        assertThat(http.request("POST", DECENTRAAL, token, "Application/JSON; charset=UTF-8", "{}").status())
+                .as("the media type is case-insensitive; the body is then checked").isEqualTo(400);
     }
 
     @Test
