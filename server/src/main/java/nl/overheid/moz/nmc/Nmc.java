@@ -236,7 +236,8 @@ public final class Nmc implements AutoCloseable {
                     settings.maxBodyBytes());
             DvAuthenticator.AuthSettings authSettings = DvAuthenticator.AuthSettings.from(config.get("auth"));
             DvAuthenticator authenticator = new DvAuthenticator(authSettings,
-                    new JwksSource(jwksUri(authSettings.jwksUri()), clock), register, clock);
+                    new JwksSource(jwksUri(authSettings.jwksUri()), authSettings.jwksRefreshInterval(),
+                            authSettings.jwksMaxFetchesPerMinute(), clock), register, clock);
 
             SleutelsResource sleutels = new SleutelsResource(signingKeys, responses, webhookSettings.jwksMaxAge());
             HttpRouting.Builder routing = HttpRouting.builder()
