@@ -57,8 +57,11 @@ public final class JsonBodies {
         try {
             return mapper.treeToValue(tree, type);
         } catch (JsonProcessingException e) {
-            // The schema accepted it, so the model is stricter than the contract: a bug, not bad input.
-            throw new IllegalStateException("schema-valid body does not bind to " + type.getSimpleName(), e);
+            // The schema accepted it, so the model is stricter than the contract: a bug, not bad input. Jackson's
+            // message quotes the offending value, which may be personal data: only where it failed is kept.
+            throw new IllegalStateException("schema-valid body does not bind to " + type.getSimpleName() + " at "
+                    + (e instanceof com.fasterxml.jackson.databind.JsonMappingException mapping
+                    ? mapping.getPathReference() : "?"));
         }
     }
 
