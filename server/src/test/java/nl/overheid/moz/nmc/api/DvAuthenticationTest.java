@@ -13,10 +13,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import java.time.Duration;
 import java.time.Instant;
-import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.MutableClock;
-import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.RunningNmc;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
 import nl.overheid.moz.nmc.testing.TestNmc;
@@ -42,8 +41,7 @@ class DvAuthenticationTest {
 
     private final MutableClock clock = MutableClock.startingNow();
     private WireMockServer gateway;
-    private PartiesStub parties;
-    private Nmc nmc;
+    private RunningNmc nmc;
     private Http http;
 
     @BeforeEach
@@ -52,20 +50,18 @@ class DvAuthenticationTest {
         gateway = new WireMockServer(options().dynamicPort());
         gateway.start();
         publish(IAM.jwksJson());
-        parties = new PartiesStub();
-        nmc = Nmc.start(TestNmc.config(DB, IAM, parties.baseUrl(), false, """
+        nmc = RunningNmc.start(DB, IAM, clock, """
                 auth:
                   jwks-uri: "%s/jwks"
                   jwks-max-fetches-per-minute: %d
                   jwks-refresh-interval: PT10M
-                """.formatted(gateway.baseUrl(), MAX_FETCHES)), clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+                """.formatted(gateway.baseUrl(), MAX_FETCHES));
+        http = nmc.http();
     }
 
     @AfterEach
     void stop() {
         nmc.close();
-        parties.close();
         gateway.stop();
     }
 

@@ -33,7 +33,8 @@ class FailedCallLogTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();
 
-        assertThat(warningOf(NotifyNlClient.class)).startsWith("NotifyNL POST /v2/notifications/email failed: HTTP 503 ")
+        assertThat(warningOf(NotifyNlClient.class))
+                .startsWith("NotifyNL POST /v2/notifications/email failed: HTTP 503 ")
                 .contains("(trace " + traceId(id) + ", span ").endsWith("the send is postponed");
         assertNoPersonalData(EMAIL);
     }
