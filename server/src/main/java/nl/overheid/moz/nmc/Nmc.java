@@ -8,6 +8,8 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.helidon.config.Config;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.HttpException;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -27,6 +29,7 @@ import nl.overheid.moz.nmc.acceptance.Annulering;
 import nl.overheid.moz.nmc.acceptance.CancelRefused;
 import nl.overheid.moz.nmc.api.ApiDocuments;
 import nl.overheid.moz.nmc.api.ApiFilter;
+import nl.overheid.moz.nmc.api.ApiRoutes;
 import nl.overheid.moz.nmc.api.DocumentatieResource;
 import nl.overheid.moz.nmc.api.DomainProblems;
 import nl.overheid.moz.nmc.api.DvAuthenticator;
@@ -37,6 +40,7 @@ import nl.overheid.moz.nmc.api.NotifyNlCallbackResource;
 import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.api.ProblemResponses;
 import nl.overheid.moz.nmc.api.Responses;
+import nl.overheid.moz.nmc.api.SecurityHeaders;
 import nl.overheid.moz.nmc.api.SleutelsResource;
 import nl.overheid.moz.nmc.api.WebhookResource;
 import nl.overheid.moz.nmc.api.WijzigingenResource;
@@ -253,7 +257,8 @@ public final class Nmc implements AutoCloseable {
             // The HTTP edge.
             ObjectMapper mapper = objectMapper();
             ApiDocuments documents = ApiDocuments.load();
-            ProblemResponses problems = new ProblemResponses(mapper);
+            SecurityHeaders securityHeaders = new SecurityHeaders(documents.version());
+            ProblemResponses problems = new ProblemResponses(mapper, securityHeaders);
             Responses responses = new Responses(mapper);
             JsonBodies dvBodies = new JsonBodies(mapper, documents.dvSchemas(), settings.maxBodyBytes());
             JsonBodies callbackBodies = new JsonBodies(objectMapper()
@@ -261,11 +266,14 @@ public final class Nmc implements AutoCloseable {
                     settings.maxBodyBytes());
             DvAuthenticator.AuthSettings authSettings = DvAuthenticator.AuthSettings.from(config.get("auth"));
             DvAuthenticator authenticator = new DvAuthenticator(authSettings,
-                    new JwksSource(jwksUri(authSettings.jwksUri()), clock), register, clock);
+                    new JwksSource(jwksUri(authSettings.jwksUri()), authSettings.jwksRefreshInterval(),
+                            authSettings.jwksMaxFetchesPerMinute(), clock), register, clock);
 
             SleutelsResource sleutels = new SleutelsResource(signingKeys, responses, webhookSettings.jwksMaxAge());
             HttpRouting.Builder routing = HttpRouting.builder()
-                    .addFilter(new ApiFilter(documents.version(), authenticator, problems))
+                    .addFilter(new ApiFilter(securityHeaders,
+                            ApiRoutes.of(documents, ApiFilter.BASE_PATH, SleutelsResource.WELL_KNOWN_PATH),
+                            authenticator, problems))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
                             new NotifyNlCallbackResource(settings.callbackToken(), receiptStore, callbackBodies,
@@ -279,9 +287,6 @@ public final class Nmc implements AutoCloseable {
                     .get(SleutelsResource.WELL_KNOWN_PATH, sleutels.wellKnown())
                     .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname, annulering,
                             new StatusQueries(database, reads, pogingen, peppers), dvBodies, responses))
-                    // Unknown API paths get a problem too; /observe stays with its feature.
-                    .any(ApiFilter.BASE_PATH + "/*", (request, response) -> problems.send(response,
-                            ProblemException.notFound()))
                     .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
                     .error(AcceptanceRefused.class, (request, response, refused) -> problems.send(response,
                             DomainProblems.of(refused)))
@@ -289,6 +294,9 @@ public final class Nmc implements AutoCloseable {
                             DomainProblems.of(refused)))
                     .error(CursorRefused.class, (request, response, refused) -> problems.send(response,
                             DomainProblems.of(refused)))
+                    // What Helidon's routing refuses itself (a path under /observe it does not know: 404).
+                    .error(HttpException.class, (request, response, refused) -> problems.send(response,
+                            ProblemException.ofStatus(refused.status().code(), refused.status().reasonPhrase())))
                     .error(Throwable.class, problems::sendUnexpected);
 
             WebServer server = WebServer.builder()
@@ -296,6 +304,10 @@ public final class Nmc implements AutoCloseable {
                     .addFeature(ObserveFeature.create(HealthObserver.builder()
                             .details(true).addCheck(databaseCheck(database)).build(), MetricsObserver.create()))
                     .addRouting(routing)
+                    // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed
+                    // request line or header) get a problem too, instead of its bare text.
+                    .directHandlers(handlers -> java.util.Arrays.stream(DirectHandler.EventType.values())
+                            .forEach(type -> handlers.addHandler(type, problems)))
                     .build()
                     .start();
             if (config.get("engine.autostart").asBoolean().orElse(true)) {

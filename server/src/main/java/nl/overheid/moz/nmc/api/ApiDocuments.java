@@ -62,6 +62,10 @@ public final class ApiDocuments {
         return dv;
     }
 
+    public JsonNode callback() {
+        return callback;
+    }
+
     public RequestSchemas dvSchemas() {
         return new RequestSchemas(dv);
     }

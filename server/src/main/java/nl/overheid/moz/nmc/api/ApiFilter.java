@@ -1,46 +1,62 @@
 package nl.overheid.moz.nmc.api;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-import java.util.Set;
+import java.util.Optional;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 
 /**
- * Runs before every route: sets {@code API-Version} on every response (NL API Design Rules
- * {@code /core/version-header}) and authenticates DV calls. The published OpenAPI documents are open to
- * all (with CORS for any origin); the NotifyNL callback has its own bearer token.
+ * Runs before every route: sets {@code API-Version} and the security headers on every response
+ * ({@link SecurityHeaders}), answers a path or method outside the contracts with a 404 or 405 problem
+ * ({@link ApiRoutes}), and authenticates the DV calls the contract protects. The published OpenAPI documents and
+ * the JWKS are open to all; the NotifyNL callback has its own bearer token. {@code /observe} belongs to Helidon's
+ * observe feature (its unknown paths reach the routing's 404) and is only given the headers.
  */
 public final class ApiFilter implements Filter {
 
     public static final String BASE_PATH = "/api/nmc/v1";
-    private static final Set<String> OPEN_PATHS = Set.of(BASE_PATH + "/openapi.json", BASE_PATH + "/openapi.yaml",
-            BASE_PATH + "/notifynl-callback", BASE_PATH + "/sleutels");
+    public static final String OBSERVE_PATH = "/observe";
 
-    private final String apiVersion;
+    private final SecurityHeaders headers;
+    private final ApiRoutes routes;
     private final DvAuthenticator authenticator;
     private final ProblemResponses problems;
 
-    public ApiFilter(String apiVersion, DvAuthenticator authenticator, ProblemResponses problems) {
-        this.apiVersion = apiVersion;
+    public ApiFilter(SecurityHeaders headers, ApiRoutes routes, DvAuthenticator authenticator,
+                     ProblemResponses problems) {
+        this.headers = headers;
+        this.routes = routes;
         this.authenticator = authenticator;
         this.problems = problems;
     }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
-        response.header(HeaderNames.create("API-Version"), apiVersion);
+        headers.apply(response.headers());
         String path = request.path().path();
-        boolean api = path.equals(BASE_PATH) || path.startsWith(BASE_PATH + "/");
-        if (!api || OPEN_PATHS.contains(path)) {
+        if (path.equals(OBSERVE_PATH) || path.startsWith(OBSERVE_PATH + "/")) {
+            // Helidon's health observer sets "no-cache" itself; the rules ask for no-store.
+            response.beforeSend(() -> headers.apply(response.headers()));
             chain.proceed();
             return;
         }
+        Method method = request.prologue().method();
+        Optional<ApiRoutes.Route> route = routes.match(path);
         try {
-            Dienstverlener caller = authenticator.authenticate(request.headers().value(HeaderNames.AUTHORIZATION));
-            request.context().register(caller);
+            if (route.isEmpty()) {
+                throw ProblemException.notFound();
+            }
+            if (!route.get().allows(method)) {
+                throw ProblemException.methodNotAllowed(route.get().allow());
+            }
+            if (route.get().needsDvToken(method)) {
+                Dienstverlener caller = authenticator.authenticate(request.headers().value(HeaderNames.AUTHORIZATION));
+                request.context().register(caller);
+            }
         } catch (ProblemException problem) {
             problems.send(response, problem);
             return;

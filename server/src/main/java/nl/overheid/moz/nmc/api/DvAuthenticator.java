@@ -18,15 +18,16 @@ import nl.overheid.moz.nmc.register.Register;
 
 /**
  * Authenticates a DV call: an OAuth2 bearer access token from the MOZa IAM gateway, signed with RS256 or
- * ES256 by a key in the gateway's JWKS, for our audience, from the configured issuer, not expired. The OIN
- * claim is mapped to a DV by the register. Every failure is the same 401 to the caller; the reason is only
- * logged (without the token).
+ * ES256 by a key in the gateway's JWKS, for our audience, from the configured issuer, within its validity give or
+ * take {@code auth.clock-skew}. The algorithm list is fixed and checked before any key is looked up, so
+ * {@code none}, the HMAC family (a public key used as a shared secret) and anything else never reach a signature
+ * check. The OIN claim is mapped to a DV by the register. Every failure is the same 401 to the caller; the reason
+ * is only logged (without the token).
  */
 public final class DvAuthenticator {
 
     private static final Logger LOG = Logger.getLogger(DvAuthenticator.class.getName());
     private static final Set<String> ALGORITHMS = Set.of("RS256", "ES256");
-    private static final Duration CLOCK_SKEW = Duration.ofSeconds(30);
 
     private final JwksSource jwks;
     private final Register register;
@@ -79,7 +80,8 @@ public final class DvAuthenticator {
         }
         Instant now = clock.instant();
         List<Validator<Jwt>> validators = new ArrayList<>(
-                Jwt.defaultTimeValidators(now, (int) CLOCK_SKEW.toSeconds(), java.time.temporal.ChronoUnit.SECONDS, true));
+                Jwt.defaultTimeValidators(now, (int) settings.clockSkew().toSeconds(),
+                        java.time.temporal.ChronoUnit.SECONDS, true));
         Jwt.addIssuerValidator(validators, settings.issuer(), true);
         Jwt.addAudienceValidator(validators, settings.audience(), true);
         Errors claims = jwt.validate(validators);
@@ -101,14 +103,32 @@ public final class DvAuthenticator {
      * @param issuer   required {@code iss}
      * @param audience required {@code aud}
      * @param oinClaim the claim that carries the DV's OIN
+     * @param clockSkew how far {@code exp}, {@code nbf} and {@code iat} may be off our clock (whole seconds)
+     * @param jwksRefreshInterval how long the gateway's keys are used before they are fetched again
+     * @param jwksMaxFetchesPerMinute how often the JWKS may be fetched per minute, for whatever reason
      */
-    public record AuthSettings(String jwksUri, String issuer, String audience, String oinClaim) {
+    public record AuthSettings(String jwksUri, String issuer, String audience, String oinClaim, Duration clockSkew,
+                               Duration jwksRefreshInterval, int jwksMaxFetchesPerMinute) {
+
+        public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(60);
+        public static final Duration DEFAULT_JWKS_REFRESH_INTERVAL = Duration.ofMinutes(10);
+        public static final int DEFAULT_JWKS_MAX_FETCHES_PER_MINUTE = 2;
+
+        public AuthSettings {
+            if (clockSkew.isNegative() || clockSkew.compareTo(Duration.ofMinutes(5)) > 0) {
+                throw new IllegalArgumentException("auth.clock-skew must be between 0 and 5 minutes");
+            }
+        }
+
         public static AuthSettings from(io.helidon.config.Config auth) {
             return new AuthSettings(
                     auth.get("jwks-uri").asString().orElseThrow(() -> new IllegalArgumentException("auth.jwks-uri is required")),
                     auth.get("issuer").asString().orElseThrow(() -> new IllegalArgumentException("auth.issuer is required")),
                     auth.get("audience").asString().orElse("nmc"),
-                    auth.get("oin-claim").asString().orElse("oin"));
+                    auth.get("oin-claim").asString().orElse("oin"),
+                    auth.get("clock-skew").as(Duration.class).orElse(DEFAULT_CLOCK_SKEW),
+                    auth.get("jwks-refresh-interval").as(Duration.class).orElse(DEFAULT_JWKS_REFRESH_INTERVAL),
+                    auth.get("jwks-max-fetches-per-minute").asInt().orElse(DEFAULT_JWKS_MAX_FETCHES_PER_MINUTE));
         }
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.helidon.http.HeaderNames;
+import io.helidon.common.media.type.MediaTypes;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,9 +12,11 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * Reads a JSON request body: bounded in size, parsed, validated against the contract's schema with all
- * errors at once, and only then bound to the generated model. Whatever is wrong with the body becomes a 400
- * problem; nothing reaches the domain before the body is valid.
+ * Reads a JSON request body: {@code application/json} (else 415), bounded in size (else 413), parsed, validated
+ * against the contract's schema with all errors at once, and only then bound to the generated model. Whatever
+ * else is wrong with the body becomes a 400 problem; nothing reaches the domain before the body is valid. A body
+ * refused for its size is left to Helidon, which reads and discards the rest up to {@code server.max-payload-size}
+ * after the answer, so a client still sending sees the 413 rather than a broken connection.
  */
 public final class JsonBodies {
 
@@ -29,12 +31,14 @@ public final class JsonBodies {
     }
 
     public <T> T read(ServerRequest request, String schemaName, Class<T> type) {
-        String contentType = request.headers().value(HeaderNames.CONTENT_TYPE).orElse("");
-        if (!contentType.isEmpty() && !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-            throw ProblemException.invalid("Content-Type", "mediaType", "Het verzoek moet application/json zijn.");
-        }
         if (!request.content().hasEntity()) {
             throw ProblemException.invalid("/", "required", "Het verzoek heeft geen inhoud.");
+        }
+        if (!isJson(request)) {
+            throw ProblemException.unsupportedMediaType();
+        }
+        if (request.headers().contentLength().orElse(0) > maxBytes) {
+            throw ProblemException.tooLarge(maxBytes);
         }
         byte[] body = readBounded(request);
         JsonNode tree;
@@ -53,17 +57,27 @@ public final class JsonBodies {
         try {
             return mapper.treeToValue(tree, type);
         } catch (JsonProcessingException e) {
-            // The schema accepted it, so the model is stricter than the contract: a bug, not bad input.
-            throw new IllegalStateException("schema-valid body does not bind to " + type.getSimpleName(), e);
+            // The schema accepted it, so the model is stricter than the contract: a bug, not bad input. Jackson's
+            // message quotes the offending value, which may be personal data: only where it failed is kept.
+            throw new IllegalStateException("schema-valid body does not bind to " + type.getSimpleName() + " at "
+                    + (e instanceof com.fasterxml.jackson.databind.JsonMappingException mapping
+                    ? mapping.getPathReference() : "?"));
         }
+    }
+
+    /** {@code application/json}, in UTF-8 if a charset is named (RFC 8259 allows no other). */
+    private static boolean isJson(ServerRequest request) {
+        return request.headers().contentType()
+                .filter(type -> type.mediaType().text().equalsIgnoreCase(MediaTypes.APPLICATION_JSON.text()))
+                .filter(type -> type.charset().map(charset -> charset.equalsIgnoreCase("utf-8")).orElse(true))
+                .isPresent();
     }
 
     private byte[] readBounded(ServerRequest request) {
         try (InputStream in = request.content().inputStream()) {
             byte[] bytes = in.readNBytes(maxBytes + 1);
             if (bytes.length > maxBytes) {
-                throw ProblemException.invalid("/", "maxSize",
-                        "Het verzoek is groter dan " + maxBytes + " bytes.");
+                throw ProblemException.tooLarge(maxBytes);
             }
             return bytes;
         } catch (IOException e) {

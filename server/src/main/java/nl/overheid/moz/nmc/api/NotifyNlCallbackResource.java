@@ -46,7 +46,8 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
 
     @Override
     protected void notifynlOntvangstVerwerken(ServerRequest request, ServerResponse response) {
-        // Authenticate before reading the body.
+        // Authenticate before reading the body. MessageDigest.isEqual takes the same time whatever the content;
+        // its time follows only the length of its first argument, the presented token, never the secret's.
         Optional<String> token = request.headers().value(HeaderNames.AUTHORIZATION)
                 .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(value -> value.substring(7).trim());

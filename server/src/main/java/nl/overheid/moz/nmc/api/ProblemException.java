@@ -29,6 +29,13 @@ public final class ProblemException extends RuntimeException {
     public static final URI TYPE_QUOTA = URI.create("https://nmc.moza.overheid.nl/problemen/quotum-overschreden");
     public static final URI TYPE_RATE_LIMITED = URI.create("https://nmc.moza.overheid.nl/problemen/aanroeplimiet-overschreden");
     public static final URI TYPE_NO_WEBHOOK = URI.create("https://nmc.moza.overheid.nl/problemen/geen-webhook");
+    public static final URI TYPE_METHOD_NOT_ALLOWED =
+            URI.create("https://nmc.moza.overheid.nl/problemen/methode-niet-toegestaan");
+    public static final URI TYPE_TOO_LARGE = URI.create("https://nmc.moza.overheid.nl/problemen/verzoek-te-groot");
+    public static final URI TYPE_UNSUPPORTED_MEDIA_TYPE =
+            URI.create("https://nmc.moza.overheid.nl/problemen/mediatype-niet-ondersteund");
+    /** Any other refusal by the HTTP layer itself (a malformed request line or header, …). */
+    public static final URI TYPE_BLANK = URI.create("about:blank");
 
     private final int status;
     private final URI type;
@@ -69,6 +76,40 @@ public final class ProblemException extends RuntimeException {
     public static ProblemException notFound() {
         return new ProblemException(404, TYPE_NOT_FOUND, "Niet gevonden.",
                 "De gevraagde bron bestaat niet.", List.of(), Map.of());
+    }
+
+    /** The path exists with other methods; {@code allow} is the value of the {@code Allow} header. */
+    public static ProblemException methodNotAllowed(String allow) {
+        return new ProblemException(405, TYPE_METHOD_NOT_ALLOWED, "Methode niet toegestaan.",
+                "Deze bron ondersteunt alleen " + allow + ".", List.of(), Map.of("Allow", allow));
+    }
+
+    /** The body is larger than the NMC accepts ({@code maxBytes}). */
+    public static ProblemException tooLarge(long maxBytes) {
+        return new ProblemException(413, TYPE_TOO_LARGE, "Verzoek te groot.",
+                "Het verzoek is groter dan " + maxBytes + " bytes.", List.of(), Map.of());
+    }
+
+    /** The body is not {@code application/json}. */
+    public static ProblemException unsupportedMediaType() {
+        return new ProblemException(415, TYPE_UNSUPPORTED_MEDIA_TYPE, "Mediatype niet ondersteund.",
+                "Het verzoek moet application/json (UTF-8) zijn.", List.of(), Map.of());
+    }
+
+    /**
+     * A status the HTTP layer chose (Helidon refused the request before or outside a handler). The detail is
+     * fixed: Helidon's own message may quote the request.
+     */
+    public static ProblemException ofStatus(int status, String reasonPhrase) {
+        return switch (status) {
+            case 404 -> notFound();
+            case 413 -> new ProblemException(413, TYPE_TOO_LARGE, "Verzoek te groot.",
+                    "Het verzoek is groter dan het NMC aanneemt.", List.of(), Map.of());
+            case 415 -> unsupportedMediaType();
+            default -> new ProblemException(status, TYPE_BLANK, reasonPhrase + ".",
+                    status >= 500 ? "Er ging iets mis in het NMC." : "Het verzoek kon niet worden verwerkt.",
+                    List.of(), Map.of());
+        };
     }
 
     public static ProblemException conflict(String detail) {

@@ -3,47 +3,40 @@ package nl.overheid.moz.nmc.api;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
+import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Writes RFC 9457 problems. Helidon's Jackson support will not write {@code application/problem+json}, so
- * the bytes are serialised here. Unexpected exceptions become a bare 500 with an instance id that is also
- * logged, so an operator can find the stack trace; the problem carries no internals.
+ * Writes RFC 9457 problems, for a handler's response and, as Helidon's {@link DirectHandler}, for a request the
+ * web server refuses before routing (a body over {@code server.max-payload-size}, a malformed request line or
+ * header): those get the same problem body and headers instead of Helidon's bare text. Helidon's Jackson support
+ * will not write {@code application/problem+json}, so the bytes are serialised here. Unexpected exceptions become a
+ * bare 500 with an instance id that is also logged, so an operator can find the stack trace; the problem carries
+ * no internals.
  */
-public final class ProblemResponses {
+public final class ProblemResponses implements DirectHandler {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class.getName());
     public static final HttpMediaType PROBLEM_JSON = HttpMediaType.create("application/problem+json");
 
     private final ObjectMapper mapper;
+    private final SecurityHeaders headers;
 
-    public ProblemResponses(ObjectMapper mapper) {
+    public ProblemResponses(ObjectMapper mapper, SecurityHeaders headers) {
         this.mapper = mapper;
+        this.headers = headers;
     }
 
     public void send(ServerResponse response, ProblemException problem) {
-        ObjectNode body = mapper.createObjectNode();
-        body.put("type", problem.type().toString());
-        body.put("title", problem.title());
-        body.put("status", problem.status());
-        body.put("detail", problem.detail());
-        body.put("instance", "urn:uuid:" + UUID.randomUUID());
-        if (!problem.errors().isEmpty()) {
-            ArrayNode errors = body.putArray("errors");
-            problem.errors().forEach(error -> errors.addObject()
-                    .put("name", error.name())
-                    .put("code", error.code())
-                    .put("reason", error.reason()));
-        }
-        send(response, problem.status(), problem, body);
+        send(response, problem.status(), problem, body(problem));
     }
 
     /** A 500 for an exception nobody expected. Logged with an id; the body says nothing about internals. */
@@ -60,6 +53,41 @@ public final class ProblemResponses {
         send(response, 500, null, body);
     }
 
+    /**
+     * A request Helidon refused itself. Its {@code message} is not used: it may quote the request. The connection
+     * is closed after this answer either way (Helidon decides that).
+     */
+    @Override
+    public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
+                                    ServerResponseHeaders responseHeaders, String message) {
+        ProblemException problem = ProblemException.ofStatus(status.code(), status.reasonPhrase());
+        headers.apply(responseHeaders);
+        problem.headers().forEach((name, value) -> responseHeaders.set(HeaderNames.create(name), value));
+        responseHeaders.contentType(PROBLEM_JSON);
+        return TransportResponse.builder()
+                .status(status)
+                .headers(responseHeaders)
+                .entity(bytes(body(problem)))
+                .build();
+    }
+
+    private ObjectNode body(ProblemException problem) {
+        ObjectNode body = mapper.createObjectNode();
+        body.put("type", problem.type().toString());
+        body.put("title", problem.title());
+        body.put("status", problem.status());
+        body.put("detail", problem.detail());
+        body.put("instance", "urn:uuid:" + UUID.randomUUID());
+        if (!problem.errors().isEmpty()) {
+            ArrayNode errors = body.putArray("errors");
+            problem.errors().forEach(error -> errors.addObject()
+                    .put("name", error.name())
+                    .put("code", error.code())
+                    .put("reason", error.reason()));
+        }
+        return body;
+    }
+
     private void send(ServerResponse response, int status, ProblemException problem, ObjectNode body) {
         if (response.isSent()) {
             return;
@@ -68,9 +96,15 @@ public final class ProblemResponses {
         if (problem != null) {
             problem.headers().forEach((name, value) -> response.header(HeaderNames.create(name), value));
         }
+        // A problem is never cached, also where the handler had meant its answer to be (the JWKS).
+        headers.apply(response.headers());
         response.headers().contentType(PROBLEM_JSON);
+        response.send(bytes(body));
+    }
+
+    private byte[] bytes(ObjectNode body) {
         try {
-            response.send(mapper.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+            return mapper.writeValueAsBytes(body);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise a problem", e);
         }

@@ -12,11 +12,13 @@ import nl.overheid.moz.nmc.ldv.generated.model.Attribuut;
 import nl.overheid.moz.nmc.ldv.generated.model.Bevestiging;
 import nl.overheid.moz.nmc.ldv.generated.model.Dataverwerking;
 import nl.overheid.moz.nmc.ldv.generated.model.Resource;
+import nl.overheid.moz.nmc.trace.FailedCalls;
 
 /**
  * {@link ProcessingLog} on the client generated from {@code api-spec/ldv.yaml}. Only a 201 whose body
  * carries an id is an acknowledgement; any other answer, a time-out or an answer outside the contract is
- * {@code Unavailable}, so the caller postpones and the call the record is about does not happen.
+ * {@code Unavailable}, so the caller postpones and the call the record is about does not happen. Every failure is
+ * logged at WARNING with its status or reason and the record's trace ({@link FailedCalls}).
  */
 public final class LdvClient implements ProcessingLog {
 
@@ -53,16 +55,23 @@ public final class LdvClient implements ProcessingLog {
             // Only a 201 with an id is the acknowledgement the contract promises; any other 2xx is not.
             if (response.getStatusCode() != 201 || acknowledged == null || acknowledged.getId() == null
                     || acknowledged.getId().isBlank()) {
+                unacknowledged(p, "HTTP " + response.getStatusCode() + " without the acknowledgement's id");
                 return new Written.Unavailable("contract");
             }
             return new Written.Acknowledged(acknowledged.getId());
         } catch (ApiException e) {
-            String reason = e.getCode() > 0 ? "http-" + e.getCode() : "connection";
-            LOG.fine(() -> "LDV did not acknowledge a record: " + reason);
-            return new Written.Unavailable(reason);
+            unacknowledged(p, e.getCode() > 0 ? FailedCalls.status(e.getCode(), "ldv.token")
+                    : FailedCalls.exception(e.getCause() == null ? e : e.getCause()));
+            return new Written.Unavailable(e.getCode() > 0 ? "http-" + e.getCode() : "connection");
         } catch (RuntimeException e) {
+            unacknowledged(p, "an answer outside the contract");
             return new Written.Unavailable("contract");
         }
+    }
+
+    private static void unacknowledged(Processing p, String reason) {
+        FailedCalls.warn(LOG, "LDV POST /dataverwerkingen (record " + p.operation().recordName() + ")", reason,
+                p.span(), "the call it records does not happen and is postponed");
     }
 
     private static List<Attribuut> attributes(Processing p) {

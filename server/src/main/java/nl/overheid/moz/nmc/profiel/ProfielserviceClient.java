@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpClient;
 import java.util.UUID;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import nl.overheid.moz.nmc.profiel.generated.ApiClient;
 import nl.overheid.moz.nmc.profiel.generated.ApiException;
@@ -12,6 +13,7 @@ import nl.overheid.moz.nmc.profiel.generated.model.Contactgegevens;
 import nl.overheid.moz.nmc.profiel.generated.model.OngeldigMelding;
 import nl.overheid.moz.nmc.profiel.generated.model.OngeldigMeldingOntvangen;
 import nl.overheid.moz.nmc.profiel.generated.model.Opvraging;
+import nl.overheid.moz.nmc.trace.FailedCalls;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
@@ -19,9 +21,17 @@ import nl.overheid.moz.nmc.trace.Span;
  * does not match the contract (a 200 without a usable address, a 404 of an unknown problem type, a report
  * acknowledged for another id) is the Profielservice's failure: {@code Unavailable}, never a crash and never
  * a silent success. In particular a 404 counts as "no contact data" only with one of the contract's two
- * problem types, so a misrouted call cannot end notifications niet-bezorgbaar.
+ * problem types, so a misrouted call cannot end notifications niet-bezorgbaar. Every failed call is logged at
+ * WARNING with its status or reason and its trace ({@link FailedCalls}); a generated-client exception's message
+ * holds the answer's body and is never logged.
  */
 public final class ProfielserviceClient implements Profielservice {
+
+    private static final Logger LOG = Logger.getLogger(ProfielserviceClient.class.getName());
+    private static final String LOOKUP = "Profielservice POST /contactgegevens/opvragingen";
+    private static final String REPORT = "Profielservice POST /contactgegevens/ongeldig-meldingen";
+    private static final String LOOKUP_NEXT = "the send is postponed";
+    private static final String REPORT_NEXT = "the report is retried later";
 
     static final String TYPE_UNKNOWN_PARTY = "onbekende-partij";
     static final String TYPE_NO_EMAIL_PREFERENCE = "geen-emailvoorkeur";
@@ -49,18 +59,27 @@ public final class ProfielserviceClient implements Profielservice {
             Contactgegevens found = api.contactgegevensOpvragen(
                     new Opvraging().identificerendNummer(kvkNummer).soort(Opvraging.SoortEnum.KVK), span.traceparent());
             String address = found == null ? null : found.getEmailadres();
-            return address != null && EMAIL.matcher(address).matches() ? new Lookup.Found(address)
-                    : new Lookup.Unavailable("contract");
+            if (address != null && EMAIL.matcher(address).matches()) {
+                return new Lookup.Found(address);
+            }
+            FailedCalls.warn(LOG, LOOKUP, "a 200 without a usable e-mail address", span, LOOKUP_NEXT);
+            return new Lookup.Unavailable("contract");
         } catch (ApiException e) {
             if (e.getCode() == 404) {
                 return switch (problemType(e.getResponseBody())) {
                     case TYPE_UNKNOWN_PARTY -> new Lookup.NoContact(Reason.UNKNOWN_PARTY);
                     case TYPE_NO_EMAIL_PREFERENCE -> new Lookup.NoContact(Reason.NO_EMAIL_PREFERENCE);
-                    default -> new Lookup.Unavailable("contract");
+                    default -> {
+                        FailedCalls.warn(LOG, LOOKUP, "a 404 of a problem type outside the contract", span,
+                                LOOKUP_NEXT);
+                        yield new Lookup.Unavailable("contract");
+                    }
                 };
             }
+            FailedCalls.warn(LOG, LOOKUP, logReason(e), span, LOOKUP_NEXT);
             return new Lookup.Unavailable(reason(e));
         } catch (RuntimeException e) {
+            FailedCalls.warn(LOG, LOOKUP, "an answer outside the contract", span, LOOKUP_NEXT);
             return new Lookup.Unavailable("contract");
         }
     }
@@ -72,11 +91,16 @@ public final class ProfielserviceClient implements Profielservice {
                     .meldingId(meldingId).identificerendNummer(kvkNummer).soort(OngeldigMelding.SoortEnum.KVK)
                     .kanaal(OngeldigMelding.KanaalEnum.EMAIL).reden(OngeldigMelding.RedenEnum.PERMANENT_FAILURE),
                     span.traceparent());
-            return received != null && meldingId.equals(received.getMeldingId()) ? new Report.Reported()
-                    : new Report.Unavailable("contract");
+            if (received != null && meldingId.equals(received.getMeldingId())) {
+                return new Report.Reported();
+            }
+            FailedCalls.warn(LOG, REPORT, "acknowledged for another meldingId", span, REPORT_NEXT);
+            return new Report.Unavailable("contract");
         } catch (ApiException e) {
+            FailedCalls.warn(LOG, REPORT, logReason(e), span, REPORT_NEXT);
             return new Report.Unavailable(reason(e));
         } catch (RuntimeException e) {
+            FailedCalls.warn(LOG, REPORT, "an answer outside the contract", span, REPORT_NEXT);
             return new Report.Unavailable("contract");
         }
     }
@@ -94,5 +118,10 @@ public final class ProfielserviceClient implements Profielservice {
 
     private static String reason(ApiException e) {
         return e.getCode() > 0 ? "http-" + e.getCode() : "connection";
+    }
+
+    private static String logReason(ApiException e) {
+        return e.getCode() > 0 ? FailedCalls.status(e.getCode(), "profielservice.token")
+                : FailedCalls.exception(e.getCause() == null ? e : e.getCause());
     }
 }

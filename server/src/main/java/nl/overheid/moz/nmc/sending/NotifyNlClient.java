@@ -23,6 +23,8 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.trace.FailedCalls;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
@@ -31,9 +33,15 @@ import nl.overheid.moz.nmc.trace.Span;
  * GOV.UK Notify's official Java client cannot carry the {@code traceparent} header (its connection factory
  * is package-private) and sets its time-outs JVM-wide; this one bounds every call itself, follows no
  * redirects, never repeats a POST, and keeps only status codes of failures (Notify's error text may quote
- * the address).
+ * the address). Every failed call is logged at WARNING with its status or reason and its trace
+ * ({@link FailedCalls}).
  */
 public final class NotifyNlClient implements NotifyNl {
+
+    private static final Logger LOG = Logger.getLogger(NotifyNlClient.class.getName());
+    private static final String SEND = "NotifyNL POST /v2/notifications/email";
+    private static final String LOOKUP = "NotifyNL GET /v2/notifications";
+    private static final String CREDENTIAL = "notifynl.api-key";
 
     private final NotifyNlSettings settings;
     /** Protocol time, not the NMC's business clock: NotifyNL checks {@code iat} against its own clock. */
@@ -70,16 +78,29 @@ public final class NotifyNlClient implements NotifyNl {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             int status = response.statusCode();
             if (status == 201) {
-                return id(mapper.readTree(response.body()).path("id"))
-                        .<SendResult>map(SendResult.Accepted::new)
-                        // A 201 we cannot read still means NotifyNL has it: look it up by reference later.
-                        .orElseGet(() -> new SendResult.Unavailable("contract", true));
+                Optional<UUID> id = id(mapper.readTree(response.body()).path("id"));
+                if (id.isEmpty()) {
+                    // A 201 we cannot read still means NotifyNL has it: look it up by reference later.
+                    FailedCalls.warn(LOG, SEND, "a 201 without a notification id", span,
+                            "the attempt is looked up by reference later");
+                    return new SendResult.Unavailable("contract", true);
+                }
+                return new SendResult.Accepted(id.get());
             }
-            return status == 400 ? new SendResult.Rejected("http-400")
-                    : new SendResult.Unavailable("http-" + status, status >= 500);
+            if (status == 400) {
+                FailedCalls.warn(LOG, SEND, "HTTP 400 (NotifyNL refuses this e-mail)", span,
+                        "the notification ends niet-bezorgbaar; if it recurs, check the berichttype's template and "
+                                + "personalisation at NotifyNL");
+                return new SendResult.Rejected("http-400");
+            }
+            FailedCalls.warn(LOG, SEND, FailedCalls.status(status, CREDENTIAL), span, "the send is postponed");
+            return new SendResult.Unavailable("http-" + status, status >= 500);
         } catch (ConnectException | HttpConnectTimeoutException notConnected) {
+            FailedCalls.warn(LOG, SEND, FailedCalls.exception(notConnected), span, "the send is postponed");
             return new SendResult.Unavailable("connection", false);
         } catch (IOException e) {
+            FailedCalls.warn(LOG, SEND, FailedCalls.exception(e), span,
+                    "the send is postponed and first looked up by reference");
             return new SendResult.Unavailable("connection", true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -112,9 +133,15 @@ public final class NotifyNlClient implements NotifyNl {
             return switch (response.statusCode()) {
                 case 200 -> read.apply(mapper.readTree(response.body()));
                 case 404 -> new Lookup.NotFound();
-                default -> new Lookup.Unavailable("http-" + response.statusCode());
+                default -> {
+                    FailedCalls.warn(LOG, LOOKUP, FailedCalls.status(response.statusCode(), CREDENTIAL), span,
+                            "the status query is retried later");
+                    yield new Lookup.Unavailable("http-" + response.statusCode());
+                }
             };
         } catch (IOException | RuntimeException e) {
+            FailedCalls.warn(LOG, LOOKUP, e instanceof IOException ? FailedCalls.exception(e)
+                    : "an answer outside the contract", span, "the status query is retried later");
             return new Lookup.Unavailable(e instanceof IOException ? "connection" : "contract");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -184,14 +184,25 @@ abstract class LifecycleTestBase {
         return result;
     }
 
-    /** Everything the NMC logged during the test, formatted as it would be written. */
+    /** Everything the NMC logged during the test, formatted as it would be written, and the records themselves. */
     protected static final class CapturedLogs extends Handler {
         protected final ByteArrayOutputStream text = new ByteArrayOutputStream();
         protected final SimpleFormatter formatter = new SimpleFormatter();
+        private final List<LogRecord> records = new ArrayList<>();
 
         @Override
         public synchronized void publish(LogRecord record) {
             text.writeBytes(formatter.format(record).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            records.add(record);
+        }
+
+        /** The records of one logger (a class's name). */
+        synchronized List<LogRecord> of(Class<?> logger) {
+            return records.stream().filter(record -> logger.getName().equals(record.getLoggerName())).toList();
+        }
+
+        synchronized List<LogRecord> records() {
+            return List.copyOf(records);
         }
 
         @Override

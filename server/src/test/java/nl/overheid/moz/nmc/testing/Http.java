@@ -64,6 +64,16 @@ public final class Http {
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** Any method, with a body of any type when {@code body} is not null. */
+    public Response request(String method, String path, String token, String contentType, String body) {
+        HttpRequest.Builder builder = builder(path, token);
+        if (contentType != null) {
+            builder.header("Content-Type", contentType);
+        }
+        return send(builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     private HttpRequest.Builder builder(String path, String token) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(20));
         if (token != null) {

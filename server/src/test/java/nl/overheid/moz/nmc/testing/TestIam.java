@@ -29,6 +29,9 @@ public final class TestIam {
     public static final String ISSUER = "https://iam.test.moza.local";
     public static final String AUDIENCE = "nmc";
 
+    /** Someone else's key (one for all, since RSA keys take a while to make). */
+    private static final KeyPair STRANGER = generate();
+
     private final String keyId = "test-" + UUID.randomUUID();
     private final KeyPair keys;
     private final Path jwksFile;
@@ -45,6 +48,34 @@ public final class TestIam {
 
     public Path jwksFile() {
         return jwksFile;
+    }
+
+    /** The JWKS document the gateway publishes (to serve it over HTTP). */
+    public String jwksJson() {
+        return jwksJson(JwkRSA.ALG_RS256);
+    }
+
+    /** The JWKS document with the key published for another algorithm (e.g. RS512). */
+    public String jwksJson(String algorithm) {
+        return jwks(keyId, (RSAPublicKey) keys.getPublic()).replace("\"RS256\"", "\"" + algorithm + "\"");
+    }
+
+    /** A valid token as of {@code now} but signed with another algorithm of the same RSA key (e.g. RS512). */
+    public String tokenWithAlgorithm(String oin, String algorithm, Instant now) {
+        return sign(keyId, keys, algorithm, oin, ISSUER, AUDIENCE, now, now.plus(Duration.ofHours(1)));
+    }
+
+    /**
+     * HS256 over the gateway's public key as the HMAC secret, with the gateway's kid: the algorithm-confusion
+     * attack on verifiers that let the token choose how the key is used.
+     */
+    public String hmacWithPublicKeyToken(String oin, Instant now) {
+        byte[] secret = jwksJson().getBytes(StandardCharsets.UTF_8);
+        io.helidon.security.jwt.jwk.JwkOctet jwk = io.helidon.security.jwt.jwk.JwkOctet.create(jakarta.json.Json
+                .createObjectBuilder().add("kty", "oct").add("alg", "HS256").add("kid", keyId)
+                .add("k", Base64.getUrlEncoder().withoutPadding().encodeToString(secret)).build());
+        Jwt jwt = claims(keyId, "HS256", oin, ISSUER, AUDIENCE, now, now.plus(Duration.ofHours(1)));
+        return SignedJwt.sign(jwt, jwk).tokenContent();
     }
 
     /** A valid access token for the DV with this OIN. */
@@ -66,9 +97,9 @@ public final class TestIam {
         return sign(keyId, generate(), oin, ISSUER, AUDIENCE, Instant.now(), Instant.now().plus(Duration.ofHours(1)));
     }
 
-    /** Signed by a key with an unknown kid. */
+    /** Signed by a key under a random kid the gateway never published. */
     public String unknownKeyToken(String oin) {
-        return sign("unknown-" + UUID.randomUUID(), generate(), oin, ISSUER, AUDIENCE, Instant.now(),
+        return sign("unknown-" + UUID.randomUUID(), STRANGER, oin, ISSUER, AUDIENCE, Instant.now(),
                 Instant.now().plus(Duration.ofHours(1)));
     }
 
@@ -85,15 +116,26 @@ public final class TestIam {
 
     private static String sign(String kid, KeyPair pair, String oin, String issuer, String audience, Instant now,
                                Instant expires) {
+        return sign(kid, pair, JwkRSA.ALG_RS256, oin, issuer, audience, now, expires);
+    }
+
+    private static String sign(String kid, KeyPair pair, String algorithm, String oin, String issuer,
+                               String audience, Instant now, Instant expires) {
         JwkRSA jwk = JwkRSA.builder()
                 .keyId(kid)
-                .algorithm(JwkRSA.ALG_RS256)
+                .algorithm(algorithm)
                 .publicKey((RSAPublicKey) pair.getPublic())
                 .privateKey((RSAPrivateKey) pair.getPrivate())
                 .build();
-        Jwt jwt = Jwt.builder()
+        return SignedJwt.sign(claims(kid, algorithm, oin, issuer, audience, now, expires),
+                JwkKeys.builder().addKey(jwk).build()).tokenContent();
+    }
+
+    private static Jwt claims(String kid, String algorithm, String oin, String issuer, String audience, Instant now,
+                              Instant expires) {
+        return Jwt.builder()
                 .keyId(kid)
-                .algorithm(JwkRSA.ALG_RS256)
+                .algorithm(algorithm)
                 .issuer(issuer)
                 .audience(java.util.List.of(audience))
                 .subject(oin)
@@ -103,7 +145,6 @@ public final class TestIam {
                 .expirationTime(expires)
                 .jwtId(UUID.randomUUID().toString())
                 .build();
-        return SignedJwt.sign(jwt, JwkKeys.builder().addKey(jwk).build()).tokenContent();
     }
 
     private static String jwks(String kid, RSAPublicKey key) {

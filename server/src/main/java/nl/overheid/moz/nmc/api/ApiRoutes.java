@@ -1,0 +1,95 @@
+package nl.overheid.moz.nmc.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.http.Method;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The paths and methods the NMC serves, read from the published contracts, so a request outside them is a 404 or
+ * a 405 with {@code Allow} before any handler runs, and which operations need a DV token is what the contract says
+ * ({@code security: []} is open). Helidon routes by registration order and knows no 405; here a fixed path wins
+ * over a template ({@code /notificaties/wijzigingen} over {@code /notificaties/{id}}), as in OpenAPI.
+ */
+public final class ApiRoutes {
+
+    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch",
+            "trace");
+
+    /** One path of a contract: the methods it has and, per method, whether it needs a DV token. */
+    public record Route(String template, Pattern pattern, Map<Method, Boolean> dvToken) {
+
+        public boolean allows(Method method) {
+            return dvToken.containsKey(method);
+        }
+
+        public boolean needsDvToken(Method method) {
+            return dvToken.getOrDefault(method, true);
+        }
+
+        /** The value of an {@code Allow} header. */
+        public String allow() {
+            return dvToken.keySet().stream().map(Method::text).collect(Collectors.joining(", "));
+        }
+
+        boolean fixed() {
+            return !template.contains("{");
+        }
+    }
+
+    private final List<Route> routes;
+
+    private ApiRoutes(List<Route> routes) {
+        // Fixed paths first, then the longer templates: the most specific match wins.
+        this.routes = routes.stream()
+                .sorted(Comparator.comparing((Route route) -> !route.fixed())
+                        .thenComparing(route -> -route.template().length()))
+                .toList();
+    }
+
+    /**
+     * The routes of the DV API and the NotifyNL callback under {@code basePath}, and {@code extraOpenGets}: paths
+     * outside the contracts answered to GET without a token (the JWKS at its well-known location).
+     */
+    public static ApiRoutes of(ApiDocuments documents, String basePath, String... extraOpenGets) {
+        List<Route> routes = new ArrayList<>();
+        boolean dvDefault = !documents.dv().path("security").isEmpty();
+        documents.dv().path("paths").properties().forEach(path ->
+                routes.add(route(basePath + path.getKey(), path.getValue(), dvDefault)));
+        // The callback authenticates NotifyNL with its own token, in its handler: no DV token.
+        documents.callback().path("paths").properties().forEach(path ->
+                routes.add(route(basePath + path.getKey(), path.getValue(), false)));
+        for (String path : extraOpenGets) {
+            routes.add(new Route(path, Pattern.compile(Pattern.quote(path)), Map.of(Method.GET, false)));
+        }
+        return new ApiRoutes(routes);
+    }
+
+    private static Route route(String template, JsonNode operations, boolean dvDefault) {
+        Map<Method, Boolean> dvToken = new LinkedHashMap<>();
+        operations.properties().forEach(operation -> {
+            if (METHODS.contains(operation.getKey())) {
+                JsonNode security = operation.getValue().path("security");
+                dvToken.put(Method.create(operation.getKey().toUpperCase(java.util.Locale.ROOT)),
+                        security.isMissingNode() ? dvDefault : !security.isEmpty());
+            }
+        });
+        // A template parameter is one non-empty segment.
+        String regex = java.util.Arrays.stream(template.split("(?=\\{)|(?<=})"))
+                .map(part -> part.startsWith("{") ? "[^/]+" : Pattern.quote(part))
+                .collect(Collectors.joining());
+        return new Route(template, Pattern.compile(regex), java.util.Collections.unmodifiableMap(dvToken));
+    }
+
+    /** The route this path belongs to, if any. */
+    public Optional<Route> match(String path) {
+        return routes.stream().filter(route -> route.pattern().matcher(path).matches()).findFirst();
+    }
+}

@@ -1,0 +1,285 @@
+package nl.overheid.moz.nmc.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.RunningNmc;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The edge of the HTTP server as an attacker or a confused client meets it: every path and method outside the
+ * contracts, bodies too large for the API or for the web server, bodies that are not JSON. Each answer is a
+ * problem with the right status, never a 500, and every answer — problems, documents, the JWKS, the callback,
+ * {@code /observe} — carries {@code API-Version} and the NL API Design Rules' security headers.
+ */
+class HttpEdgeTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final TestIam IAM = new TestIam();
+    /** Small, so a body over the web server's own limit is quick to send. */
+    private static final int MAX_PAYLOAD = 200_000;
+    private static final String DECENTRAAL = "/api/nmc/v1/decentraal/notificaties";
+    private static RunningNmc nmc;
+    private static Http http;
+    private static String token;
+
+    @BeforeAll
+    static void start() {
+        DB.reset();
+        nmc = RunningNmc.start(DB, IAM, MutableClock.startingNow(), "server: {max-payload-size: " + MAX_PAYLOAD + "}");
+        http = nmc.http();
+        token = IAM.token(TestNmc.DV_A);
+    }
+
+    @AfterAll
+    static void stop() {
+        nmc.close();
+    }
+
+    @Test
+    void unknownPathsAreA404ProblemInsideAndOutsideTheBasePathWithAndWithoutAToken() {
+        List<String> unknown = List.of("/", "/foo", "/.well-known/anything", "/.well-known/jwks.json/x",
+                "/api", "/api/nmc", "/api/nmc/v1", "/api/nmc/v1/", "/api/nmc/v2/notificaties",
+                "/api/nmc/v1/bestaat-niet", "/api/nmc/v1/notificaties/" + UUID.randomUUID() + "/pogingen",
+                "/api/nmc/v1/notificaties/wijzigingen/bevestiging/x", "/api/nmc/v1/openapi.xml",
+                "/API/NMC/V1/notificaties", "/observe/bestaat-niet", "/%2e%2e/api/nmc/v1/sleutels");
+        for (String path : unknown) {
+            for (String method : List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")) {
+                for (String bearer : new String[] {null, token}) {
+                    Http.Response response = http.request(method, path, bearer, null, null);
+                    String what = method + " " + path + (bearer == null ? "" : " with a token");
+                    assertThat(response.status()).as(what).isEqualTo(404);
+                    assertProblemHeaders(response, what, !method.equals("HEAD"));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aKnownPathWithAnotherMethodIsA405WithAllowBeforeAuthentication() {
+        // A fixed path wins over /notificaties/{id}, as in OpenAPI: /notificaties/wijzigingen is not a 400 for a
+        // malformed id.
+        Map<String, String> allowed = new java.util.LinkedHashMap<>();
+        """
+                /api/nmc/v1/decentraal/notificaties              POST
+                /api/nmc/v1/centraal/notificaties                POST
+                /api/nmc/v1/notificaties                         GET
+                /api/nmc/v1/notificaties/%s                      GET, DELETE
+                /api/nmc/v1/notificaties/wijzigingen             GET
+                /api/nmc/v1/notificaties/wijzigingen/bevestiging PUT
+                /api/nmc/v1/webhook                              GET
+                /api/nmc/v1/webhook/hervatting                   POST
+                /api/nmc/v1/sleutels                             GET
+                /api/nmc/v1/openapi.json                         GET
+                /api/nmc/v1/openapi.yaml                         GET
+                /api/nmc/v1/notifynl-callback                    POST
+                /.well-known/jwks.json                           GET
+                """.formatted(UUID.randomUUID()).lines()
+                .forEach(line -> allowed.put(line.split(" +", 2)[0], line.split(" +", 2)[1]));
+        allowed.forEach((path, allow) -> {
+            for (String method : List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")) {
+                if (List.of(allow.split(", ")).contains(method)) {
+                    continue;
+                }
+                for (String bearer : new String[] {null, token}) {
+                    String what = method + " " + path + (bearer == null ? "" : " with a token");
+                    Http.Response response = http.request(method, path, bearer,
+                            method.equals("GET") || method.equals("HEAD") ? null : "application/json",
+                            method.equals("GET") || method.equals("HEAD") ? null : "{}");
+                    assertThat(response.status()).as(what).isEqualTo(405);
+                    assertThat(response.header("Allow")).as(what).contains(allow);
+                    assertProblemHeaders(response, what, !method.equals("HEAD"));
+                }
+            }
+        });
+    }
+
+    @Test
+    void aProtectedOperationWithoutATokenIsA401Problem() {
+        for (String path : List.of("/api/nmc/v1/notificaties?dvRef=x", "/api/nmc/v1/notificaties/wijzigingen",
+                "/api/nmc/v1/webhook", "/api/nmc/v1/notificaties/" + UUID.randomUUID())) {
+            Http.Response response = http.get(path, null);
+            assertThat(response.status()).as(path).isEqualTo(401);
+            assertProblemHeaders(response, path, true);
+        }
+    }
+
+    @Test
+    void everyAnswerCarriesTheSecurityHeadersAndOnlyTheOpenApiDocumentsCors() {
+        for (String path : List.of("/api/nmc/v1/openapi.json", "/api/nmc/v1/openapi.yaml")) {
+            Http.Response document = http.get(path, null);
+            assertThat(document.status()).isEqualTo(200);
+            assertSecurityHeaders(document, path, "no-store");
+            assertThat(document.header("Access-Control-Allow-Origin")).as(path).contains("*");
+        }
+        assertThat(http.get("/api/nmc/v1/openapi.json", null).contentType()).startsWith("application/json");
+        assertThat(http.get("/api/nmc/v1/openapi.yaml", null).contentType()).startsWith("application/yaml");
+
+        // The JWKS keeps its deliberate cache header: public keys, cached by every webhook receiver for as long as
+        // the key schedule allows (webhook.jwks-max-age).
+        for (String path : List.of("/.well-known/jwks.json", "/api/nmc/v1/sleutels")) {
+            Http.Response jwks = http.get(path, null);
+            assertThat(jwks.status()).isEqualTo(200);
+            assertThat(jwks.contentType()).startsWith("application/json");
+            assertSecurityHeaders(jwks, path, "public, max-age=300");
+            assertThat(jwks.header("Access-Control-Allow-Origin")).as(path).isEmpty();
+        }
+
+        Http.Response feed = http.get("/api/nmc/v1/notificaties/wijzigingen", token);
+        assertThat(feed.status()).isEqualTo(200);
+        assertThat(feed.contentType()).startsWith("application/json");
+        assertSecurityHeaders(feed, "feed", "no-store");
+        assertThat(feed.header("Access-Control-Allow-Origin")).isEmpty();
+
+        Http.Response callback = http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN,
+                "{\"id\":\"" + UUID.randomUUID() + "\",\"reference\":\"" + UUID.randomUUID()
+                        + "\",\"status\":\"delivered\"}");
+        assertThat(callback.status()).isEqualTo(200);
+        assertSecurityHeaders(callback, "callback", "no-store");
+
+        for (String path : List.of("/observe/health", "/observe/metrics")) {
+            Http.Response observe = http.get(path, null);
+            assertThat(observe.status()).as(path).isEqualTo(200);
+            assertSecurityHeaders(observe, path, "no-store");
+        }
+    }
+
+    @Test
+    void aBodyOverTheApiLimitIsA413Problem() {
+        String big = "{\"dvRef\":\"" + "x".repeat(70_000) + "\"}";
+        Http.Response response = http.post(DECENTRAAL, token, big);
+        assertThat(response.status()).isEqualTo(413);
+        assertProblemHeaders(response, "413", true);
+        assertThat(response.json().path("type").asText()).endsWith("/verzoek-te-groot");
+        // The rest of the body was read and discarded, not left in the connection.
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", token).status()).isEqualTo(200);
+    }
+
+    @Test
+    void aChunkedBodyOverTheApiLimitIsA413ProblemToo() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(http.baseUrl() + DECENTRAAL))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                // A publisher of unknown length: sent chunked, without Content-Length.
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        ("{\"dvRef\":\"" + "x".repeat(100_000) + "\"}").getBytes(StandardCharsets.UTF_8))))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+    }
+
+    @Test
+    void aBodyOverTheWebServersLimitIsA413ProblemBeforeItIsSent() throws Exception {
+        // With Expect: 100-continue the refusal comes before the body: nothing is sent into a closed connection.
+        HttpResponse<String> response = HttpClient.newBuilder().build().send(HttpRequest.newBuilder(
+                        URI.create(http.baseUrl() + DECENTRAAL)).expectContinue(true).timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("x".repeat(MAX_PAYLOAD + 1))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.headers().firstValue("API-Version")).contains("1.0.0");
+        assertThat(response.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
+        assertThat(response.body()).contains("\"status\":413");
+    }
+
+    @Test
+    void aBodyOverTheWebServersLimitGetsAProblemThatAClientReadingFirstCanRead() throws IOException {
+        // Helidon answers on the headers alone and closes; the body is never read. A client that reads what came
+        // back before sending on finds a complete problem.
+        try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST " + DECENTRAAL + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + (MAX_PAYLOAD + 1) + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = readAll(socket.getInputStream());
+            assertThat(answer).startsWith("HTTP/1.1 413").containsIgnoringCase("content-type: application/problem+json")
+                    .containsIgnoringCase("api-version: 1.0.0").containsIgnoringCase("x-frame-options: DENY")
+                    .contains("\"status\":413");
+        }
+    }
+
+    @Test
+    void aBodyThatIsNotJsonIsA415Problem() {
+        for (String type : List.of("text/plain", "application/xml", "application/x-www-form-urlencoded",
+                "application/jsonx", "application/json; charset=iso-8859-1")) {
+            Http.Response response = http.request("POST", DECENTRAAL, token, type, "{\"dvRef\":\"x\"}");
+            assertThat(response.status()).as(type).isEqualTo(415);
+            assertProblemHeaders(response, type, true);
+        }
+        Http.Response withoutType = http.request("POST", DECENTRAAL, token, null, "{\"dvRef\":\"x\"}");
+        assertThat(withoutType.status()).isEqualTo(415);
+        Http.Response callback = http.request("POST", "/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN,
+                "text/plain", "{}");
+        assertThat(callback.status()).isEqualTo(415);
+        assertProblemHeaders(callback, "callback", true);
+        assertThat(http.request("POST", DECENTRAAL, token, "Application/JSON; charset=UTF-8", "{}").status())
+                .as("the media type is case-insensitive; the body is then checked").isEqualTo(400);
+    }
+
+    @Test
+    void aMalformedRequestHelidonRefusesItselfIsAProblemToo() throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET /api/nmc/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Length: veel\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = readAll(socket.getInputStream());
+            assertThat(answer).startsWith("HTTP/1.1 400").containsIgnoringCase("content-type: application/problem+json")
+                    .containsIgnoringCase("api-version: 1.0.0").doesNotContain("veel");
+        }
+    }
+
+    private static String readAll(InputStream in) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            in.transferTo(bytes);
+        } catch (java.net.SocketException reset) {
+            // the server closes after its answer; what arrived before counts
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void assertProblemHeaders(Http.Response response, String what, boolean hasBody) {
+        assertThat(response.status()).as(what).isNotEqualTo(500);
+        assertThat(response.contentType()).as(what).startsWith("application/problem+json");
+        assertSecurityHeaders(response, what, "no-store");
+        assertThat(response.header("Access-Control-Allow-Origin")).as(what).isEmpty();
+        if (hasBody) {
+            assertThat(response.json().path("status").asInt()).as(what).isEqualTo(response.status());
+            assertThat(response.json().path("title").asText()).as(what).isNotBlank();
+        }
+    }
+
+    private static void assertSecurityHeaders(Http.Response response, String what, String cacheControl) {
+        assertThat(response.header("API-Version")).as(what).contains("1.0.0");
+        assertThat(response.header("Cache-Control")).as(what).contains(cacheControl);
+        assertThat(response.header("Content-Security-Policy")).as(what).contains("frame-ancestors 'none'");
+        assertThat(response.header("Strict-Transport-Security")).as(what).contains("max-age=31536000");
+        assertThat(response.header("X-Content-Type-Options")).as(what).contains("nosniff");
+        assertThat(response.header("X-Frame-Options")).as(what).contains("DENY");
+    }
+}

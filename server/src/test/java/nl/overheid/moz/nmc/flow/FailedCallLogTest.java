@@ -1,0 +1,131 @@
+package nl.overheid.moz.nmc.flow;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import nl.overheid.moz.nmc.ldv.LdvClient;
+import nl.overheid.moz.nmc.profiel.ProfielserviceClient;
+import nl.overheid.moz.nmc.sending.NotifyNlClient;
+import nl.overheid.moz.nmc.testing.PartiesStub;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A failed call to a party is one WARNING an operator can act on: the call, its status or reason, the
+ * notification's trace and what happens next. The parties answer with bodies that quote the e-mail address or the
+ * KVK number (as NotifyNL's error messages may); none of it reaches the log, and nothing is logged at SEVERE.
+ */
+class FailedCallLogTest extends LifecycleTestBase {
+
+    private static final String KVK = "12345670";
+    private static final String SEND = "/v2/notifications/email";
+
+    @Test
+    void aNotifyNlOutageIsAWarningWithTheStatusAndTheTrace() {
+        fail(SEND, answerQuoting(503, "$.email_address"));
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+
+        assertThat(warningOf(NotifyNlClient.class))
+                .startsWith("NotifyNL POST /v2/notifications/email failed: HTTP 503 ")
+                .contains("(trace " + traceId(id) + ", span ").endsWith("the send is postponed");
+        assertNoPersonalData(EMAIL);
+    }
+
+    @Test
+    void aRefusedCredentialSaysWhatToCheck() {
+        fail(SEND, answerQuoting(403, "$.email_address"));
+        accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+
+        assertThat(warningOf(NotifyNlClient.class)).contains("HTTP 403 (check notifynl.api-key)");
+        assertNoPersonalData(EMAIL);
+    }
+
+    @Test
+    void aRefusalOfTheEmailIsAWarningThatNamesTheConsequence() {
+        fail(SEND, answerQuoting(400, "$.email_address"));
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+
+        assertThat(status(id)).startsWith("niet-bezorgbaar");
+        assertThat(warningOf(NotifyNlClient.class)).contains("HTTP 400").contains(traceId(id))
+                .contains("niet-bezorgbaar");
+        assertNoPersonalData(EMAIL);
+    }
+
+    @Test
+    void aBrokenConnectionIsAWarningWithTheKindOfFailure() {
+        notify.breakConnections();
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+
+        assertThat(warningOf(NotifyNlClient.class)).contains("failed: no usable answer (").contains(traceId(id));
+        assertNoPersonalData(EMAIL);
+    }
+
+    @Test
+    void aProfielserviceFailureIsAWarningWithoutTheKvkNumber() {
+        fail(PartiesStub.LOOKUP_PATH, answerQuoting(500, "$.identificerendNummer"));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        nmc.runWorkersOnce();
+
+        assertThat(warningOf(ProfielserviceClient.class))
+                .startsWith("Profielservice POST /contactgegevens/opvragingen failed: HTTP 500 ")
+                .contains(traceId(id)).endsWith("the send is postponed");
+        assertNoPersonalData(KVK);
+    }
+
+    @Test
+    void anLdvFailureIsAWarningThatNamesTheRecordAndTheCallThatWaits() {
+        fail(PartiesStub.LDV_PATH, answerQuoting(503, "$.trace_id"));
+        UUID id = accept(DV_REF, Map.of());
+        nmc.runWorkersOnce();
+
+        assertThat(warningOf(LdvClient.class))
+                .startsWith("LDV POST /dataverwerkingen (record nmc.notifynl.email-versturen) failed: HTTP 503 ")
+                .contains(traceId(id)).contains("postponed");
+        assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock
+                .postRequestedFor(urlPathEqualTo(SEND)))).as("no record, no call").isEmpty();
+        assertNoPersonalData(EMAIL);
+    }
+
+    /** The one record of this class's logger, which must be a WARNING; its message. */
+    private String warningOf(Class<?> client) {
+        List<LogRecord> records = logs.of(client);
+        assertThat(records).as("records of " + client.getSimpleName()).hasSize(1);
+        assertThat(records.getFirst().getLevel()).isEqualTo(Level.WARNING);
+        assertThat(records.getFirst().getThrown()).as("no exception, whose message may quote the call").isNull();
+        return records.getFirst().getMessage();
+    }
+
+    private void assertNoPersonalData(String personal) {
+        assertThat(logs.text()).doesNotContain(personal).doesNotContain(SECRET_TEXT).doesNotContain(DV_REF)
+                .doesNotContain("quoted:");
+        assertThat(logs.records()).allSatisfy(record -> assertThat(record.getLevel().intValue())
+                .as(record.getMessage()).isLessThan(Level.SEVERE.intValue()));
+    }
+
+    private String traceId(UUID id) {
+        return query("SELECT trace_id FROM notificatie WHERE id = ?", id).getFirst();
+    }
+
+    private void fail(String path, ResponseDefinitionBuilder answer) {
+        notify.server().stubFor(post(urlPathEqualTo(path)).atPriority(1).willReturn(answer));
+    }
+
+    /** An error answer whose body quotes a field of the request, as an error message of the party may. */
+    private static ResponseDefinitionBuilder answerQuoting(int status, String field) {
+        return aResponse().withStatus(status).withHeader("Content-Type", "application/json")
+                .withBody("{\"errors\":[{\"error\":\"Error\",\"message\":\"quoted: {{jsonPath request.body '" + field
+                        + "'}}\"}],\"status_code\":" + status + "}")
+                .withTransformers("response-template");
+    }
+}
