@@ -51,6 +51,7 @@ import nl.overheid.moz.nmc.engine.DutyRunner;
 import nl.overheid.moz.nmc.engine.EngineSettings;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SendBudget;
+import nl.overheid.moz.nmc.engine.SendBudgetUpkeep;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.TaskWorker;
@@ -238,6 +239,7 @@ public final class Nmc implements AutoCloseable {
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
                     new EventPartitions(database),
                     new EventRetention(database, clock, settings.eventLogRetention()),
+                    new SendBudgetUpkeep(database, budget, clock),
                     new NotificationRetention(database, clock, retentionSettings),
                     keyRewrap,
                     pepperCompromises,

@@ -35,6 +35,11 @@ final class Simulators implements AutoCloseable {
      * an outcome is reached only when that clock has passed it).
      */
     Simulators(Duration callbackDelay, java.time.Clock clock) {
+        this(callbackDelay, clock, line -> { });
+    }
+
+    /** As above, with every simulator's log lines going to {@code log} (a test that reads what they log). */
+    Simulators(Duration callbackDelay, java.time.Clock clock, java.util.function.Consumer<String> log) {
         nmcPort = freePort();
         notifyNl = NotifyNlSimulator.start(NotifyNlSimulator.Config.builder()
                 .port(0)
@@ -43,12 +48,12 @@ final class Simulators implements AutoCloseable {
                 .apiKey(TestNmc.NOTIFY_API_KEY)
                 .callbackDelay(callbackDelay)
                 .callbackRetryInterval(Duration.ofMillis(100))
-                .log(line -> { })
+                .log(log)
                 .clock(clock)
                 .build());
         profielservice = ProfielserviceSimulator.start(ProfielserviceSimulator.Config.builder()
-                .port(0).bearerToken(PROFIELSERVICE_TOKEN).log(line -> { }).build());
-        ldv = LdvSimulator.start(LdvSimulator.Config.builder().port(0).bearerToken(LDV_TOKEN).log(line -> { }).build());
+                .port(0).bearerToken(PROFIELSERVICE_TOKEN).log(log).build());
+        ldv = LdvSimulator.start(LdvSimulator.Config.builder().port(0).bearerToken(LDV_TOKEN).log(log).build());
     }
 
     /** The NMC's port and the parties' addresses and tokens, as configuration (YAML). */

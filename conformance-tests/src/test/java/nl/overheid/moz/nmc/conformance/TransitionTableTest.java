@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -609,40 +608,12 @@ class TransitionTableTest {
     // Driving the NMC and the parties
     // ---------------------------------------------------------------------------------------------------
 
-    /**
-     * Runs the workers round after round, each time waiting for NotifyNL's e-mails to reach their outcome and
-     * its receipts to be delivered, until a round finds nothing to do and nothing is on its way.
-     */
     private void settle() {
-        for (int round = 0; round < 100; round++) {
-            // A receipt that arrives while the workers run is stored after the receipt worker looked: count it.
-            int receiptsBefore = parties.notifyNl.callbacksDelivered();
-            int work = nmc.runWorkersOnce();
-            boolean waited = awaitParties() || parties.notifyNl.callbacksDelivered() != receiptsBefore;
-            if (work == 0 && !waited) {
-                return;
-            }
-        }
-        throw new AssertionError("the NMC did not come to rest");
+        Rounds.settle(nmc, parties.notifyNl);
     }
 
-    /** Waits for NotifyNL's pending outcomes and receipts; true when there was anything to wait for. */
     private boolean awaitParties() {
-        boolean waited = false;
-        Instant deadline = Instant.now().plusSeconds(10);
-        while (parties.notifyNl.callbacksPending() > 0 || outcomesPending()) {
-            waited = true;
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("NotifyNL's simulator did not finish its receipts");
-            }
-            sleep(5);
-        }
-        return waited;
-    }
-
-    private static boolean outcomesPending() {
-        return parties.notifyNl.sentNotifications().stream().anyMatch(sent -> sent.completedAt() == null
-                && !NotifyNlSimulator.PENDING_ADDRESS.equals(sent.emailAddress()));
+        return Rounds.awaitParties(parties.notifyNl);
     }
 
     private void advance(Duration duration) {
@@ -824,47 +795,14 @@ class TransitionTableTest {
     }
 
     private static List<String> query(String sql, UUID parameter) {
-        List<String> result = new ArrayList<>();
-        try (Connection c = database.connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            if (parameter != null) {
-                s.setObject(1, parameter);
-            }
-            try (ResultSet rows = s.executeQuery()) {
-                while (rows.next()) {
-                    result.add(rows.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-        return result;
+        return database.query(sql, parameter);
     }
 
     private static void execute(String sql, UUID parameter) {
-        try (Connection c = database.connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            s.setObject(1, parameter);
-            s.executeUpdate();
-            c.commit();
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        database.execute(sql, parameter);
     }
 
     private static void sql(String sql) {
-        try (Connection c = database.connect(); Statement s = c.createStatement()) {
-            s.execute(sql);
-            c.commit();
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        database.execute(sql, null);
     }
 }

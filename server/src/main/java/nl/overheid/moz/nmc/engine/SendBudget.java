@@ -26,6 +26,9 @@ public final class SendBudget {
             RETURNING laatst_toegekend
             """);
 
+    private static final Statement BUDGET_FORGET = Statement.named("budgetForget",
+            "DELETE FROM verzendbudget WHERE venster < :before");
+
     private static final Statement BUDGET_RETURN = Statement.named("budgetReturn", """
             UPDATE verzendbudget SET resterend = resterend + :tokens
              WHERE notify_service = :service AND venster = :window
@@ -56,6 +59,11 @@ public final class SendBudget {
     }
 
     /** Takes up to {@code want} send tokens in the current window; returns how many it got. */
+    /** Removes the windows that ended before {@code before} (they can no longer be taken from). */
+    public long budgetForget(DbTransaction tx, Instant before) {
+        return BUDGET_FORGET.dml(tx).addParam("before", before).execute();
+    }
+
     public int budgetTakeForSending(DbTransaction tx, String service, int want, Instant now) {
         return take(tx, service, TaskHandler.Budget.SENDING, sendCapacity, want, now);
     }

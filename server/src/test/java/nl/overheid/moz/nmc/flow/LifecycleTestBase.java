@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -144,23 +140,12 @@ abstract class LifecycleTestBase {
     }
 
     protected static void execute(String sql, UUID parameter) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            s.setObject(1, parameter);
-            s.executeUpdate();
-            c.commit();
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        DB.execute(sql, parameter);
     }
 
     /** A statement without parameters (test set-up of the register). */
     protected static void sql(String sql) {
-        try (Connection c = DB.connect(); java.sql.Statement s = c.createStatement()) {
-            s.execute(sql);
-            c.commit();
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        DB.execute(sql, null);
     }
 
     protected List<String> attempts(UUID id) {
@@ -168,20 +153,7 @@ abstract class LifecycleTestBase {
     }
 
     protected static List<String> query(String sql, UUID parameter) {
-        List<String> result = new ArrayList<>();
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
-            if (parameter != null) {
-                s.setObject(1, parameter);
-            }
-            try (ResultSet rows = s.executeQuery()) {
-                while (rows.next()) {
-                    result.add(rows.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-        return result;
+        return DB.query(sql, parameter);
     }
 
     /** Everything the NMC logged during the test, formatted as it would be written, and the records themselves. */

@@ -193,6 +193,46 @@ public final class TestDatabase {
         return connection;
     }
 
+    /** The first column of each row, as text; {@code parameter} binds the one {@code ?} (null: there is none). */
+    public java.util.List<String> query(String sql, Object parameter) {
+        java.util.List<String> result = new java.util.ArrayList<>();
+        try (Connection c = connect(); java.sql.PreparedStatement s = c.prepareStatement(sql)) {
+            if (parameter != null) {
+                s.setObject(1, parameter);
+            }
+            try (java.sql.ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    result.add(rows.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return result;
+    }
+
+    /**
+     * One statement, committed; {@code parameter} as for {@link #query}. Without one it is sent as it is, so a
+     * {@code ?} in it (a jsonb operator) is not taken for a parameter.
+     */
+    public void execute(String sql, Object parameter) {
+        try (Connection c = connect()) {
+            if (parameter == null) {
+                try (Statement s = c.createStatement()) {
+                    s.execute(sql);
+                }
+            } else {
+                try (java.sql.PreparedStatement s = c.prepareStatement(sql)) {
+                    s.setObject(1, parameter);
+                    s.execute();
+                }
+            }
+            c.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * Empties the database and registers one DV allowed berichttype {@code test-bericht}, for tests that work
      * below the API; returns the DV's id.
