@@ -757,7 +757,12 @@ class TransitionTableTest {
         Instant deadline = Instant.now().plusSeconds(15);
         List<String> path = readFeed(id);
         while (path.size() < versie && Instant.now().isBefore(deadline)) {
-            sleep(50);
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
             path = readFeed(id);
         }
         return path;
