@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.acceptance.Aanname;
+import nl.overheid.moz.nmc.acceptance.AcceptanceQuota;
 import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
 import nl.overheid.moz.nmc.acceptance.Annulering;
 import nl.overheid.moz.nmc.acceptance.CancelRefused;
@@ -235,6 +236,7 @@ public final class Nmc implements AutoCloseable {
                     .toList();
             Webhooks webhooks = new Webhooks(database, webhookPositions, tasks, events, cursors, signals, clock);
             FeedCalls feedCalls = new FeedCalls(database, clock, feedSettings.rateLimitPerSecond());
+            AcceptanceQuota acceptanceQuota = new AcceptanceQuota(database, clock);
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
                     new EventPartitions(database),
@@ -247,12 +249,12 @@ public final class Nmc implements AutoCloseable {
                     new UnacknowledgedReports(database, events, metrics, clock,
                             feedSettings.unacknowledgedCheckInterval(), feedSettings.unacknowledgedReportInterval(),
                             feedSettings.managementChannelTimeout()),
-                    feedCalls), engineSettings.controlInterval());
+                    feedCalls,
+                    acceptanceQuota), engineSettings.controlInterval());
 
             // The steps that answer requests.
             Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers,
-                    payloadPeppers, envelope,
-                    dataSubjects, clock, signals);
+                    payloadPeppers, envelope, dataSubjects, acceptanceQuota, clock, signals);
             Annulering annulering = new Annulering(database, transitions, notificationTasks);
             Feed feed = new Feed(database, events, statusEvents, cursors, clock);
 

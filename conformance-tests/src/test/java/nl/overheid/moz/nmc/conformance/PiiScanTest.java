@@ -435,6 +435,10 @@ class PiiScanTest {
         call("POST malformed callback", () -> http.post(path, TestNmc.CALLBACK_TOKEN, Http.json(malformed)));
         call("POST callback with a wrong token", () -> http.post(path, "fout-" + to, Http.json(receipt)));
         call("POST callback, not JSON", () -> http.post(path, TestNmc.CALLBACK_TOKEN, "{\"to\": \"" + to + "\""));
+        // A DV token that does not parse, holding an address: refused with a FINE record (the scan's positive
+        // control that FINE records reach it) that must not quote the token.
+        call("GET with a DV token that does not parse",
+                () -> http.get("/api/nmc/v1/notificaties?dvRef=x", "kapot." + to + ".token"));
         settle();
     }
 

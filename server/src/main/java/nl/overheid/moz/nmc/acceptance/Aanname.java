@@ -7,12 +7,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
-import io.helidon.dbclient.DbTransaction;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.WorkSignals;
@@ -38,7 +39,6 @@ import nl.overheid.moz.nmc.trace.TraceContexts;
  */
 public final class Aanname {
 
-    private static final Duration QUOTA_WINDOW = Duration.ofMinutes(1);
     /** A notification is about now: a geldig_tot further away than this is a mistake (or an overflow). */
     static final Duration MAX_VALIDITY = Duration.ofDays(366);
 
@@ -54,10 +54,11 @@ public final class Aanname {
     private final ObjectMapper mapper = new ObjectMapper();
     private final WorkSignals signals;
     private final DataSubjects subjects;
+    private final AcceptanceQuota quota;
 
     public Aanname(Database database, Transitions transitions, NotificationTasks tasks, NotificatieReads reads,
                    Register register, Peppers peppers, Peppers payloadPeppers, Envelope envelope,
-                   DataSubjects subjects, Clock clock, WorkSignals signals) {
+                   DataSubjects subjects, AcceptanceQuota quota, Clock clock, WorkSignals signals) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;
@@ -69,10 +70,19 @@ public final class Aanname {
         this.clock = clock;
         this.signals = signals;
         this.subjects = subjects;
+        this.quota = quota;
+    }
+
+    /** What became of one request: accepted (new, or a repeat of an earlier one) or refused. */
+    public sealed interface Outcome permits Accepted, Refused {
     }
 
     /** The accepted notification (or the one an identical earlier request created), as the DV sees it. */
-    public record Accepted(UUID id, NotificatieStatus status, int versie, boolean created) {
+    public record Accepted(UUID id, NotificatieStatus status, int versie, boolean created) implements Outcome {
+    }
+
+    /** A request that was refused; nothing of it is stored. */
+    public record Refused(AcceptanceRefused reason) implements Outcome {
     }
 
     /**
@@ -84,6 +94,9 @@ public final class Aanname {
                           Optional<String> traceparent) {
     }
 
+    /** A bulk submission commits this many notifications per transaction. */
+    static final int CHUNK = 100;
+
     /**
      * Accepts a validated request of the DV, or returns the notification an identical earlier request
      * created.
@@ -92,70 +105,154 @@ public final class Aanname {
      *                           DV's quota is used up; nothing is stored then
      */
     public Accepted accept(Dienstverlener dv, Request request) {
-        if (!dv.berichttypen().contains(request.berichttype())) {
-            throw new AcceptanceRefused.BerichttypeNotAllowed();
-        }
+        return switch (acceptAll(dv, List.of(request)).getFirst()) {
+            case Accepted accepted -> accepted;
+            case Refused refused -> throw refused.reason();
+        };
+    }
+
+    /**
+     * Accepts the validated requests of one DV and one regime, each on its own: a refused one stops none of
+     * the others. Each counts against the quota like a single request, and a repeat of an earlier request
+     * (or of one earlier in the list) yields that notification without counting. Committed in chunks of
+     * {@value #CHUNK}: each chunk takes its quota slots in one statement and stores its notifications, events
+     * and tasks in one transaction. The outcomes are in the order of {@code requests}.
+     */
+    public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests) {
         Instant now = clock.instant();
+        Outcome[] outcomes = new Outcome[requests.size()];
+        List<Prepared> prepared = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            Request request = requests.get(i);
+            Optional<AcceptanceRefused> refusal = check(dv, request, now);
+            if (refusal.isPresent()) {
+                outcomes[i] = new Refused(refusal.get());
+            } else {
+                prepared.add(prepare(i, dv, request));
+            }
+        }
+        boolean created = false;
+        for (int from = 0; from < prepared.size(); from += CHUNK) {
+            created |= acceptChunk(dv, prepared.subList(from, Math.min(prepared.size(), from + CHUNK)), now, outcomes);
+        }
+        if (created) {
+            signals.nudge(TaskKind.VERZENDEN);
+        }
+        return List.of(outcomes);
+    }
+
+    /** What a request refuses on by itself, before anything is stored. */
+    private static Optional<AcceptanceRefused> check(Dienstverlener dv, Request request, Instant now) {
+        if (!dv.berichttypen().contains(request.berichttype())) {
+            return Optional.of(new AcceptanceRefused.BerichttypeNotAllowed());
+        }
         if (request.geldigTot() != null && !request.geldigTot().isAfter(now)) {
-            throw new AcceptanceRefused.GeldigTotPassed();
+            return Optional.of(new AcceptanceRefused.GeldigTotPassed());
         }
         if (request.geldigTot() != null && request.geldigTot().isAfter(now.plus(MAX_VALIDITY))) {
-            throw new AcceptanceRefused.GeldigTotTooFar();
+            return Optional.of(new AcceptanceRefused.GeldigTotTooFar());
         }
+        return Optional.empty();
+    }
+
+    /** A request made ready to store: its HMACs (under every pepper version, for repeats) and ciphertexts. */
+    private record Prepared(int index, Request request, UUID id, byte[] dvrefHmac, int pepperVersion,
+                            byte[] payloadHmac, int payloadPepperVersion, List<byte[]> dvrefHmacs,
+                            List<byte[]> payloadHmacs, Envelope.Sealed sealed, Span trace,
+                            DataSubjects.DataSubject subject) {
+
+        NewNotificatie row(UUID dvId, Instant geldigTot) {
+            return new NewNotificatie(id, dvId, dvrefHmac, pepperVersion, payloadHmac, payloadPepperVersion,
+                    request.batchId(), request.berichttype(), request.regie(), geldigTot,
+                    sealed.ciphertexts().get("ontvanger"), sealed.ciphertexts().get("personalisatie"),
+                    sealed.wrappedKey(), sealed.kekVersion(), trace.traceId(), trace.spanId(), subject.id(),
+                    subject.type(), subject.pepperVersion());
+        }
+
+        boolean repeats(Transitions.Locked earlier, byte[] earlierDvref, byte[] earlierPayload) {
+            return dvrefHmacs.stream().anyMatch(h -> Arrays.equals(h, earlierDvref))
+                    && payloadHmacs.stream().anyMatch(h -> Arrays.equals(h, earlierPayload));
+        }
+    }
+
+    private Prepared prepare(int index, Dienstverlener dv, Request request) {
         int pepperVersion = peppers.currentVersion();
         int payloadPepperVersion = payloadPeppers.currentVersion();
-        byte[] dvrefHmac = peppers.dvRef(pepperVersion, dv.id(), request.dvRef());
+        String canonical = canonicalPayload(request);
+        List<byte[]> payloadHmacs = new ArrayList<>();
+        payloadPeppers.versions().forEach(version -> payloadHmacs.add(payloadPeppers.hmac(version, canonical)));
         UUID id = UUID.randomUUID();
-        Span trace = TraceContexts.acceptance(request.traceparent());
         DataSubjects.DataSubject subject = request.regie().equals("centraal") ? subjects.kvk(request.ontvanger())
                 : subjects.email(request.ontvanger());
         Envelope.Sealed sealed = envelope.seal(id, Map.of("ontvanger", request.ontvanger(),
                 "personalisatie", json(request.personalisation())));
-        Transitions.Acceptance acceptance = database.inTransaction(tx -> {
-            Berichttype type = register.berichttype(tx, request.berichttype())
-                    .orElseThrow(AcceptanceRefused.BerichttypeUnknown::new);
-            Instant geldigTot = request.geldigTot() != null ? request.geldigTot()
-                    : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
-            String canonical = canonicalPayload(request);
-            byte[] payloadHmac = payloadPeppers.hmac(payloadPepperVersion, canonical);
-            NewNotificatie n = new NewNotificatie(id, dv.id(), dvrefHmac, pepperVersion, payloadHmac,
-                    payloadPepperVersion, request.batchId(), request.berichttype(), request.regie(), geldigTot,
-                    sealed.ciphertexts().get("ontvanger"), sealed.ciphertexts().get("personalisatie"),
-                    sealed.wrappedKey(), sealed.kekVersion(), trace.traceId(), trace.spanId(), subject.id(),
-                    subject.type(), subject.pepperVersion());
-            Optional<Transitions.Locked> earlier = earlierAcceptance(tx, dv, request.dvRef(), canonical);
-            if (earlier.isPresent()) {
-                return new Transitions.Acceptance(earlier.get(), false);
-            }
-            register.dienstverlenerLock(tx, dv.id());
-            enforceQuota(tx, dv, now);
-            Transitions.Acceptance result = transitions.accept(tx, n);
-            if (result.created()) {
-                tasks.planSend(tx, result.notificatie(), now);
-            }
-            return result;
-        });
-        if (acceptance.created()) {
-            signals.nudge(TaskKind.VERZENDEN);
+        return new Prepared(index, request, id, peppers.dvRef(pepperVersion, dv.id(), request.dvRef()), pepperVersion,
+                payloadPeppers.hmac(payloadPepperVersion, canonical), payloadPepperVersion,
+                peppers.dvRefUnderEveryVersion(dv.id(), request.dvRef()), payloadHmacs, sealed,
+                TraceContexts.acceptance(request.traceparent()), subject);
+    }
+
+    /**
+     * One chunk: the quota slots first, in their own statement, so no lock is held across the acceptance;
+     * then one transaction. A repeat needs no slot; what was not used goes back. Returns whether anything new
+     * was stored.
+     */
+    private boolean acceptChunk(Dienstverlener dv, List<Prepared> chunk, Instant now, Outcome[] outcomes) {
+        AcceptanceQuota.Slots slots = quota.take(dv.id(), dv.quotumPerMinuut(), chunk.size());
+        int used;
+        try {
+            used = database.inTransaction(tx -> {
+                Map<String, Berichttype> types = register.berichttypen(tx,
+                        chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
+                List<Transitions.Repeatable> earlier = transitions.findAcceptedAll(tx, dv.id(),
+                        chunk.stream().flatMap(p -> p.dvrefHmacs().stream()).toList(),
+                        chunk.stream().flatMap(p -> p.payloadHmacs().stream()).toList());
+                List<Prepared> toStore = new ArrayList<>();
+                List<NewNotificatie> rows = new ArrayList<>();
+                for (Prepared p : chunk) {
+                    Optional<Transitions.Locked> repeat = earlier.stream()
+                            .filter(e -> p.repeats(e.notificatie(), e.dvrefHmac(), e.payloadHmac()))
+                            .map(Transitions.Repeatable::notificatie).findFirst();
+                    Berichttype type = types.get(p.request().berichttype());
+                    if (repeat.isPresent()) {
+                        outcomes[p.index()] = accepted(new Transitions.Acceptance(repeat.get(), false));
+                    } else if (type == null) {
+                        outcomes[p.index()] = new Refused(new AcceptanceRefused.BerichttypeUnknown());
+                    } else if (rows.size() >= slots.granted()) {
+                        outcomes[p.index()] = null; // over the quota: answered below, after the commit
+                    } else {
+                        Instant geldigTot = p.request().geldigTot() != null ? p.request().geldigTot()
+                                : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
+                        toStore.add(p);
+                        rows.add(p.row(dv.id(), geldigTot));
+                    }
+                }
+                List<Transitions.Acceptance> stored = transitions.acceptAll(tx, rows);
+                List<Transitions.Locked> created = new ArrayList<>();
+                for (int i = 0; i < stored.size(); i++) {
+                    outcomes[toStore.get(i).index()] = accepted(stored.get(i));
+                    if (stored.get(i).created()) {
+                        created.add(stored.get(i).notificatie());
+                    }
+                }
+                tasks.planFirstSends(tx, created, now);
+                return created.size();
+            });
+        } catch (RuntimeException e) {
+            quota.giveBack(slots, slots.granted());
+            throw e;
         }
+        quota.giveBack(slots, slots.granted() - used);
+        if (chunk.stream().anyMatch(p -> outcomes[p.index()] == null)) {
+            Refused exhausted = new Refused(new AcceptanceRefused.QuotaExhausted(quota.retryAfter(dv.id())));
+            chunk.stream().filter(p -> outcomes[p.index()] == null).forEach(p -> outcomes[p.index()] = exhausted);
+        }
+        return used > 0;
+    }
+
+    private static Accepted accepted(Transitions.Acceptance acceptance) {
         Transitions.Locked n = acceptance.notificatie();
         return new Accepted(n.id(), n.status(), n.versie(), acceptance.created());
-    }
-
-    /** The notification an identical request created earlier, under any pepper version still configured. */
-    private Optional<Transitions.Locked> earlierAcceptance(DbTransaction tx, Dienstverlener dv,
-                                                           String dvRef, String canonicalPayload) {
-        List<byte[]> payloadHmacs = new ArrayList<>();
-        payloadPeppers.versions().forEach(version -> payloadHmacs.add(payloadPeppers.hmac(version, canonicalPayload)));
-        return transitions.findAccepted(tx, dv.id(), peppers.dvRefUnderEveryVersion(dv.id(), dvRef), payloadHmacs);
-    }
-
-    private void enforceQuota(DbTransaction tx, Dienstverlener dv, Instant now) {
-        NotificatieReads.Acceptances recent = reads.acceptedSince(tx, dv.id(), now.minus(QUOTA_WINDOW));
-        if (recent.count() >= dv.quotumPerMinuut()) {
-            long retryAfter = Math.max(1, Duration.between(now, recent.oldest().plus(QUOTA_WINDOW)).toSeconds() + 1);
-            throw new AcceptanceRefused.QuotaExhausted(Duration.ofSeconds(retryAfter));
-        }
     }
 
     /**

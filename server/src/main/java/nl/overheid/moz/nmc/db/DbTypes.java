@@ -72,11 +72,14 @@ public final class DbTypes {
             case DbValue dbValue -> dbValue.dbValue();
             case Enum<?> e -> e.name();
             case Duration duration -> duration.toString();
-            case UUID[] uuids -> Stream.of(uuids).map(UUID::toString).collect(Collectors.joining(",", "{", "}"));
-            case byte[][] arrays -> Stream.of(arrays).map(bytes -> "\"\\\\x" + HexFormat.of().formatHex(bytes) + "\"")
+            // Arrays travel as array literals; a null element is the literal's NULL.
+            case UUID[] uuids -> Stream.of(uuids).map(uuid -> uuid == null ? "NULL" : uuid.toString())
+                    .collect(Collectors.joining(",", "{", "}"));
+            case byte[][] arrays -> Stream.of(arrays)
+                    .map(bytes -> bytes == null ? "NULL" : "\"\\\\x" + HexFormat.of().formatHex(bytes) + "\"")
                     .collect(Collectors.joining(",", "{", "}"));
             case String[] strings -> Stream.of(strings)
-                    .map(text -> "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                    .map(text -> text == null ? "NULL" : "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
                     .collect(Collectors.joining(",", "{", "}"));
             default -> value;
         };

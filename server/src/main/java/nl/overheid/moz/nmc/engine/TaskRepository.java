@@ -30,6 +30,17 @@ public final class TaskRepository {
             ON CONFLICT DO NOTHING
             """);
 
+    /* Several tasks in one statement (a bulk acceptance plans one per notification). */
+    private static final Statement TASK_INSERT_ALL = Statement.named("taskInsertAll", """
+            INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
+                              payload)
+            SELECT * FROM unnest(CAST(:soorten AS text[]), CAST(:dvIds AS uuid[]), CAST(:notificaties AS uuid[]),
+                                 CAST(:pogingen AS uuid[]), CAST(:ontvangsten AS bigint[]),
+                                 CAST(:ontvangstCompletedAts AS timestamptz[]), CAST(:dues AS timestamptz[]),
+                                 CAST(:traceIds AS text[]), CAST(:payloads AS jsonb[]))
+            ON CONFLICT DO NOTHING
+            """);
+
     /** Due DVs of a kind; the NULL group is the kind's system tasks (no DV). Reads without locking. */
     private static final Statement TASK_DUE_DVS = Statement.named("taskDueDvs", """
             SELECT t.dv_id, count(*) AS backlog
@@ -152,6 +163,28 @@ public final class TaskRepository {
                 .addParam("ontvangstCompletedAt", task.ontvangstCompletedAt()).addParam("due", task.due())
                 .addParam("traceId", task.traceId()).addParam("payload", task.payload())
                 .execute() == 1;
+    }
+
+    /** Plans several tasks in one statement; returns how many were new (see {@link #taskInsert}). */
+    public long taskInsertAll(DbTransaction tx, List<NewTask> all) {
+        if (all.isEmpty()) {
+            return 0;
+        }
+        return TASK_INSERT_ALL.dml(tx)
+                .addParam("soorten", texts(all, NewTask::kind))
+                .addParam("dvIds", all.stream().map(NewTask::dvId).toArray(UUID[]::new))
+                .addParam("notificaties", all.stream().map(NewTask::notificatie).toArray(UUID[]::new))
+                .addParam("pogingen", all.stream().map(NewTask::poging).toArray(UUID[]::new))
+                .addParam("ontvangsten", texts(all, NewTask::ontvangst))
+                .addParam("ontvangstCompletedAts", texts(all, NewTask::ontvangstCompletedAt))
+                .addParam("dues", texts(all, NewTask::due))
+                .addParam("traceIds", texts(all, NewTask::traceId))
+                .addParam("payloads", texts(all, NewTask::payload))
+                .execute();
+    }
+
+    private static String[] texts(List<NewTask> all, java.util.function.Function<NewTask, Object> field) {
+        return all.stream().map(field).map(value -> value == null ? null : value.toString()).toArray(String[]::new);
     }
 
     /** The DVs with claimable work of a kind, oldest due first. Reads without locking. */

@@ -54,10 +54,6 @@ public final class NotificatieReads {
              WHERE n.id = ANY (CAST(:ids AS uuid[]))
             """);
 
-    private static final Statement NOTIFICATIE_ACCEPTED_SINCE = Statement.named("notificatieAcceptedSince", """
-            SELECT count(*) AS aantal, min(aangenomen_op) AS oudste
-              FROM notificatie WHERE dv_id = :dvId AND aangenomen_op > :since
-            """);
 
     /** The status view of one notification. */
     public record View(UUID id, NotificatieStatus status, int versie, Reden reden, String berichttype, String regie,
@@ -85,9 +81,6 @@ public final class NotificatieReads {
                                     String verwerkingsactiviteit, String betrokkene, String betrokkeneType) {
     }
 
-    /** Acceptances of a DV since a moment, and the oldest of them (for the quota's Retry-After). */
-    public record Acceptances(long count, Instant oldest) {
-    }
 
     public Optional<View> notificatieView(DbTransaction tx, UUID dvId, UUID id) {
         return NOTIFICATIE_VIEW.get(tx).addParam("id", id).addParam("dvId", dvId).execute()
@@ -126,11 +119,6 @@ public final class NotificatieReads {
                 DbTypes.text(row, "ldv_betrokkene_type"));
     }
 
-    public Acceptances acceptedSince(DbTransaction tx, UUID dvId, Instant since) {
-        return NOTIFICATIE_ACCEPTED_SINCE.get(tx).addParam("dvId", dvId).addParam("since", since).execute()
-                .map(row -> new Acceptances(DbTypes.longValue(row, "aantal"), DbTypes.instant(row, "oudste")))
-                .orElseThrow();
-    }
 
     private static View view(DbRow row) {
         return new View(DbTypes.uuid(row, "id"), NotificatieStatus.of(DbTypes.text(row, "status")),

@@ -6,6 +6,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.function.Function;
+import java.util.Set;
+import java.util.ArrayList;
 import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.DbTypes;
@@ -41,24 +45,53 @@ public final class Transitions {
             VALUES (:tijdstip, :dvId, :notificatie, :volgnummer, :van, :naar, :reden)
             """);
 
-    private static final Statement NOTIFICATIE_INSERT = Statement.named("notificatieInsert", """
-            INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie,
-                                     batch_id, berichttype, regie, status, versie, geldig_tot, ontvanger_versleuteld,
-                                     personalisatie_versleuteld, datasleutel_gewrapt, kek_versie, trace_id,
-                                     aanname_span_id, ldv_betrokkene, ldv_betrokkene_type, ldv_pepper_versie,
-                                     aangenomen_op)
-            VALUES (:id, :dvId, :dvrefHmac, :pepperVersie, :payloadHmac, :payloadPepperVersie, :batchId, :berichttype,
-                    :regie, 'aangenomen', 1, :geldigTot, :ontvanger, :personalisatie, :datasleutel, :kekVersie,
-                    :traceId, :aannameSpanId, :ldvBetrokkene, :ldvBetrokkeneType, :ldvPepperVersie, :aangenomenOp)
-            ON CONFLICT (dv_id, dvref_hmac, payload_hmac) DO NOTHING
+    /*
+     * Acceptance of any number of notifications of one DV in one statement: the rows come in as arrays, the
+     * unique idempotency index drops a repeat, and each new row gets its first event (volgnummer 1) in the
+     * same statement. Timestamps and small integers travel as text arrays (the driver binds those for sure).
+     */
+    private static final Statement NOTIFICATIE_INSERT_ALL = Statement.named("notificatieInsertAll", """
+            WITH input AS (
+                SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:dvrefHmacs AS bytea[]),
+                                     CAST(:pepperVersies AS int[]), CAST(:payloadHmacs AS bytea[]),
+                                     CAST(:payloadPepperVersies AS int[]), CAST(:batchIds AS text[]),
+                                     CAST(:berichttypen AS text[]), CAST(:geldigTots AS timestamptz[]),
+                                     CAST(:ontvangers AS bytea[]), CAST(:personalisaties AS bytea[]),
+                                     CAST(:datasleutels AS bytea[]), CAST(:kekVersies AS int[]),
+                                     CAST(:traceIds AS text[]), CAST(:aannameSpanIds AS text[]),
+                                     CAST(:ldvBetrokkenen AS text[]), CAST(:ldvBetrokkeneTypes AS text[]),
+                                     CAST(:ldvPepperVersies AS int[]))
+                       AS i(id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie, batch_id,
+                            berichttype, geldig_tot, ontvanger, personalisatie, datasleutel, kek_versie, trace_id,
+                            aanname_span_id, ldv_betrokkene, ldv_betrokkene_type, ldv_pepper_versie)
+            ), inserted AS (
+                INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie,
+                                         batch_id, berichttype, regie, status, versie, geldig_tot,
+                                         ontvanger_versleuteld, personalisatie_versleuteld, datasleutel_gewrapt,
+                                         kek_versie, trace_id, aanname_span_id, ldv_betrokkene, ldv_betrokkene_type,
+                                         ldv_pepper_versie, aangenomen_op)
+                SELECT i.id, :dvId, i.dvref_hmac, i.pepper_versie, i.payload_hmac, i.payload_pepper_versie,
+                       i.batch_id, i.berichttype, :regie, 'aangenomen', 1, i.geldig_tot, i.ontvanger,
+                       i.personalisatie, i.datasleutel, i.kek_versie, i.trace_id, i.aanname_span_id,
+                       i.ldv_betrokkene, i.ldv_betrokkene_type, i.ldv_pepper_versie, :aangenomenOp
+                  FROM input i
+                ON CONFLICT (dv_id, dvref_hmac, payload_hmac) DO NOTHING
+                RETURNING id
+            ), events AS (
+                INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar, reden)
+                SELECT :aangenomenOp, :dvId, id, 1, NULL, 'aangenomen', NULL FROM inserted
+            )
+            SELECT id FROM inserted
             """);
 
-    /* Under every pepper version still configured: an identical repeat is recognised across rotations. */
-    private static final Statement NOTIFICATIE_BY_IDEMPOTENCY_KEY = Statement.named("notificatieByIdempotencyKey", """
-            SELECT %s FROM notificatie
+    /*
+     * Earlier acceptances among candidate HMACs (every pepper version of every request in a chunk); the caller
+     * pairs them up, since a row may match one request's dvRef and another's payload.
+     */
+    private static final Statement NOTIFICATIE_BY_IDEMPOTENCY_KEYS = Statement.named("notificatieByIdempotencyKeys", """
+            SELECT %s, dvref_hmac, payload_hmac FROM notificatie
              WHERE dv_id = :dvId AND dvref_hmac = ANY (CAST(:dvrefHmacs AS bytea[]))
                AND payload_hmac = ANY (CAST(:payloadHmacs AS bytea[]))
-             LIMIT 1
             """.formatted(LOCKED_COLUMNS));
 
     private final Clock clock;
@@ -125,41 +158,83 @@ public final class Transitions {
     }
 
     /**
-     * The first transition, (none) → aangenomen: inserts the notification and its event with volgnummer 1.
-     * A repeat of the same request (same DV, dvRef HMAC and payload HMAC) inserts nothing and returns the
-     * existing notification.
+     * The first transition, (none) → aangenomen, for notifications of one DV and regime: inserts each
+     * notification and its event with volgnummer 1 in one statement. A repeat of an earlier request (same
+     * DV, dvRef HMAC and payload HMAC, also within {@code all}) inserts nothing and yields the existing
+     * notification. Results are in the order of {@code all}.
      *
      * <p>Concurrency: two identical requests at once serialise on the unique index; the loser sees the
      * winner's row.
      */
-    public Acceptance accept(DbTransaction tx, NewNotificatie n) {
-        long inserted = NOTIFICATIE_INSERT.dml(tx)
-                .addParam("id", n.id()).addParam("dvId", n.dvId())
-                .addParam("dvrefHmac", n.dvrefHmac()).addParam("pepperVersie", n.pepperVersie())
-                .addParam("payloadHmac", n.payloadHmac()).addParam("payloadPepperVersie", n.payloadPepperVersie())
-                .addParam("batchId", n.batchId()).addParam("ldvPepperVersie", n.ldvPepperVersie())
-                .addParam("berichttype", n.berichttype()).addParam("regie", n.regie())
-                .addParam("geldigTot", n.geldigTot())
-                .addParam("ontvanger", n.ontvangerVersleuteld()).addParam("personalisatie", n.personalisatieVersleuteld())
-                .addParam("datasleutel", n.datasleutelGewrapt()).addParam("kekVersie", n.kekVersie())
-                .addParam("traceId", n.traceId()).addParam("aannameSpanId", n.aannameSpanId())
-                .addParam("ldvBetrokkene", n.ldvBetrokkene()).addParam("ldvBetrokkeneType", n.ldvBetrokkeneType())
-                .addParam("aangenomenOp", clock.instant())
-                .execute();
-        if (inserted == 1) {
-            insertEvent(tx, n.dvId(), n.id(), 1, null, NotificatieStatus.AANGENOMEN, null);
-            return new Acceptance(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null, n.geldigTot(),
-                    n.berichttype(), n.regie(), n.traceId(), n.aannameSpanId()), true);
+    public List<Acceptance> acceptAll(DbTransaction tx, List<NewNotificatie> all) {
+        if (all.isEmpty()) {
+            return List.of();
         }
-        return new Acceptance(findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()), List.of(n.payloadHmac()))
-                .orElseThrow(), false);
+        NewNotificatie first = all.getFirst();
+        if (all.stream().anyMatch(n -> !n.dvId().equals(first.dvId()) || !n.regie().equals(first.regie()))) {
+            throw new IllegalArgumentException("one acceptance statement takes notifications of one DV and regime");
+        }
+        Set<UUID> created = NOTIFICATIE_INSERT_ALL.query(tx)
+                .addParam("dvId", first.dvId()).addParam("regie", first.regie())
+                .addParam("aangenomenOp", clock.instant())
+                .addParam("ids", all.stream().map(NewNotificatie::id).toArray(UUID[]::new))
+                .addParam("dvrefHmacs", all.stream().map(NewNotificatie::dvrefHmac).toArray(byte[][]::new))
+                .addParam("pepperVersies", texts(all, n -> n.pepperVersie()))
+                .addParam("payloadHmacs", all.stream().map(NewNotificatie::payloadHmac).toArray(byte[][]::new))
+                .addParam("payloadPepperVersies", texts(all, n -> n.payloadPepperVersie()))
+                .addParam("batchIds", texts(all, NewNotificatie::batchId))
+                .addParam("berichttypen", texts(all, NewNotificatie::berichttype))
+                .addParam("geldigTots", texts(all, NewNotificatie::geldigTot))
+                .addParam("ontvangers", all.stream().map(NewNotificatie::ontvangerVersleuteld).toArray(byte[][]::new))
+                .addParam("personalisaties",
+                        all.stream().map(NewNotificatie::personalisatieVersleuteld).toArray(byte[][]::new))
+                .addParam("datasleutels", all.stream().map(NewNotificatie::datasleutelGewrapt).toArray(byte[][]::new))
+                .addParam("kekVersies", texts(all, n -> n.kekVersie()))
+                .addParam("traceIds", texts(all, NewNotificatie::traceId))
+                .addParam("aannameSpanIds", texts(all, NewNotificatie::aannameSpanId))
+                .addParam("ldvBetrokkenen", texts(all, NewNotificatie::ldvBetrokkene))
+                .addParam("ldvBetrokkeneTypes", texts(all, NewNotificatie::ldvBetrokkeneType))
+                .addParam("ldvPepperVersies", texts(all, NewNotificatie::ldvPepperVersie))
+                .execute().map(row -> DbTypes.uuid(row, "id")).collect(Collectors.toSet());
+        List<Acceptance> results = new ArrayList<>(all.size());
+        for (NewNotificatie n : all) {
+            if (created.contains(n.id())) {
+                results.add(new Acceptance(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null,
+                        n.geldigTot(), n.berichttype(), n.regie(), n.traceId(), n.aannameSpanId()), true));
+            } else {
+                results.add(new Acceptance(findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()),
+                        List.of(n.payloadHmac())).orElseThrow(), false));
+            }
+        }
+        return results;
+    }
+
+    /** {@link #acceptAll} of one notification. */
+    public Acceptance accept(DbTransaction tx, NewNotificatie n) {
+        return acceptAll(tx, List.of(n)).getFirst();
+    }
+
+    private static String[] texts(List<NewNotificatie> all, Function<NewNotificatie, Object> field) {
+        return all.stream().map(field).map(value -> value == null ? null : value.toString()).toArray(String[]::new);
+    }
+
+    /** An accepted notification with the idempotency key it was stored under. */
+    public record Repeatable(Locked notificatie, byte[] dvrefHmac, byte[] payloadHmac) {
     }
 
     /** The notification an identical request created, under any of the given HMACs (one per pepper version). */
     public Optional<Locked> findAccepted(DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs, List<byte[]> payloadHmacs) {
-        return NOTIFICATIE_BY_IDEMPOTENCY_KEY.get(tx).addParam("dvId", dvId)
+        return findAcceptedAll(tx, dvId, dvrefHmacs, payloadHmacs).stream().findFirst().map(Repeatable::notificatie);
+    }
+
+    /** The DV's notifications stored under any pair of the given HMACs. */
+    public List<Repeatable> findAcceptedAll(DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs,
+                                            List<byte[]> payloadHmacs) {
+        return NOTIFICATIE_BY_IDEMPOTENCY_KEYS.query(tx).addParam("dvId", dvId)
                 .addParam("dvrefHmacs", dvrefHmacs.toArray(byte[][]::new))
-                .addParam("payloadHmacs", payloadHmacs.toArray(byte[][]::new)).execute().map(Transitions::locked);
+                .addParam("payloadHmacs", payloadHmacs.toArray(byte[][]::new)).execute()
+                .map(row -> new Repeatable(locked(row), row.column("dvref_hmac").get(byte[].class),
+                        row.column("payload_hmac").get(byte[].class))).toList();
     }
 
     private void insertEvent(DbTransaction tx, UUID dvId, UUID notificatie, int volgnummer,

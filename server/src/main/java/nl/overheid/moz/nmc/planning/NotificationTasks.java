@@ -4,6 +4,7 @@ import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -38,8 +39,16 @@ public final class NotificationTasks {
 
     /** A send task (first send or resend); its start decides which. */
     public void planSend(DbTransaction tx, Transitions.Locked n, Instant due) {
-        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, n.dvId(), n.id(), due,
-                n.traceId()));
+        tasks.taskInsert(tx, sendTask(n, due));
+    }
+
+    /** The first send tasks of newly accepted notifications, in one statement. */
+    public void planFirstSends(DbTransaction tx, List<Transitions.Locked> accepted, Instant due) {
+        tasks.taskInsertAll(tx, accepted.stream().map(n -> sendTask(n, due)).toList());
+    }
+
+    private static TaskRepository.NewTask sendTask(Transitions.Locked n, Instant due) {
+        return TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, n.dvId(), n.id(), due, n.traceId());
     }
 
     /**

@@ -1,9 +1,13 @@
 package nl.overheid.moz.nmc.register;
 
+import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
@@ -30,6 +34,12 @@ public final class Register {
             SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
                    CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
               FROM berichttype WHERE code = :code
+            """);
+
+    private static final Statement BERICHTTYPE_BY_CODES = Statement.named("berichttypeByCodes", """
+            SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
+                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
+              FROM berichttype WHERE code = ANY (CAST(:codes AS text[]))
             """);
 
     private static final Statement BERICHTTYPE_UPSERT = Statement.named("berichttypeUpsert", """
@@ -59,9 +69,6 @@ public final class Register {
             ON CONFLICT DO NOTHING
             """);
 
-    private static final Statement DIENSTVERLENER_LOCK = Statement.named("dienstverlenerLock",
-            "SELECT id FROM dienstverlener WHERE id = :id FOR NO KEY UPDATE");
-
     private final Database database;
 
     public Register(Database database) {
@@ -77,20 +84,20 @@ public final class Register {
     }
 
     public Optional<Berichttype> berichttype(DbTransaction tx, String code) {
-        return BERICHTTYPE_BY_CODE.get(tx).addParam("code", code).execute().map(row -> {
-            Long geldigheid = DbTypes.nullableLong(row, "geldigheid_seconds");
-            return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
-                    DbTypes.text(row, "notify_service"), geldigheid == null ? null : Duration.ofSeconds(geldigheid),
-                    DbTypes.integer(row, "max_pogingenteller"), DbTypes.text(row, "verwerkingsactiviteit"));
-        });
+        return BERICHTTYPE_BY_CODE.get(tx).addParam("code", code).execute().map(Register::berichttype);
     }
 
-    /**
-     * Locks the DV's register row for the rest of the transaction, so that checks over the DV's own
-     * acceptances (the quota) serialise per DV. Transaction-scoped: fine behind a transaction pooler.
-     */
-    public void dienstverlenerLock(DbTransaction tx, UUID dvId) {
-        DIENSTVERLENER_LOCK.get(tx).addParam("id", dvId).execute();
+    /** The berichttypen with these codes that exist, by code. */
+    public Map<String, Berichttype> berichttypen(DbTransaction tx, Set<String> codes) {
+        return BERICHTTYPE_BY_CODES.query(tx).addParam("codes", codes.toArray(String[]::new)).execute()
+                .map(Register::berichttype).collect(Collectors.toMap(Berichttype::code, type -> type));
+    }
+
+    private static Berichttype berichttype(DbRow row) {
+        Long geldigheid = DbTypes.nullableLong(row, "geldigheid_seconds");
+        return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
+                DbTypes.text(row, "notify_service"), geldigheid == null ? null : Duration.ofSeconds(geldigheid),
+                DbTypes.integer(row, "max_pogingenteller"), DbTypes.text(row, "verwerkingsactiviteit"));
     }
 
     /** Seeds or updates DVs and berichttypen (local run and tests; production onboarding owns this). */

@@ -49,6 +49,17 @@ class DbTypesTest {
     }
 
     @Test
+    void nullElementsOfArraysAreNullAndTheWordNullIsText() {
+        assertThat(select("SELECT array_to_string(CAST(:a AS text[]), '|', '<null>') AS a", "a",
+                new String[] {"x", null, "NULL", "a\"b\\c"}).column("a").get(String.class))
+                .isEqualTo("x|<null>|NULL|a\"b\\c");
+        assertThat(select("SELECT array_to_string(CAST(:a AS uuid[]), '|', '<null>') AS a", "a",
+                new UUID[] {null}).column("a").get(String.class)).isEqualTo("<null>");
+        assertThat(select("SELECT (CAST(:a AS bytea[]))[2] IS NULL AND (CAST(:a AS bytea[]))[1] = '\\x01' AS ok", "a",
+                new byte[][] {{1}, null}).column("ok").get(Boolean.class)).isTrue();
+    }
+
+    @Test
     void arraysAreBoundAsArrayLiteralsAndReadBack() {
         List<UUID> ids = List.of(UUID.randomUUID(), UUID.randomUUID());
         assertThat(DbTypes.uuids(select("SELECT CAST(:a AS uuid[]) AS a", "a", ids.toArray(new UUID[0])), "a"))

@@ -253,6 +253,7 @@ public final class TestDatabase {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("""
                     TRUNCATE event, taak, ontvangst, poging, notificatie, bevestiging, webhookpositie, verzendbudget,
+                             aannameteller,
                              dienstverlener_berichttype, dienstverlener, berichttype, pepper_gecompromitteerd CASCADE
                     """);
             connection.commit();

@@ -1,0 +1,111 @@
+package nl.overheid.moz.nmc.acceptance;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.UUID;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.engine.Duty;
+
+/**
+ * A DV's quota of acceptances per minute (design §4), as counters per DV per second in the unlogged table
+ * {@code aannameteller}. Taking slots is one call of the SQL function {@code aannamequotum_nemen} in its own
+ * short transaction: it locks the current second's counter, sums the DV's previous 59 seconds (at most 59
+ * rows, whatever the rate) and adds what the quota still allows. Nothing is locked across the acceptance transaction, so a DV's
+ * acceptances run side by side; the counter rows are shared, so several instances together grant what one
+ * grants.
+ *
+ * <p>How exact: concurrent takes of one second serialise on that second's row and re-check the sum, so
+ * each window of 60 whole seconds holds at most the quota, plus the takes in flight at a second's
+ * boundary (a take that read its snapshot just before another instance's take of the previous second
+ * committed), plus skew between the instances' clocks. A 60-second interval that does not start on a
+ * whole second can hold up to one second's grants more. A slot is given back when the request turns out
+ * to be a repeat or fails; one lost in a crash is never given back, which errs on the strict side, and a
+ * crash of PostgreSQL empties the table, which errs by at most one minute of quota.
+ */
+public final class AcceptanceQuota implements Duty {
+
+    static final Duration WINDOW = Duration.ofMinutes(1);
+
+    private static final Statement TAKE = Statement.named("acceptanceQuotaTake", """
+            SELECT aannamequotum_nemen(:dvId, :second, :windowStart, :quota, :wanted) AS toegekend
+            """);
+
+    private static final Statement GIVE_BACK = Statement.named("acceptanceQuotaGiveBack", """
+            UPDATE aannameteller SET aantal = GREATEST(0, aantal - :unused)
+             WHERE dv_id = :dvId AND tijdvak = :second
+            """);
+
+    /* Only on a refusal: when the oldest grant still in the window leaves it. */
+    private static final Statement OLDEST = Statement.named("acceptanceQuotaOldest", """
+            SELECT MIN(tijdvak) AS oudste FROM aannameteller
+             WHERE dv_id = :dvId AND tijdvak > :windowStart AND aantal > 0
+            """);
+
+    private static final Statement FORGET = Statement.named("acceptanceQuotaForget",
+            "DELETE FROM aannameteller WHERE tijdvak <= :before");
+
+    private final Database database;
+    private final Clock clock;
+
+    public AcceptanceQuota(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    /** Slots taken in one second; what the acceptance did not use goes back with {@link #giveBack}. */
+    public record Slots(UUID dvId, Instant second, int granted) {
+    }
+
+    /**
+     * Takes up to {@code wanted} slots of the DV's quota.
+     *
+     * @return the slots granted: {@code wanted}, fewer, or none when the quota of the last minute is used up
+     */
+    public Slots take(UUID dvId, int quotaPerMinute, int wanted) {
+        Instant second = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Instant windowStart = second.minus(WINDOW);
+        int granted = database.inTransaction(tx -> TAKE.get(tx).addParam("dvId", dvId)
+                .addParam("second", second).addParam("windowStart", windowStart)
+                .addParam("quota", quotaPerMinute).addParam("wanted", wanted).execute()
+                .map(row -> DbTypes.integer(row, "toegekend")).orElseThrow());
+        return new Slots(dvId, second, granted);
+    }
+
+    /** Gives back slots the acceptance did not use: repeats, failures. */
+    public void giveBack(Slots slots, int unused) {
+        if (unused <= 0) {
+            return;
+        }
+        database.inTransaction(tx -> GIVE_BACK.dml(tx).addParam("dvId", slots.dvId())
+                .addParam("second", slots.second()).addParam("unused", unused).execute());
+    }
+
+    /** How long until the oldest acceptance in the DV's window leaves it (at least one second). */
+    public Duration retryAfter(UUID dvId) {
+        Instant now = clock.instant();
+        Instant windowStart = now.truncatedTo(ChronoUnit.SECONDS).minus(WINDOW);
+        Optional<Instant> oldest = database.inTransaction(tx -> OLDEST.get(tx).addParam("dvId", dvId)
+                .addParam("windowStart", windowStart).execute()
+                .map(row -> DbTypes.instant(row, "oudste")));
+        Instant freed = oldest.orElse(now).plus(WINDOW);
+        long millis = Duration.between(now, freed).toMillis();
+        return Duration.ofSeconds(Math.max(1, (millis + 999) / 1000));
+    }
+
+    @Override
+    public String name() {
+        return "acceptance quota counters";
+    }
+
+    /** Removes the counters of seconds that left every window; returns how many. */
+    @Override
+    public int runOnce() {
+        Instant before = clock.instant().minus(WINDOW).minusSeconds(1);
+        return Math.toIntExact(database.inTransaction(tx -> FORGET.dml(tx).addParam("before", before).execute()));
+    }
+}
