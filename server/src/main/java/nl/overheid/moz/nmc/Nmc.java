@@ -290,7 +290,9 @@ public final class Nmc implements AutoCloseable {
                     .register(ApiFilter.BASE_PATH + "/sleutels", sleutels)
                     .get(SleutelsResource.WELL_KNOWN_PATH, sleutels.wellKnown())
                     .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname, annulering,
-                            new StatusQueries(database, reads, pogingen, peppers), dvBodies, responses))
+                            new StatusQueries(database, reads, pogingen, peppers), dvBodies,
+                            new JsonBodies(mapper, documents.dvSchemas(), settings.maxBulkBodyBytes()), responses,
+                            problems, mapper))
                     .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
                     .error(AcceptanceRefused.class, (request, response, refused) -> problems.send(response,
                             DomainProblems.of(refused)))

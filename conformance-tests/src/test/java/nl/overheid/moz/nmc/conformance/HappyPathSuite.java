@@ -53,6 +53,12 @@ abstract class HappyPathSuite {
 
     protected abstract Snapshot status(String token, UUID id);
 
+    /**
+     * A bulk submission in the decentralised regime, one item per dvRef (all to {@code email}); the items'
+     * HTTP statuses in order, and the accepted ones (null for a refused item).
+     */
+    protected abstract List<Integer> acceptBulk(String token, List<String> dvRefs, String email, List<Accepted> accepted);
+
     protected abstract Page feed(String token, String cursor);
 
     protected abstract void acknowledge(String token, String cursor);
@@ -99,6 +105,21 @@ abstract class HappyPathSuite {
                 "nl.overheid.moz.notificatie.status.definitief-bezorgd");
         assertThat(new String(MAPPER.writeValueAsBytes(events), StandardCharsets.UTF_8))
                 .doesNotContain("ontvanger@example.nl");
+    }
+
+    @Test
+    void aBulkSubmissionIsAnsweredPerItemAndEachNotificationTravelsToDefinitiefBezorgd() {
+        String first = "conf-bulk-" + UUID.randomUUID();
+        List<String> dvRefs = List.of(first, "conf-bulk-" + UUID.randomUUID(), first, "ongeldig\u00e9");
+        List<Accepted> accepted = new ArrayList<>();
+        List<Integer> statuses = acceptBulk(token(), dvRefs, "ontvanger@example.nl", accepted);
+        assertThat(statuses).containsExactly(202, 202, 202, 400);
+        assertThat(accepted.get(2).id()).as("a repeat within the request").isEqualTo(accepted.get(0).id());
+        assertThat(accepted.get(3)).isNull();
+        for (Accepted one : accepted.subList(0, 2)) {
+            assertThat(one.status()).isEqualTo("aangenomen");
+            assertThat(awaitStatus(one.id(), "definitief-bezorgd").versie()).isEqualTo(5);
+        }
     }
 
     @Test

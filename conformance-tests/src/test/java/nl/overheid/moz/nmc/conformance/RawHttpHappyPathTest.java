@@ -62,6 +62,23 @@ class RawHttpHappyPathTest extends HappyPathSuite {
     }
 
     @Override
+    protected List<Integer> acceptBulk(String token, List<String> dvRefs, String email, List<Accepted> accepted) {
+        List<Map<String, Object>> items = dvRefs.stream().map(dvRef -> Map.<String, Object>of("dvRef", dvRef,
+                "berichttype", TestNmc.BERICHTTYPE, "emailadres", email)).toList();
+        String path = "/api/nmc/v1/decentraal/notificaties/bulk";
+        JsonNode body = conforming(Request.Method.POST, path,
+                http.post(path, token, Http.json(Map.of("notificaties", items))), 200);
+        List<Integer> statuses = new java.util.ArrayList<>();
+        body.path("resultaten").forEach(result -> {
+            statuses.add(result.path("status").asInt());
+            JsonNode n = result.path("notificatie");
+            accepted.add(n.isMissingNode() ? null : new Accepted(UUID.fromString(n.path("id").asText()),
+                    n.path("status").asText(), n.path("versie").asInt(), ""));
+        });
+        return statuses;
+    }
+
+    @Override
     protected Snapshot status(String token, UUID id) {
         JsonNode body = conforming(Request.Method.GET, "/api/nmc/v1/notificaties/" + id,
                 http.get("/api/nmc/v1/notificaties/" + id, token), 200);

@@ -12,6 +12,8 @@ import nl.overheid.moz.nmc.client.ApiResponse;
 import nl.overheid.moz.nmc.client.api.NotificatiesApi;
 import nl.overheid.moz.nmc.client.api.WijzigingenApi;
 import nl.overheid.moz.nmc.client.model.Bevestiging;
+import nl.overheid.moz.nmc.client.model.BulkResultaten;
+import nl.overheid.moz.nmc.client.model.DecentraleNotificatiesBulkAanvraag;
 import nl.overheid.moz.nmc.client.model.CentraleNotificatieAanvraag;
 import nl.overheid.moz.nmc.client.model.DecentraleNotificatieAanvraag;
 import nl.overheid.moz.nmc.client.model.Notificatie;
@@ -44,6 +46,23 @@ class SdkHappyPathTest extends HappyPathSuite {
             NotificatieAangenomen body = response.getData();
             String location = response.getHeaders().getOrDefault("location", List.of("")).getFirst();
             return new Accepted(body.getId(), body.getStatus().getValue(), body.getVersie(), location);
+        } catch (ApiException e) {
+            throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
+        }
+    }
+
+    @Override
+    protected List<Integer> acceptBulk(String token, List<String> dvRefs, String email, List<Accepted> accepted) {
+        DecentraleNotificatiesBulkAanvraag request = new DecentraleNotificatiesBulkAanvraag().notificaties(
+                dvRefs.stream().map(dvRef -> new DecentraleNotificatieAanvraag().dvRef(dvRef)
+                        .berichttype(TestNmc.BERICHTTYPE).emailadres(email)).toList());
+        try {
+            BulkResultaten results = new NotificatiesApi(client(token)).notificatiesAannemenDecentraalBulk(request);
+            return results.getResultaten().stream().map(result -> {
+                NotificatieAangenomen n = result.getNotificatie();
+                accepted.add(n == null ? null : new Accepted(n.getId(), n.getStatus().getValue(), n.getVersie(), ""));
+                return result.getStatus();
+            }).toList();
         } catch (ApiException e) {
             throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
         }

@@ -7,6 +7,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.stream.Collectors;
 import java.util.Arrays;
 import java.util.Map;
@@ -169,6 +172,11 @@ public final class Aanname {
                     subject.type(), subject.pepperVersion());
         }
 
+        /** The idempotency key under the current peppers: equal for equal requests of the DV. */
+        String key() {
+            return HexFormat.of().formatHex(dvrefHmac) + "/" + HexFormat.of().formatHex(payloadHmac);
+        }
+
         boolean repeats(Transitions.Locked earlier, byte[] earlierDvref, byte[] earlierPayload) {
             return dvrefHmacs.stream().anyMatch(h -> Arrays.equals(h, earlierDvref))
                     && payloadHmacs.stream().anyMatch(h -> Arrays.equals(h, earlierPayload));
@@ -209,13 +217,19 @@ public final class Aanname {
                         chunk.stream().flatMap(p -> p.payloadHmacs().stream()).toList());
                 List<Prepared> toStore = new ArrayList<>();
                 List<NewNotificatie> rows = new ArrayList<>();
+                // A repeat of an item earlier in the chunk needs no slot: it gets that item's notification.
+                Map<String, Prepared> firstOfKey = new HashMap<>();
+                Map<Prepared, Prepared> repeatsInChunk = new LinkedHashMap<>();
                 for (Prepared p : chunk) {
                     Optional<Transitions.Locked> repeat = earlier.stream()
                             .filter(e -> p.repeats(e.notificatie(), e.dvrefHmac(), e.payloadHmac()))
                             .map(Transitions.Repeatable::notificatie).findFirst();
                     Berichttype type = types.get(p.request().berichttype());
+                    Prepared first = firstOfKey.get(p.key());
                     if (repeat.isPresent()) {
                         outcomes[p.index()] = accepted(new Transitions.Acceptance(repeat.get(), false));
+                    } else if (first != null) {
+                        repeatsInChunk.put(p, first);
                     } else if (type == null) {
                         outcomes[p.index()] = new Refused(new AcceptanceRefused.BerichttypeUnknown());
                     } else if (rows.size() >= slots.granted()) {
@@ -225,6 +239,7 @@ public final class Aanname {
                                 : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
                         toStore.add(p);
                         rows.add(p.row(dv.id(), geldigTot));
+                        firstOfKey.put(p.key(), p);
                     }
                 }
                 List<Transitions.Acceptance> stored = transitions.acceptAll(tx, rows);
@@ -235,6 +250,10 @@ public final class Aanname {
                         created.add(stored.get(i).notificatie());
                     }
                 }
+                repeatsInChunk.forEach((repeat, first) -> outcomes[repeat.index()] = switch (outcomes[first.index()]) {
+                    case Accepted a -> new Accepted(a.id(), a.status(), a.versie(), false);
+                    case Refused r -> r;
+                });
                 tasks.planFirstSends(tx, created, now);
                 return created.size();
             });

@@ -31,6 +31,19 @@ public final class JsonBodies {
     }
 
     public <T> T read(ServerRequest request, String schemaName, Class<T> type) {
+        JsonNode tree = tree(request);
+        List<ProblemException.FieldError> errors = errors(schemaName, tree, "");
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
+        }
+        return bind(tree, type);
+    }
+
+    /**
+     * The body as JSON, after the media-type (415), size (413) and syntax (400) checks but before any schema:
+     * for a body whose parts are validated one by one (a bulk request).
+     */
+    public JsonNode tree(ServerRequest request) {
         if (!request.content().hasEntity()) {
             throw ProblemException.invalid("/", "required", "Het verzoek heeft geen inhoud.");
         }
@@ -50,10 +63,19 @@ public final class JsonBodies {
         if (tree == null || tree.isMissingNode()) {
             throw ProblemException.invalid("/", "syntax", "Het verzoek is geen geldige JSON.");
         }
-        List<ProblemException.FieldError> errors = schemas.validate(schemaName, tree);
-        if (!errors.isEmpty()) {
-            throw ProblemException.invalid(errors);
-        }
+        return tree;
+    }
+
+    /** What is wrong with {@code node} against the contract's schema, named from {@code pointer} on. */
+    public List<ProblemException.FieldError> errors(String schemaName, JsonNode node, String pointer) {
+        return schemas.validate(schemaName, node).stream()
+                .map(error -> new ProblemException.FieldError(JsonPointers.under(pointer, error.name()),
+                        error.code(), error.reason()))
+                .toList();
+    }
+
+    /** A schema-valid tree as the generated model. */
+    public <T> T bind(JsonNode tree, Class<T> type) {
         try {
             return mapper.treeToValue(tree, type);
         } catch (JsonProcessingException e) {

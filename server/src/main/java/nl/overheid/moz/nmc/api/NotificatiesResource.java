@@ -7,7 +7,15 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
+import nl.overheid.moz.nmc.api.generated.dv.model.CentraleNotificatiesBulkAanvraag;
+import nl.overheid.moz.nmc.api.generated.dv.model.DecentraleNotificatiesBulkAanvraag;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -30,20 +38,29 @@ public final class NotificatiesResource extends NotificatiesService {
 
     private static final Pattern DV_REF = Pattern.compile("^[\\x21-\\x7E]{1,200}$");
     private static final int SEARCH_LIMIT = 100;
+    /** The most notifications one bulk request carries (the contract's maxItems). */
+    static final int BULK_MAX = 1000;
 
     private final Aanname aanname;
     private final Annulering annulering;
     private final StatusQueries status;
     private final JsonBodies bodies;
+    private final JsonBodies bulkBodies;
     private final Responses responses;
+    private final ProblemResponses problems;
+    private final ObjectMapper mapper;
 
     public NotificatiesResource(Aanname aanname, Annulering annulering, StatusQueries status, JsonBodies bodies,
-                                Responses responses) {
+                                JsonBodies bulkBodies, Responses responses, ProblemResponses problems,
+                                ObjectMapper mapper) {
         this.aanname = aanname;
         this.annulering = annulering;
         this.status = status;
         this.bodies = bodies;
+        this.bulkBodies = bulkBodies;
         this.responses = responses;
+        this.problems = problems;
+        this.mapper = mapper;
     }
 
     @Override
@@ -68,31 +85,154 @@ public final class NotificatiesResource extends NotificatiesService {
         };
     }
 
+    /*
+     * A bulk request is validated item by item (each answered on its own), so the generated binding of the
+     * whole body, which would refuse all items for one bad one, is replaced by the routing method below.
+     */
+    @Override
+    protected void notificatiesAannemenDecentraalBulk(ServerRequest request, ServerResponse response) {
+        acceptBulk(request, response, "DecentraleNotificatieAanvraag",
+                item -> decentraal(request, bulkBodies.bind(item, DecentraleNotificatieAanvraag.class)));
+    }
+
+    @Override
+    protected void notificatiesAannemenCentraalBulk(ServerRequest request, ServerResponse response) {
+        acceptBulk(request, response, "CentraleNotificatieAanvraag",
+                item -> centraal(request, bulkBodies.bind(item, CentraleNotificatieAanvraag.class)));
+    }
+
+    /* Reached only by a caller that bound the body itself; answers exactly as the routing method does. */
+    @Override
+    protected void handleNotificatiesAannemenDecentraalBulk(ServerRequest request, ServerResponse response,
+                                                            DecentraleNotificatiesBulkAanvraag body) {
+        answerBulk(request, response, "DecentraleNotificatieAanvraag", mapper.valueToTree(body.getNotificaties()),
+                item -> decentraal(request, bulkBodies.bind(item, DecentraleNotificatieAanvraag.class)));
+    }
+
+    @Override
+    protected void handleNotificatiesAannemenCentraalBulk(ServerRequest request, ServerResponse response,
+                                                          CentraleNotificatiesBulkAanvraag body) {
+        answerBulk(request, response, "CentraleNotificatieAanvraag", mapper.valueToTree(body.getNotificaties()),
+                item -> centraal(request, bulkBodies.bind(item, CentraleNotificatieAanvraag.class)));
+    }
+
+    private void acceptBulk(ServerRequest request, ServerResponse response, String itemSchema,
+                            Function<JsonNode, Aanname.Request> toRequest) {
+        answerBulk(request, response, itemSchema, bulkItems(bulkBodies.tree(request)), toRequest);
+    }
+
+    /** The envelope: an object with only {@code notificaties}, a list of 1 to {@value #BULK_MAX} items. */
+    private static JsonNode bulkItems(JsonNode tree) {
+        if (!tree.isObject()) {
+            throw ProblemException.invalid("/", "type", "Het verzoek is een object met notificaties.");
+        }
+        List<ProblemException.FieldError> errors = new ArrayList<>();
+        tree.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("notificaties")) {
+                errors.add(new ProblemException.FieldError("/" + name, "additionalProperties",
+                        "Onbekend veld; alleen notificaties is toegestaan."));
+            }
+        });
+        JsonNode items = tree.path("notificaties");
+        if (items.isMissingNode()) {
+            errors.add(new ProblemException.FieldError("/notificaties", "required", "notificaties is verplicht."));
+        } else if (!items.isArray()) {
+            errors.add(new ProblemException.FieldError("/notificaties", "type", "notificaties is een lijst."));
+        } else if (items.isEmpty() || items.size() > BULK_MAX) {
+            errors.add(new ProblemException.FieldError("/notificaties", items.isEmpty() ? "minItems" : "maxItems",
+                    "notificaties bevat 1 tot " + BULK_MAX + " notificaties."));
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
+        }
+        return items;
+    }
+
+    /**
+     * Validates each item on its own, accepts the valid ones together, and answers every item in order with
+     * the status and body a single request would have had.
+     */
+    private void answerBulk(ServerRequest request, ServerResponse response, String itemSchema, JsonNode items,
+                            Function<JsonNode, Aanname.Request> toRequest) {
+        ObjectNode[] results = new ObjectNode[items.size()];
+        List<Integer> positions = new ArrayList<>();
+        List<Aanname.Request> requests = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            List<ProblemException.FieldError> errors = bulkBodies.errors(itemSchema, items.get(i), "/notificaties/" + i);
+            if (errors.isEmpty()) {
+                positions.add(i);
+                requests.add(toRequest.apply(items.get(i)));
+            } else {
+                results[i] = refused(ProblemException.invalid(errors));
+            }
+        }
+        long retryAfter = 0;
+        List<Aanname.Outcome> outcomes = aanname.acceptAll(Callers.of(request), requests);
+        for (int k = 0; k < outcomes.size(); k++) {
+            switch (outcomes.get(k)) {
+                case Aanname.Accepted accepted -> results[positions.get(k)] = mapper.createObjectNode()
+                        .put("status", Status.ACCEPTED_202.code())
+                        .set("notificatie", mapper.valueToTree(aangenomen(accepted)));
+                case Aanname.Refused refused -> {
+                    ProblemException problem = DomainProblems.of(refused.reason());
+                    if (refused.reason() instanceof AcceptanceRefused.QuotaExhausted exhausted) {
+                        retryAfter = Math.max(retryAfter, Math.max(1, exhausted.retryAfter().toSeconds()));
+                    }
+                    results[positions.get(k)] = refused(problem.under("/notificaties/" + positions.get(k)));
+                }
+            }
+        }
+        ObjectNode body = mapper.createObjectNode();
+        body.putArray("resultaten").addAll(List.of(results));
+        if (retryAfter > 0) {
+            response.header(HeaderNames.RETRY_AFTER, Long.toString(retryAfter));
+        }
+        responses.json(response, Status.OK_200, body);
+    }
+
+    private ObjectNode refused(ProblemException problem) {
+        ObjectNode result = mapper.createObjectNode().put("status", problem.status());
+        result.set("probleem", problems.body(problem));
+        return result;
+    }
+
+    private static Aanname.Request decentraal(ServerRequest request, DecentraleNotificatieAanvraag body) {
+        return new Aanname.Request("decentraal", body.getDvRef(), body.getBerichttype(), body.getEmailadres(),
+                personalisation(body.getPersonalisation()), instant(body.getGeldigTot()), body.getBatchId(),
+                request.headers().value(HeaderNames.create("traceparent")));
+    }
+
+    private static Aanname.Request centraal(ServerRequest request, CentraleNotificatieAanvraag body) {
+        return new Aanname.Request("centraal", body.getDvRef(), body.getBerichttype(), body.getIdentificerendNummer(),
+                personalisation(body.getPersonalisation()), instant(body.getGeldigTot()), body.getBatchId(),
+                request.headers().value(HeaderNames.create("traceparent")));
+    }
+
     @Override
     protected void handleNotificatieAannemenDecentraal(ServerRequest request, ServerResponse response,
                                                        DecentraleNotificatieAanvraag body) {
-        accept(request, response, new Aanname.Request("decentraal", body.getDvRef(), body.getBerichttype(),
-                body.getEmailadres(), personalisation(body.getPersonalisation()), instant(body.getGeldigTot()),
-                body.getBatchId(), request.headers().value(HeaderNames.create("traceparent"))));
+        accept(request, response, decentraal(request, body));
     }
 
     @Override
     protected void handleNotificatieAannemenCentraal(ServerRequest request, ServerResponse response,
                                                      CentraleNotificatieAanvraag body) {
-        accept(request, response, new Aanname.Request("centraal", body.getDvRef(), body.getBerichttype(),
-                body.getIdentificerendNummer(), personalisation(body.getPersonalisation()),
-                instant(body.getGeldigTot()), body.getBatchId(),
-                request.headers().value(HeaderNames.create("traceparent"))));
+        accept(request, response, centraal(request, body));
     }
 
     /** Both regimes answer the same: 202 with id, status and versie, and the status's location. */
     private void accept(ServerRequest request, ServerResponse response, Aanname.Request acceptance) {
         Aanname.Accepted n = aanname.accept(Callers.of(request), acceptance);
+        responses.jsonWithLocation(response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(),
+                aangenomen(n));
+    }
+
+    private static NotificatieAangenomen aangenomen(Aanname.Accepted n) {
         NotificatieAangenomen result = new NotificatieAangenomen();
         result.setId(n.id());
         result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(n.status().dbValue()));
         result.setVersie(n.versie());
-        responses.jsonWithLocation(response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(), result);
+        return result;
     }
 
     private static Map<String, String> personalisation(Map<String, String> personalisation) {

@@ -59,6 +59,13 @@ public final class ProblemException extends RuntimeException {
         this.headers = Map.copyOf(headers);
     }
 
+    /** The same problem about a part of a larger body: each error's name under {@code pointer}. */
+    public ProblemException under(String pointer) {
+        return new ProblemException(status, type, title, detail, errors.stream()
+                .map(error -> new FieldError(JsonPointers.under(pointer, error.name()), error.code(), error.reason()))
+                .toList(), headers);
+    }
+
     public static ProblemException invalid(List<FieldError> errors) {
         return new ProblemException(400, TYPE_INVALID, "Ongeldige invoer.",
                 "Het verzoek bevat " + errors.size() + " fout(en); zie errors.", errors, Map.of());

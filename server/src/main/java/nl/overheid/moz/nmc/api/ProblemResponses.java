@@ -71,7 +71,8 @@ public final class ProblemResponses implements DirectHandler {
                 .build();
     }
 
-    private ObjectNode body(ProblemException problem) {
+    /** The problem's RFC 9457 body, as every answer carries it (also inside a bulk answer's items). */
+    public ObjectNode body(ProblemException problem) {
         ObjectNode body = mapper.createObjectNode();
         body.put("type", problem.type().toString());
         body.put("title", problem.title());
