@@ -171,7 +171,8 @@ public final class Nmc implements AutoCloseable {
             } else {
                 database.validate();
             }
-            Register register = new Register(database);
+            Register register = new Register(database, clock,
+                    config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)));
             WebhookSettings webhookSettings = WebhookSettings.from(config.get("webhook"));
             WebhookTargets webhookTargets = new WebhookTargets(webhookSettings.allowPrivateTargets());
             RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> {

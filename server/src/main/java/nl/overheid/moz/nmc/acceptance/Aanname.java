@@ -206,15 +206,19 @@ public final class Aanname {
      * was stored.
      */
     private boolean acceptChunk(Dienstverlener dv, List<Prepared> chunk, Instant now, Outcome[] outcomes) {
+        Map<String, Berichttype> types = register.berichttypen(
+                chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
         AcceptanceQuota.Slots slots = quota.take(dv.id(), dv.quotumPerMinuut(), chunk.size());
         int used;
         try {
             used = database.inTransaction(tx -> {
-                Map<String, Berichttype> types = register.berichttypen(tx,
-                        chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
-                List<Transitions.Repeatable> earlier = transitions.findAcceptedAll(tx, dv.id(),
-                        chunk.stream().flatMap(p -> p.dvrefHmacs().stream()).toList(),
-                        chunk.stream().flatMap(p -> p.payloadHmacs().stream()).toList());
+                // With one pepper version per purpose the insert's unique index finds every repeat; only
+                // under a rotation must repeats stored under an older version be looked up first.
+                List<Transitions.Repeatable> earlier = slots.granted() < chunk.size() || rotating()
+                        ? transitions.findAcceptedAll(tx, dv.id(),
+                                chunk.stream().flatMap(p -> p.dvrefHmacs().stream()).toList(),
+                                chunk.stream().flatMap(p -> p.payloadHmacs().stream()).toList())
+                        : List.of();
                 List<Prepared> toStore = new ArrayList<>();
                 List<NewNotificatie> rows = new ArrayList<>();
                 // A repeat of an item earlier in the chunk needs no slot: it gets that item's notification.
@@ -267,6 +271,10 @@ public final class Aanname {
             chunk.stream().filter(p -> outcomes[p.index()] == null).forEach(p -> outcomes[p.index()] = exhausted);
         }
         return used > 0;
+    }
+
+    private boolean rotating() {
+        return peppers.versionCount() > 1 || payloadPeppers.versionCount() > 1;
     }
 
     private static Accepted accepted(Transitions.Acceptance acceptance) {

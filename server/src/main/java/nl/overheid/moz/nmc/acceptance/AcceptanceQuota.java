@@ -13,11 +13,11 @@ import nl.overheid.moz.nmc.engine.Duty;
 
 /**
  * A DV's quota of acceptances per minute (design §4), as counters per DV per second in the unlogged table
- * {@code aannameteller}. Taking slots is one call of the SQL function {@code aannamequotum_nemen} in its own
- * short transaction: it locks the current second's counter, sums the DV's previous 59 seconds (at most 59
- * rows, whatever the rate) and adds what the quota still allows. Nothing is locked across the acceptance transaction, so a DV's
- * acceptances run side by side; the counter rows are shared, so several instances together grant what one
- * grants.
+ * {@code aannameteller}. Taking slots is one call of the SQL function {@code aannamequotum_nemen}: it locks
+ * the current second's counter, sums the DV's previous 59 seconds (at most 59 rows, whatever the rate) and
+ * adds what the quota still allows. It runs in autocommit, so the counter's row lock lasts only while the
+ * server runs that one call; nothing is locked across the acceptance transaction, so a DV's acceptances run
+ * side by side, and the counters are shared, so several instances together grant what one grants.
  *
  * <p>How exact: concurrent takes of one second serialise on that second's row and re-check the sum, so
  * each window of 60 whole seconds holds at most the quota, plus the takes in flight at a second's
@@ -69,7 +69,7 @@ public final class AcceptanceQuota implements Duty {
     public Slots take(UUID dvId, int quotaPerMinute, int wanted) {
         Instant second = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Instant windowStart = second.minus(WINDOW);
-        int granted = database.inTransaction(tx -> TAKE.get(tx).addParam("dvId", dvId)
+        int granted = database.autocommit(db -> TAKE.get(db).addParam("dvId", dvId)
                 .addParam("second", second).addParam("windowStart", windowStart)
                 .addParam("quota", quotaPerMinute).addParam("wanted", wanted).execute()
                 .map(row -> DbTypes.integer(row, "toegekend")).orElseThrow());
@@ -81,7 +81,7 @@ public final class AcceptanceQuota implements Duty {
         if (unused <= 0) {
             return;
         }
-        database.inTransaction(tx -> GIVE_BACK.dml(tx).addParam("dvId", slots.dvId())
+        database.autocommit(db -> GIVE_BACK.dml(db).addParam("dvId", slots.dvId())
                 .addParam("second", slots.second()).addParam("unused", unused).execute());
     }
 
@@ -89,7 +89,7 @@ public final class AcceptanceQuota implements Duty {
     public Duration retryAfter(UUID dvId) {
         Instant now = clock.instant();
         Instant windowStart = now.truncatedTo(ChronoUnit.SECONDS).minus(WINDOW);
-        Optional<Instant> oldest = database.inTransaction(tx -> OLDEST.get(tx).addParam("dvId", dvId)
+        Optional<Instant> oldest = database.autocommit(db -> OLDEST.get(db).addParam("dvId", dvId)
                 .addParam("windowStart", windowStart).execute()
                 .map(row -> DbTypes.instant(row, "oudste")));
         Instant freed = oldest.orElse(now).plus(WINDOW);

@@ -3,6 +3,7 @@ package nl.overheid.moz.nmc.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbExecute;
 import io.helidon.dbclient.DbTransaction;
 import io.helidon.dbclient.jdbc.CloseableJdbcConnectionPool;
 import io.helidon.dbclient.jdbc.JdbcClientBuilder;
@@ -127,6 +128,14 @@ public final class Database implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Runs {@code work}'s statements each in its own implicit transaction (autocommit): for a lone statement
+     * one round trip instead of two, and any row lock it takes is held only while the server runs it.
+     */
+    public <T> T autocommit(Function<DbExecute, T> work) {
+        return work.apply(client.execute());
     }
 
     /** Runs {@code work} in one transaction without a result. */

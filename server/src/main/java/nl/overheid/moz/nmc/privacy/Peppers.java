@@ -74,6 +74,11 @@ public final class Peppers {
         this.compromised = java.util.Set.copyOf(versions);
     }
 
+    /** How many versions are configured (more than one during a rotation). */
+    public int versionCount() {
+        return peppers.size();
+    }
+
     public Iterable<Integer> versions() {
         return peppers.keySet();
     }

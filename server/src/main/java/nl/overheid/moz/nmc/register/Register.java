@@ -2,7 +2,10 @@ package nl.overheid.moz.nmc.register;
 
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +39,6 @@ public final class Register {
               FROM berichttype WHERE code = :code
             """);
 
-    private static final Statement BERICHTTYPE_BY_CODES = Statement.named("berichttypeByCodes", """
-            SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
-                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
-              FROM berichttype WHERE code = ANY (CAST(:codes AS text[]))
-            """);
-
     private static final Statement BERICHTTYPE_UPSERT = Statement.named("berichttypeUpsert", """
             INSERT INTO berichttype (code, notify_template_id, notify_service, standaard_geldigheid, max_pogingenteller,
                                      verwerkingsactiviteit)
@@ -69,14 +66,68 @@ public final class Register {
             ON CONFLICT DO NOTHING
             """);
 
-    private final Database database;
+    private static final Statement BERICHTTYPE_ALL = Statement.named("berichttypeAll", """
+            SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
+                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
+              FROM berichttype
+            """);
 
+    private final Database database;
+    private final Clock clock;
+    private final Duration cacheTtl;
+    /* Every request reads its DV and berichttype; both change only by onboarding. */
+    private final Map<String, Cached<Optional<Dienstverlener>>> dienstverleners = new ConcurrentHashMap<>();
+    private volatile Cached<Map<String, Berichttype>> berichttypen;
+
+    /** A register read at every call (tests, tools). */
     public Register(Database database) {
+        this(database, Clock.systemUTC(), Duration.ZERO);
+    }
+
+    /**
+     * @param cacheTtl how long a DV or the berichttypen read from the database are used before they are read
+     *                 again ({@code register.cache-ttl}): a change by onboarding takes effect within it
+     */
+    public Register(Database database, Clock clock, Duration cacheTtl) {
         this.database = database;
+        this.clock = clock;
+        this.cacheTtl = cacheTtl;
+    }
+
+    private record Cached<T>(T value, Instant readAt) {
+    }
+
+    private boolean fresh(Cached<?> cached) {
+        return cached != null && clock.instant().isBefore(cached.readAt().plus(cacheTtl));
     }
 
     public Optional<Dienstverlener> dienstverlenerByOin(String oin) {
-        return database.inTransaction(tx -> DIENSTVERLENER_BY_OIN.get(tx).addParam("oin", oin).execute()
+        Cached<Optional<Dienstverlener>> cached = dienstverleners.get(oin);
+        if (fresh(cached)) {
+            return cached.value();
+        }
+        Optional<Dienstverlener> read = readDienstverlener(oin);
+        if (cacheTtl.isPositive() && read.isPresent()) {
+            dienstverleners.put(oin, new Cached<>(read, clock.instant()));
+        }
+        return read;
+    }
+
+    /** The berichttypen with these codes that exist, by code (through the cache). */
+    public Map<String, Berichttype> berichttypen(Set<String> codes) {
+        Cached<Map<String, Berichttype>> cached = berichttypen;
+        if (!fresh(cached)) {
+            Map<String, Berichttype> all = database.autocommit(db -> BERICHTTYPE_ALL.query(db).execute()
+                    .map(Register::berichttype).collect(Collectors.toUnmodifiableMap(Berichttype::code, t -> t)));
+            cached = new Cached<>(all, clock.instant());
+            berichttypen = cached;
+        }
+        Map<String, Berichttype> all = cached.value();
+        return codes.stream().filter(all::containsKey).collect(Collectors.toMap(code -> code, all::get));
+    }
+
+    private Optional<Dienstverlener> readDienstverlener(String oin) {
+        return database.autocommit(db -> DIENSTVERLENER_BY_OIN.get(db).addParam("oin", oin).execute()
                 .map(row -> new Dienstverlener(DbTypes.uuid(row, "id"), DbTypes.text(row, "oin"),
                         DbTypes.text(row, "naam"), new HashSet<>(DbTypes.strings(row, "berichttypen")),
                         DbTypes.integer(row, "quotum_per_minuut"),
@@ -85,12 +136,6 @@ public final class Register {
 
     public Optional<Berichttype> berichttype(DbTransaction tx, String code) {
         return BERICHTTYPE_BY_CODE.get(tx).addParam("code", code).execute().map(Register::berichttype);
-    }
-
-    /** The berichttypen with these codes that exist, by code. */
-    public Map<String, Berichttype> berichttypen(DbTransaction tx, Set<String> codes) {
-        return BERICHTTYPE_BY_CODES.query(tx).addParam("codes", codes.toArray(String[]::new)).execute()
-                .map(Register::berichttype).collect(Collectors.toMap(Berichttype::code, type -> type));
     }
 
     private static Berichttype berichttype(DbRow row) {
@@ -102,6 +147,8 @@ public final class Register {
 
     /** Seeds or updates DVs and berichttypen (local run and tests; production onboarding owns this). */
     public void upsert(List<Berichttype> berichttypen, List<DvSeed> dienstverleners) {
+        this.dienstverleners.clear();
+        this.berichttypen = null;
         database.inTransactionDo(tx -> {
             for (Berichttype type : berichttypen) {
                 BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
