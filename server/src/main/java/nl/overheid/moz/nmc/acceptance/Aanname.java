@@ -131,7 +131,7 @@ public final class Aanname {
             enforceQuota(tx, dv, now);
             Transitions.Acceptance result = transitions.accept(tx, n);
             if (result.created()) {
-                tasks.planSend(tx, result.notificatie(), now);
+                tasks.planSend(tx, result.notificatie(), type.notifyService(), now);
             }
             return result;
         });
