@@ -44,7 +44,7 @@ class NotifyNlSimulatorServicesTest {
     private static final UUID TEMPLATE_1 = UUID.fromString("10000000-0000-4000-8000-000000000001");
     private static final UUID TEMPLATE_2 = UUID.fromString("20000000-0000-4000-8000-000000000002");
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private final Map<String, String> callbackTokens = new ConcurrentHashMap<>();
     private HttpServer receiver;
