@@ -56,6 +56,7 @@ import nl.overheid.moz.nmc.engine.SendBudgetUpkeep;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.TaskWorker;
+import nl.overheid.moz.nmc.engine.UnusedTokens;
 import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.feed.CursorCodec;
 import nl.overheid.moz.nmc.feed.CursorRefused;
@@ -90,6 +91,7 @@ import nl.overheid.moz.nmc.retention.PepperCompromises;
 import nl.overheid.moz.nmc.retention.RetentionSettings;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
+import nl.overheid.moz.nmc.receipts.CallbackTokens;
 import nl.overheid.moz.nmc.receipts.Finaliser;
 import nl.overheid.moz.nmc.receipts.OntvangstRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
@@ -98,6 +100,7 @@ import nl.overheid.moz.nmc.receipts.ReconcileSchedule;
 import nl.overheid.moz.nmc.receipts.Reconciler;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterSeed;
+import nl.overheid.moz.nmc.sending.NotifyNlSettings;
 import nl.overheid.moz.nmc.sending.OngeldigMelden;
 import nl.overheid.moz.nmc.sending.SendPipeline;
 import nl.overheid.moz.nmc.status.StatusQueries;
@@ -163,6 +166,7 @@ public final class Nmc implements AutoCloseable {
         NmcSettings settings = NmcSettings.from(config);
         DatabaseSettings dbSettings = DatabaseSettings.from(config.get("db"));
         EngineSettings engineSettings = EngineSettings.from(config.get("engine"));
+        NotifyNlSettings notifyNlSettings = NotifyNlSettings.from(config.get("notifynl"));
         ReconcileSchedule reconcileSchedule = ReconcileSchedule.from(config.get("lifecycle"));
         Database database = Database.open(dbSettings);
         try {
@@ -177,8 +181,12 @@ public final class Nmc implements AutoCloseable {
             WebhookTargets webhookTargets = new WebhookTargets(webhookSettings.allowPrivateTargets());
             RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> {
                 seed.requireWebhooks(webhookTargets::refusedUrl);
+                seed.requireNotifyServices(notifyNlSettings.services().keySet());
                 seed.apply(register);
             });
+            // Fail fast rather than at the first send: a berichttype whose NotifyNL service has no key would get
+            // NotifyNL's 400 with another service's key, recorded as niet-bezorgbaar.
+            register.requireNotifyServices(notifyNlSettings.services().keySet());
 
             // The core: the lifecycle, the task engine, and where they meet.
             Transitions transitions = new Transitions(clock);
@@ -187,10 +195,12 @@ public final class Nmc implements AutoCloseable {
             TaskRepository tasks = new TaskRepository();
             OwnedTasks owned = new OwnedTasks(database, tasks);
             RetentionSettings retentionSettings = RetentionSettings.from(config, settings.eventLogRetention());
-            NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions, clock,
+            NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions, register, clock,
                     retentionSettings.eraseAfter());
             WorkSignals signals = new WorkSignals();
-            SendBudget budget = new SendBudget(engineSettings.notifyPerMinute(), engineSettings.reconcileShare());
+            // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
+            SendBudget budget = new SendBudget(notifyNlSettings.perMinute(), engineSettings.reconcileShare());
+            UnusedTokens unusedTokens = new UnusedTokens(database, budget, clock);
             NmcMetrics metrics = new NmcMetrics(database);
             Envelope envelope = new Envelope(kekProvider(config.get("privacy.kek")));
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
@@ -218,12 +228,13 @@ public final class Nmc implements AutoCloseable {
             // The steps that run as tasks, one worker each.
             List<TaskWorker> workers = List.of(
                     new SendPipeline(owned, tasks, notificationTasks, pogingen, reads, transitions, register,
-                            envelope, parties.notifyNl(), parties.profielservice(), parties.ldv(), clock,
+                            envelope, parties.notifyNl(), unusedTokens, parties.profielservice(), parties.ldv(), clock,
                             engineSettings.lease(), engineSettings::backoff, firstReconciliation),
                     new ReceiptProcessor(owned, tasks, notificationTasks, pogingen, ontvangsten, transitions, clock,
                             settings.mebvPeriod(), settings.finaliseMargin(), firstReconciliation, metrics),
                     new Reconciler(database, owned, tasks, notificationTasks, pogingen, reads, transitions,
-                            receiptStore, parties.notifyNl(), parties.ldv(), reconcileSchedule, clock, signals),
+                            receiptStore, parties.notifyNl(), unusedTokens, parties.ldv(), reconcileSchedule, clock,
+                            signals),
                     new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock),
                     new OngeldigMelden(owned, tasks, notificationTasks, reads, envelope, parties.profielservice(),
                             parties.ldv(), metrics, clock, engineSettings.lease(), engineSettings::backoff,
@@ -281,7 +292,8 @@ public final class Nmc implements AutoCloseable {
                             authenticator, problems))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
-                            new NotifyNlCallbackResource(settings.callbackToken(), receiptStore, callbackBodies,
+                            new NotifyNlCallbackResource(CallbackTokens.from(notifyNlSettings), receiptStore,
+                                    callbackBodies,
                                     () -> signals.nudge(TaskKind.VERWERKEN), metrics))
                     // The fixed path must be routed before /notificaties/{id}.
                     .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen",

@@ -14,14 +14,12 @@ import java.time.Period;
  * @param feedMaxLimit    maximum page size of the feed
  * @param maxBodyBytes    largest accepted request body
  * @param maxBulkBodyBytes largest accepted bulk request body (up to 1000 notifications)
- * @param callbackToken   the bearer token NotifyNL sends with receipts
  * @param cursorKey       the key that makes feed cursors tamper-evident (32+ bytes, base64 in configuration)
  * @param eventLogRetention the delivery-proof retention of the event log ({@code retention.event-log}, an ISO-8601
  *                        period such as {@code P7Y}): a partition is dropped once its youngest event is older
  */
 public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI eventSource, int feedMaxLimit,
-                          int maxBodyBytes, int maxBulkBodyBytes, String callbackToken,
-                          byte[] cursorKey, Period eventLogRetention) {
+                          int maxBodyBytes, int maxBulkBodyBytes, byte[] cursorKey, Period eventLogRetention) {
 
     public static final Duration DEFAULT_MEBV_PERIOD = Duration.ofDays(7);
     public static final Duration DEFAULT_CALLBACK_WINDOW = Duration.ofMinutes(25);
@@ -63,7 +61,6 @@ public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI even
                 config.get("feed.max-limit").asInt().orElse(DEFAULT_FEED_MAX_LIMIT),
                 config.get("http.max-body-bytes").asInt().orElse(DEFAULT_MAX_BODY_BYTES),
                 config.get("http.max-bulk-body-bytes").asInt().orElse(DEFAULT_MAX_BULK_BODY_BYTES),
-                required(config, "notifynl.callback-token"),
                 java.util.Base64.getDecoder().decode(required(config, "feed.cursor-key")),
                 config.get("retention.event-log").as(Period.class).orElse(DEFAULT_EVENT_LOG_RETENTION));
     }

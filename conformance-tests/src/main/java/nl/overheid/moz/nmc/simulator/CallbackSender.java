@@ -14,11 +14,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
  * Notify's delivery-status callbacks ({@code send_delivery_status_to_service}): a JSON POST with
- * {@code Authorization: Bearer <the service's callback token>}, retried on a connection error or time-out,
+ * {@code Authorization: Bearer <the callback token of the service that sent it>}, retried on a connection error or time-out,
  * on a 5xx and on a 429, at most {@value #MAX_RETRIES} times (Celery {@code max_retries=5}); any other
  * non-2xx answer is dropped without retry. Notify waits 300 s between attempts; here the interval is
  * configurable (default 1 s).
@@ -35,7 +36,7 @@ final class CallbackSender implements AutoCloseable {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
     private final URI url;
-    private final String bearerToken;
+    private final java.util.function.Function<UUID, String> bearerTokenOf;
     private final Duration retryInterval;
     private final Clock clock;
     private final Consumer<String> log;
@@ -49,11 +50,12 @@ final class CallbackSender implements AutoCloseable {
 
     /**
      * @param url         the callback URL, or null to send no callbacks at all
-     * @param bearerToken the token configured at Notify for that URL
+     * @param bearerTokenOf the token configured at Notify for that URL, per service id
      */
-    CallbackSender(URI url, String bearerToken, Duration retryInterval, Clock clock, Consumer<String> log) {
+    CallbackSender(URI url, java.util.function.Function<UUID, String> bearerTokenOf, Duration retryInterval, Clock clock,
+                   Consumer<String> log) {
         this.url = url;
-        this.bearerToken = bearerToken;
+        this.bearerTokenOf = bearerTokenOf;
         this.retryInterval = retryInterval;
         this.clock = clock;
         this.log = log;
@@ -123,7 +125,7 @@ final class CallbackSender implements AutoCloseable {
         HttpRequest request = HttpRequest.newBuilder(url)
                 .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + bearerToken)
+                .header("Authorization", "Bearer " + bearerTokenOf.apply(delivery.notification().serviceId()))
                 .POST(HttpRequest.BodyPublishers.ofString(delivery.body()))
                 .build();
         client.sendAsync(request, HttpResponse.BodyHandlers.discarding())

@@ -12,7 +12,8 @@ import java.util.UUID;
  * {@code GET /v2/notifications/{notification_id}} ({@code get_notification_by_id}): 200 with the
  * {@linkplain NotifyJson#notification notification} in the status it has reached ({@code sending} or
  * {@code created} until the outcome, then the final status with {@code completed_at}); 404
- * {@code NoResultFound} {@code No result found} for an unknown id; 400 {@code ValidationError}
+ * {@code NoResultFound} {@code No result found} for an unknown id and for a notification of another service (as
+ * Notify, which looks it up within the caller's service); 400 {@code ValidationError}
  * {@code notification_id is not a valid UUID} for a malformed one.
  */
 final class GetNotificationEndpoint extends NotifyEndpoint {
@@ -24,7 +25,7 @@ final class GetNotificationEndpoint extends NotifyEndpoint {
     }
 
     @Override
-    ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now) {
+    ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now, NotifyNlSimulator.Service service) {
         String path = path(request);
         Optional<UUID> id = path.startsWith(PREFIX)
                 ? NotifyFormats.parseUuid(path.substring(PREFIX.length()))
@@ -32,7 +33,8 @@ final class GetNotificationEndpoint extends NotifyEndpoint {
         if (id.isEmpty()) {
             return error(serveEvent, NotifyError.of(400, "ValidationError", "notification_id is not a valid UUID"));
         }
-        Optional<StoredNotification> found = simulation.store().find(id.get());
+        Optional<StoredNotification> found = simulation.store().find(id.get())
+                .filter(notification -> notification.serviceId().toString().equals(service.serviceId()));
         if (found.isEmpty()) {
             return json(serveEvent, 404, NotifyError.of(404, "NoResultFound", "No result found").toJson(),
                     "NoResultFound id=" + id.get());

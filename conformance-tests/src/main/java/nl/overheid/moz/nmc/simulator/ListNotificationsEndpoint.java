@@ -48,7 +48,7 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
     }
 
     @Override
-    ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now) {
+    ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now, NotifyNlSimulator.Service service) {
         Map<String, List<String>> query = query(request);
         List<String> problems = new ArrayList<>();
         List<String> templateTypes = query.getOrDefault("template_type", List.of());
@@ -75,7 +75,8 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
 
         Set<String> wantedStatuses = substitute(statuses);
         Predicate<StoredNotification> filter = notification ->
-                (templateTypes.isEmpty() || templateTypes.contains("email"))
+                notification.serviceId().toString().equals(service.serviceId())
+                        && (templateTypes.isEmpty() || templateTypes.contains("email"))
                         && (wantedStatuses.isEmpty() || wantedStatuses.contains(notification.statusAt(now)))
                         && (reference == null || reference.equals(notification.reference()));
         List<StoredNotification> page =

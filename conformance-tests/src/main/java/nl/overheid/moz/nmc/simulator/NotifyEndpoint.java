@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * One endpoint of Notify's v2 API as a WireMock response transformer: authenticates the request like Notify
@@ -58,15 +57,16 @@ abstract class NotifyEndpoint implements ResponseDefinitionTransformerV2 {
         Request request = serveEvent.getRequest();
         Instant now = simulation.clock().instant();
         // The token's iat is checked against the real time: Notify's 30-second rule is about clocks that drift.
-        Optional<NotifyError> denied = simulation.jwtVerifier().check(request.header("Authorization"), Instant.now());
-        if (denied.isPresent()) {
-            return error(serveEvent, denied.get());
+        NotifyJwtVerifier.Checked checked = simulation.jwtVerifier().check(request.header("Authorization"), Instant.now());
+        if (checked.error() != null) {
+            return error(serveEvent, checked.error());
         }
-        return handle(serveEvent, request, now);
+        return handle(serveEvent, request, now, checked.service());
     }
 
-    /** Answers an authenticated request. */
-    abstract ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now);
+    /** Answers an authenticated request, which acts for {@code service} (whose key signed it). */
+    abstract ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now,
+                                       NotifyNlSimulator.Service service);
 
     /** A JSON answer, logged as {@code <label> <status> <detail>}. */
     final ResponseDefinition json(ServeEvent serveEvent, int status, String body, String logDetail) {

@@ -9,18 +9,20 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * Notify's API authentication ({@code app/authentication/auth.py} with
- * {@code notifications_python_client.authentication.decode_jwt_token}), for one service with one API key.
+ * {@code notifications_python_client.authentication.decode_jwt_token}), for the services the simulator knows,
+ * each with one API key.
  *
  * <p>Every {@code /v2} request carries {@code Authorization: Bearer <JWT>}: header
  * {@code {"typ":"JWT","alg":"HS256"}}, claims {@code iss} = the service id and {@code iat} = epoch seconds,
- * signed with HMAC-SHA256 keyed by the UTF-8 bytes of the API key's secret (the last 36 characters of the
- * key). The checks run in Notify's order and fail with Notify's status and message:
+ * signed with HMAC-SHA256 keyed by the UTF-8 bytes of the secret of that service's API key (the last 36
+ * characters of the key). The request then acts for that service. The checks run in Notify's order and fail with Notify's status and message:
  *
  * <table>
  *   <caption>Failures</caption>
@@ -30,9 +32,10 @@ import java.util.UUID;
  *   <tr><td>not a decodable JWT, or an {@code aud} claim</td><td>403</td><td>{@value #GENERAL_TOKEN_ERROR}</td></tr>
  *   <tr><td>no {@code iss}</td><td>403</td><td>{@value #NO_ISSUER}</td></tr>
  *   <tr><td>{@code iss} not a UUID</td><td>403</td><td>{@value #ISSUER_NOT_UUID}</td></tr>
- *   <tr><td>{@code iss} another service</td><td>403</td><td>{@value #UNKNOWN_SERVICE}</td></tr>
+ *   <tr><td>{@code iss} no service it knows</td><td>403</td><td>{@value #UNKNOWN_SERVICE}</td></tr>
  *   <tr><td>{@code alg} other than HS256</td><td>403</td><td>{@value #NOT_HS256}</td></tr>
- *   <tr><td>bad signature, or no {@code iat}</td><td>403</td><td>{@value #KEY_NOT_FOUND}</td></tr>
+ *   <tr><td>bad signature (also: signed with another service's secret), or no {@code iat}</td><td>403</td>
+ *       <td>{@value #KEY_NOT_FOUND}</td></tr>
  *   <tr><td>{@code iat} more than 30 s from now</td><td>403</td><td>{@value #CLOCK_SKEW}</td></tr>
  * </table>
  *
@@ -55,12 +58,16 @@ final class NotifyJwtVerifier {
 
     private static final String HMAC_SHA256 = "HmacSHA256";
 
-    private final UUID serviceId;
-    private final byte[] secret;
+    private final Map<UUID, NotifyNlSimulator.Service> services;
 
-    NotifyJwtVerifier(UUID serviceId, String secret) {
-        this.serviceId = serviceId;
-        this.secret = secret.getBytes(StandardCharsets.UTF_8);
+    NotifyJwtVerifier(List<NotifyNlSimulator.Service> services) {
+        Map<UUID, NotifyNlSimulator.Service> byId = new java.util.LinkedHashMap<>();
+        services.forEach(service -> byId.put(UUID.fromString(service.serviceId()), service));
+        this.services = Map.copyOf(byId);
+    }
+
+    /** The outcome of a check: the service the request acts for, or the error Notify answers. */
+    record Checked(NotifyNlSimulator.Service service, NotifyError error) {
     }
 
     /**
@@ -68,9 +75,9 @@ final class NotifyJwtVerifier {
      *
      * @param authorization the header (possibly absent)
      * @param now           the moment the request arrived
-     * @return empty when the request is authenticated, else the error Notify answers
+     * @return the authenticated service, or the error Notify answers
      */
-    Optional<NotifyError> check(HttpHeader authorization, Instant now) {
+    Checked check(HttpHeader authorization, Instant now) {
         if (authorization == null || !authorization.isPresent() || authorization.firstValue().isEmpty()) {
             return deny(401, NO_TOKEN);
         }
@@ -97,13 +104,14 @@ final class NotifyJwtVerifier {
         if (issuerId.isEmpty()) {
             return deny(403, ISSUER_NOT_UUID);
         }
-        if (!issuerId.get().equals(serviceId)) {
+        NotifyNlSimulator.Service service = services.get(issuerId.get());
+        if (service == null) {
             return deny(403, UNKNOWN_SERVICE);
         }
         if (!"HS256".equals(joseHeader.get().get("alg"))) {
             return deny(403, NOT_HS256);
         }
-        if (!MessageDigest.isEqual(sign(parts[0] + "." + parts[1]), signature.get())) {
+        if (!MessageDigest.isEqual(sign(service.secret(), parts[0] + "." + parts[1]), signature.get())) {
             return deny(403, KEY_NOT_FOUND);
         }
 
@@ -118,13 +126,13 @@ final class NotifyJwtVerifier {
         if (claims.get().containsKey("aud")) {
             return deny(403, GENERAL_TOKEN_ERROR);
         }
-        return Optional.empty();
+        return new Checked(service, null);
     }
 
-    private byte[] sign(String signingInput) {
+    private static byte[] sign(String secret, String signingInput) {
         try {
             Mac mac = Mac.getInstance(HMAC_SHA256);
-            mac.init(new SecretKeySpec(secret, HMAC_SHA256));
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), HMAC_SHA256));
             return mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII));
         } catch (GeneralSecurityException impossible) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", impossible);
@@ -148,7 +156,7 @@ final class NotifyJwtVerifier {
         return Character.toUpperCase(prefix.charAt(0)) + prefix.substring(1).toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static Optional<NotifyError> deny(int status, String message) {
-        return Optional.of(NotifyError.of(status, "AuthError", message));
+    private static Checked deny(int status, String message) {
+        return new Checked(null, NotifyError.of(status, "AuthError", message));
     }
 }

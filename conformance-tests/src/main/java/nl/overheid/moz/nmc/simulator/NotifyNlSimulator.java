@@ -27,10 +27,15 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
  *
  * <h2>What it mimics</h2>
  * <ul>
+ *   <li><b>Several services</b>, each with its own API key, callback token and (optionally) templates
+ *       ({@link Config#services()}). As in Notify, every request acts for the service whose key signed it: a
+ *       send with a template of another service is a 400 {@code BadRequestError} {@value #TEMPLATE_NOT_FOUND}
+ *       ({@code validate_template}), and a notification of another service does not exist for it (404, not
+ *       listed). A service that lists no templates takes any template no other service lists.</li>
  *   <li><b>Authentication</b> on every request: {@code Authorization: Bearer <JWT>}, HS256, claims {@code iss}
- *       (the service id) and {@code iat} (within 30 s), signed with the API key's secret. The API key has the
- *       form {@code {keyname}-{serviceId}-{secret}}; like the official client, the service id is the 36
- *       characters before the last 37 and the secret the last 36. Failures answer Notify's
+ *       (the service id) and {@code iat} (within 30 s), signed with the secret of that service's API key. An
+ *       API key has the form {@code {keyname}-{serviceId}-{secret}}; like the official client, the service id
+ *       is the 36 characters before the last 37 and the secret the last 36. Failures answer Notify's
  *       {@code AuthError} (401 without or with a non-Bearer header, else 403 {@code Invalid token: …} or
  *       {@code Error: Your system clock must be accurate to within 30 seconds}).</li>
  *   <li>{@code POST /v2/notifications/email}: Notify's validation and 201 body; see {@link SendEmailEndpoint}.</li>
@@ -40,7 +45,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
  *   <li><b>Delivery receipts</b>: after the {@linkplain Config#callbackDelay() callback delay} the simulator POSTs
  *       {@code {id, reference, to, status, created_at, completed_at, sent_at, notification_type, template_id,
  *       template_version}} to the {@linkplain Config#callbackUrl() callback URL} with
- *       {@code Authorization: Bearer <callback token>}, and retries a connection error, 5xx or 429 five times
+ *       {@code Authorization: Bearer <the sending service's callback token>}, and retries a connection error, 5xx or 429 five times
  *       (Notify: 5 minutes apart; here {@linkplain Config#callbackRetryInterval() configurable}, default 1 s).
  *       Other answers are not retried, as in Notify.</li>
  *   <li>Timestamps everywhere in Notify's format: UTC with microseconds, e.g. {@code 2026-11-30T10:15:30.123456Z}.</li>
@@ -86,7 +91,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
  * {@value #REQUEST_JOURNAL_LIMIT} requests.
  *
  * <h2>Not simulated</h2>
- * Templates (any UUID is a template at version 1; the body lists the personalisation), rate limits and
+ * Template content (every template is at version 1; the body lists the personalisation), rate limits and
  * daily limits (stub them), data retention, SMS and letters, key types other than test.
  *
  * <p>Thread-safe. Logs (through {@link Config#log()}) carry ids, references and statuses only, never e-mail
@@ -118,6 +123,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
     /** Simulator only: stays {@code sending} without a callback until {@link #laterOutcome} or {@link #forget}. */
     public static final String PENDING_ADDRESS = "pending@simulator.notify";
 
+    /** Notify's answer to a send with a template its service does not have ({@code validate_template}). */
+    public static final String TEMPLATE_NOT_FOUND = "Template not found";
+
     /** The fixed development service id inside {@link #DEFAULT_API_KEY}. */
     public static final String DEFAULT_SERVICE_ID = "7a4e1f0c-5b3d-4c2a-9e8f-1d2c3b4a5f60";
     /** The fixed development key: {@code nmc_dev-<service id>-<secret>}. Not a secret: local runs and tests only. */
@@ -145,9 +153,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
         this.simulation = new Simulation(
                 config,
                 new NotificationStore(),
-                new CallbackSender(config.callbackUrl(), config.callbackBearerToken(),
+                new CallbackSender(config.callbackUrl(), serviceId -> config.service(serviceId).callbackBearerToken(),
                         config.callbackRetryInterval(), clock, config.log()),
-                new NotifyJwtVerifier(UUID.fromString(config.serviceId()), config.secret()),
+                new NotifyJwtVerifier(config.services()),
                 clock);
         this.server = new WireMockServer(WireMockConfiguration.options()
                 .port(config.port())
@@ -188,14 +196,19 @@ public final class NotifyNlSimulator implements AutoCloseable {
         return "http://localhost:" + port();
     }
 
-    /** The API key it accepts. */
+    /** The API key of its first service. */
     public String apiKey() {
         return config.apiKey();
     }
 
-    /** The service id inside the API key. */
+    /** The service id inside the first service's API key. */
     public String serviceId() {
         return config.serviceId();
+    }
+
+    /** Every service it knows, the first one first. */
+    public List<Service> services() {
+        return config.services();
     }
 
     public Config config() {
@@ -339,7 +352,10 @@ public final class NotifyNlSimulator implements AutoCloseable {
      * Runs the simulator until the process is killed, for the local run script. Configured by environment:
      * {@code NOTIFYNL_SIM_PORT} (default 8081), {@code NOTIFYNL_SIM_CALLBACK_URL} (default
      * {@value #DEFAULT_CALLBACK_URL}), {@code NOTIFYNL_SIM_CALLBACK_TOKEN} (default
-     * {@value #DEFAULT_CALLBACK_TOKEN}), {@code NOTIFYNL_SIM_API_KEY} (default {@link #DEFAULT_API_KEY}), and
+     * {@value #DEFAULT_CALLBACK_TOKEN}), {@code NOTIFYNL_SIM_API_KEY} (default {@link #DEFAULT_API_KEY}),
+     * {@code NOTIFYNL_SIM_TEMPLATES} (the first service's template ids, comma-separated; default none: any), further
+     * services as {@code NOTIFYNL_SIM_API_KEY_2}, {@code NOTIFYNL_SIM_CALLBACK_TOKEN_2} (default the first's),
+     * {@code NOTIFYNL_SIM_TEMPLATES_2}, then {@code _3}, … and
      * optionally {@code NOTIFYNL_SIM_CALLBACK_DELAY_MS} (300), {@code NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS}
      * (1000), {@code NOTIFYNL_SIM_BIND_ADDRESS} (127.0.0.1). Logs one line per request and callback to stdout:
      * ids, references and statuses only.
@@ -353,12 +369,20 @@ public final class NotifyNlSimulator implements AutoCloseable {
                     .callbackUrl(URI.create(fromEnv("NOTIFYNL_SIM_CALLBACK_URL", DEFAULT_CALLBACK_URL)))
                     .callbackBearerToken(fromEnv("NOTIFYNL_SIM_CALLBACK_TOKEN", DEFAULT_CALLBACK_TOKEN))
                     .apiKey(fromEnv("NOTIFYNL_SIM_API_KEY", DEFAULT_API_KEY))
+                    .templateIds(uuidsFromEnv("NOTIFYNL_SIM_TEMPLATES"))
                     .callbackDelay(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_DELAY_MS",
                             (int) DEFAULT_CALLBACK_DELAY.toMillis())))
                     .callbackRetryInterval(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS",
                             (int) DEFAULT_CALLBACK_RETRY_INTERVAL.toMillis())))
                     .log(NotifyNlSimulator::printLine)
                     .build();
+            Config.Builder more = config.toBuilder();
+            for (int n = 2; fromEnv("NOTIFYNL_SIM_API_KEY_" + n, null) != null; n++) {
+                more.addService(new Service(fromEnv("NOTIFYNL_SIM_API_KEY_" + n, null),
+                        fromEnv("NOTIFYNL_SIM_CALLBACK_TOKEN_" + n, config.callbackBearerToken()),
+                        uuidsFromEnv("NOTIFYNL_SIM_TEMPLATES_" + n)));
+            }
+            config = more.build();
         } catch (IllegalArgumentException invalid) {
             System.err.println("notifynl-sim: " + invalid.getMessage());
             System.exit(2);
@@ -367,7 +391,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
         NotifyNlSimulator simulator = start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(simulator::close, "notifynl-sim-shutdown"));
         printLine("NotifyNL simulator listening on " + simulator.baseUrl()
-                + " (bind " + config.bindAddress() + "), service id " + config.serviceId()
+                + " (bind " + config.bindAddress() + "), services " + config.services().stream()
+                        .map(service -> service.serviceId() + " (" + service.templateIds().size() + " templates)").toList()
                 + (config.apiKey().equals(DEFAULT_API_KEY) ? ", default dev API key" : ", API key from NOTIFYNL_SIM_API_KEY")
                 + ", callbacks to " + config.callbackUrl() + " after " + config.callbackDelay().toMillis() + " ms");
         new CountDownLatch(1).await();
@@ -380,6 +405,19 @@ public final class NotifyNlSimulator implements AutoCloseable {
     private static String fromEnv(String name, String fallback) {
         String value = System.getenv(name);
         return value == null || value.isBlank() ? fallback : value.strip();
+    }
+
+    private static java.util.Set<UUID> uuidsFromEnv(String name) {
+        String value = fromEnv(name, null);
+        if (value == null) {
+            return java.util.Set.of();
+        }
+        java.util.Set<UUID> ids = new java.util.LinkedHashSet<>();
+        for (String id : value.split(",")) {
+            ids.add(NotifyFormats.parseUuid(id.strip()).orElseThrow(
+                    () -> new IllegalArgumentException(name + " must list template ids (UUIDs), comma-separated")));
+        }
+        return ids;
     }
 
     private static int intFromEnv(String name, int fallback) {
@@ -399,6 +437,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
      * personalisation.
      *
      * @param id              the id NotifyNL answered in the 201
+     * @param serviceId       the service whose key sent it (the JWT's {@code iss}, checked with its secret)
      * @param reference       the request's {@code reference}, or null
      * @param personalisation as sent, unmodifiable
      * @param status          Notify's status at the time of the snapshot
@@ -406,6 +445,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
      */
     public record SentNotification(
             UUID id,
+            UUID serviceId,
             String reference,
             String emailAddress,
             UUID templateId,
@@ -415,15 +455,59 @@ public final class NotifyNlSimulator implements AutoCloseable {
             Instant completedAt) {
 
         static SentNotification of(StoredNotification notification, Instant now) {
-            return new SentNotification(notification.id(), notification.reference(), notification.emailAddress(),
+            return new SentNotification(notification.id(), notification.serviceId(), notification.reference(),
+                    notification.emailAddress(),
                     notification.templateId(), notification.personalisation(), notification.statusAt(now),
                     notification.createdAt(), notification.completedAtOrNull(now));
         }
 
         @Override
         public String toString() {
-            return "SentNotification[id=" + id + ", reference=" + reference + ", templateId=" + templateId
+            return "SentNotification[id=" + id + ", serviceId=" + serviceId + ", reference=" + reference
+                    + ", templateId=" + templateId
                     + ", status=" + status + ", createdAt=" + createdAt + ", completedAt=" + completedAt + "]";
+        }
+    }
+
+    /**
+     * One NotifyNL service the simulator knows.
+     *
+     * @param apiKey              its API key: {@code {keyname}-{serviceId}-{secret}}
+     * @param callbackBearerToken the bearer token of its delivery-receipt callbacks (configured per service at Notify)
+     * @param templateIds         its templates; a send with a template another service lists is refused (400
+     *                            {@value #TEMPLATE_NOT_FOUND}); when empty, the service takes any template no other
+     *                            service lists (the simulator's original leniency)
+     */
+    public record Service(String apiKey, String callbackBearerToken, java.util.Set<UUID> templateIds) {
+
+        /** An API key is at least {@code x-} plus a 36-character service id, {@code -} and a 36-character secret. */
+        private static final int MIN_API_KEY_LENGTH = 75;
+
+        public Service {
+            Objects.requireNonNull(apiKey, "apiKey");
+            if (apiKey.length() < MIN_API_KEY_LENGTH || apiKey.charAt(apiKey.length() - 37) != '-'
+                    || apiKey.charAt(apiKey.length() - 74) != '-'
+                    || NotifyFormats.parseUuid(apiKey.substring(apiKey.length() - 73, apiKey.length() - 37)).isEmpty()) {
+                throw new IllegalArgumentException(
+                        "apiKey must look like {keyname}-{serviceId (uuid)}-{secret (36 characters)}");
+            }
+            templateIds = java.util.Set.copyOf(templateIds);
+        }
+
+        /** The service id: the 36 characters before the last 37 of the API key (as the official client). */
+        public String serviceId() {
+            return apiKey.substring(apiKey.length() - 73, apiKey.length() - 37);
+        }
+
+        /** The signing secret: the last 36 characters of the API key (as the official client). */
+        String secret() {
+            return apiKey.substring(apiKey.length() - 36);
+        }
+
+        /** Leaves the API key's secret and the callback token out. */
+        @Override
+        public String toString() {
+            return "Service[serviceId=" + serviceId() + ", templateIds=" + templateIds + "]";
         }
     }
 
@@ -433,8 +517,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
      * @param port                  TCP port; 0 picks a free one
      * @param bindAddress           the address to listen on
      * @param callbackUrl           where delivery receipts go; null sends none
-     * @param callbackBearerToken   the bearer token of the callbacks (the one configured at NotifyNL)
-     * @param apiKey                the only API key accepted: {@code {keyname}-{serviceId}-{secret}}
+     * @param services              the services it knows, at least one, each with a different service id; the first
+     *                              is the one {@link #apiKey()}, {@link #callbackBearerToken()} and the builder's
+     *                              single-service setters are about
      * @param callbackDelay         from the 201 to the outcome and its callback
      * @param callbackRetryInterval between callback attempts (Notify: 5 minutes)
      * @param pageSize              page size of the list endpoint (Notify: 250)
@@ -447,31 +532,35 @@ public final class NotifyNlSimulator implements AutoCloseable {
             int port,
             String bindAddress,
             URI callbackUrl,
-            String callbackBearerToken,
-            String apiKey,
+            List<Service> services,
             Duration callbackDelay,
             Duration callbackRetryInterval,
             int pageSize,
             Consumer<String> log,
             Clock clock) {
 
-        /** An API key is at least {@code x-} plus a 36-character service id, {@code -} and a 36-character secret. */
-        private static final int MIN_API_KEY_LENGTH = 75;
-
         public Config {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("port must be 0..65535, got " + port);
             }
             Objects.requireNonNull(bindAddress, "bindAddress");
-            Objects.requireNonNull(apiKey, "apiKey");
-            if (apiKey.length() < MIN_API_KEY_LENGTH || apiKey.charAt(apiKey.length() - 37) != '-'
-                    || apiKey.charAt(apiKey.length() - 74) != '-'
-                    || NotifyFormats.parseUuid(apiKey.substring(apiKey.length() - 73, apiKey.length() - 37)).isEmpty()) {
-                throw new IllegalArgumentException(
-                        "apiKey must look like {keyname}-{serviceId (uuid)}-{secret (36 characters)}");
+            services = List.copyOf(services);
+            if (services.isEmpty()) {
+                throw new IllegalArgumentException("at least one service");
+            }
+            if (services.stream().map(Service::serviceId).distinct().count() != services.size()) {
+                throw new IllegalArgumentException("every service needs its own service id");
+            }
+            java.util.Set<UUID> templates = new java.util.HashSet<>();
+            for (Service service : services) {
+                for (UUID template : service.templateIds()) {
+                    if (!templates.add(template)) {
+                        throw new IllegalArgumentException("template " + template + " belongs to two services");
+                    }
+                }
             }
             if (callbackUrl != null) {
-                Objects.requireNonNull(callbackBearerToken, "callbackBearerToken");
+                services.forEach(service -> Objects.requireNonNull(service.callbackBearerToken(), "callbackBearerToken"));
                 if (!"http".equals(callbackUrl.getScheme()) && !"https".equals(callbackUrl.getScheme())) {
                     throw new IllegalArgumentException("callbackUrl must be http(s), got " + callbackUrl);
                 }
@@ -495,27 +584,41 @@ public final class NotifyNlSimulator implements AutoCloseable {
         }
 
         public Builder toBuilder() {
-            return new Builder()
+            Builder builder = new Builder()
                     .port(port).bindAddress(bindAddress).callbackUrl(callbackUrl)
-                    .callbackBearerToken(callbackBearerToken).apiKey(apiKey).callbackDelay(callbackDelay)
+                    .callbackBearerToken(callbackBearerToken()).apiKey(apiKey())
+                    .templateIds(services.getFirst().templateIds()).callbackDelay(callbackDelay)
                     .callbackRetryInterval(callbackRetryInterval).pageSize(pageSize).log(log).clock(clock);
+            services.stream().skip(1).forEach(builder::addService);
+            return builder;
         }
 
-        /** The service id: the 36 characters before the last 37 of the API key (as the official client). */
+        /** The first service's API key. */
+        public String apiKey() {
+            return services.getFirst().apiKey();
+        }
+
+        /** The first service's callback token. */
+        public String callbackBearerToken() {
+            return services.getFirst().callbackBearerToken();
+        }
+
+        /** The first service's id: the 36 characters before the last 37 of its API key (as the official client). */
         public String serviceId() {
-            return apiKey.substring(apiKey.length() - 73, apiKey.length() - 37);
+            return services.getFirst().serviceId();
         }
 
-        /** The signing secret: the last 36 characters of the API key (as the official client). */
-        String secret() {
-            return apiKey.substring(apiKey.length() - 36);
+        /** The service with this id. */
+        Service service(UUID serviceId) {
+            return services.stream().filter(service -> service.serviceId().equals(serviceId.toString())).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no service " + serviceId));
         }
 
-        /** Leaves the API key's secret and the callback token out. */
+        /** Leaves the API keys' secrets and the callback tokens out. */
         @Override
         public String toString() {
             return "Config[port=" + port + ", bindAddress=" + bindAddress + ", callbackUrl=" + callbackUrl
-                    + ", serviceId=" + serviceId() + ", callbackDelay=" + callbackDelay
+                    + ", services=" + services + ", callbackDelay=" + callbackDelay
                     + ", callbackRetryInterval=" + callbackRetryInterval + ", pageSize=" + pageSize + "]";
         }
 
@@ -533,6 +636,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
             private URI callbackUrl = URI.create(DEFAULT_CALLBACK_URL);
             private String callbackBearerToken = DEFAULT_CALLBACK_TOKEN;
             private String apiKey = DEFAULT_API_KEY;
+            private java.util.Set<UUID> templateIds = java.util.Set.of();
+            private final List<Service> moreServices = new java.util.ArrayList<>();
             private Duration callbackDelay = DEFAULT_CALLBACK_DELAY;
             private Duration callbackRetryInterval = DEFAULT_CALLBACK_RETRY_INTERVAL;
             private int pageSize = DEFAULT_PAGE_SIZE;
@@ -558,13 +663,27 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 return this;
             }
 
+            /** The first service's callback token. */
             public Builder callbackBearerToken(String callbackBearerToken) {
                 this.callbackBearerToken = callbackBearerToken;
                 return this;
             }
 
+            /** The first service's API key. */
             public Builder apiKey(String apiKey) {
                 this.apiKey = apiKey;
+                return this;
+            }
+
+            /** The first service's templates (none: any template no other service lists). */
+            public Builder templateIds(java.util.Set<UUID> templateIds) {
+                this.templateIds = templateIds;
+                return this;
+            }
+
+            /** One more service, after the first. */
+            public Builder addService(Service service) {
+                this.moreServices.add(service);
                 return this;
             }
 
@@ -595,8 +714,11 @@ public final class NotifyNlSimulator implements AutoCloseable {
             }
 
             public Config build() {
-                return new Config(port, bindAddress, callbackUrl, callbackBearerToken, apiKey, callbackDelay,
-                        callbackRetryInterval, pageSize, log, clock);
+                List<Service> services = new java.util.ArrayList<>();
+                services.add(new Service(apiKey, callbackBearerToken, templateIds));
+                services.addAll(moreServices);
+                return new Config(port, bindAddress, callbackUrl, services, callbackDelay, callbackRetryInterval,
+                        pageSize, log, clock);
             }
         }
     }

@@ -26,8 +26,11 @@ import java.util.stream.Collectors;
  * {@link NotifyJson#sendEmailResponse response}, and schedules the outcome chosen by the address
  * ({@link SimulatedRecipient}).
  *
- * <p>The simulator has no templates: any {@code template_id} that is a UUID exists, at version 1, and renders
- * as a fixed subject and a body listing the personalisation.
+ * <p>Templates belong to services ({@link NotifyNlSimulator.Service#templateIds()}): a template that another
+ * service lists, or one the calling service does not list when it lists any, is a 400 {@code BadRequestError}
+ * {@value NotifyNlSimulator#TEMPLATE_NOT_FOUND}, as Notify's {@code validate_template} answers a template of
+ * another service. Every template is at version 1 and renders as a fixed subject and a body listing the
+ * personalisation.
  */
 final class SendEmailEndpoint extends NotifyEndpoint {
 
@@ -38,7 +41,7 @@ final class SendEmailEndpoint extends NotifyEndpoint {
     }
 
     @Override
-    ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now) {
+    ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now, NotifyNlSimulator.Service service) {
         String text = request.getBodyAsString();
         Optional<Map<String, Object>> parsed = text == null || text.isBlank()
                 ? Optional.of(Map.of())
@@ -54,12 +57,17 @@ final class SendEmailEndpoint extends NotifyEndpoint {
 
         String emailAddress = (String) body.get("email_address");
         UUID templateId = NotifyFormats.parseUuid((String) body.get("template_id")).orElseThrow();
+        if (!hasTemplate(service, templateId)) {
+            return json(serveEvent, 400, NotifyError.of(400, "BadRequestError", NotifyNlSimulator.TEMPLATE_NOT_FOUND)
+                    .toJson(), "BadRequestError template_id=" + templateId + " service=" + service.serviceId());
+        }
         Map<String, Object> personalisation = personalisation(body.get("personalisation"));
         SimulatedRecipient recipient = SimulatedRecipient.forAddress(emailAddress);
         Duration delay = simulation.config().callbackDelay();
         StoredNotification notification = new StoredNotification(
                 simulation.store().nextSequence(),
                 UUID.randomUUID(),
+                UUID.fromString(service.serviceId()),
                 (String) body.get("reference"),
                 emailAddress,
                 templateId,
@@ -77,12 +85,21 @@ final class SendEmailEndpoint extends NotifyEndpoint {
             simulation.callbacks().schedule(notification, delay.multipliedBy(recipient.callbackDelayFactor()));
         }
 
-        String logDetail = "id=" + notification.id() + " reference=" + notification.reference()
+        String logDetail = "id=" + notification.id() + " service=" + service.serviceId()
+                + " reference=" + notification.reference()
                 + " status=" + notification.statusAt(now)
                 + (recipient.sendsCallback() ? "" : " (simulated send-path failure: technical-failure, no callback)");
         return json(serveEvent, 201,
-                NotifyJson.sendEmailResponse(notification, urlRoot(request), simulation.config().serviceId()),
+                NotifyJson.sendEmailResponse(notification, urlRoot(request), service.serviceId()),
                 logDetail);
+    }
+
+    /** Whether the service has the template: its own, or (listing none) one no other service lists. */
+    private boolean hasTemplate(NotifyNlSimulator.Service service, UUID templateId) {
+        if (!service.templateIds().isEmpty()) {
+            return service.templateIds().contains(templateId);
+        }
+        return simulation.config().services().stream().noneMatch(other -> other.templateIds().contains(templateId));
     }
 
     /** Notify's schema checks, in its message wording (quotes removed, property name first). */

@@ -10,6 +10,7 @@ import java.util.UUID;
  * {@code completed_at}).
  *
  * @param sequence               creation order, for "newest first" listings
+ * @param serviceId              the service that sent it (whose key signed the request); only it can see it
  * @param reference              the client's {@code reference}, or null
  * @param personalisation        unmodifiable
  * @param oneClickUnsubscribeUrl the request's {@code one_click_unsubscribe_url}, or null
@@ -20,6 +21,7 @@ import java.util.UUID;
 record StoredNotification(
         long sequence,
         UUID id,
+        UUID serviceId,
         String reference,
         String emailAddress,
         UUID templateId,
@@ -51,19 +53,19 @@ record StoredNotification(
 
     /** The same e-mail with a later outcome, final from {@code at} (a late bounce or delivery report). */
     StoredNotification withOutcome(String status, Instant at) {
-        return new StoredNotification(sequence, id, reference, emailAddress, templateId, personalisation,
+        return new StoredNotification(sequence, id, serviceId, reference, emailAddress, templateId, personalisation,
                 oneClickUnsubscribeUrl, subject, body, createdAt, sentAt == null ? at : sentAt, at, recipient, status);
     }
 
     /** A second notification of the same e-mail (same reference, recipient and content), final in {@code status}. */
     StoredNotification duplicate(long newSequence, UUID newId, String status, Instant at) {
-        return new StoredNotification(newSequence, newId, reference, emailAddress, templateId, personalisation,
-                oneClickUnsubscribeUrl, subject, body, at, at, at, recipient, status);
+        return new StoredNotification(newSequence, newId, serviceId, reference, emailAddress, templateId,
+                personalisation, oneClickUnsubscribeUrl, subject, body, at, at, at, recipient, status);
     }
 
     @Override
     public String toString() {
-        return "StoredNotification[id=" + id + ", reference=" + reference + ", recipient=" + recipient
+        return "StoredNotification[id=" + id + ", serviceId=" + serviceId + ", reference=" + reference + ", recipient=" + recipient
                 + ", status=" + finalStatus + "]";
     }
 }

@@ -46,7 +46,11 @@ abstract class HappyPathSuite {
     protected record Page(List<JsonNode> events, String cursor) {
     }
 
-    protected abstract Accepted accept(String token, String dvRef, String email);
+    protected Accepted accept(String token, String dvRef, String email) {
+        return accept(token, dvRef, email, TestNmc.BERICHTTYPE);
+    }
+
+    protected abstract Accepted accept(String token, String dvRef, String email, String berichttype);
 
     /** A centralised notification: the NMC looks the address of this KVK number up at the Profielservice. */
     protected abstract Accepted acceptCentraal(String token, String dvRef, String kvkNummer);
@@ -149,6 +153,20 @@ abstract class HappyPathSuite {
         assertThat(after).noneMatch(event -> before.contains(event.path("id").asText()));
         assertThat(after).anyMatch(event -> event.path("subject").asText().equals(accepted.id().toString())
                 && event.path("sequence").asText().equals("1"));
+    }
+
+    @Test
+    void aBerichttypeOfTheSecondNotifyNlServiceIsSentWithThatServicesKeyAndItsReceiptsAreTaken() {
+        Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl", TestNmc.BERICHTTYPE_B);
+        // The simulator refuses a template of another service (400, which would end it niet-bezorgbaar) and checks
+        // the JWT against the secret of the service it names; the receipts come back with that service's token.
+        awaitStatus(accepted.id(), "definitief-bezorgd");
+        String serviceB = TestNmc.NOTIFY_API_KEY_B.substring(TestNmc.NOTIFY_API_KEY_B.length() - 73,
+                TestNmc.NOTIFY_API_KEY_B.length() - 37);
+        assertThat(environment.notifyNl.sentNotifications().stream()
+                .filter(sent -> sent.templateId().toString().equals(TestNmc.TEMPLATE_ID_B)))
+                .isNotEmpty()
+                .allSatisfy(sent -> assertThat(sent.serviceId()).hasToString(serviceB));
     }
 
     @Test

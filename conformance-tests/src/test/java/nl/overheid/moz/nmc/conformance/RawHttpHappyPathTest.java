@@ -42,9 +42,9 @@ class RawHttpHappyPathTest extends HappyPathSuite {
     }
 
     @Override
-    protected Accepted accept(String token, String dvRef, String email) {
+    protected Accepted accept(String token, String dvRef, String email, String berichttype) {
         Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", token, Http.json(Map.of(
-                "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", email,
+                "dvRef", dvRef, "berichttype", berichttype, "emailadres", email,
                 "personalisation", Map.of("onderwerp", "Conformance"))));
         JsonNode body = conforming(Request.Method.POST, "/api/nmc/v1/decentraal/notificaties", response, 202);
         return new Accepted(UUID.fromString(body.path("id").asText()), body.path("status").asText(),

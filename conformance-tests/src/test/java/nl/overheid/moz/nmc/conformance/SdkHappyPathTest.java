@@ -36,9 +36,9 @@ class SdkHappyPathTest extends HappyPathSuite {
     }
 
     @Override
-    protected Accepted accept(String token, String dvRef, String email) {
+    protected Accepted accept(String token, String dvRef, String email, String berichttype) {
         DecentraleNotificatieAanvraag request = new DecentraleNotificatieAanvraag()
-                .dvRef(dvRef).berichttype(TestNmc.BERICHTTYPE).emailadres(email)
+                .dvRef(dvRef).berichttype(berichttype).emailadres(email)
                 .personalisation(Map.of("onderwerp", "Conformance"));
         try {
             ApiResponse<NotificatieAangenomen> response = new NotificatiesApi(client(token))

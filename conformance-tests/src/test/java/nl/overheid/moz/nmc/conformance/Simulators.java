@@ -46,6 +46,10 @@ final class Simulators implements AutoCloseable {
                 .callbackUrl(URI.create("http://127.0.0.1:" + nmcPort + "/api/nmc/v1/notifynl-callback"))
                 .callbackBearerToken(TestNmc.CALLBACK_TOKEN)
                 .apiKey(TestNmc.NOTIFY_API_KEY)
+                .templateIds(java.util.Set.of(java.util.UUID.fromString(TestNmc.TEMPLATE_ID)))
+                // the NMC's second service: its own key, template and callback token
+                .addService(new NotifyNlSimulator.Service(TestNmc.NOTIFY_API_KEY_B, TestNmc.CALLBACK_TOKEN_B,
+                        java.util.Set.of(java.util.UUID.fromString(TestNmc.TEMPLATE_ID_B))))
                 .callbackDelay(callbackDelay)
                 .callbackRetryInterval(Duration.ofMillis(100))
                 .log(log)

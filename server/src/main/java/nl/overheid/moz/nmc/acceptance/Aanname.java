@@ -258,7 +258,8 @@ public final class Aanname {
                     case Accepted a -> new Accepted(a.id(), a.status(), a.versie(), false);
                     case Refused r -> r;
                 });
-                tasks.planFirstSends(tx, created, now);
+                tasks.planFirstSends(tx, created, types.values().stream()
+                        .collect(Collectors.toMap(Berichttype::code, Berichttype::notifyService)), now);
                 return created.size();
             });
         } catch (RuntimeException e) {

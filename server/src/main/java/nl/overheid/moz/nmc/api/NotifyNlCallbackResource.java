@@ -4,40 +4,41 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.OffsetDateTime;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.api.generated.notifynl.NotifyNlService;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.api.generated.notifynl.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.notifynl.model.NotifyNlOntvangst;
+import nl.overheid.moz.nmc.receipts.CallbackTokens;
 import nl.overheid.moz.nmc.receipts.OntvangstRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptStore;
 
 /**
- * NotifyNL's delivery-receipt callback: authenticate (the bearer token configured at NotifyNL), store the
- * receipt first (without the recipient's address), answer 200, and let a receipt task judge it. A receipt
- * that fails authentication or names no attempt is not stored, only counted.
+ * NotifyNL's delivery-receipt callback: authenticate (the bearer token configured at NotifyNL for a service),
+ * store the receipt first (without the recipient's address), answer 200, and let a receipt task judge it. A
+ * receipt that fails authentication, or names no attempt of the services its token is for, is not stored,
+ * only counted.
  */
 public final class NotifyNlCallbackResource extends NotifyNlService {
 
     private static final Logger LOG = Logger.getLogger(NotifyNlCallbackResource.class.getName());
 
-    private final byte[] expectedToken;
+    /** The services of the token of the request being handled (set by the authentication, read by the store). */
+    private static final String SERVICES = NotifyNlCallbackResource.class.getName() + ".services";
+
+    private final CallbackTokens tokens;
     private final ReceiptStore store;
     private final JsonBodies bodies;
     private final Runnable onStored;
     private final NmcMetrics metrics;
 
-    public NotifyNlCallbackResource(String bearerToken, ReceiptStore store, JsonBodies bodies, Runnable onStored,
+    public NotifyNlCallbackResource(CallbackTokens tokens, ReceiptStore store, JsonBodies bodies, Runnable onStored,
                                     NmcMetrics metrics) {
-        if (bearerToken == null || bearerToken.length() < 16) {
-            throw new IllegalArgumentException("notifynl.callback-token must be at least 16 characters");
-        }
-        this.expectedToken = bearerToken.getBytes(StandardCharsets.UTF_8);
+        this.tokens = tokens;
         this.store = store;
         this.bodies = bodies;
         this.onStored = onStored;
@@ -46,15 +47,16 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
 
     @Override
     protected void notifynlOntvangstVerwerken(ServerRequest request, ServerResponse response) {
-        // Authenticate before reading the body. MessageDigest.isEqual takes the same time whatever the content;
-        // its time follows only the length of its first argument, the presented token, never the secret's.
-        Optional<String> token = request.headers().value(HeaderNames.AUTHORIZATION)
+        // Authenticate before reading the body, in constant time per configured token (CallbackTokens).
+        Set<String> services = request.headers().value(HeaderNames.AUTHORIZATION)
                 .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
-                .map(value -> value.substring(7).trim());
-        if (token.isEmpty() || !MessageDigest.isEqual(token.get().getBytes(StandardCharsets.UTF_8), expectedToken)) {
+                .map(value -> tokens.services(value.substring(7).trim()))
+                .orElse(Set.of());
+        if (services.isEmpty()) {
             metrics.receiptRejected();
             throw ProblemException.unauthorized("De callback-token is onjuist.");
         }
+        request.context().register(SERVICES, services);
         super.notifynlOntvangstVerwerken(request, response);
     }
 
@@ -72,7 +74,9 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
     protected void handleNotifynlOntvangstVerwerken(ServerRequest request, ServerResponse response,
                                                     NotifyNlOntvangst receipt) {
         Optional<UUID> attempt = ReceiptStore.attemptId(receipt.getReference());
-        ReceiptStore.Outcome outcome = attempt.map(id -> store.store(new OntvangstRepository.Incoming(id,
+        @SuppressWarnings("unchecked")
+        Set<String> services = request.context().get(SERVICES, Set.class).orElse(Set.of());
+        ReceiptStore.Outcome outcome = attempt.map(id -> store.store(services, new OntvangstRepository.Incoming(id,
                         receipt.getId(), receipt.getStatus(), instant(receipt.getCreatedAt()),
                         instant(receipt.getCompletedAt()), instant(receipt.getSentAt()), receipt.getNotificationType(),
                         receipt.getTemplateId(), receipt.getTemplateVersion())))
@@ -82,7 +86,7 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
             case DUPLICATE -> LOG.fine("receipt stored before; NotifyNL retried the callback");
             case UNKNOWN_REFERENCE -> {
                 metrics.receiptRejected();
-                LOG.info("receipt with a reference that names no attempt; not stored");
+                LOG.info("receipt with a reference that names no attempt of the token's NotifyNL services; not stored");
             }
         }
         // 200 also for an unknown reference: NotifyNL retrying it would not make it known.

@@ -16,7 +16,8 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
  * never strand it. aangenomen and in-verzending get a send task (a re-claim reuses the planned attempt);
  * verzonden gets a reconcile task when an attempt is running, else a send task; bezorgd gets its finalise
  * task; a stored receipt without a receipt task gets one. It only inserts tasks, guarded by the unique
- * indexes, so several NMC instances running it at once are harmless.
+ * indexes, so several NMC instances running it at once are harmless. A send or reconcile task spends the budget
+ * of its berichttype's NotifyNL service (see {@code planning/NotificationTasks}).
  */
 public final class ControlDuty implements Duty {
 
@@ -27,18 +28,20 @@ public final class ControlDuty implements Duty {
             """;
 
     private static final Statement TASK_PLAN_MISSING_SEND = Statement.named("taskPlanMissingSend", """
-            INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
-            SELECT 'verzenden', n.dv_id, n.id, :now, n.trace_id
+            INSERT INTO taak (soort, dv_id, notificatie, due, trace_id, budget)
+            SELECT 'verzenden', n.dv_id, n.id, :now, n.trace_id, b.notify_service
               FROM notificatie n
+              JOIN berichttype b ON b.code = n.berichttype
              WHERE n.status IN ('aangenomen', 'in-verzending') AND %s
             ON CONFLICT DO NOTHING
             """.formatted(NO_TASK));
 
     private static final Statement TASK_PLAN_MISSING_AFTER_SENT = Statement.named("taskPlanMissingAfterSent", """
-            INSERT INTO taak (soort, dv_id, notificatie, poging, due, trace_id)
+            INSERT INTO taak (soort, dv_id, notificatie, poging, due, trace_id, budget)
             SELECT CASE WHEN running.id IS NULL THEN 'verzenden' ELSE 'reconcilieren' END,
-                   n.dv_id, n.id, running.id, :now, n.trace_id
+                   n.dv_id, n.id, running.id, :now, n.trace_id, b.notify_service
               FROM notificatie n
+              JOIN berichttype b ON b.code = n.berichttype
               LEFT JOIN LATERAL (SELECT p.id FROM poging p
                                   WHERE p.notificatie = n.id AND p.status IN ('verzonden', 'onbekend')
                                   ORDER BY p.nummer DESC LIMIT 1) running ON true

@@ -14,14 +14,13 @@ import java.time.Duration;
  * @param lease         how long a claim owns its batch; extended before each external call
  * @param backoffBase   first retry delay after a failure
  * @param backoffMax    cap of the retry delay
- * @param notifyService the NotifyNL service whose budget the send claims take
- * @param notifyPerMinute NotifyNL's rate limit for that service
- * @param reconcileShare the share of every budget window reserved for reconciliation
+ * @param reconcileShare the share of every budget window reserved for reconciliation (the limits themselves are
+ *                       per budget key, given to {@link SendBudget} by the wiring)
  * @param controlInterval how often the control duty looks for live notifications without a task
  */
 public record EngineSettings(Duration pollInterval, int batchSize, int parallelism, int maxDvsPerRound, Duration lease,
-                             Duration backoffBase, Duration backoffMax, String notifyService, int notifyPerMinute,
-                             double reconcileShare, Duration controlInterval) {
+                             Duration backoffBase, Duration backoffMax, double reconcileShare,
+                             Duration controlInterval) {
 
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
     public static final int DEFAULT_BATCH_SIZE = 50;
@@ -30,7 +29,6 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
     public static final Duration DEFAULT_BACKOFF_BASE = Duration.ofSeconds(5);
     public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMinutes(15);
-    public static final int NOTIFY_RATE_LIMIT_PER_MINUTE = 3000;
     public static final double DEFAULT_RECONCILE_SHARE = 0.1;
     public static final Duration DEFAULT_CONTROL_INTERVAL = Duration.ofMinutes(1);
 
@@ -42,19 +40,28 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
         if (backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("engine.backoff-max must not be below engine.backoff-base");
         }
-        if (batchSize < 1 || parallelism < 1 || maxDvsPerRound < 1 || notifyPerMinute < 1) {
-            throw new IllegalArgumentException("engine batch size, parallelism, DVs per round and rate limit must be positive");
+        if (batchSize < 1 || parallelism < 1 || maxDvsPerRound < 1) {
+            throw new IllegalArgumentException("engine batch size, parallelism and DVs per round must be positive");
+        }
+        if (reconcileShare < 0 || reconcileShare >= 1) {
+            throw new IllegalArgumentException("engine.reconcile-share must be at least 0 and below 1");
         }
     }
 
     public static EngineSettings defaults() {
         return new EngineSettings(DEFAULT_POLL_INTERVAL, DEFAULT_BATCH_SIZE, DEFAULT_PARALLELISM, DEFAULT_MAX_DVS_PER_ROUND,
                 DEFAULT_LEASE,
-                DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, "standaard", NOTIFY_RATE_LIMIT_PER_MINUTE,
-                DEFAULT_RECONCILE_SHARE, DEFAULT_CONTROL_INTERVAL);
+                DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, DEFAULT_RECONCILE_SHARE, DEFAULT_CONTROL_INTERVAL);
     }
 
     public static EngineSettings from(Config engine) {
+        // One service's limit in the engine's subtree would silently apply to every service: refuse the old keys.
+        for (String moved : new String[] {"notify-service", "notify-per-minute"}) {
+            if (engine.get(moved).exists()) {
+                throw new IllegalArgumentException("engine." + moved + " is no longer read: each NotifyNL service has "
+                        + "its own budget, notifynl.services.<name>.per-minute (and api-key)");
+            }
+        }
         EngineSettings d = defaults();
         return new EngineSettings(
                 engine.get("poll-interval").as(Duration.class).orElse(d.pollInterval()),
@@ -64,8 +71,6 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
                 engine.get("lease").as(Duration.class).orElse(d.lease()),
                 engine.get("backoff-base").as(Duration.class).orElse(d.backoffBase()),
                 engine.get("backoff-max").as(Duration.class).orElse(d.backoffMax()),
-                engine.get("notify-service").asString().orElse(d.notifyService()),
-                engine.get("notify-per-minute").asInt().orElse(d.notifyPerMinute()),
                 engine.get("reconcile-share").asDouble().orElse(d.reconcileShare()),
                 engine.get("control-interval").as(Duration.class).orElse(d.controlInterval()));
     }

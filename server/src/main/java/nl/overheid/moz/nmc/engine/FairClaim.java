@@ -2,51 +2,53 @@ package nl.overheid.moz.nmc.engine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
+import java.util.function.ToLongFunction;
 
 /**
- * Spreads a claim round's tokens over the DVs with due work, so that one DV's peak does not block the
- * others (design §6): first an equal share each (rounded up), then whatever is left to the DVs in order,
- * for those with more work than their share. Pure, so the arithmetic is tested without a database.
+ * Spreads a claim round's tokens over groups with due work, so that one group's peak does not block the
+ * others (design §6): first an equal share each (rounded up), then whatever is left to the groups in order,
+ * for those with more work than their share. A claim round uses it twice: over the budgets with due work
+ * (so a budget whose window is used up leaves the round to the others), and within a budget over its DVs.
+ * Pure, so the arithmetic is tested without a database.
  */
 final class FairClaim {
 
-    /** Claims up to {@code limit} due tasks of one DV ({@code dvId} null: system tasks). */
+    /** Claims up to {@code limit} due tasks of one group. */
     @FunctionalInterface
-    interface Claimer {
-        List<Task> claim(UUID dvId, int limit);
+    interface Claimer<G> {
+        List<Task> claim(G group, int limit);
     }
 
     private FairClaim() {
     }
 
-    static List<Task> claim(List<TaskRepository.DueWork> dvs, int tokens, Claimer claimer) {
+    static <G> List<Task> claim(List<G> groups, ToLongFunction<G> backlog, int tokens, Claimer<G> claimer) {
         List<Task> claimed = new ArrayList<>();
-        if (dvs.isEmpty() || tokens <= 0) {
+        if (groups.isEmpty() || tokens <= 0) {
             return claimed;
         }
-        int share = share(tokens, dvs.size());
-        for (TaskRepository.DueWork dv : dvs) {
+        int share = share(tokens, groups.size());
+        for (G group : groups) {
             int limit = Math.min(share, tokens - claimed.size());
             if (limit <= 0) {
                 break;
             }
-            claimed.addAll(claimer.claim(dv.dvId(), limit));
+            claimed.addAll(claimer.claim(group, limit));
         }
-        for (TaskRepository.DueWork dv : dvs) {
+        for (G group : groups) {
             int limit = tokens - claimed.size();
             if (limit <= 0) {
                 break;
             }
-            if (dv.backlog() > share) {
-                claimed.addAll(claimer.claim(dv.dvId(), limit));
+            if (backlog.applyAsLong(group) > share) {
+                claimed.addAll(claimer.claim(group, limit));
             }
         }
         return claimed;
     }
 
-    /** The first pass's share of each DV: the tokens divided equally, rounded up, at least one. */
-    static int share(int tokens, int dvCount) {
-        return Math.max(1, (int) Math.ceil((double) tokens / dvCount));
+    /** The first pass's share of each group: the tokens divided equally, rounded up, at least one. */
+    static int share(int tokens, int groupCount) {
+        return Math.max(1, (int) Math.ceil((double) tokens / groupCount));
     }
 }

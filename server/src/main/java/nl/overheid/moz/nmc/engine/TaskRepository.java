@@ -12,58 +12,66 @@ import nl.overheid.moz.nmc.db.Statement;
 /**
  * All SQL of {@code taak}. Every write after a claim carries the claim epoch and reports whether it still
  * owned the task: {@code false} means another worker re-claimed it after our lease expired. The optional
- * {@code notificatie} column is only the task's subject here: this class never reads or locks the row.
+ * {@code notificatie} column is only the task's subject here: this class never reads or locks the row. The
+ * optional {@code budget} column is an opaque key its planner chose (the send budget the task spends):
+ * claims are grouped by it, never interpreted.
  */
 public final class TaskRepository {
 
     private static final String RETURNED_COLUMNS = """
             t.id, t.soort, t.dv_id, t.notificatie, t.poging, t.ontvangst, t.due, t.lease_tot, t.claim_epoch,
             t.pogingenteller, t.trace_id, CAST(t.payload AS text) AS payload,
-            coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel
+            coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel, t.budget
             """;
 
     private static final Statement TASK_INSERT = Statement.named("taskInsert", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
-                              payload)
+                              payload, budget)
             VALUES (:soort, :dvId, :notificatie, :poging, :ontvangst, :ontvangstCompletedAt, :due, :traceId,
-                    CAST(:payload AS jsonb))
+                    CAST(:payload AS jsonb), :budget)
             ON CONFLICT DO NOTHING
             """);
 
     /* Several tasks in one statement (a bulk acceptance plans one per notification). */
     private static final Statement TASK_INSERT_ALL = Statement.named("taskInsertAll", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
-                              payload)
+                              payload, budget)
             SELECT * FROM unnest(CAST(:soorten AS text[]), CAST(:dvIds AS uuid[]), CAST(:notificaties AS uuid[]),
                                  CAST(:pogingen AS uuid[]), CAST(:ontvangsten AS bigint[]),
                                  CAST(:ontvangstCompletedAts AS timestamptz[]), CAST(:dues AS timestamptz[]),
-                                 CAST(:traceIds AS text[]), CAST(:payloads AS jsonb[]))
+                                 CAST(:traceIds AS text[]), CAST(:payloads AS jsonb[]), CAST(:budgets AS text[]))
             ON CONFLICT DO NOTHING
             """);
 
-    /** Due DVs of a kind; the NULL group is the kind's system tasks (no DV). Reads without locking. */
+    /*
+     * Due work of a kind per (budget, DV); a NULL DV is the kind's system tasks, a NULL budget a kind that spends
+     * none. Each budget gets up to :maxDvs DVs of its own, oldest due first, so that the DVs of a budget whose
+     * window is used up can never crowd another budget's DVs out of the round. Reads without locking.
+     */
     private static final Statement TASK_DUE_DVS = Statement.named("taskDueDvs", """
-            SELECT t.dv_id, count(*) AS backlog
-              FROM taak t
-             WHERE t.soort = :soort AND t.status = 'open' AND t.due <= :now
-               AND (t.lease_tot IS NULL OR t.lease_tot < :now)
-             GROUP BY t.dv_id
-             ORDER BY min(t.due)
-             LIMIT :maxDvs
+            SELECT d.budget, d.dv_id, d.backlog
+              FROM (SELECT t.budget, t.dv_id, count(*) AS backlog, min(t.due) AS oudste,
+                           row_number() OVER (PARTITION BY t.budget ORDER BY min(t.due)) AS rang
+                      FROM taak t
+                     WHERE t.soort = :soort AND t.status = 'open' AND t.due <= :now
+                       AND (t.lease_tot IS NULL OR t.lease_tot < :now)
+                     GROUP BY t.budget, t.dv_id) d
+             WHERE d.rang <= :maxDvs
+             ORDER BY d.oudste
             """);
 
     /*
      * The claim: one statement that locks only task rows, with SKIP LOCKED, so it never waits for (or
      * deadlocks with) anyone. Whatever a task acts on is locked later, in the task's own transaction, before
-     * the task row again (SubjectLock). Two variants: the DV's tasks, or the system tasks (dv_id IS NULL),
-     * each served by the (soort, dv_id, due) index.
+     * the task row again (SubjectLock). Four variants: of one budget or of none, and the DV's tasks or the
+     * system tasks (dv_id IS NULL), each served by the (soort, budget, dv_id, due) index.
      */
     private static final String CLAIM = """
             UPDATE taak t
                SET lease_tot = :leaseUntil, claim_epoch = t.claim_epoch + 1
               FROM (SELECT c.id
                       FROM taak c
-                     WHERE c.soort = :soort AND %s AND c.status = 'open' AND c.due <= :now
+                     WHERE c.soort = :soort AND %s AND %s AND c.status = 'open' AND c.due <= :now
                        AND (c.lease_tot IS NULL OR c.lease_tot < :now)
                      ORDER BY c.due, c.id
                      LIMIT :limit
@@ -73,10 +81,16 @@ public final class TaskRepository {
             """;
 
     private static final Statement TASK_CLAIM_DUE = Statement.named("taskClaimDue",
-            CLAIM.formatted("c.dv_id = :dvId", RETURNED_COLUMNS));
+            CLAIM.formatted("c.budget IS NULL", "c.dv_id = :dvId", RETURNED_COLUMNS));
 
     private static final Statement TASK_CLAIM_DUE_SYSTEM = Statement.named("taskClaimDueSystem",
-            CLAIM.formatted("c.dv_id IS NULL", RETURNED_COLUMNS));
+            CLAIM.formatted("c.budget IS NULL", "c.dv_id IS NULL", RETURNED_COLUMNS));
+
+    private static final Statement TASK_CLAIM_DUE_BUDGET = Statement.named("taskClaimDueBudget",
+            CLAIM.formatted("c.budget = :budget", "c.dv_id = :dvId", RETURNED_COLUMNS));
+
+    private static final Statement TASK_CLAIM_DUE_BUDGET_SYSTEM = Statement.named("taskClaimDueBudgetSystem",
+            CLAIM.formatted("c.budget = :budget", "c.dv_id IS NULL", RETURNED_COLUMNS));
 
     private static final Statement TASK_LOCK_OWNED = Statement.named("taskLockOwned", """
             SELECT id FROM taak WHERE id = :id AND claim_epoch = :epoch FOR UPDATE
@@ -130,9 +144,17 @@ public final class TaskRepository {
             UPDATE taak SET lease_tot = :leaseUntil WHERE id = :id AND claim_epoch = :epoch
             """);
 
-    /** A task to plan. */
+    /**
+     * A task to plan. {@code budget}: the send budget it spends, an opaque key chosen by the planner (null for
+     * kinds that spend none; required for kinds that do, the schema refuses them without).
+     */
     public record NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
-                          Instant ontvangstCompletedAt, Instant due, String traceId, String payload) {
+                          Instant ontvangstCompletedAt, Instant due, String traceId, String payload, String budget) {
+
+        public NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
+                       Instant ontvangstCompletedAt, Instant due, String traceId, String payload) {
+            this(kind, dvId, notificatie, poging, ontvangst, ontvangstCompletedAt, due, traceId, payload, null);
+        }
 
         public static NewTask forNotification(TaskKind kind, UUID dvId, UUID notificatie, Instant due, String traceId) {
             return new NewTask(kind, dvId, notificatie, null, null, null, due, traceId, "{}");
@@ -144,12 +166,22 @@ public final class TaskRepository {
         }
 
         public NewTask withPoging(UUID pogingId) {
-            return new NewTask(kind, dvId, notificatie, pogingId, ontvangst, ontvangstCompletedAt, due, traceId, payload);
+            return new NewTask(kind, dvId, notificatie, pogingId, ontvangst, ontvangstCompletedAt, due, traceId, payload,
+                    budget);
+        }
+
+        /** The same task, spending the send budget {@code key}. */
+        public NewTask withBudget(String key) {
+            return new NewTask(kind, dvId, notificatie, poging, ontvangst, ontvangstCompletedAt, due, traceId, payload,
+                    key);
         }
     }
 
-    /** A DV with due work of a kind, and how much ({@code dvId} null: system tasks). */
-    public record DueWork(UUID dvId, long backlog) {
+    /**
+     * A DV with due work of a kind in one budget, and how much ({@code dvId} null: system tasks; {@code budget}
+     * null: a kind that spends none).
+     */
+    public record DueWork(String budget, UUID dvId, long backlog) {
     }
 
     /**
@@ -162,6 +194,7 @@ public final class TaskRepository {
                 .addParam("poging", task.poging()).addParam("ontvangst", task.ontvangst())
                 .addParam("ontvangstCompletedAt", task.ontvangstCompletedAt()).addParam("due", task.due())
                 .addParam("traceId", task.traceId()).addParam("payload", task.payload())
+                .addParam("budget", task.budget())
                 .execute() == 1;
     }
 
@@ -180,6 +213,7 @@ public final class TaskRepository {
                 .addParam("dues", texts(all, NewTask::due))
                 .addParam("traceIds", texts(all, NewTask::traceId))
                 .addParam("payloads", texts(all, NewTask::payload))
+                .addParam("budgets", texts(all, NewTask::budget))
                 .execute();
     }
 
@@ -187,24 +221,36 @@ public final class TaskRepository {
         return all.stream().map(field).map(value -> value == null ? null : value.toString()).toArray(String[]::new);
     }
 
-    /** The DVs with claimable work of a kind, oldest due first. Reads without locking. */
+    /**
+     * The DVs with claimable work of a kind, per budget, oldest due first: at most {@code maxDvs} per budget.
+     * Reads without locking.
+     */
     public List<DueWork> taskDueDvs(DbTransaction tx, TaskKind kind, Instant now, int maxDvs) {
         return TASK_DUE_DVS.query(tx).addParam("soort", kind).addParam("now", now).addParam("maxDvs", maxDvs)
-                .execute().map(row -> new DueWork(DbTypes.uuid(row, "dv_id"), DbTypes.longValue(row, "backlog")))
+                .execute().map(row -> new DueWork(DbTypes.text(row, "budget"), DbTypes.uuid(row, "dv_id"),
+                        DbTypes.longValue(row, "backlog")))
                 .toList();
     }
 
     /**
-     * Claims up to {@code limit} due tasks of one DV ({@code dvId} null: the kind's system tasks): leases
-     * them until {@code leaseUntil} and raises their claim epoch. Concurrency: task rows locked by others
-     * are skipped, never waited for; the locks are held until the caller's transaction ends.
+     * Claims up to {@code limit} due tasks of one budget ({@code budget} null: tasks that spend none) and one
+     * DV ({@code dvId} null: the kind's system tasks): leases them until {@code leaseUntil} and raises their
+     * claim epoch. Concurrency: task rows locked by others are skipped, never waited for; the locks are held
+     * until the caller's transaction ends.
      */
-    public List<Task> taskClaimDue(DbTransaction tx, TaskKind kind, UUID dvId, int limit, Instant now,
+    public List<Task> taskClaimDue(DbTransaction tx, TaskKind kind, String budget, UUID dvId, int limit, Instant now,
                                    Instant leaseUntil) {
-        var statement = dvId == null ? TASK_CLAIM_DUE_SYSTEM.query(tx)
-                : TASK_CLAIM_DUE.query(tx).addParam("dvId", dvId);
+        Statement claim = budget == null ? (dvId == null ? TASK_CLAIM_DUE_SYSTEM : TASK_CLAIM_DUE)
+                : (dvId == null ? TASK_CLAIM_DUE_BUDGET_SYSTEM : TASK_CLAIM_DUE_BUDGET);
+        var statement = claim.query(tx);
+        if (budget != null) {
+            statement.addParam("budget", budget);
+        }
+        if (dvId != null) {
+            statement.addParam("dvId", dvId);
+        }
         return statement.addParam("soort", kind).addParam("limit", limit).addParam("now", now)
-                .addParam("leaseUntil", leaseUntil).execute().map(TaskRepository::task).toList();
+                .addParam("leaseUntil", leaseUntil).execute().map(row -> task(row, now)).toList();
     }
 
     /**
@@ -281,11 +327,12 @@ public final class TaskRepository {
                 .addParam("leaseUntil", leaseUntil).execute() == 1;
     }
 
-    static Task task(DbRow row) {
+    static Task task(DbRow row, Instant claimedAt) {
         return new Task(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort")),
                 DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"), DbTypes.uuid(row, "poging"),
                 DbTypes.nullableLong(row, "ontvangst"), DbTypes.instant(row, "due"), DbTypes.instant(row, "lease_tot"),
                 DbTypes.longValue(row, "claim_epoch"), DbTypes.integer(row, "pogingenteller"),
-                DbTypes.text(row, "trace_id"), DbTypes.text(row, "payload"), DbTypes.integer(row, "uitstel"));
+                DbTypes.text(row, "trace_id"), DbTypes.text(row, "payload"), DbTypes.integer(row, "uitstel"),
+                DbTypes.text(row, "budget"), claimedAt);
     }
 }

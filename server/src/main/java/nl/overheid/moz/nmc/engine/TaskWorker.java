@@ -1,9 +1,12 @@
 package nl.overheid.moz.nmc.engine;
 
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,8 +20,9 @@ import nl.overheid.moz.nmc.db.SqlStates;
 
 /**
  * The agent of one task kind: claims a batch, executes it on virtual threads, repeats. Idle, it sleeps for
- * the poll interval or until its kind is nudged through {@link WorkSignals}. Claims are spread over DVs
- * ({@link FairClaim}) and, for kinds that call NotifyNL, bounded by the {@link SendBudget}.
+ * the poll interval or until its kind is nudged through {@link WorkSignals}. For kinds that call NotifyNL a
+ * claim is bounded by the {@link SendBudget} of each task's budget key; the batch is spread fairly over the
+ * budgets with due work and, within a budget, over its DVs ({@link FairClaim}).
  */
 public final class TaskWorker implements AutoCloseable {
 
@@ -101,31 +105,53 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     /**
-     * The claim: one short transaction that picks the DVs with due work, takes tokens from the budget, claims
-     * tasks fairly over the DVs, gives back unused tokens, and commits before anything is executed.
+     * The claim: one short transaction that picks the DVs with due work per budget, spreads the batch over the
+     * budgets, takes each budget's tokens, claims tasks fairly over its DVs, gives back what it could not use,
+     * and commits before anything is executed. A budget whose window is used up gets no tokens and so claims
+     * nothing, while the other budgets' work is claimed in the same round.
      */
     private List<Task> claimRound() {
         return database.inTransaction(tx -> {
             Instant now = clock.instant();
-            List<TaskRepository.DueWork> dvs = tasks.taskDueDvs(tx, handler.kind(), now, settings.maxDvsPerRound());
-            if (dvs.isEmpty()) {
+            List<TaskRepository.DueWork> due = tasks.taskDueDvs(tx, handler.kind(), now, settings.maxDvsPerRound());
+            if (due.isEmpty()) {
                 return List.<Task>of();
             }
-            long backlog = dvs.stream().mapToLong(TaskRepository.DueWork::backlog).sum();
-            int want = (int) Math.min(backlog, settings.batchSize());
-            int granted = switch (handler.budget()) {
-                case NONE -> want;
-                case SENDING -> budget.budgetTakeForSending(tx, settings.notifyService(), want, now);
-                case RECONCILING -> budget.budgetTakeForReconciling(tx, settings.notifyService(), want, now);
-            };
             Instant leaseUntil = now.plus(settings.lease());
-            List<Task> claimed = FairClaim.claim(dvs, granted,
-                    (dvId, limit) -> tasks.taskClaimDue(tx, handler.kind(), dvId, limit, now, leaseUntil));
-            if (handler.budget() != TaskHandler.Budget.NONE) {
-                budget.budgetReturn(tx, settings.notifyService(), handler.budget(), granted - claimed.size(), now);
-            }
-            return claimed;
+            return FairClaim.claim(BudgetWork.of(due), BudgetWork::backlog, settings.batchSize(),
+                    (work, limit) -> claimFrom(tx, work, limit, now, leaseUntil));
         });
+    }
+
+    /** Claims up to {@code limit} tasks of one budget: its tokens first, then fairly over its DVs. */
+    private List<Task> claimFrom(DbTransaction tx, BudgetWork work, int limit, Instant now, Instant leaseUntil) {
+        int want = (int) Math.min(work.backlog(), limit);
+        TaskHandler.Budget purpose = handler.budget();
+        int granted = purpose == TaskHandler.Budget.NONE ? want : budget.budgetTake(tx, work.budget(), purpose, want, now);
+        List<Task> claimed = FairClaim.claim(work.dvs(), TaskRepository.DueWork::backlog, granted,
+                (dv, dvLimit) -> tasks.taskClaimDue(tx, handler.kind(), work.budget(), dv.dvId(), dvLimit, now,
+                        leaseUntil));
+        budget.budgetReturn(tx, work.budget(), purpose, granted - claimed.size(), now, now);
+        return claimed;
+    }
+
+    /** The due work of one budget key (null: tasks that spend none), its DVs oldest due first. */
+    private record BudgetWork(String budget, List<TaskRepository.DueWork> dvs) {
+
+        long backlog() {
+            return dvs.stream().mapToLong(TaskRepository.DueWork::backlog).sum();
+        }
+
+        /** Groups the due work by budget, in the order of each budget's oldest due DV. */
+        static List<BudgetWork> of(List<TaskRepository.DueWork> due) {
+            Map<String, List<TaskRepository.DueWork>> byBudget = new LinkedHashMap<>();
+            for (TaskRepository.DueWork work : due) {
+                byBudget.computeIfAbsent(work.budget(), key -> new ArrayList<>()).add(work);
+            }
+            List<BudgetWork> groups = new ArrayList<>();
+            byBudget.forEach((key, dvs) -> groups.add(new BudgetWork(key, dvs)));
+            return groups;
+        }
     }
 
     private void executeOne(Task task) {

@@ -5,28 +5,38 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.register.Berichttype;
+import nl.overheid.moz.nmc.register.Register;
 
 /**
  * The tasks of a notification, in one place: the lock that every transaction on such a task takes first
  * (the notification row, through the transition function), and the verbs that plan and complete them.
  * Callers hold the notification's lock when they plan or complete (acceptance holds it implicitly: the row
  * is its own insert).
+ *
+ * <p>The tasks that call NotifyNL (send, reconcile) spend the send budget of a NotifyNL service: their budget key
+ * ({@code taak.budget}, opaque to the engine) is the name of the service they call. A send's is its berichttype's
+ * {@code notify_service}; a reconciliation's is the service that sent the attempt.
  */
 public final class NotificationTasks {
 
     private final TaskRepository tasks;
+    private final Register register;
     private final SubjectLock<Transitions.Locked> lock;
     private final Clock clock;
     private final Duration eraseAfter;
 
     /** @param eraseAfter how long after its terminal status a notification's data key is erased */
-    public NotificationTasks(TaskRepository tasks, Transitions transitions, Clock clock, Duration eraseAfter) {
+    public NotificationTasks(TaskRepository tasks, Transitions transitions, Register register, Clock clock,
+                             Duration eraseAfter) {
         this.tasks = tasks;
+        this.register = register;
         this.lock = (tx, task) -> transitions.lock(tx, task.notificatie());
         this.clock = clock;
         this.eraseAfter = eraseAfter;
@@ -37,18 +47,29 @@ public final class NotificationTasks {
         return lock;
     }
 
-    /** A send task (first send or resend); its start decides which. */
+    /** A send task (first send or resend); its start decides which. Spends the berichttype's service's budget. */
     public void planSend(DbTransaction tx, Transitions.Locked n, Instant due) {
-        tasks.taskInsert(tx, sendTask(n, due));
+        planSend(tx, n, notifyService(tx, n), due);
     }
 
-    /** The first send tasks of newly accepted notifications, in one statement. */
-    public void planFirstSends(DbTransaction tx, List<Transitions.Locked> accepted, Instant due) {
-        tasks.taskInsertAll(tx, accepted.stream().map(n -> sendTask(n, due)).toList());
+    /** {@link #planSend}, for a caller that read the berichttype already: {@code notifyService} is its service. */
+    public void planSend(DbTransaction tx, Transitions.Locked n, String notifyService, Instant due) {
+        tasks.taskInsert(tx, sendTask(n, notifyService, due));
     }
 
-    private static TaskRepository.NewTask sendTask(Transitions.Locked n, Instant due) {
-        return TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, n.dvId(), n.id(), due, n.traceId());
+    /**
+     * The first send tasks of newly accepted notifications, in one statement; {@code notifyServices} maps each
+     * one's berichttype to its NotifyNL service (whose budget the send spends).
+     */
+    public void planFirstSends(DbTransaction tx, List<Transitions.Locked> accepted, Map<String, String> notifyServices,
+                               Instant due) {
+        tasks.taskInsertAll(tx, accepted.stream()
+                .map(n -> sendTask(n, notifyServices.get(n.berichttype()), due)).toList());
+    }
+
+    private static TaskRepository.NewTask sendTask(Transitions.Locked n, String notifyService, Instant due) {
+        return TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, n.dvId(), n.id(), due, n.traceId())
+                .withBudget(notifyService);
     }
 
     /**
@@ -61,10 +82,25 @@ public final class NotificationTasks {
                 completedAt, due, traceId, "{}"));
     }
 
-    /** The reconcile task of an attempt NotifyNL accepted; whoever records the send plans it. */
+    /**
+     * The reconcile task of an attempt NotifyNL accepted; whoever records the send plans it. It asks, and spends
+     * the budget of, the berichttype's service (a receipt that acts for the send does not know the sender).
+     */
     public void planReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging, Instant due) {
+        planReconciliation(tx, n, poging, notifyService(tx, n), due);
+    }
+
+    /** {@link #planReconciliation} of an attempt {@code notifyService} accepted (the send commit knows it). */
+    public void planReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging, String notifyService,
+                                   Instant due) {
         tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.RECONCILIEREN, n.dvId(), n.id(), due,
-                n.traceId()).withPoging(poging));
+                n.traceId()).withPoging(poging).withBudget(notifyService));
+    }
+
+    /** The NotifyNL service of the notification's berichttype (a berichttype is never deleted while in use). */
+    private String notifyService(DbTransaction tx, Transitions.Locked n) {
+        return register.berichttype(tx, n.berichttype()).map(Berichttype::notifyService)
+                .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
     }
 
     /**

@@ -11,13 +11,18 @@ import nl.overheid.moz.nmc.db.Statement;
 /** All SQL of {@code ontvangst}, the receipt store. */
 public final class OntvangstRepository {
 
-    /** The attempt a reference names, with what a receipt task needs to know about its notification. */
-    public record Target(UUID poging, UUID notificatie, UUID dvId, String traceId) {
+    /**
+     * The attempt a reference names, with what a receipt task needs to know about its notification;
+     * {@code notifyService}: the NotifyNL service of its berichttype (whose callback token may speak for it).
+     */
+    public record Target(UUID poging, UUID notificatie, UUID dvId, String traceId, String notifyService) {
     }
 
     private static final Statement POGING_TARGET = Statement.named("pogingTarget", """
-            SELECT p.id AS poging, n.id AS notificatie, n.dv_id, n.trace_id
-              FROM poging p JOIN notificatie n ON n.id = p.notificatie
+            SELECT p.id AS poging, n.id AS notificatie, n.dv_id, n.trace_id, b.notify_service
+              FROM poging p
+              JOIN notificatie n ON n.id = p.notificatie
+              JOIN berichttype b ON b.code = n.berichttype
              WHERE p.id = :poging
             """);
 
@@ -55,7 +60,7 @@ public final class OntvangstRepository {
     public Optional<Target> target(DbTransaction tx, UUID poging) {
         return POGING_TARGET.get(tx).addParam("poging", poging).execute().map(row -> new Target(
                 DbTypes.uuid(row, "poging"), DbTypes.uuid(row, "notificatie"), DbTypes.uuid(row, "dv_id"),
-                DbTypes.text(row, "trace_id")));
+                DbTypes.text(row, "trace_id"), DbTypes.text(row, "notify_service")));
     }
 
     /** Stores a receipt; empty when the same receipt was stored before (NotifyNL retries callbacks). */

@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.receipts;
 
 import java.time.Clock;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
@@ -19,7 +20,7 @@ public final class ReceiptStore {
         STORED,
         /** The same receipt was stored before; nothing to do. */
         DUPLICATE,
-        /** The reference names no attempt: not stored, only counted. */
+        /** The reference names no attempt (of the services the callback's token is for): not stored, only counted. */
         UNKNOWN_REFERENCE
     }
 
@@ -35,10 +36,19 @@ public final class ReceiptStore {
         this.clock = clock;
     }
 
+    /** Stores a receipt the NMC found itself (reconciliation). */
     public Outcome store(OntvangstRepository.Incoming receipt) {
+        return store(null, receipt);
+    }
+
+    /**
+     * Stores a receipt that a callback of {@code services} brought (null: any service): a reference to an
+     * attempt of another NotifyNL service's berichttype names no attempt of the caller's.
+     */
+    public Outcome store(Set<String> services, OntvangstRepository.Incoming receipt) {
         return database.inTransaction(tx -> {
             Optional<OntvangstRepository.Target> target = ontvangsten.target(tx, receipt.poging());
-            if (target.isEmpty()) {
+            if (target.isEmpty() || services != null && !services.contains(target.get().notifyService())) {
                 return Outcome.UNKNOWN_REFERENCE;
             }
             Optional<Long> stored = ontvangsten.ontvangstInsert(tx, receipt, clock.instant());

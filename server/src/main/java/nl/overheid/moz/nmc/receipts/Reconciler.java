@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -13,6 +14,7 @@ import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.UnusedTokens;
 import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
@@ -24,6 +26,7 @@ import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.sending.NotifyNl;
+import nl.overheid.moz.nmc.sending.NotifyNlServices;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
@@ -32,8 +35,12 @@ import nl.overheid.moz.nmc.trace.Span;
  * {@code GET /v2/notifications/{id}} for every NotifyNL id of the attempt (its own and each duplicate), and by
  * reference only when no id is known; each question is preceded by its LDV record (NotifyNL's answer holds
  * the address). An outcome found here goes through the {@link ReceiptStore} like a callback; 404 for every
- * id, or NotifyNL's retention passing without an outcome, ends in bezorgstatus-onbekend. Claims take
- * reconciliation's share of the send budget.
+ * id, or NotifyNL's retention passing without an outcome, ends in bezorgstatus-onbekend. Every question goes to
+ * the NotifyNL service that sent the attempt, the task's budget key, with that service's key (another service's
+ * key finds nothing: 404, which would end it onbekend). Claims take reconciliation's share of that service's budget, one
+ * token per task; a task that asks nothing (the attempt no longer runs, the LDV refused the record) gives it
+ * back. NotifyNL does not count status queries against its send limit, so the extra questions about an
+ * attempt's duplicates cost no more than their token.
  */
 public final class Reconciler implements TaskHandler {
 
@@ -44,7 +51,8 @@ public final class Reconciler implements TaskHandler {
     private final PogingRepository pogingen;
     private final Transitions transitions;
     private final ReceiptStore receipts;
-    private final NotifyNl notifyNl;
+    private final NotifyNlServices notifyNl;
+    private final UnusedTokens unusedTokens;
     private final NotificatieReads reads;
     private final ProcessingLog ldv;
     private final ReconcileSchedule schedule;
@@ -53,8 +61,8 @@ public final class Reconciler implements TaskHandler {
 
     public Reconciler(Database database, OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
                       PogingRepository pogingen, NotificatieReads reads, Transitions transitions,
-                      ReceiptStore receipts, NotifyNl notifyNl, ProcessingLog ldv, ReconcileSchedule schedule,
-                      Clock clock, WorkSignals signals) {
+                      ReceiptStore receipts, NotifyNlServices notifyNl, UnusedTokens unusedTokens, ProcessingLog ldv,
+                      ReconcileSchedule schedule, Clock clock, WorkSignals signals) {
         this.database = database;
         this.owned = owned;
         this.tasks = tasks;
@@ -63,6 +71,7 @@ public final class Reconciler implements TaskHandler {
         this.transitions = transitions;
         this.receipts = receipts;
         this.notifyNl = notifyNl;
+        this.unusedTokens = unusedTokens;
         this.reads = reads;
         this.ldv = ldv;
         this.schedule = schedule;
@@ -87,6 +96,22 @@ public final class Reconciler implements TaskHandler {
 
     @Override
     public void execute(Task task) {
+        AtomicBoolean asked = new AtomicBoolean();
+        try {
+            reconcile(task, asked);
+        } finally {
+            if (!asked.get()) {
+                try {
+                    unusedTokens.giveBack(task, budget());
+                } catch (RuntimeException notGiven) {
+                    // only an under-used budget
+                }
+            }
+        }
+    }
+
+    /** Asks NotifyNL about the task's attempt; {@code asked} is set before the first question. */
+    private void reconcile(Task task, AtomicBoolean asked) {
         record Subject(Poging attempt, NotificatieReads.ProcessingContext context) {
         }
         Optional<Subject> subject = database.inTransaction(tx -> pogingen.pogingById(tx, task.poging())
@@ -117,8 +142,11 @@ public final class Reconciler implements TaskHandler {
                 reason = "ldv";
                 break;
             }
-            NotifyNl.Lookup lookup = id == null ? notifyNl.findByReference(attempt.id(), span)
-                    : notifyNl.findById(id, span);
+            // The task's budget is the service that sent the attempt (planned so at the send's commit).
+            NotifyNl service = notifyNl.of(task.budget());
+            asked.set(true);
+            NotifyNl.Lookup lookup = id == null ? service.findByReference(attempt.id(), span)
+                    : service.findById(id, span);
             switch (lookup) {
                 case NotifyNl.Lookup.Found found when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
                     ReceiptStore.Outcome outcome = receipts.store(new OntvangstRepository.Incoming(attempt.id(),

@@ -71,6 +71,9 @@ public final class Register {
                    CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
               FROM berichttype
             """);
+    private static final Statement BERICHTTYPE_SERVICES = Statement.named("berichttypeServices",
+            "SELECT code, notify_service FROM berichttype ORDER BY code");
+
 
     private final Database database;
     private final Clock clock;
@@ -143,6 +146,23 @@ public final class Register {
         return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
                 DbTypes.text(row, "notify_service"), geldigheid == null ? null : Duration.ofSeconds(geldigheid),
                 DbTypes.integer(row, "max_pogingenteller"), DbTypes.text(row, "verwerkingsactiviteit"));
+    }
+
+    /**
+     * Refuses (at start-up) a register with a berichttype whose NotifyNL service is not among {@code configured}:
+     * sending it with another service's key would get NotifyNL's 400 for every notification, recorded as
+     * niet-bezorgbaar. Onboarding registers berichttypen in the database, so the check reads the table.
+     */
+    public void requireNotifyServices(java.util.Set<String> configured) {
+        List<String> missing = database.inTransaction(tx -> BERICHTTYPE_SERVICES.query(tx).execute()
+                .filter(row -> !configured.contains(DbTypes.text(row, "notify_service")))
+                .map(row -> "berichttype " + DbTypes.text(row, "code") + " uses NotifyNL service "
+                        + DbTypes.text(row, "notify_service"))
+                .toList());
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", missing) + ", which has no configuration: set "
+                    + "notifynl.services.<service>.api-key (configured: " + new java.util.TreeSet<>(configured) + ")");
+        }
     }
 
     /** Seeds or updates DVs and berichttypen (local run and tests; production onboarding owns this). */

@@ -60,6 +60,20 @@ public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed>
         }
     }
 
+    /**
+     * Refuses the seed when a berichttype names a NotifyNL service that is not {@code configured} (registration
+     * fails, rather than every send of it).
+     */
+    public void requireNotifyServices(java.util.Set<String> configured) {
+        for (Berichttype type : berichttypen) {
+            if (!configured.contains(type.notifyService())) {
+                throw new IllegalArgumentException("register.seed: berichttype " + type.code() + " uses NotifyNL service "
+                        + type.notifyService() + ", which has no configuration: set notifynl.services."
+                        + type.notifyService() + ".api-key (configured: " + new java.util.TreeSet<>(configured) + ")");
+            }
+        }
+    }
+
     public void apply(Register register) {
         register.upsert(berichttypen, dienstverleners);
     }

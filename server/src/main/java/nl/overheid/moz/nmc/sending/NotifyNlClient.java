@@ -28,8 +28,8 @@ import nl.overheid.moz.nmc.trace.FailedCalls;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
- * {@link NotifyNl} on {@code java.net.http}: NotifyNL's v2 API with its JWT scheme (HS256, {@code iss} =
- * service id, {@code iat} = now, signed with the key's secret; helidon-security-jwt). Hand-written because
+ * {@link NotifyNl} of one NotifyNL service on {@code java.net.http}: NotifyNL's v2 API with its JWT scheme
+ * (HS256, {@code iss} = the service's id, {@code iat} = now, signed with its key's secret; helidon-security-jwt). Hand-written because
  * GOV.UK Notify's official Java client cannot carry the {@code traceparent} header (its connection factory
  * is package-private) and sets its time-outs JVM-wide; this one bounds every call itself, follows no
  * redirects, never repeats a POST, and keeps only status codes of failures (Notify's error text may quote
@@ -41,9 +41,10 @@ public final class NotifyNlClient implements NotifyNl {
     private static final Logger LOG = Logger.getLogger(NotifyNlClient.class.getName());
     private static final String SEND = "NotifyNL POST /v2/notifications/email";
     private static final String LOOKUP = "NotifyNL GET /v2/notifications";
-    private static final String CREDENTIAL = "notifynl.api-key";
-
     private final NotifyNlSettings settings;
+    private final NotifyNlSettings.Service service;
+    /** The credential a 401 or 403 points at: this service's key. */
+    private final String credential;
     /** Protocol time, not the NMC's business clock: NotifyNL checks {@code iat} against its own clock. */
     private final Clock wallClock = Clock.systemUTC();
     private final URI base;
@@ -51,13 +52,15 @@ public final class NotifyNlClient implements NotifyNl {
     private final HttpClient http;
     private final ObjectMapper mapper = new ObjectMapper();
 
-    public NotifyNlClient(NotifyNlSettings settings) {
+    public NotifyNlClient(NotifyNlSettings settings, NotifyNlSettings.Service service) {
         this.settings = settings;
+        this.service = service;
+        this.credential = "notifynl.services." + service.name() + ".api-key";
         this.base = URI.create(settings.baseUrl().replaceAll("/+$", ""));
         this.key = JwkOctet.create(Json.createObjectBuilder()
-                .add("kty", "oct").add("alg", JwkOctet.ALG_HS256).add("kid", settings.serviceId())
+                .add("kty", "oct").add("alg", JwkOctet.ALG_HS256).add("kid", service.serviceId())
                 .add("k", Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString(settings.secret().getBytes(StandardCharsets.UTF_8)))
+                        .encodeToString(service.secret().getBytes(StandardCharsets.UTF_8)))
                 .build());
         this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -89,11 +92,11 @@ public final class NotifyNlClient implements NotifyNl {
             }
             if (status == 400) {
                 FailedCalls.warn(LOG, SEND, "HTTP 400 (NotifyNL refuses this e-mail)", span,
-                        "the notification ends niet-bezorgbaar; if it recurs, check the berichttype's template and "
-                                + "personalisation at NotifyNL");
+                        "the notification ends niet-bezorgbaar; if it recurs, check that the berichttype's template "
+                                + "belongs to NotifyNL service " + service.name() + " and its personalisation");
                 return new SendResult.Rejected("http-400");
             }
-            FailedCalls.warn(LOG, SEND, FailedCalls.status(status, CREDENTIAL), span, "the send is postponed");
+            FailedCalls.warn(LOG, SEND, FailedCalls.status(status, credential), span, "the send is postponed");
             return new SendResult.Unavailable("http-" + status, status >= 500);
         } catch (ConnectException | HttpConnectTimeoutException notConnected) {
             FailedCalls.warn(LOG, SEND, FailedCalls.exception(notConnected), span, "the send is postponed");
@@ -134,7 +137,7 @@ public final class NotifyNlClient implements NotifyNl {
                 case 200 -> read.apply(mapper.readTree(response.body()));
                 case 404 -> new Lookup.NotFound();
                 default -> {
-                    FailedCalls.warn(LOG, LOOKUP, FailedCalls.status(response.statusCode(), CREDENTIAL), span,
+                    FailedCalls.warn(LOG, LOOKUP, FailedCalls.status(response.statusCode(), credential), span,
                             "the status query is retried later");
                     yield new Lookup.Unavailable("http-" + response.statusCode());
                 }
@@ -171,7 +174,7 @@ public final class NotifyNlClient implements NotifyNl {
 
     /** A fresh JWT per call: NotifyNL accepts an {@code iat} within 30 seconds of its clock. */
     private String token() {
-        Jwt jwt = Jwt.builder().type("JWT").algorithm(JwkOctet.ALG_HS256).issuer(settings.serviceId())
+        Jwt jwt = Jwt.builder().type("JWT").algorithm(JwkOctet.ALG_HS256).issuer(service.serviceId())
                 .issueTime(wallClock.instant()).build();
         return SignedJwt.sign(jwt, key).tokenContent();
     }

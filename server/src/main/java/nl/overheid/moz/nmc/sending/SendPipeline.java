@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
@@ -17,6 +18,7 @@ import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.UnusedTokens;
 import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
@@ -50,6 +52,10 @@ import nl.overheid.moz.nmc.trace.Span;
  *       NotifyNL postpones the task without counting an attempt.</li>
  *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
+ *
+ * <p>Every call goes to the NotifyNL service of the notification's berichttype, with that service's key; the
+ * claim took the task's token from that service's budget (the task's {@code budget}, planned so). A task that
+ * ends without a POST gives its token back ({@link UnusedTokens}); a POST keeps it whatever the answer.
  */
 public final class SendPipeline implements TaskHandler {
 
@@ -63,7 +69,8 @@ public final class SendPipeline implements TaskHandler {
     private final Transitions transitions;
     private final Register register;
     private final Envelope envelope;
-    private final NotifyNl notifyNl;
+    private final NotifyNlServices notifyNl;
+    private final UnusedTokens unusedTokens;
     private final Profielservice profielservice;
     private final ProcessingLog ldv;
     private final Clock clock;
@@ -78,9 +85,9 @@ public final class SendPipeline implements TaskHandler {
      */
     public SendPipeline(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
                         PogingRepository pogingen, NotificatieReads notificaties, Transitions transitions,
-                        Register register, Envelope envelope, NotifyNl notifyNl, Profielservice profielservice,
-                        ProcessingLog ldv, Clock clock, Duration lease, IntFunction<Duration> backoff,
-                        Duration firstReconciliation) {
+                        Register register, Envelope envelope, NotifyNlServices notifyNl,
+                        UnusedTokens unusedTokens, Profielservice profielservice, ProcessingLog ldv, Clock clock,
+                        Duration lease, IntFunction<Duration> backoff, Duration firstReconciliation) {
         this.owned = owned;
         this.tasks = tasks;
         this.notificationTasks = notificationTasks;
@@ -90,6 +97,7 @@ public final class SendPipeline implements TaskHandler {
         this.register = register;
         this.envelope = envelope;
         this.notifyNl = notifyNl;
+        this.unusedTokens = unusedTokens;
         this.profielservice = profielservice;
         this.ldv = ldv;
         this.clock = clock;
@@ -115,6 +123,27 @@ public final class SendPipeline implements TaskHandler {
 
     @Override
     public void execute(Task task) throws Exception {
+        AtomicBoolean posted = new AtomicBoolean();
+        try {
+            send(task, posted);
+        } finally {
+            if (!posted.get()) {
+                giveBack(task);
+            }
+        }
+    }
+
+    /** The token of a send that made no POST goes back; failing that, the budget is merely under-used. */
+    private void giveBack(Task task) {
+        try {
+            unusedTokens.giveBack(task, budget());
+        } catch (RuntimeException notGiven) {
+            LOG.fine(() -> "the unused token of task " + task.id() + " was not given back: " + notGiven.getMessage());
+        }
+    }
+
+    /** The send; {@code posted} is set just before the POST to NotifyNL (from then on the token is spent). */
+    private void send(Task task, AtomicBoolean posted) throws Exception {
         Job job = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> start(tx, task, n)).orElse(null);
         if (job == null) {
             return;
@@ -183,8 +212,9 @@ public final class SendPipeline implements TaskHandler {
         if (!started.orElse(false)) {
             return;
         }
-        NotifyNl.SendResult result = notifyNl.sendEmail(job.berichttype().notifyTemplateId(), emailAddress,
-                personalisation, job.poging().id(), send);
+        posted.set(true);
+        NotifyNl.SendResult result = notifyNl.of(job.service()).sendEmail(
+                job.berichttype().notifyTemplateId(), emailAddress, personalisation, job.poging().id(), send);
         if (result instanceof NotifyNl.SendResult.Unavailable unavailable && unavailable.mayHaveArrived()
                 && job.sealed().expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
@@ -244,8 +274,23 @@ public final class SendPipeline implements TaskHandler {
      */
     private Job start(DbTransaction tx, Task task, Transitions.Locked n) {
         Instant now = clock.instant();
+        Berichttype berichttype = register.berichttype(tx, n.berichttype())
+                .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
         Optional<Poging> latest = pogingen.pogingLatest(tx, n.id());
         Optional<Poging> planned = latest.filter(p -> p.status() == PogingStatus.GEPLAND);
+        boolean live = n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
+                || n.status() == NotificatieStatus.VERZONDEN;
+        if (live && !berichttype.notifyService().equals(task.budget())
+                && !planned.map(Poging::requested).orElse(false)) {
+            // The berichttype moved to another NotifyNL service since this task was planned. A call uses the key
+            // of the service whose budget paid for it, so the send is planned again under the new service (an
+            // attempt that may already be at the old service stays there: it is looked up with the old key).
+            LOG.warning(() -> "send task " + task.id() + " was planned for NotifyNL service " + task.budget()
+                    + "; its berichttype now uses " + berichttype.notifyService() + ": planned again under that budget");
+            tasks.taskComplete(tx, task);
+            notificationTasks.planSend(tx, n, berichttype.notifyService(), now);
+            return null;
+        }
         Poging poging;
         switch (n.status()) {
             case AANGENOMEN -> {
@@ -281,9 +326,7 @@ public final class SendPipeline implements TaskHandler {
         tasks.taskExtendLease(tx, task, now.plus(lease));
         NotificatieReads.ForSending sealed = notificaties.notificatieForSending(tx, n.id()).orElseThrow();
         NotificatieReads.ProcessingContext context = notificaties.processingContext(tx, n.id()).orElseThrow();
-        Berichttype berichttype = register.berichttype(tx, n.berichttype())
-                .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
-        return new Job(poging, sealed, context, berichttype);
+        return new Job(poging, sealed, context, berichttype, task.budget());
     }
 
     private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
@@ -300,7 +343,7 @@ public final class SendPipeline implements TaskHandler {
         if (!recorded(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span)) {
             return Optional.of(new NotifyNl.SendResult.Unavailable("ldv", true));
         }
-        return switch (notifyNl.findByReference(job.poging().id(), span)) {
+        return switch (notifyNl.of(job.service()).findByReference(job.poging().id(), span)) {
             case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));
             case NotifyNl.Lookup.NotFound notFound -> Optional.empty();
             case NotifyNl.Lookup.Unavailable unavailable ->
@@ -350,7 +393,8 @@ public final class SendPipeline implements TaskHandler {
             if (n.status() == NotificatieStatus.IN_VERZENDING) {
                 transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
             }
-            notificationTasks.planReconciliation(tx, n, poging.id(), clock.instant().plus(firstReconciliation));
+            notificationTasks.planReconciliation(tx, n, poging.id(), job.service(),
+                    clock.instant().plus(firstReconciliation));
         } else if (!poging.knows(notifyId)) {
             // A receipt already adopted another id for this attempt: both e-mails went out.
             pogingen.pogingAddDuplicate(tx, poging.id(), notifyId);
@@ -382,8 +426,9 @@ public final class SendPipeline implements TaskHandler {
     }
 
 
+    /** @param service the NotifyNL service every call of this send goes to: the task's budget key */
     private record Job(Poging poging, NotificatieReads.ForSending sealed, NotificatieReads.ProcessingContext context,
-                       Berichttype berichttype) {
+                       Berichttype berichttype, String service) {
 
         /** A new operation in the notification's trace, a child of its acceptance. */
         Span childSpan() {

@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** A claim round's tokens are spread over the DVs: an equal share first, leftovers to those with more work. */
+/**
+ * A claim round's tokens are spread over groups (budgets, and the DVs within one): an equal share first, leftovers
+ * to those with more work.
+ */
 class FairClaimTest {
 
     private final UUID a = UUID.fromString("00000000-0000-0000-0000-00000000000a");
@@ -18,7 +21,7 @@ class FairClaimTest {
     private final UUID c = UUID.fromString("00000000-0000-0000-0000-00000000000c");
 
     /** A fake database: each DV has so many claimable tasks; records every claim request. */
-    private final class Backlogs implements FairClaim.Claimer {
+    private final class Backlogs implements FairClaim.Claimer<TaskRepository.DueWork> {
         final Map<UUID, Integer> left = new LinkedHashMap<>();
         final List<String> requests = new ArrayList<>();
 
@@ -28,19 +31,21 @@ class FairClaimTest {
         }
 
         @Override
-        public List<Task> claim(UUID dvId, int limit) {
+        public List<Task> claim(TaskRepository.DueWork dv, int limit) {
+            UUID dvId = dv.dvId();
             requests.add(name(dvId) + ":" + limit);
             int n = Math.min(limit, left.getOrDefault(dvId, 0));
             left.merge(dvId, -n, Integer::sum);
             List<Task> tasks = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                tasks.add(new Task(i, TaskKind.VERZENDEN, dvId, null, null, null, Instant.EPOCH, null, 1, 0, null, "{}", 0));
+                tasks.add(new Task(i, TaskKind.VERZENDEN, dvId, null, null, null, Instant.EPOCH, null, 1, 0, null, "{}", 0,
+                        "svc", Instant.EPOCH));
             }
             return tasks;
         }
 
         List<TaskRepository.DueWork> due() {
-            return left.entrySet().stream().map(e -> new TaskRepository.DueWork(e.getKey(), e.getValue())).toList();
+            return left.entrySet().stream().map(e -> new TaskRepository.DueWork("svc", e.getKey(), e.getValue())).toList();
         }
 
         long claimedOf(UUID dv, List<Task> claimed) {
@@ -55,7 +60,7 @@ class FairClaimTest {
     @Test
     void aDvWithAHugeBacklogDoesNotCrowdOutTheOthers() {
         Backlogs backlogs = new Backlogs().with(a, 100_000).with(b, 3).with(c, 10);
-        List<Task> claimed = FairClaim.claim(backlogs.due(), 30, backlogs);
+        List<Task> claimed = FairClaim.claim(backlogs.due(), TaskRepository.DueWork::backlog, 30, backlogs);
         assertThat(claimed).hasSize(30);
         assertThat(backlogs.claimedOf(b, claimed)).as("b gets all it has").isEqualTo(3);
         assertThat(backlogs.claimedOf(c, claimed)).as("c gets its share of 10").isEqualTo(10);
@@ -65,23 +70,23 @@ class FairClaimTest {
     @Test
     void leftoversGoOnlyToDvsThatHadMoreThanTheirShare() {
         Backlogs backlogs = new Backlogs().with(a, 2).with(b, 50);
-        FairClaim.claim(backlogs.due(), 20, backlogs);
+        FairClaim.claim(backlogs.due(), TaskRepository.DueWork::backlog, 20, backlogs);
         assertThat(backlogs.requests).containsExactly("a:10", "b:10", "b:8");
     }
 
     @Test
     void fewerTokensThanDvsServeTheOldestDueFirstOneEach() {
         Backlogs backlogs = new Backlogs().with(a, 5).with(b, 5).with(c, 5);
-        List<Task> claimed = FairClaim.claim(backlogs.due(), 2, backlogs);
+        List<Task> claimed = FairClaim.claim(backlogs.due(), TaskRepository.DueWork::backlog, 2, backlogs);
         assertThat(claimed).extracting(Task::dvId).containsExactly(a, b);
     }
 
     @Test
     void noTokensClaimNothing() {
         Backlogs backlogs = new Backlogs().with(a, 5);
-        assertThat(FairClaim.claim(backlogs.due(), 0, backlogs)).isEmpty();
+        assertThat(FairClaim.claim(backlogs.due(), TaskRepository.DueWork::backlog, 0, backlogs)).isEmpty();
         assertThat(backlogs.requests).isEmpty();
-        assertThat(FairClaim.claim(List.of(), 10, backlogs)).isEmpty();
+        assertThat(FairClaim.claim(List.<TaskRepository.DueWork>of(), TaskRepository.DueWork::backlog, 10, backlogs)).isEmpty();
     }
 
     @Test

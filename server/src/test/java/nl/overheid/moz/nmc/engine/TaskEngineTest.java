@@ -35,9 +35,9 @@ class TaskEngineTest {
     private final TaskRepository tasks = new TaskRepository();
     private final OwnedTasks owned = new OwnedTasks(database, tasks);
     private final WorkSignals signals = new WorkSignals();
-    private final SendBudget budget = new SendBudget(3000, 0.1);
+    private final SendBudget budget = new SendBudget(Map.of("standaard", 3000), 0.1);
     private final EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 8, 20, LEASE,
-            Duration.ofSeconds(1), Duration.ofSeconds(10), "standaard", 3000, 0.1, Duration.ofMinutes(1));
+            Duration.ofSeconds(1), Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1));
     private UUID dvId;
 
     @BeforeEach
@@ -89,8 +89,11 @@ class TaskEngineTest {
     private void plan(TaskKind kind, UUID dv, UUID notificatie, int count) {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
-                tasks.taskInsert(tx, notificatie == null ? TaskRepository.NewTask.standalone(kind, dv, clock.instant())
-                        : TaskRepository.NewTask.forNotification(kind, dv, notificatie, clock.instant(), null));
+                TaskRepository.NewTask task = notificatie == null ? TaskRepository.NewTask.standalone(kind, dv, clock.instant())
+                        : TaskRepository.NewTask.forNotification(kind, dv, notificatie, clock.instant(), null);
+                // the kinds that call NotifyNL name their budget (the schema refuses them without)
+                tasks.taskInsert(tx, kind == TaskKind.VERZENDEN || kind == TaskKind.RECONCILIEREN
+                        ? task.withBudget("standaard") : task);
             }
         });
     }

@@ -45,7 +45,7 @@ class FailedCallLogTest extends LifecycleTestBase {
         accept(DV_REF, Map.of());
         nmc.runWorkersOnce();
 
-        assertThat(warningOf(NotifyNlClient.class)).contains("HTTP 403 (check notifynl.api-key)");
+        assertThat(warningOf(NotifyNlClient.class)).contains("HTTP 403 (check notifynl.services.standaard.api-key)");
         assertNoPersonalData(EMAIL);
     }
 

@@ -466,7 +466,8 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         nl.overheid.moz.nmc.db.Database database = DB.shared();
         nl.overheid.moz.nmc.lifecycle.Transitions transitions = new nl.overheid.moz.nmc.lifecycle.Transitions(clock);
         var notificationTasks = new nl.overheid.moz.nmc.planning.NotificationTasks(
-                new nl.overheid.moz.nmc.engine.TaskRepository(), transitions, clock, Duration.ofDays(30));
+                new nl.overheid.moz.nmc.engine.TaskRepository(), transitions,
+                new nl.overheid.moz.nmc.register.Register(database), clock, Duration.ofDays(30));
         var locked = new java.util.concurrent.CountDownLatch(1);
         var proceed = new java.util.concurrent.CountDownLatch(1);
         // A cancel holds the notification's lock ...

@@ -317,11 +317,21 @@ class SchemaGuardsTest {
     @Test
     void aSecondSendTaskForOneNotificationIsRefused() throws SQLException {
         UUID id = accepted();
-        String task = "INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('verzenden', '" + DV + "', '" + id
-                + "', now())";
+        String task = "INSERT INTO taak (soort, dv_id, notificatie, due, budget) VALUES ('verzenden', '" + DV + "', '"
+                + id + "', now(), 'standaard')";
         exec(task);
 
         refused("23505", task, "taak_notificatie_soort_uk");
+    }
+
+    @Test
+    void aTaskOfAKindThatCallsNotifyNlNamesTheBudgetItSpends() throws SQLException {
+        UUID id = accepted();
+        for (String soort : new String[] {"verzenden", "reconcilieren"}) {
+            refused("23514", "INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('" + soort + "', '" + DV
+                    + "', '" + id + "', now())", "taak_budget_ck");
+        }
+        exec("INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('vaststellen', '" + DV + "', '" + id + "', now())");
     }
 
     @Test

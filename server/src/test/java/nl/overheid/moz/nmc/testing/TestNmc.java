@@ -30,9 +30,19 @@ public final class TestNmc {
     public static final String KEK_1 = Base64.getEncoder().encodeToString("test-kek-0123456789abcdef0123456".getBytes());
 
     public static final byte[] CURSOR_KEY = "test-cursor-key-0123456789abcdef0123456789".getBytes();
-    /** A NotifyNL API key of the documented form {@code name-serviceId-secret}. */
+    /** The NotifyNL service of {@link #BERICHTTYPE} and {@link #BERICHTTYPE_SHORT}. */
+    public static final String NOTIFY_SERVICE = "standaard";
+    /** {@link #NOTIFY_SERVICE}'s NotifyNL API key, of the documented form {@code name-serviceId-secret}. */
     public static final String NOTIFY_API_KEY =
             "nmc_test-26785a09-ab16-4eb0-8407-a37497a57506-3d844edf-8d35-48ac-975b-e847b4f122b0";
+    /** A second NotifyNL service, with its own key, templates and callback token. */
+    public static final String NOTIFY_SERVICE_B = "tweede";
+    public static final String NOTIFY_API_KEY_B =
+            "nmc_test_b-9f1e2d3c-4b5a-4c6d-8e7f-0a1b2c3d4e5f-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
+    public static final String CALLBACK_TOKEN_B = "test-callback-token-b-0123456789";
+    /** A berichttype of {@link #NOTIFY_SERVICE_B}, allowed to DV A and DV B. */
+    public static final String BERICHTTYPE_B = "tweede-bericht";
+    public static final String TEMPLATE_ID_B = "8c2e4a6f-1d3b-4f5a-9e7c-2b4d6f8a0c1e";
 
     private TestNmc() {
     }
@@ -79,8 +89,13 @@ public final class TestNmc {
                   audience: "%s"
                 notifynl:
                   base-url: "%s"
-                  api-key: "%s"
                   callback-token: "%s"
+                  services:
+                    standaard:
+                      api-key: "%s"
+                    tweede:
+                      api-key: "%s"
+                      callback-token: "%s"
                 profielservice:
                   base-url: "%s/api/profielservice/v1"
                   token: test-profielservice-token
@@ -134,27 +149,34 @@ public final class TestNmc {
                         template-id: "%s"
                         standaard-geldigheid: PT1H
                         verwerkingsactiviteit: "%s"
+                      - code: "%s"
+                        template-id: "%s"
+                        notify-service: tweede
+                        verwerkingsactiviteit: "%s"
                     dienstverleners:
                       - oin: "%s"
                         naam: DV A
                         quotum-per-minuut: 1000
-                        berichttypen: ["%s", kort-bericht]
+                        berichttypen: ["%s", kort-bericht, "%s"]
                       - oin: "%s"
                         naam: DV B
                         quotum-per-minuut: 1000
-                        berichttypen: ["%s"]
+                        berichttypen: ["%s", "%s"]
                       - oin: "%s"
                         naam: DV met klein quotum
                         quotum-per-minuut: 2
                         berichttypen: ["%s"]
                 """.formatted(database.url(), database.user(), database.password(), iam.jwksFile().toUri(),
-                TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, NOTIFY_API_KEY, CALLBACK_TOKEN, partiesBaseUrl,
+                TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, CALLBACK_TOKEN, NOTIFY_API_KEY, NOTIFY_API_KEY_B,
+                CALLBACK_TOKEN_B, partiesBaseUrl,
                 partiesBaseUrl, b64.encodeToString(CURSOR_KEY),
                 b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-payload-pepper-0123456789abcdef01234567".getBytes()),
                 b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
-                TestWebhookKeys.CURRENT.yaml(null, null), autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY, TEMPLATE_ID, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE, DV_B, BERICHTTYPE, DV_SMALL_QUOTA, BERICHTTYPE);
+                TestWebhookKeys.CURRENT.yaml(null, null), autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY,
+                TEMPLATE_ID, PROCESSING_ACTIVITY, BERICHTTYPE_B, TEMPLATE_ID_B, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE,
+                BERICHTTYPE_B, DV_B, BERICHTTYPE, BERICHTTYPE_B, DV_SMALL_QUOTA, BERICHTTYPE);
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()

@@ -89,7 +89,7 @@ public final class WebhookReader implements Reader, AutoCloseable {
     @Override
     public Page next() {
         var now = Clock.systemUTC().instant();
-        List<Task> claimed = database.inTransaction(tx -> tasks.taskClaimDue(tx, TaskKind.TERUGKOPPELEN, dvId, 1, now,
+        List<Task> claimed = database.inTransaction(tx -> tasks.taskClaimDue(tx, TaskKind.TERUGKOPPELEN, null, dvId, 1, now,
                 now.plus(Duration.ofMinutes(1))));
         claimed.forEach(delivery::execute);
         List<Delivered> page = new ArrayList<>();

@@ -1,0 +1,269 @@
+package nl.overheid.moz.nmc.flow;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jwt.SignedJWT;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A budget and a key per NotifyNL service (design §6): a berichttype's notifications are sent and looked up with
+ * the key of its berichttype's service (the JWT's {@code iss} and signature, checked here against each service's
+ * secret), each service's sends per window stay within its own limit while the other service's work goes on, a
+ * send that makes no call gives its token back while a failed call keeps it, a receipt callback speaks only for
+ * the services its token is configured for, and a berichttype whose service has no configuration stops the start.
+ *
+ * <p>The test configuration's services: {@code standaard} ({@link TestNmc#BERICHTTYPE}) and {@code tweede}
+ * ({@link TestNmc#BERICHTTYPE_B}), each with its own key; here limited to 10 and 20 a minute (9 and 18 sends, the
+ * rest is reconciliation's share).
+ */
+class NotifyServicesTest extends LifecycleTestBase {
+
+    private static final String LIMITS = """
+            notifynl:
+              services:
+                standaard:
+                  per-minute: 10
+                tweede:
+                  per-minute: 20
+            """;
+    private static final String SERVICE_A = TestNmc.NOTIFY_API_KEY.substring(TestNmc.NOTIFY_API_KEY.length() - 73,
+            TestNmc.NOTIFY_API_KEY.length() - 37);
+    private static final String SERVICE_B = TestNmc.NOTIFY_API_KEY_B.substring(TestNmc.NOTIFY_API_KEY_B.length() - 73,
+            TestNmc.NOTIFY_API_KEY_B.length() - 37);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private int dvRefs;
+
+    /** Accepts a notification of {@code berichttype} for DV A. */
+    private UUID accept(String berichttype) {
+        Map<String, Object> body = new HashMap<>(Map.of("dvRef", "DOSSIER-" + (++dvRefs), "berichttype", berichttype,
+                "emailadres", EMAIL));
+        Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        return UUID.fromString(response.json().path("id").asText());
+    }
+
+    private void acceptMany(String berichttype, int count) {
+        for (int i = 0; i < count; i++) {
+            accept(berichttype);
+        }
+    }
+
+    /** The NMC's clock to one second into the next minute, so what follows falls in one budget window. */
+    private void toTheStartOfANewWindow() {
+        clock.advance(Duration.between(clock.instant(), clock.instant().truncatedTo(ChronoUnit.MINUTES).plusSeconds(61)));
+    }
+
+    /** Send claim rounds until one claims nothing. */
+    private void drainSends() {
+        while (nmc.runWorkerOnce(TaskKind.VERZENDEN) > 0) {
+            // the next round
+        }
+    }
+
+    private List<LoggedRequest> posts() {
+        return notify.server().findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email")));
+    }
+
+    /** The service id a request's JWT names as {@code iss}, after checking its signature with that service's secret. */
+    private static String signedBy(LoggedRequest request) throws Exception {
+        SignedJWT jwt = SignedJWT.parse(request.getHeader("Authorization").substring("Bearer ".length()));
+        String issuer = jwt.getJWTClaimsSet().getIssuer();
+        String key = issuer.equals(SERVICE_A) ? TestNmc.NOTIFY_API_KEY
+                : issuer.equals(SERVICE_B) ? TestNmc.NOTIFY_API_KEY_B : null;
+        assertThat(key).as("iss is one of the services").isNotNull();
+        String other = key.equals(TestNmc.NOTIFY_API_KEY) ? TestNmc.NOTIFY_API_KEY_B : TestNmc.NOTIFY_API_KEY;
+        assertThat(jwt.verify(new MACVerifier(secret(key)))).as("signed with the secret of its iss").isTrue();
+        assertThat(jwt.verify(new MACVerifier(secret(other)))).as("not with the other service's").isFalse();
+        return issuer;
+    }
+
+    private static byte[] secret(String apiKey) {
+        return apiKey.substring(apiKey.length() - 36).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private long sentBy(String serviceId) throws Exception {
+        long sent = 0;
+        for (LoggedRequest post : posts()) {
+            if (signedBy(post).equals(serviceId)) {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    @Test
+    void aBerichttypeOfTheSecondServiceIsSentAndLookedUpWithThatServicesKey() throws Exception {
+        UUID a = accept(TestNmc.BERICHTTYPE);
+        UUID b = accept(TestNmc.BERICHTTYPE_B);
+        nmc.runWorkersOnce();
+        assertThat(status(a)).isEqualTo("verzonden:3");
+        assertThat(status(b)).isEqualTo("verzonden:3");
+
+        Map<String, String> templateOfService = new HashMap<>();
+        for (LoggedRequest post : posts()) {
+            templateOfService.put(signedBy(post), JSON.readTree(post.getBodyAsString()).path("template_id").asText());
+        }
+        assertThat(templateOfService).containsExactlyInAnyOrderEntriesOf(Map.of(
+                SERVICE_A, TestNmc.TEMPLATE_ID, SERVICE_B, TestNmc.TEMPLATE_ID_B));
+
+        // No receipt: an hour later reconciliation asks NotifyNL, each with the key of the service that sent it.
+        String notifyIdB = notifyId(b, 1);
+        String notifyIdA = notifyId(a, 1);
+        notify.status(notifyIdA, "sending", null);
+        notify.status(notifyIdB, "sending", null);
+        clock.advance(Duration.ofHours(1).plusSeconds(1));
+        assertThat(nmc.runWorkerOnce(TaskKind.RECONCILIEREN)).isEqualTo(2);
+        List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathMatching("/v2/notifications/.+")));
+        assertThat(lookups).hasSize(2);
+        for (LoggedRequest lookup : lookups) {
+            assertThat(signedBy(lookup)).as(lookup.getUrl())
+                    .isEqualTo(lookup.getUrl().endsWith(notifyIdB) ? SERVICE_B : SERVICE_A);
+        }
+    }
+
+    @Test
+    void eachServicesSendsPerWindowStayWithinItsOwnLimitWhileTheOtherServicesWorkGoesOn() throws Exception {
+        restartWithConfig(LIMITS);
+        toTheStartOfANewWindow();
+        acceptMany(TestNmc.BERICHTTYPE, 12);
+        acceptMany(TestNmc.BERICHTTYPE_B, 25);
+
+        drainSends();
+        assertThat(sentBy(SERVICE_A)).as("standaard: 10 a minute, 9 for sending").isEqualTo(9);
+        assertThat(sentBy(SERVICE_B)).as("tweede: its own 18 in the same window").isEqualTo(18);
+
+        clock.advance(Duration.ofMinutes(1));
+        drainSends();
+        assertThat(sentBy(SERVICE_A)).as("the rest in the next window").isEqualTo(12);
+        assertThat(sentBy(SERVICE_B)).isEqualTo(25);
+    }
+
+    @Test
+    void aServiceWhoseWindowIsUsedUpDoesNotHoldBackAnotherServicesNotifications() throws Exception {
+        restartWithConfig(LIMITS);
+        toTheStartOfANewWindow();
+        acceptMany(TestNmc.BERICHTTYPE, 15);
+        drainSends();
+        assertThat(sentBy(SERVICE_A)).isEqualTo(9);
+
+        clock.advance(Duration.ofSeconds(10));
+        UUID b = accept(TestNmc.BERICHTTYPE_B);
+        drainSends();
+        assertThat(status(b)).as("standaard's older backlog waits; tweede's work does not").isEqualTo("verzonden:3");
+        assertThat(sentBy(SERVICE_A)).isEqualTo(9);
+    }
+
+    @Test
+    void aSendThatMakesNoCallGivesItsTokenBackSoTheWindowIsSpentOnlyOnCallsMade() throws Exception {
+        restartWithConfig(LIMITS);
+        toTheStartOfANewWindow();
+        acceptMany(TestNmc.BERICHTTYPE, 9);
+        notify.server().stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH)).atPriority(1)
+                .willReturn(aResponse().withStatus(503)));
+        assertThat(nmc.runWorkerOnce(TaskKind.VERZENDEN)).isEqualTo(9);
+        assertThat(posts()).as("no LDV record, no call").isEmpty();
+
+        notify.reset();
+        clock.advance(Duration.ofSeconds(5));
+        drainSends();
+        assertThat(sentBy(SERVICE_A)).as("the nine postponed sends, on the tokens they gave back").isEqualTo(9);
+    }
+
+    @Test
+    void aFailedCallKeepsItsTokenAndTheWindowDoesNotServeMore() throws Exception {
+        restartWithConfig(LIMITS);
+        toTheStartOfANewWindow();
+        acceptMany(TestNmc.BERICHTTYPE, 12);
+        notify.answer(503, "Exception");
+        drainSends();
+        assertThat(posts()).as("nine calls, each failed").hasSize(9);
+
+        notify.reset();
+        clock.advance(Duration.ofSeconds(10));
+        drainSends();
+        assertThat(posts()).as("a failed call spent its token: nothing more in this window").hasSize(9);
+
+        clock.advance(Duration.ofMinutes(1));
+        drainSends();
+        assertThat(posts()).as("the next window: nine again").hasSize(18);
+    }
+
+    @Test
+    void aSendPlannedForAServiceItsBerichttypeNoLongerUsesIsPlannedAgainUnderTheNewOne() throws Exception {
+        UUID id = accept(TestNmc.BERICHTTYPE);
+        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
+                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+        assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("standaard");
+
+        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        assertThat(posts()).isEmpty();
+        assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("tweede");
+        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        assertThat(posts()).singleElement().satisfies(post -> assertThat(signedBy(post)).isEqualTo(SERVICE_B));
+        assertThat(status(id)).isEqualTo("verzonden:3");
+    }
+
+    @Test
+    void aReceiptIsStoredOnlyWithTheCallbackTokenOfItsNotificationsService() {
+        UUID b = accept(TestNmc.BERICHTTYPE_B);
+        nmc.runWorkersOnce();
+        String body = receiptBody(b, 1, "delivered");
+
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", "not-a-configured-token-at-all", body).status())
+                .isEqualTo(401);
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body).status())
+                .as("standaard's token: 200, so NotifyNL does not retry, but not stored").isEqualTo(200);
+        assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", attemptId(b, 1))).containsExactly("0");
+
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN_B, body).status()).isEqualTo(200);
+        nmc.runWorkersOnce();
+        assertThat(status(b)).isEqualTo("bezorgd:4");
+    }
+
+    @Test
+    void aBerichttypeWhoseServiceHasNoConfigurationStopsTheStart() {
+        nmc.close();
+        var seeded = TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, "{}",
+                base -> base.replace("notify-service: tweede", "notify-service: onbekend"));
+        assertThatThrownBy(() -> Nmc.start(seeded, clock).close())
+                .hasMessageContaining("berichttype " + TestNmc.BERICHTTYPE_B + " uses NotifyNL service onbekend")
+                .hasMessageContaining("notifynl.services.onbekend.api-key");
+
+        // Registered in the database (onboarding), not in the seed: refused at the start as well.
+        sql("INSERT INTO berichttype (code, notify_template_id, notify_service, verwerkingsactiviteit) VALUES "
+                + "('weg-bericht', gen_random_uuid(), 'weg', 'https://register.example.nl/x')");
+        assertThatThrownBy(() -> startAnother("{}").close())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("berichttype weg-bericht uses NotifyNL service weg, which has no configuration");
+        sql("DELETE FROM berichttype WHERE code = 'weg-bericht'");
+
+        assertThatThrownBy(() -> startAnother("notifynl:\n  api-key: \"" + TestNmc.NOTIFY_API_KEY + "\"\n").close())
+                .hasMessageContaining("notifynl.api-key is no longer read");
+        assertThatThrownBy(() -> startAnother("engine:\n  notify-per-minute: 100\n").close())
+                .hasMessageContaining("engine.notify-per-minute is no longer read");
+        nmc = startAnother("{}");
+    }
+}
