@@ -23,6 +23,7 @@ specs=(
   api-spec/profielservice.yaml
   api-spec/ldv.yaml
   api-spec/dv-webhook.yaml
+  api-spec/nmc-operator-api.yaml
 )
 
 status=0

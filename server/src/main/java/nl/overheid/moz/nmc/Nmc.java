@@ -31,6 +31,17 @@ import nl.overheid.moz.nmc.acceptance.CancelRefused;
 import nl.overheid.moz.nmc.api.ApiDocuments;
 import nl.overheid.moz.nmc.api.ApiFilter;
 import nl.overheid.moz.nmc.api.ApiRoutes;
+import nl.overheid.moz.nmc.api.BeheerAuditResource;
+import nl.overheid.moz.nmc.api.BeheerDocumentatieResource;
+import nl.overheid.moz.nmc.api.BeheerNotificatiesResource;
+import nl.overheid.moz.nmc.api.BeheerRegisterResource;
+import nl.overheid.moz.nmc.api.BeheerSleutelsResource;
+import nl.overheid.moz.nmc.api.BeheerTakenResource;
+import nl.overheid.moz.nmc.api.OperatorAuthenticator;
+import nl.overheid.moz.nmc.api.TokenVerifier;
+import nl.overheid.moz.nmc.beheer.Beheer;
+import nl.overheid.moz.nmc.beheer.BeheerAudit;
+import nl.overheid.moz.nmc.beheer.BeheerRefused;
 import nl.overheid.moz.nmc.api.DocumentatieResource;
 import nl.overheid.moz.nmc.api.DomainProblems;
 import nl.overheid.moz.nmc.api.DvAuthenticator;
@@ -248,6 +259,7 @@ public final class Nmc implements AutoCloseable {
                     .toList();
             Webhooks webhooks = new Webhooks(database, webhookPositions, tasks, events, cursors, signals, clock);
             FeedCalls feedCalls = new FeedCalls(database, clock, feedSettings.rateLimitPerSecond());
+            BeheerAudit beheerAudit = new BeheerAudit(database, clock, retentionSettings.notifications());
             AcceptanceQuota acceptanceQuota = new AcceptanceQuota(database, clock);
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
@@ -262,13 +274,16 @@ public final class Nmc implements AutoCloseable {
                             feedSettings.unacknowledgedCheckInterval(), feedSettings.unacknowledgedReportInterval(),
                             feedSettings.managementChannelTimeout()),
                     feedCalls,
-                    acceptanceQuota), engineSettings.controlInterval());
+                    acceptanceQuota,
+                    beheerAudit), engineSettings.controlInterval());
 
             // The steps that answer requests.
             Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers,
                     payloadPeppers, envelope, dataSubjects, acceptanceQuota, clock, signals);
             Annulering annulering = new Annulering(database, transitions, notificationTasks);
             Feed feed = new Feed(database, events, statusEvents, cursors, clock);
+            Beheer beheer = new Beheer(database, tasks, transitions, notificationTasks, register, webhookTargets,
+                    webhooks, events, keyRewrap, pepperCompromises, beheerAudit, signals, clock);
 
             // The HTTP edge.
             ObjectMapper mapper = objectMapper();
@@ -281,15 +296,27 @@ public final class Nmc implements AutoCloseable {
                     .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE), documents.callbackSchemas(),
                     settings.maxBodyBytes());
             DvAuthenticator.AuthSettings authSettings = DvAuthenticator.AuthSettings.from(config.get("auth"));
+            JwksSource gatewayKeys = new JwksSource(jwksUri(authSettings.jwksUri()),
+                    authSettings.jwksRefreshInterval(), authSettings.jwksMaxFetchesPerMinute(), clock);
             DvAuthenticator authenticator = new DvAuthenticator(authSettings,
-                    new JwksSource(jwksUri(authSettings.jwksUri()), authSettings.jwksRefreshInterval(),
-                            authSettings.jwksMaxFetchesPerMinute(), clock), register, clock);
+                    new TokenVerifier(gatewayKeys, authSettings.issuer(), authSettings.clockSkew(), clock), register);
+            // Operators: the same verification for another audience and a role; by default the same gateway.
+            OperatorAuthenticator.Settings operatorSettings = OperatorAuthenticator.Settings.from(
+                    config.get("auth.operator"));
+            JwksSource operatorKeys = operatorSettings.jwksUri() == null ? gatewayKeys
+                    : new JwksSource(jwksUri(operatorSettings.jwksUri()), authSettings.jwksRefreshInterval(),
+                            authSettings.jwksMaxFetchesPerMinute(), clock);
+            OperatorAuthenticator operators = new OperatorAuthenticator(operatorSettings, new TokenVerifier(
+                    operatorKeys, operatorSettings.issuer() == null ? authSettings.issuer() : operatorSettings.issuer(),
+                    authSettings.clockSkew(), clock));
+            JsonBodies operatorBodies = new JsonBodies(mapper, documents.operatorSchemas(), settings.maxBodyBytes());
 
             SleutelsResource sleutels = new SleutelsResource(signingKeys, responses, webhookSettings.jwksMaxAge());
             HttpRouting.Builder routing = HttpRouting.builder()
                     .addFilter(new ApiFilter(securityHeaders,
-                            ApiRoutes.of(documents, ApiFilter.BASE_PATH, SleutelsResource.WELL_KNOWN_PATH),
-                            authenticator, problems))
+                            ApiRoutes.of(documents, ApiFilter.BASE_PATH, ApiFilter.OPERATOR_BASE_PATH,
+                                    SleutelsResource.WELL_KNOWN_PATH),
+                            authenticator, operators, problems))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
                             new NotifyNlCallbackResource(CallbackTokens.from(notifyNlSettings), receiptStore,
@@ -306,7 +333,19 @@ public final class Nmc implements AutoCloseable {
                             new StatusQueries(database, reads, pogingen, peppers), dvBodies,
                             new JsonBodies(mapper, documents.dvSchemas(), settings.maxBulkBodyBytes()), responses,
                             problems, mapper))
+                    // The operator API (beheer-API), under its own base path.
+                    .register(ApiFilter.OPERATOR_BASE_PATH, new BeheerDocumentatieResource(documents, mapper))
+                    .register(ApiFilter.OPERATOR_BASE_PATH + "/taken",
+                            new BeheerTakenResource(beheer, operatorBodies, responses))
+                    .register(ApiFilter.OPERATOR_BASE_PATH,
+                            new BeheerNotificatiesResource(beheer, operatorBodies, responses))
+                    .register(ApiFilter.OPERATOR_BASE_PATH, new BeheerRegisterResource(beheer, operatorBodies, responses))
+                    .register(ApiFilter.OPERATOR_BASE_PATH, new BeheerSleutelsResource(beheer, operatorBodies, responses))
+                    .register(ApiFilter.OPERATOR_BASE_PATH + "/beheeracties",
+                            new BeheerAuditResource(beheerAudit, responses, mapper))
                     .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
+                    .error(BeheerRefused.class, (request, response, refused) -> problems.send(response,
+                            DomainProblems.of(refused)))
                     .error(AcceptanceRefused.class, (request, response, refused) -> problems.send(response,
                             DomainProblems.of(refused)))
                     .error(CancelRefused.class, (request, response, refused) -> problems.send(response,

@@ -20,7 +20,7 @@ class ArchitectureTest {
     private static final String ROOT = "nl.overheid.moz.nmc";
     private static final String[] STEPS = {ROOT + ".acceptance..", ROOT + ".sending..", ROOT + ".receipts..",
         ROOT + ".feed..", ROOT + ".status..", ROOT + ".control..", ROOT + ".maintenance..", ROOT + ".planning..",
-        ROOT + ".webhook..", ROOT + ".retention.."};
+        ROOT + ".webhook..", ROOT + ".retention..", ROOT + ".beheer.."};
     private static final String[] SUPPORT = {ROOT + ".register..", ROOT + ".privacy..", ROOT + ".observe..",
         ROOT + ".trace..", ROOT + ".ldv..", ROOT + ".profiel.."};
 

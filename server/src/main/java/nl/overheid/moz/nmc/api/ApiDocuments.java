@@ -17,22 +17,29 @@ public final class ApiDocuments {
 
     public static final String DV_API = "api-spec/nmc-dv-api.yaml";
     public static final String NOTIFYNL_CALLBACK = "api-spec/notifynl-callback.yaml";
+    public static final String OPERATOR_API = "api-spec/nmc-operator-api.yaml";
 
     private final String dvYaml;
     private final JsonNode dv;
     private final JsonNode callback;
+    private final String operatorYaml;
+    private final JsonNode operator;
 
-    private ApiDocuments(String dvYaml, JsonNode dv, JsonNode callback) {
+    private ApiDocuments(String dvYaml, JsonNode dv, JsonNode callback, String operatorYaml, JsonNode operator) {
         this.dvYaml = dvYaml;
         this.dv = dv;
         this.callback = callback;
+        this.operatorYaml = operatorYaml;
+        this.operator = operator;
     }
 
     public static ApiDocuments load() {
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
         String dvYaml = read(DV_API);
+        String operatorYaml = read(OPERATOR_API);
         try {
-            return new ApiDocuments(dvYaml, yaml.readTree(dvYaml), yaml.readTree(read(NOTIFYNL_CALLBACK)));
+            return new ApiDocuments(dvYaml, yaml.readTree(dvYaml), yaml.readTree(read(NOTIFYNL_CALLBACK)),
+                    operatorYaml, yaml.readTree(operatorYaml));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot parse the OpenAPI documents", e);
         }
@@ -64,6 +71,19 @@ public final class ApiDocuments {
 
     public JsonNode callback() {
         return callback;
+    }
+
+    public String operatorYaml() {
+        return operatorYaml;
+    }
+
+    /** The operator API (beheer-API): its own contract under its own base path. */
+    public JsonNode operator() {
+        return operator;
+    }
+
+    public RequestSchemas operatorSchemas() {
+        return new RequestSchemas(operator);
     }
 
     public RequestSchemas dvSchemas() {

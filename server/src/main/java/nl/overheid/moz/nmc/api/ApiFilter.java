@@ -12,25 +12,30 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
 /**
  * Runs before every route: sets {@code API-Version} and the security headers on every response
  * ({@link SecurityHeaders}), answers a path or method outside the contracts with a 404 or 405 problem
- * ({@link ApiRoutes}), and authenticates the DV calls the contract protects. The published OpenAPI documents and
+ * ({@link ApiRoutes}), and authenticates the DV calls and the operator calls each contract protects, each with its
+ * own audience. The published OpenAPI documents and
  * the JWKS are open to all; the NotifyNL callback has its own bearer token. {@code /observe} belongs to Helidon's
  * observe feature (its unknown paths reach the routing's 404) and is only given the headers.
  */
 public final class ApiFilter implements Filter {
 
     public static final String BASE_PATH = "/api/nmc/v1";
+    /** The operator API (beheer-API): its own contract, audience and role. */
+    public static final String OPERATOR_BASE_PATH = "/api/nmc-beheer/v1";
     public static final String OBSERVE_PATH = "/observe";
 
     private final SecurityHeaders headers;
     private final ApiRoutes routes;
     private final DvAuthenticator authenticator;
+    private final OperatorAuthenticator operators;
     private final ProblemResponses problems;
 
     public ApiFilter(SecurityHeaders headers, ApiRoutes routes, DvAuthenticator authenticator,
-                     ProblemResponses problems) {
+                     OperatorAuthenticator operators, ProblemResponses problems) {
         this.headers = headers;
         this.routes = routes;
         this.authenticator = authenticator;
+        this.operators = operators;
         this.problems = problems;
     }
 
@@ -53,9 +58,16 @@ public final class ApiFilter implements Filter {
             if (!route.get().allows(method)) {
                 throw ProblemException.methodNotAllowed(route.get().allow());
             }
-            if (route.get().needsDvToken(method)) {
-                Dienstverlener caller = authenticator.authenticate(request.headers().value(HeaderNames.AUTHORIZATION));
-                request.context().register(caller);
+            switch (route.get().guard(method)) {
+                case DV -> {
+                    Dienstverlener caller = authenticator.authenticate(
+                            request.headers().value(HeaderNames.AUTHORIZATION));
+                    request.context().register(caller);
+                }
+                case OPERATOR -> request.context().register(
+                        operators.authenticate(request.headers().value(HeaderNames.AUTHORIZATION)));
+                case OPEN -> {
+                }
             }
         } catch (ProblemException problem) {
             problems.send(response, problem);

@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The paths and methods the NMC serves, read from the published contracts, so a request outside them is a 404 or
- * a 405 with {@code Allow} before any handler runs, and which operations need a DV token is what the contract says
- * ({@code security: []} is open). Helidon routes by registration order and knows no 405; here a fixed path wins
+ * The paths and methods the NMC serves, read from the published contracts (the DV API, the NotifyNL callback and
+ * the operator API), so a request outside them is a 404 or a 405 with {@code Allow} before any handler runs, and
+ * which operations need a DV or an operator token is what each contract says ({@code security: []} is open). Helidon routes by registration order and knows no 405; here a fixed path wins
  * over a template ({@code /notificaties/wijzigingen} over {@code /notificaties/{id}}), as in OpenAPI.
  */
 public final class ApiRoutes {
@@ -23,20 +23,25 @@ public final class ApiRoutes {
     private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch",
             "trace");
 
-    /** One path of a contract: the methods it has and, per method, whether it needs a DV token. */
-    public record Route(String template, Pattern pattern, Map<Method, Boolean> dvToken) {
+    /** Who may call an operation: anyone, a DV (with a DV token) or an operator (with an operator token). */
+    public enum Guard {
+        OPEN, DV, OPERATOR
+    }
+
+    /** One path of a contract: the methods it has and, per method, who may call it. */
+    public record Route(String template, Pattern pattern, Map<Method, Guard> guards) {
 
         public boolean allows(Method method) {
-            return dvToken.containsKey(method);
+            return guards.containsKey(method);
         }
 
-        public boolean needsDvToken(Method method) {
-            return dvToken.getOrDefault(method, true);
+        public Guard guard(Method method) {
+            return guards.getOrDefault(method, Guard.DV);
         }
 
         /** The value of an {@code Allow} header. */
         public String allow() {
-            return dvToken.keySet().stream().map(Method::text).collect(Collectors.joining(", "));
+            return guards.keySet().stream().map(Method::text).collect(Collectors.joining(", "));
         }
 
         boolean fixed() {
@@ -55,37 +60,45 @@ public final class ApiRoutes {
     }
 
     /**
-     * The routes of the DV API and the NotifyNL callback under {@code basePath}, and {@code extraOpenGets}: paths
-     * outside the contracts answered to GET without a token (the JWKS at its well-known location).
+     * The routes of the DV API and the NotifyNL callback under {@code basePath}, of the operator API under
+     * {@code operatorBasePath}, and {@code extraOpenGets}: paths outside the contracts answered to GET without a
+     * token (the JWKS at its well-known location).
      */
-    public static ApiRoutes of(ApiDocuments documents, String basePath, String... extraOpenGets) {
+    public static ApiRoutes of(ApiDocuments documents, String basePath, String operatorBasePath,
+                               String... extraOpenGets) {
         List<Route> routes = new ArrayList<>();
-        boolean dvDefault = !documents.dv().path("security").isEmpty();
-        documents.dv().path("paths").properties().forEach(path ->
-                routes.add(route(basePath + path.getKey(), path.getValue(), dvDefault)));
+        add(routes, documents.dv(), basePath, Guard.DV);
         // The callback authenticates NotifyNL with its own token, in its handler: no DV token.
         documents.callback().path("paths").properties().forEach(path ->
-                routes.add(route(basePath + path.getKey(), path.getValue(), false)));
+                routes.add(route(basePath + path.getKey(), path.getValue(), Guard.OPEN, Guard.OPEN)));
+        add(routes, documents.operator(), operatorBasePath, Guard.OPERATOR);
         for (String path : extraOpenGets) {
-            routes.add(new Route(path, Pattern.compile(Pattern.quote(path)), Map.of(Method.GET, false)));
+            routes.add(new Route(path, Pattern.compile(Pattern.quote(path)), Map.of(Method.GET, Guard.OPEN)));
         }
         return new ApiRoutes(routes);
     }
 
-    private static Route route(String template, JsonNode operations, boolean dvDefault) {
-        Map<Method, Boolean> dvToken = new LinkedHashMap<>();
+    /** A contract's paths; its security (document-wide, or per operation) says who may call. */
+    private static void add(List<Route> routes, JsonNode document, String basePath, Guard secured) {
+        Guard documentDefault = document.path("security").isEmpty() ? Guard.OPEN : secured;
+        document.path("paths").properties().forEach(path ->
+                routes.add(route(basePath + path.getKey(), path.getValue(), documentDefault, secured)));
+    }
+
+    private static Route route(String template, JsonNode operations, Guard documentDefault, Guard secured) {
+        Map<Method, Guard> guards = new LinkedHashMap<>();
         operations.properties().forEach(operation -> {
             if (METHODS.contains(operation.getKey())) {
                 JsonNode security = operation.getValue().path("security");
-                dvToken.put(Method.create(operation.getKey().toUpperCase(java.util.Locale.ROOT)),
-                        security.isMissingNode() ? dvDefault : !security.isEmpty());
+                guards.put(Method.create(operation.getKey().toUpperCase(java.util.Locale.ROOT)),
+                        security.isMissingNode() ? documentDefault : security.isEmpty() ? Guard.OPEN : secured);
             }
         });
         // A template parameter is one non-empty segment.
         String regex = java.util.Arrays.stream(template.split("(?=\\{)|(?<=})"))
                 .map(part -> part.startsWith("{") ? "[^/]+" : Pattern.quote(part))
                 .collect(Collectors.joining());
-        return new Route(template, Pattern.compile(regex), java.util.Collections.unmodifiableMap(dvToken));
+        return new Route(template, Pattern.compile(regex), java.util.Collections.unmodifiableMap(guards));
     }
 
     /** The route this path belongs to, if any. */

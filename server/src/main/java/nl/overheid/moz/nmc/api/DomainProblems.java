@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.api;
 
 import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
 import nl.overheid.moz.nmc.acceptance.CancelRefused;
+import nl.overheid.moz.nmc.beheer.BeheerRefused;
 import nl.overheid.moz.nmc.feed.CursorRefused;
 
 /**
@@ -57,6 +58,21 @@ public final class DomainProblems {
             case CursorRefused.EventGone r -> ProblemException.cursorGone(
                     ProblemException.TYPE_CURSOR_EVENT_UNKNOWN, "Cursor wijst naar onbekend event.",
                     "De cursor wijst naar een event dat niet (meer) bestaat; begin opnieuw zonder cursor.");
+        };
+    }
+
+    public static ProblemException of(BeheerRefused refused) {
+        return switch (refused) {
+            case BeheerRefused.NotFound r -> ProblemException.notFound();
+            case BeheerRefused.TransitionNotAllowed r -> ProblemException.conflict(
+                    "De overgang van " + r.van() + " naar " + r.naar() + " is niet toegestaan; er is niets gewijzigd.");
+            case BeheerRefused.EpochMismatch r -> ProblemException.conflict(
+                    "De cluster-epoch is " + r.current() + ", niet de opgegeven huidigeEpoch; er is niets gewijzigd.");
+            case BeheerRefused.PepperRefused r -> ProblemException.conflict(
+                    "Er is geen andere bruikbare versie van deze pepper geconfigureerd; configureer eerst de volgende.");
+            case BeheerRefused.InvalidRegistration r -> ProblemException.invalid(r.errors().stream()
+                    .map(error -> new ProblemException.FieldError(error.field(), error.code(), error.reason()))
+                    .toList());
         };
     }
 }

@@ -1,94 +1,42 @@
 package nl.overheid.moz.nmc.api;
 
-import io.helidon.common.Errors;
 import io.helidon.security.jwt.Jwt;
-import io.helidon.security.jwt.SignedJwt;
-import io.helidon.security.jwt.Validator;
-import io.helidon.security.jwt.jwk.Jwk;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.register.Register;
 
 /**
  * Authenticates a DV call: an OAuth2 bearer access token from the MOZa IAM gateway, signed with RS256 or
- * ES256 by a key in the gateway's JWKS, for our audience, from the configured issuer, within its validity give or
- * take {@code auth.clock-skew}. The algorithm list is fixed and checked before any key is looked up, so
- * {@code none}, the HMAC family (a public key used as a shared secret) and anything else never reach a signature
- * check. The OIN claim is mapped to a DV by the register. Every failure is the same 401 to the caller; the reason
+ * ES256 by a key in the gateway's JWKS, for the DV API's audience ({@code auth.audience}), verified by the one
+ * {@link TokenVerifier} the operator API shares (with its own audience). The OIN claim is mapped to a DV by the
+ * register; a token for another audience (an operator's) is refused here. Every failure is the same 401 to the caller; the reason
  * is only logged (without the token).
  */
 public final class DvAuthenticator {
 
     private static final Logger LOG = Logger.getLogger(DvAuthenticator.class.getName());
-    private static final Set<String> ALGORITHMS = Set.of("RS256", "ES256");
 
-    private final JwksSource jwks;
+    private final TokenVerifier verifier;
     private final Register register;
-    private final Clock clock;
     private final AuthSettings settings;
 
-    public DvAuthenticator(AuthSettings settings, JwksSource jwks, Register register, Clock clock) {
+    public DvAuthenticator(AuthSettings settings, TokenVerifier verifier, Register register) {
         this.settings = settings;
-        this.jwks = jwks;
+        this.verifier = verifier;
         this.register = register;
-        this.clock = clock;
     }
 
     /** The authenticated caller, or a 401 problem. */
     public Dienstverlener authenticate(Optional<String> authorization) {
-        String token = authorization
-                .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
-                .map(value -> value.substring(7).trim())
-                .filter(value -> !value.isEmpty())
-                .orElseThrow(() -> ProblemException.unauthorized("Een bearer-token is vereist."));
-        Jwt jwt = verify(token);
+        Jwt jwt = verifier.verify(TokenVerifier.bearer(authorization), settings.audience());
         String oin = jwt.payloadClaim(settings.oinClaim())
                 .filter(value -> value.getValueType() == jakarta.json.JsonValue.ValueType.STRING)
                 .map(value -> ((jakarta.json.JsonString) value).getString())
                 .orElseThrow(() -> refuse("token has no " + settings.oinClaim() + " claim"));
         return register.dienstverlenerByOin(oin)
                 .orElseThrow(() -> refuse("OIN is not in the DV register"));
-    }
-
-    private Jwt verify(String token) {
-        SignedJwt signed;
-        try {
-            signed = SignedJwt.parseToken(token);
-        } catch (RuntimeException e) {
-            throw refuse("token does not parse");
-        }
-        Jwt jwt = signed.getJwt();
-        String algorithm = jwt.algorithm().orElse("none");
-        if (!ALGORITHMS.contains(algorithm)) {
-            throw refuse("algorithm " + algorithm + " is not accepted");
-        }
-        String keyId = jwt.keyId().orElseThrow(() -> refuse("token has no kid"));
-        Jwk key = jwks.key(keyId).orElseThrow(() -> refuse("unknown signing key"));
-        if (!algorithm.equals(key.algorithm())) {
-            throw refuse("key and token algorithm differ");
-        }
-        Errors signature = signed.verifySignature(jwks.keys(), key);
-        if (!signature.isValid()) {
-            throw refuse("signature does not verify");
-        }
-        Instant now = clock.instant();
-        List<Validator<Jwt>> validators = new ArrayList<>(
-                Jwt.defaultTimeValidators(now, (int) settings.clockSkew().toSeconds(),
-                        java.time.temporal.ChronoUnit.SECONDS, true));
-        Jwt.addIssuerValidator(validators, settings.issuer(), true);
-        Jwt.addAudienceValidator(validators, settings.audience(), true);
-        Errors claims = jwt.validate(validators);
-        if (!claims.isValid()) {
-            throw refuse("claims do not validate");
-        }
-        return jwt;
     }
 
     private static ProblemException refuse(String reason) {

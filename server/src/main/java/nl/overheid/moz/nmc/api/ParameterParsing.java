@@ -15,7 +15,7 @@ public final class ParameterParsing {
     public static <T> T parse(String name, String value, Function<String, T> converter) {
         try {
             return converter.apply(value);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | java.time.DateTimeException e) {
             throw ProblemException.invalid(name, "type", "Parameter '" + name + "' heeft geen geldige waarde.");
         }
     }

@@ -14,6 +14,7 @@ public final class ProblemException extends RuntimeException {
     /** Problem type URIs of the NMC's own problems. */
     public static final URI TYPE_INVALID = URI.create("https://nmc.moza.overheid.nl/problemen/ongeldige-invoer");
     public static final URI TYPE_UNAUTHORIZED = URI.create("https://nmc.moza.overheid.nl/problemen/niet-geauthenticeerd");
+    public static final URI TYPE_FORBIDDEN = URI.create("https://nmc.moza.overheid.nl/problemen/geen-toegang");
     public static final URI TYPE_NOT_FOUND = URI.create("https://nmc.moza.overheid.nl/problemen/niet-gevonden");
     public static final URI TYPE_CONFLICT = URI.create("https://nmc.moza.overheid.nl/problemen/conflict");
     /** The 410s of the feed, one per reason the DV restarts without a cursor. */
@@ -78,6 +79,11 @@ public final class ProblemException extends RuntimeException {
     public static ProblemException unauthorized(String detail) {
         return new ProblemException(401, TYPE_UNAUTHORIZED, "Niet geauthenticeerd.", detail, List.of(),
                 Map.of("WWW-Authenticate", "Bearer"));
+    }
+
+    /** Authenticated, but not allowed (an operator token without the operator role). */
+    public static ProblemException forbidden(String detail) {
+        return new ProblemException(403, TYPE_FORBIDDEN, "Geen toegang.", detail, List.of(), Map.of());
     }
 
     public static ProblemException notFound() {

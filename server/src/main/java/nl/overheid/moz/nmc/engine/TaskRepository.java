@@ -144,6 +144,79 @@ public final class TaskRepository {
             UPDATE taak SET lease_tot = :leaseUntil WHERE id = :id AND claim_epoch = :epoch
             """);
 
+    /*
+     * Operations (the operator API): tasks parked for an operator, read and reopened. A reopened task is due
+     * now with its counters cleared (the last error class stays until its next try); only a parked task is
+     * touched, so a task a worker holds or that completed is left alone.
+     */
+    private static final String VIEW_COLUMNS = """
+            t.id, t.soort, t.status, t.dv_id, t.notificatie, t.due, t.pogingenteller,
+            coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel, t.laatste_fout, t.aangemaakt_op
+            """;
+
+    private static final Statement TASK_LIST_PARKED = Statement.named("taskListParked", """
+            SELECT %s FROM taak t
+             WHERE t.status = 'mislukt' AND t.id > :after
+               AND (CAST(:soort AS text) IS NULL OR t.soort = :soort)
+               AND (CAST(:dvId AS uuid) IS NULL OR t.dv_id = :dvId)
+               AND (CAST(:fout AS text) IS NULL OR t.laatste_fout = :fout)
+             ORDER BY t.id
+             LIMIT :limit
+            """.formatted(VIEW_COLUMNS));
+
+    private static final Statement TASK_VIEW = Statement.named("taskView",
+            "SELECT %s FROM taak t WHERE t.id = :id".formatted(VIEW_COLUMNS));
+
+    private static final Statement TASK_REOPEN_PARKED = Statement.named("taskReopenParked", """
+            UPDATE taak SET status = 'open', due = :now, lease_tot = NULL, pogingenteller = 0,
+                   payload = payload - 'uitstel'
+             WHERE id = ANY (CAST(:ids AS bigint[])) AND status = 'mislukt'
+            RETURNING id, soort
+            """);
+
+    /** A task as an operator sees it: no payload beyond the postponements, no lease. */
+    public record TaskView(long id, TaskKind kind, String status, UUID dvId, UUID notificatie, Instant due,
+                           int pogingenteller, int postponements, String laatsteFout, Instant aangemaaktOp) {
+    }
+
+    /** Which parked tasks to list ({@code null}: any); from after id {@code after}, at most {@code limit}. */
+    public record ParkedFilter(TaskKind kind, UUID dvId, String laatsteFout, long after, int limit) {
+    }
+
+    /** A task put back in the queue. */
+    public record Reopened(long id, TaskKind kind) {
+    }
+
+    /** Parked tasks by id, oldest first. Reads without locking. */
+    public List<TaskView> taskListParked(DbTransaction tx, ParkedFilter filter) {
+        return TASK_LIST_PARKED.query(tx).addParam("after", filter.after())
+                .addParam("soort", filter.kind() == null ? null : filter.kind().dbValue())
+                .addParam("dvId", filter.dvId()).addParam("fout", filter.laatsteFout())
+                .addParam("limit", filter.limit()).execute().map(TaskRepository::view).toList();
+    }
+
+    /** One task, whatever its status; empty when it does not exist (completed tasks are deleted). */
+    public Optional<TaskView> taskView(DbTransaction tx, long id) {
+        return TASK_VIEW.get(tx).addParam("id", id).execute().map(TaskRepository::view);
+    }
+
+    /**
+     * Reopens those of {@code ids} that are parked: open, due {@code now}, attempt counter and postponements
+     * cleared. Concurrency: locks the rows it changes; a parked task is never claimed, so it waits for nobody.
+     */
+    public List<Reopened> taskReopenParked(DbTransaction tx, List<Long> ids, Instant now) {
+        return TASK_REOPEN_PARKED.query(tx).addParam("ids", ids.stream().map(String::valueOf).toArray(String[]::new)).addParam("now", now)
+                .execute().map(row -> new Reopened(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort"))))
+                .toList();
+    }
+
+    private static TaskView view(DbRow row) {
+        return new TaskView(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort")),
+                DbTypes.text(row, "status"), DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"),
+                DbTypes.instant(row, "due"), DbTypes.integer(row, "pogingenteller"), DbTypes.integer(row, "uitstel"),
+                DbTypes.text(row, "laatste_fout"), DbTypes.instant(row, "aangemaakt_op"));
+    }
+
     /**
      * A task to plan. {@code budget}: the send budget it spends, an opaque key chosen by the planner (null for
      * kinds that spend none; required for kinds that do, the schema refuses them without).

@@ -45,6 +45,10 @@ public final class EventRepository {
     private static final Statement CLUSTER_EPOCH_GET = Statement.named("clusterEpochGet",
             "SELECT epoch FROM cluster_epoch");
 
+    /* Raised by an operator after a restore or promotion; the confirmation is the epoch being raised. */
+    private static final Statement CLUSTER_EPOCH_RAISE = Statement.named("clusterEpochRaise",
+            "UPDATE cluster_epoch SET epoch = epoch + 1 WHERE epoch = :expected RETURNING epoch");
+
     private static final Statement ACKNOWLEDGEMENT_UPSERT = Statement.named("acknowledgementUpsert", """
             INSERT INTO bevestiging (dv_id, cursor, cluster_epoch, transactie_id, event_id, tijdstip)
             VALUES (:dvId, :cursor, :epoch, CAST(:xid AS xid8), :eventId, :now)
@@ -69,6 +73,15 @@ public final class EventRepository {
                             Reden.ofNullable(DbTypes.text(row, "reden")));
                 })
                 .toList();
+    }
+
+    /**
+     * Raises the cluster epoch by one if it is {@code expected} now; empty (nothing changed) otherwise. From then
+     * on every cursor and acknowledgement of the old epoch is refused (410 {@code cursor-andere-epoch}).
+     */
+    public Optional<Integer> clusterEpochRaise(DbTransaction tx, int expected) {
+        return CLUSTER_EPOCH_RAISE.get(tx).addParam("expected", expected).execute()
+                .map(row -> DbTypes.integer(row, "epoch"));
     }
 
     /** When the event a cursor points at was logged; empty when it no longer exists (or never did). */

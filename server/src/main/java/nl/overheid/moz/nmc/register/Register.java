@@ -75,6 +75,26 @@ public final class Register {
             "SELECT code, notify_service FROM berichttype ORDER BY code");
 
 
+    /* The operator API's reads and writes: a DV with everything agreed at onboarding, its berichttypen a set. */
+    private static final Statement DIENSTVERLENER_REGISTRATIONS = Statement.named("dienstverlenerRegistrations", """
+            SELECT d.id, d.oin, d.naam, d.quotum_per_minuut, d.webhook_url, d.webhook_max_mislukkingen,
+                   CAST(extract(epoch FROM d.bevestigingstermijn) AS bigint) AS bevestigingstermijn_seconds,
+                   CAST(extract(epoch FROM d.max_cursorleeftijd) AS bigint) AS max_cursor_seconds, d.beheerkanaal,
+                   coalesce(array_agg(b.berichttype ORDER BY b.berichttype) FILTER (WHERE b.berichttype IS NOT NULL),
+                            '{}') AS berichttypen
+              FROM dienstverlener d
+              LEFT JOIN dienstverlener_berichttype b ON b.dv_id = d.id
+             WHERE CAST(:oin AS text) IS NULL OR d.oin = :oin
+             GROUP BY d.id
+             ORDER BY d.oin
+            """);
+
+    private static final Statement DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN = Statement.named(
+            "dienstverlenerDisallowOtherBerichttypen", """
+            DELETE FROM dienstverlener_berichttype
+             WHERE dv_id = :dvId AND berichttype <> ALL (CAST(:berichttypen AS text[]))
+            """);
+
     private final Database database;
     private final Clock clock;
     private final Duration cacheTtl;
@@ -194,6 +214,68 @@ public final class Register {
                 }
             }
         });
+    }
+
+    /** A DV as registered, with what was agreed at onboarding. */
+    public record Registration(UUID id, DvSeed dv) {
+    }
+
+    /** Every registered DV ({@code oin} null) or the one with this OIN, by OIN. */
+    public List<Registration> registrations(DbTransaction tx, String oin) {
+        return DIENSTVERLENER_REGISTRATIONS.query(tx).addParam("oin", oin).execute()
+                .map(row -> {
+                    String webhook = DbTypes.text(row, "webhook_url");
+                    String kanaal = DbTypes.text(row, "beheerkanaal");
+                    return new Registration(DbTypes.uuid(row, "id"), new DvSeed(DbTypes.text(row, "oin"),
+                            DbTypes.text(row, "naam"), DbTypes.strings(row, "berichttypen"),
+                            DbTypes.integer(row, "quotum_per_minuut"),
+                            new Contract(webhook == null ? null : java.net.URI.create(webhook),
+                                    DbTypes.integer(row, "webhook_max_mislukkingen"),
+                                    Duration.ofSeconds(DbTypes.longValue(row, "bevestigingstermijn_seconds")),
+                                    Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")),
+                                    kanaal == null ? null : java.net.URI.create(kanaal))));
+                }).toList();
+    }
+
+    /** Every berichttype, by code (read now, not through the cache). */
+    public List<Berichttype> allBerichttypen(DbTransaction tx) {
+        return BERICHTTYPE_ALL.query(tx).execute().map(Register::berichttype)
+                .sorted(java.util.Comparator.comparing(Berichttype::code)).toList();
+    }
+
+    /**
+     * Registers a DV or replaces its registration in the caller's transaction; its berichttypen become exactly
+     * {@code dv.berichttypen()} (they must exist). This instance's cache forgets it; other instances within
+     * their {@code register.cache-ttl}.
+     */
+    public UUID put(DbTransaction tx, DvSeed dv) {
+        Contract c = dv.contract();
+        UUID id = DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
+                .addParam("quotum", dv.quotumPerMinuut())
+                .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
+                .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
+                .addParam("bevestigingstermijn", c.bevestigingstermijn())
+                .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
+                .addParam("beheerkanaal", c.beheerkanaal() == null ? null : c.beheerkanaal().toString())
+                .execute()
+                .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
+        DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN.dml(tx).addParam("dvId", id)
+                .addParam("berichttypen", dv.berichttypen().toArray(String[]::new)).execute();
+        for (String type : dv.berichttypen()) {
+            DIENSTVERLENER_ALLOW_BERICHTTYPE.dml(tx).addParam("dvId", id).addParam("berichttype", type).execute();
+        }
+        dienstverleners.remove(dv.oin());
+        return id;
+    }
+
+    /** Registers a berichttype or replaces it, in the caller's transaction. */
+    public void put(DbTransaction tx, Berichttype type) {
+        BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
+                .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
+                .addParam("geldigheid", type.standaardGeldigheid())
+                .addParam("maxPogingen", type.maxPogingenteller())
+                .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
+        berichttypen = null;
     }
 
     /** A DV to seed, with its feedback contract. */

@@ -92,6 +92,11 @@ public final class KeyRewrap implements Duty {
         return done;
     }
 
+    /** The KEK version new data keys are wrapped under, the one the re-wrap moves rows to. */
+    public int currentVersion() {
+        return envelope.currentKekVersion();
+    }
+
     /** Rows that still have a data key, per KEK version. */
     public Map<Integer, Long> rowsPerVersion() {
         return database.inTransaction(tx -> {

@@ -92,6 +92,27 @@ public final class TestIam {
         return sign(keyId, keys, oin, issuer, audience, Instant.now(), expires);
     }
 
+    /** The audience of the operator API's tokens, and the role an operator has. */
+    public static final String OPERATOR_AUDIENCE = "nmc-beheer";
+    public static final String OPERATOR_ROLE = "nmc-beheerder";
+
+    /** An operator's token as of {@code now}: the operator API's audience, the operator role, {@code sub}. */
+    public String operatorToken(String subject, Instant now) {
+        return operatorToken(subject, OPERATOR_AUDIENCE, java.util.List.of(OPERATOR_ROLE), now);
+    }
+
+    /** A token of the gateway with any audience and roles (no {@code oin} claim). */
+    public String operatorToken(String subject, String audience, java.util.List<String> roles, Instant now) {
+        JwkRSA jwk = JwkRSA.builder().keyId(keyId).algorithm(JwkRSA.ALG_RS256)
+                .publicKey((RSAPublicKey) keys.getPublic()).privateKey((RSAPrivateKey) keys.getPrivate()).build();
+        Jwt jwt = Jwt.builder().keyId(keyId).algorithm(JwkRSA.ALG_RS256).issuer(ISSUER)
+                .audience(java.util.List.of(audience)).subject(subject)
+                .addPayloadClaim("roles", roles)
+                .issueTime(now.minusSeconds(5)).notBefore(now.minusSeconds(5))
+                .expirationTime(now.plus(Duration.ofHours(1))).jwtId(UUID.randomUUID().toString()).build();
+        return SignedJwt.sign(jwt, JwkKeys.builder().addKey(jwk).build()).tokenContent();
+    }
+
     /** Signed by a key the gateway never published (same kid, other key). */
     public String forgedToken(String oin) {
         return sign(keyId, generate(), oin, ISSUER, AUDIENCE, Instant.now(), Instant.now().plus(Duration.ofHours(1)));

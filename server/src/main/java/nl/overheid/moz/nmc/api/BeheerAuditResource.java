@@ -1,0 +1,78 @@
+package nl.overheid.moz.nmc.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import nl.overheid.moz.nmc.api.generated.beheer.AuditService;
+import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.beheer.model.ActieSoort;
+import nl.overheid.moz.nmc.beheer.BeheerAudit;
+
+/** The audit of operator actions, newest first (the operator API). */
+public final class BeheerAuditResource extends AuditService {
+
+    private final BeheerAudit audit;
+    private final Responses responses;
+    private final ObjectMapper mapper;
+
+    public BeheerAuditResource(BeheerAudit audit, Responses responses, ObjectMapper mapper) {
+        this.audit = audit;
+        this.responses = responses;
+        this.mapper = mapper;
+    }
+
+    @Override
+    protected BeheeractiesZoekenOp createBeheeractiesZoekenOp() {
+        return new BeheeractiesZoekenOp() {
+            // The generated conversion uses the enum's Java name; the contract's values are its spelling.
+            @Override
+            protected Optional<ActieSoort> actie(ServerRequest request, ValidatorUtils.Validator validator) {
+                return request.query().first("actie").asOptional()
+                        .map(v -> ParameterParsing.parse("actie", v, ActieSoort::fromValue));
+            }
+        };
+    }
+
+    @Override
+    protected void handleBeheeractiesZoeken(ServerRequest request, ServerResponse response, Optional<ActieSoort> actie,
+                                            Optional<OffsetDateTime> van, Optional<OffsetDateTime> tot,
+                                            Optional<Long> na, Optional<Integer> limit) {
+        long before = OperatorParameters.position(na);
+        int size = OperatorParameters.limit(limit);
+        List<BeheerAudit.Entry> entries = audit.list(new BeheerAudit.Filter(
+                actie.map(a -> BeheerAudit.Actie.of(a.getValue())).orElse(null),
+                van.map(OffsetDateTime::toInstant).orElse(null), tot.map(OffsetDateTime::toInstant).orElse(null),
+                before, size + 1));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("acties", entries.stream().limit(size).map(this::entry).toList());
+        body.put("volgende", entries.size() > size ? entries.get(size - 1).id() : null);
+        responses.json(response, Status.OK_200, body);
+    }
+
+    private Map<String, Object> entry(BeheerAudit.Entry entry) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", entry.id());
+        body.put("tijdstip", entry.tijdstip());
+        body.put("beheerder", entry.beheerder());
+        body.put("actie", entry.actie().value());
+        body.put("onderwerp", entry.onderwerp());
+        body.put("toelichting", entry.toelichting());
+        try {
+            body.put("details", mapper.readTree(entry.details()));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("audit details are not JSON", e);
+        }
+        return body;
+    }
+
+    @Override
+    public void afterStop() {
+        // the generated default prints to stdout; the server logs its own shutdown
+    }
+}

@@ -1,0 +1,186 @@
+package nl.overheid.moz.nmc.api;
+
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import nl.overheid.moz.nmc.api.generated.beheer.RegisterService;
+import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.beheer.model.BerichttypeAanvraag;
+import nl.overheid.moz.nmc.api.generated.beheer.model.DienstverlenerAanvraag;
+import nl.overheid.moz.nmc.api.generated.beheer.model.Toelichting;
+import nl.overheid.moz.nmc.beheer.Beheer;
+import nl.overheid.moz.nmc.register.Berichttype;
+import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.webhook.Webhooks;
+
+/** The DV register and the berichttypen through the operator API; a DV's webhook resumed. */
+public final class BeheerRegisterResource extends RegisterService {
+
+    private final Beheer beheer;
+    private final JsonBodies bodies;
+    private final Responses responses;
+
+    public BeheerRegisterResource(Beheer beheer, JsonBodies bodies, Responses responses) {
+        this.beheer = beheer;
+        this.bodies = bodies;
+        this.responses = responses;
+    }
+
+    @Override
+    protected DienstverlenerVastleggenOp createDienstverlenerVastleggenOp() {
+        return new DienstverlenerVastleggenOp() {
+            @Override
+            protected DienstverlenerAanvraag dienstverlenerAanvraag(ServerRequest request,
+                                                                    ValidatorUtils.Validator validator) {
+                return bodies.read(request, "DienstverlenerAanvraag", DienstverlenerAanvraag.class);
+            }
+        };
+    }
+
+    @Override
+    protected BerichttypeVastleggenOp createBerichttypeVastleggenOp() {
+        return new BerichttypeVastleggenOp() {
+            @Override
+            protected BerichttypeAanvraag berichttypeAanvraag(ServerRequest request, ValidatorUtils.Validator validator) {
+                return bodies.read(request, "BerichttypeAanvraag", BerichttypeAanvraag.class);
+            }
+        };
+    }
+
+    @Override
+    protected WebhookHervattenOp createWebhookHervattenOp() {
+        return new WebhookHervattenOp() {
+            @Override
+            protected Toelichting toelichting(ServerRequest request, ValidatorUtils.Validator validator) {
+                return bodies.read(request, "Toelichting", Toelichting.class);
+            }
+        };
+    }
+
+    @Override
+    protected void handleDienstverlenersOpvragen(ServerRequest request, ServerResponse response) {
+        responses.json(response, Status.OK_200, Map.of("dienstverleners",
+                beheer.dienstverleners().stream().map(this::dienstverlener).toList()));
+    }
+
+    @Override
+    protected void handleDienstverlenerOpvragen(ServerRequest request, ServerResponse response, String oin) {
+        OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
+        responses.json(response, Status.OK_200,
+                dienstverlener(beheer.dienstverlener(oin).orElseThrow(ProblemException::notFound)));
+    }
+
+    @Override
+    protected void handleDienstverlenerVastleggen(ServerRequest request, ServerResponse response, String oin,
+                                                  DienstverlenerAanvraag body) {
+        // The path is checked before the body, so a bad OIN is named even with a bad body.
+        OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
+        List<ProblemException.FieldError> errors = new ArrayList<>();
+        Duration bevestigingstermijn = duration(body.getBevestigingstermijn(), "/bevestigingstermijn", errors);
+        Duration maxCursorleeftijd = duration(body.getMaxCursorleeftijd(), "/maxCursorleeftijd", errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
+        }
+        Register.Registration saved = beheer.putDienstverlener(Callers.operator(request).subject(),
+                new Beheer.DvInput(oin, body.getNaam(), body.getQuotumPerMinuut(), List.copyOf(body.getBerichttypen()),
+                        body.getWebhookUrl(), body.getWebhookMaxMislukkingen(), bevestigingstermijn, maxCursorleeftijd,
+                        body.getBeheerkanaal()),
+                body.getToelichting());
+        responses.json(response, Status.OK_200, dienstverlener(saved));
+    }
+
+    @Override
+    protected void handleWebhookHervatten(ServerRequest request, ServerResponse response, String oin,
+                                          Toelichting body) {
+        OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
+        responses.json(response, Status.OK_200,
+                webhook(beheer.resumeWebhook(Callers.operator(request).subject(), oin, body.getToelichting())));
+    }
+
+    @Override
+    protected void handleBerichttypenOpvragen(ServerRequest request, ServerResponse response) {
+        responses.json(response, Status.OK_200, Map.of("berichttypen",
+                beheer.berichttypen().stream().map(BeheerRegisterResource::berichttype).toList()));
+    }
+
+    @Override
+    protected void handleBerichttypeVastleggen(ServerRequest request, ServerResponse response, String code,
+                                               BerichttypeAanvraag body) {
+        OperatorParameters.check(code, "code", OperatorParameters.CODE);
+        List<ProblemException.FieldError> errors = new ArrayList<>();
+        Duration geldigheid = duration(body.getStandaardGeldigheid(), "/standaardGeldigheid", errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
+        }
+        Berichttype saved = beheer.putBerichttype(Callers.operator(request).subject(), new Berichttype(code,
+                        body.getTemplateId(), body.getNotifyService() == null ? "standaard" : body.getNotifyService(),
+                        geldigheid, body.getMaxPogingen() == null ? 5 : body.getMaxPogingen(),
+                        body.getVerwerkingsactiviteit().toString()),
+                body.getToelichting());
+        responses.json(response, Status.OK_200, berichttype(saved));
+    }
+
+    /** An ISO 8601 duration of days and times; the contract's pattern let it through, Java must read it too. */
+    private static Duration duration(String value, String field, List<ProblemException.FieldError> errors) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeParseException e) {
+            errors.add(new ProblemException.FieldError(field, "format", "Geen geldige ISO 8601-duur (bijv. P7D, PT12H)."));
+            return null;
+        }
+    }
+
+    /** The contract's {@code Dienstverlener}, with its webhook's state when it has one. */
+    private Map<String, Object> dienstverlener(Register.Registration registration) {
+        var dv = registration.dv();
+        var contract = dv.contract();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("oin", dv.oin());
+        body.put("naam", dv.naam());
+        body.put("quotumPerMinuut", dv.quotumPerMinuut());
+        body.put("berichttypen", dv.berichttypen());
+        body.put("webhookUrl", contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
+        body.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
+        body.put("bevestigingstermijn", contract.bevestigingstermijn().toString());
+        body.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
+        body.put("beheerkanaal", contract.beheerkanaal() == null ? null : contract.beheerkanaal().toString());
+        if (contract.webhookUrl() != null) {
+            beheer.webhook(registration.id()).ifPresent(state -> body.put("webhook", webhook(state)));
+        }
+        return body;
+    }
+
+    private static Map<String, Object> webhook(Webhooks.State state) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", state.paused() ? "gepauzeerd" : "actief");
+        body.put("mislukkingen", state.mislukkingen());
+        body.put("gepauzeerdTot", state.gepauzeerdTot());
+        return body;
+    }
+
+    private static Map<String, Object> berichttype(Berichttype type) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", type.code());
+        body.put("templateId", type.notifyTemplateId());
+        body.put("notifyService", type.notifyService());
+        body.put("standaardGeldigheid", type.standaardGeldigheid() == null ? null
+                : type.standaardGeldigheid().toString());
+        body.put("maxPogingen", type.maxPogingenteller());
+        body.put("verwerkingsactiviteit", type.verwerkingsactiviteit());
+        return body;
+    }
+
+    @Override
+    public void afterStop() {
+        // the generated default prints to stdout; the server logs its own shutdown
+    }
+}

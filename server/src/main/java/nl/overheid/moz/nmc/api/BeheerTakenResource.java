@@ -1,0 +1,103 @@
+package nl.overheid.moz.nmc.api;
+
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import nl.overheid.moz.nmc.api.generated.beheer.TakenService;
+import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.beheer.model.HeropeningAanvraag;
+import nl.overheid.moz.nmc.api.generated.beheer.model.TaakSoort;
+import nl.overheid.moz.nmc.beheer.Beheer;
+import nl.overheid.moz.nmc.engine.TaskKind;
+
+/** The operator API's tasks: the parked ones listed, one shown with why it failed, a selection reopened. */
+public final class BeheerTakenResource extends TakenService {
+
+    private final Beheer beheer;
+    private final JsonBodies bodies;
+    private final Responses responses;
+
+    public BeheerTakenResource(Beheer beheer, JsonBodies bodies, Responses responses) {
+        this.beheer = beheer;
+        this.bodies = bodies;
+        this.responses = responses;
+    }
+
+    @Override
+    protected TakenZoekenOp createTakenZoekenOp() {
+        return new TakenZoekenOp() {
+            // The generated conversion uses the enum's Java name; the contract's values are its spelling.
+            @Override
+            protected Optional<TaakSoort> soort(ServerRequest request, ValidatorUtils.Validator validator) {
+                return request.query().first("soort").asOptional()
+                        .map(v -> ParameterParsing.parse("soort", v, TaakSoort::fromValue));
+            }
+        };
+    }
+
+    @Override
+    protected TakenHeropenenOp createTakenHeropenenOp() {
+        return new TakenHeropenenOp() {
+            @Override
+            protected HeropeningAanvraag heropeningAanvraag(ServerRequest request, ValidatorUtils.Validator validator) {
+                return bodies.read(request, "HeropeningAanvraag", HeropeningAanvraag.class);
+            }
+        };
+    }
+
+    @Override
+    protected void handleTakenZoeken(ServerRequest request, ServerResponse response, Optional<TaakSoort> soort,
+                                     Optional<String> dienstverlener, Optional<String> fout, Optional<Long> na,
+                                     Optional<Integer> limit) {
+        OperatorParameters.check(dienstverlener, "dienstverlener", OperatorParameters.OIN);
+        OperatorParameters.check(fout, "fout", OperatorParameters.ERROR_CLASS);
+        long after = OperatorParameters.position(na);
+        int size = OperatorParameters.limit(limit);
+        Beheer.Page<Beheer.TaskInfo> page = beheer.parkedTasks(soort.map(s -> TaskKind.of(s.getValue())).orElse(null),
+                dienstverlener.orElse(null), fout.orElse(null), after, size);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("taken", page.items().stream().map(BeheerTakenResource::taak).toList());
+        body.put("volgende", page.next());
+        responses.json(response, Status.OK_200, body);
+    }
+
+    @Override
+    protected void handleTaakOpvragen(ServerRequest request, ServerResponse response, Long id) {
+        Beheer.TaskInfo task = beheer.task(id).orElseThrow(ProblemException::notFound);
+        responses.json(response, Status.OK_200, taak(task));
+    }
+
+    @Override
+    protected void handleTakenHeropenen(ServerRequest request, ServerResponse response, HeropeningAanvraag body) {
+        Beheer.Reopening done = beheer.reopen(Callers.operator(request).subject(), List.copyOf(body.getTaken()),
+                body.getToelichting());
+        responses.json(response, Status.OK_200, Map.of("heropend", done.heropend(),
+                "nietGeparkeerd", done.nietGeparkeerd()));
+    }
+
+    /** The contract's {@code Taak}: no payload, no lease, no trace id. */
+    private static Map<String, Object> taak(Beheer.TaskInfo info) {
+        var task = info.task();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", task.id());
+        body.put("soort", task.kind().dbValue());
+        body.put("status", task.status());
+        body.put("dienstverlener", info.oin());
+        body.put("notificatie", task.notificatie());
+        body.put("due", task.due());
+        body.put("pogingenteller", task.pogingenteller());
+        body.put("uitstel", task.postponements());
+        body.put("laatsteFout", task.laatsteFout());
+        body.put("aangemaaktOp", task.aangemaaktOp());
+        return body;
+    }
+
+    @Override
+    public void afterStop() {
+        // the generated default prints to stdout; the server logs its own shutdown
+    }
+}

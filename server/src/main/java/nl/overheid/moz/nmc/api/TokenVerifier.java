@@ -1,0 +1,89 @@
+package nl.overheid.moz.nmc.api;
+
+import io.helidon.common.Errors;
+import io.helidon.security.jwt.Jwt;
+import io.helidon.security.jwt.SignedJwt;
+import io.helidon.security.jwt.Validator;
+import io.helidon.security.jwt.jwk.Jwk;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Logger;
+
+/**
+ * The one verification of an IAM gateway access token, for the DV API and the operator API alike: signed with
+ * RS256 or ES256 by a key in the gateway's JWKS, from the configured issuer, for the audience the caller names,
+ * within its validity give or take {@code auth.clock-skew}. The algorithm list is fixed and checked before any
+ * key is looked up, so {@code none}, the HMAC family (a public key used as a shared secret) and anything else
+ * never reach a signature check. Every failure is the same 401; the reason is only logged (without the token).
+ */
+public final class TokenVerifier {
+
+    private static final Logger LOG = Logger.getLogger(TokenVerifier.class.getName());
+    private static final Set<String> ALGORITHMS = Set.of("RS256", "ES256");
+
+    private final JwksSource jwks;
+    private final String issuer;
+    private final Duration clockSkew;
+    private final Clock clock;
+
+    public TokenVerifier(JwksSource jwks, String issuer, Duration clockSkew, Clock clock) {
+        this.jwks = jwks;
+        this.issuer = issuer;
+        this.clockSkew = clockSkew;
+        this.clock = clock;
+    }
+
+    /** The token of an {@code Authorization: Bearer …} header, or a 401 problem. */
+    public static String bearer(Optional<String> authorization) {
+        return authorization
+                .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
+                .map(value -> value.substring(7).trim())
+                .filter(value -> !value.isEmpty())
+                .orElseThrow(() -> ProblemException.unauthorized("Een bearer-token is vereist."));
+    }
+
+    /** The verified token for {@code audience}, or a 401 problem. */
+    public Jwt verify(String token, String audience) {
+        SignedJwt signed;
+        try {
+            signed = SignedJwt.parseToken(token);
+        } catch (RuntimeException e) {
+            throw refuse("token does not parse");
+        }
+        Jwt jwt = signed.getJwt();
+        String algorithm = jwt.algorithm().orElse("none");
+        if (!ALGORITHMS.contains(algorithm)) {
+            throw refuse("algorithm " + algorithm + " is not accepted");
+        }
+        String keyId = jwt.keyId().orElseThrow(() -> refuse("token has no kid"));
+        Jwk key = jwks.key(keyId).orElseThrow(() -> refuse("unknown signing key"));
+        if (!algorithm.equals(key.algorithm())) {
+            throw refuse("key and token algorithm differ");
+        }
+        Errors signature = signed.verifySignature(jwks.keys(), key);
+        if (!signature.isValid()) {
+            throw refuse("signature does not verify");
+        }
+        Instant now = clock.instant();
+        List<Validator<Jwt>> validators = new ArrayList<>(
+                Jwt.defaultTimeValidators(now, (int) clockSkew.toSeconds(),
+                        java.time.temporal.ChronoUnit.SECONDS, true));
+        Jwt.addIssuerValidator(validators, issuer, true);
+        Jwt.addAudienceValidator(validators, audience, true);
+        Errors claims = jwt.validate(validators);
+        if (!claims.isValid()) {
+            throw refuse("claims do not validate");
+        }
+        return jwt;
+    }
+
+    static ProblemException refuse(String reason) {
+        LOG.fine(() -> "token refused: " + reason);
+        return ProblemException.unauthorized("Het token is ongeldig, verlopen of niet voor deze API bestemd.");
+    }
+}

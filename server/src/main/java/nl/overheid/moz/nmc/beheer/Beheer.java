@@ -1,0 +1,348 @@
+package nl.overheid.moz.nmc.beheer;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.WorkSignals;
+import nl.overheid.moz.nmc.feed.EventRepository;
+import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
+import nl.overheid.moz.nmc.lifecycle.Reden;
+import nl.overheid.moz.nmc.lifecycle.TransitionRefused;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.register.Berichttype;
+import nl.overheid.moz.nmc.register.Contract;
+import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.retention.KeyRewrap;
+import nl.overheid.moz.nmc.retention.PepperCompromises;
+import nl.overheid.moz.nmc.webhook.WebhookTargets;
+import nl.overheid.moz.nmc.webhook.Webhooks;
+
+/**
+ * The operator's actions, each through the code that owns what it changes (the task engine's repository, the
+ * transition function, the register, the webhook, the epoch's repository, the re-wrap and pepper duties) and
+ * each recorded in the audit — in the same transaction where the action is one transaction.
+ * {@code beheerder} is who acts (the token's subject); {@code toelichting} why.
+ */
+public final class Beheer {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Database database;
+    private final TaskRepository tasks;
+    private final Transitions transitions;
+    private final NotificationTasks notificationTasks;
+    private final Register register;
+    private final WebhookTargets webhookTargets;
+    private final Webhooks webhooks;
+    private final EventRepository events;
+    private final KeyRewrap keyRewrap;
+    private final PepperCompromises pepperCompromises;
+    private final BeheerAudit audit;
+    private final WorkSignals signals;
+    private final Clock clock;
+
+    public Beheer(Database database, TaskRepository tasks, Transitions transitions, NotificationTasks notificationTasks,
+                  Register register, WebhookTargets webhookTargets, Webhooks webhooks, EventRepository events,
+                  KeyRewrap keyRewrap, PepperCompromises pepperCompromises, BeheerAudit audit, WorkSignals signals,
+                  Clock clock) {
+        this.database = database;
+        this.tasks = tasks;
+        this.transitions = transitions;
+        this.notificationTasks = notificationTasks;
+        this.register = register;
+        this.webhookTargets = webhookTargets;
+        this.webhooks = webhooks;
+        this.events = events;
+        this.keyRewrap = keyRewrap;
+        this.pepperCompromises = pepperCompromises;
+        this.audit = audit;
+        this.signals = signals;
+        this.clock = clock;
+    }
+
+    // ---- tasks ----------------------------------------------------------------------------------------
+
+    /** A task with the OIN of its DV (null for system tasks). */
+    public record TaskInfo(TaskRepository.TaskView task, String oin) {
+    }
+
+    /** A page and the position of the next one (null on the last page). */
+    public record Page<T>(List<T> items, Long next) {
+    }
+
+    /**
+     * Parked tasks, oldest first; {@code oin} a DV's OIN or null. A DV that is not registered has no tasks.
+     */
+    public Page<TaskInfo> parkedTasks(TaskKind kind, String oin, String laatsteFout, long after, int limit) {
+        return database.inTransaction(tx -> {
+            Map<UUID, String> oins = oins(tx);
+            UUID dvId = null;
+            if (oin != null) {
+                dvId = oins.entrySet().stream().filter(e -> e.getValue().equals(oin)).map(Map.Entry::getKey)
+                        .findFirst().orElse(null);
+                if (dvId == null) {
+                    return new Page<TaskInfo>(List.of(), null);
+                }
+            }
+            List<TaskInfo> page = tasks.taskListParked(tx, new TaskRepository.ParkedFilter(kind, dvId, laatsteFout,
+                    after, limit + 1)).stream().map(task -> new TaskInfo(task, oins.get(task.dvId()))).toList();
+            return page.size() > limit
+                    ? new Page<>(page.subList(0, limit), page.get(limit - 1).task().id())
+                    : new Page<>(page, null);
+        });
+    }
+
+    /** One task, open or parked; empty when it does not exist (a completed task is deleted). */
+    public Optional<TaskInfo> task(long id) {
+        return database.inTransaction(tx -> tasks.taskView(tx, id)
+                .map(task -> new TaskInfo(task, task.dvId() == null ? null : oins(tx).get(task.dvId()))));
+    }
+
+    /** What a reopening did: the tasks open again, and those left alone (not parked). */
+    public record Reopening(List<Long> heropend, List<Long> nietGeparkeerd) {
+    }
+
+    /** Puts the parked ones of {@code ids} back in the queue, due now; one audit row for the selection. */
+    public Reopening reopen(String beheerder, List<Long> ids, String toelichting) {
+        List<TaskRepository.Reopened> reopened = database.inTransaction(tx -> {
+            List<TaskRepository.Reopened> done = tasks.taskReopenParked(tx, ids, clock.instant());
+            Set<Long> open = done.stream().map(TaskRepository.Reopened::id).collect(Collectors.toSet());
+            audit.record(tx, beheerder, BeheerAudit.Actie.TAKEN_HEROPENEN,
+                    ids.size() == 1 ? "taak " + ids.getFirst() : ids.size() + " taken", toelichting,
+                    json(Map.of("heropend", ids.stream().filter(open::contains).toList(),
+                            "nietGeparkeerd", ids.stream().filter(id -> !open.contains(id)).toList())));
+            return done;
+        });
+        reopened.stream().map(TaskRepository.Reopened::kind).distinct().forEach(signals::nudge);
+        Set<Long> open = reopened.stream().map(TaskRepository.Reopened::id).collect(Collectors.toSet());
+        return new Reopening(ids.stream().filter(open::contains).toList(),
+                ids.stream().filter(id -> !open.contains(id)).toList());
+    }
+
+    // ---- notifications --------------------------------------------------------------------------------
+
+    /** A transition an operator forced. */
+    public record Forced(UUID notificatie, NotificatieStatus van, NotificatieStatus naar, Reden reden, int versie) {
+    }
+
+    /**
+     * Moves the notification to {@code naar} through the transition function (so an allowed pair only, one
+     * event, {@code versie} + 1); a terminal status completes its open work and plans its erasure, as every
+     * terminal transition does. The audit row is written in the same transaction.
+     */
+    public Forced forceTransition(String beheerder, UUID id, NotificatieStatus naar, Reden reden, String toelichting) {
+        try {
+            return database.inTransaction(tx -> {
+                Transitions.Locked current = transitions.lock(tx, id)
+                        .orElseThrow(() -> new BeheerRefused.NotFound("notification"));
+                Transitions.Locked after = transitions.apply(tx, current, naar, reden);
+                if (naar.terminal()) {
+                    notificationTasks.completeAll(tx, after);
+                }
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("van", current.status().dbValue());
+                details.put("naar", naar.dbValue());
+                details.put("reden", reden == null ? null : reden.dbValue());
+                details.put("versie", after.versie());
+                audit.record(tx, beheerder, BeheerAudit.Actie.OVERGANG_FORCEREN, "notificatie " + id, toelichting,
+                        json(details));
+                return new Forced(id, current.status(), naar, reden, after.versie());
+            });
+        } catch (TransitionRefused refused) {
+            throw new BeheerRefused.TransitionNotAllowed(refused.van().dbValue(), refused.naar().dbValue());
+        }
+    }
+
+    // ---- the register ---------------------------------------------------------------------------------
+
+    /** What an operator registers for a DV; a null duration or count takes the schema's default. */
+    public record DvInput(String oin, String naam, int quotumPerMinuut, List<String> berichttypen, URI webhookUrl,
+                          Integer webhookMaxMislukkingen, Duration bevestigingstermijn, Duration maxCursorleeftijd,
+                          URI beheerkanaal) {
+    }
+
+    public List<Register.Registration> dienstverleners() {
+        return database.inTransaction(tx -> register.registrations(tx, null));
+    }
+
+    public Optional<Register.Registration> dienstverlener(String oin) {
+        return database.inTransaction(tx -> register.registrations(tx, oin).stream().findFirst());
+    }
+
+    /** The DV's webhook state, if it has a webhook. */
+    public Optional<Webhooks.State> webhook(UUID dvId) {
+        return webhooks.state(dvId);
+    }
+
+    /**
+     * Registers or replaces a DV after checking what the NMC must be able to use: existing berichttypen, a
+     * webhook and management channel the webhook rules allow, positive periods.
+     */
+    public Register.Registration putDienstverlener(String beheerder, DvInput input, String toelichting) {
+        List<BeheerRefused.Invalid> errors = new ArrayList<>();
+        webhookError("/webhookUrl", input.webhookUrl()).ifPresent(errors::add);
+        webhookError("/beheerkanaal", input.beheerkanaal()).ifPresent(errors::add);
+        positive("/bevestigingstermijn", input.bevestigingstermijn()).ifPresent(errors::add);
+        positive("/maxCursorleeftijd", input.maxCursorleeftijd()).ifPresent(errors::add);
+        return database.inTransaction(tx -> {
+            Set<String> known = register.allBerichttypen(tx).stream().map(Berichttype::code).collect(Collectors.toSet());
+            for (int i = 0; i < input.berichttypen().size(); i++) {
+                if (!known.contains(input.berichttypen().get(i))) {
+                    errors.add(new BeheerRefused.Invalid("/berichttypen/" + i, "unknown", "Dit berichttype bestaat niet."));
+                }
+            }
+            if (!errors.isEmpty()) {
+                throw new BeheerRefused.InvalidRegistration(errors);
+            }
+            Contract contract = new Contract(input.webhookUrl(),
+                    input.webhookMaxMislukkingen() == null ? Contract.DEFAULT_WEBHOOK_MAX_MISLUKKINGEN
+                            : input.webhookMaxMislukkingen(),
+                    input.bevestigingstermijn() == null ? Contract.DEFAULT_BEVESTIGINGSTERMIJN : input.bevestigingstermijn(),
+                    input.maxCursorleeftijd() == null ? Contract.DEFAULT_MAX_CURSORLEEFTIJD : input.maxCursorleeftijd(),
+                    input.beheerkanaal());
+            List<String> types = input.berichttypen().stream().distinct().sorted().toList();
+            register.put(tx, new Register.DvSeed(input.oin(), input.naam(), types, input.quotumPerMinuut(), contract));
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("naam", input.naam());
+            details.put("quotumPerMinuut", input.quotumPerMinuut());
+            details.put("berichttypen", types);
+            details.put("webhookUrl", contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
+            details.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
+            details.put("bevestigingstermijn", contract.bevestigingstermijn().toString());
+            details.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
+            details.put("beheerkanaal", contract.beheerkanaal() == null ? null : contract.beheerkanaal().toString());
+            audit.record(tx, beheerder, BeheerAudit.Actie.DIENSTVERLENER_VASTLEGGEN, "dienstverlener " + input.oin(),
+                    toelichting, json(details));
+            return register.registrations(tx, input.oin()).getFirst();
+        });
+    }
+
+    public List<Berichttype> berichttypen() {
+        return database.inTransaction(register::allBerichttypen);
+    }
+
+    /** Registers or replaces a berichttype; its validity, if any, must be positive. */
+    public Berichttype putBerichttype(String beheerder, Berichttype type, String toelichting) {
+        List<BeheerRefused.Invalid> errors = new ArrayList<>();
+        positive("/standaardGeldigheid", type.standaardGeldigheid()).ifPresent(errors::add);
+        URI activity = URI.create(type.verwerkingsactiviteit());
+        if (!activity.isAbsolute()) {
+            errors.add(new BeheerRefused.Invalid("/verwerkingsactiviteit", "format", "Moet een absolute URI zijn."));
+        }
+        if (!errors.isEmpty()) {
+            throw new BeheerRefused.InvalidRegistration(errors);
+        }
+        database.inTransactionDo(tx -> {
+            register.put(tx, type);
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("templateId", type.notifyTemplateId().toString());
+            details.put("notifyService", type.notifyService());
+            details.put("standaardGeldigheid", type.standaardGeldigheid() == null ? null
+                    : type.standaardGeldigheid().toString());
+            details.put("maxPogingen", type.maxPogingenteller());
+            details.put("verwerkingsactiviteit", type.verwerkingsactiviteit());
+            audit.record(tx, beheerder, BeheerAudit.Actie.BERICHTTYPE_VASTLEGGEN, "berichttype " + type.code(),
+                    toelichting, json(details));
+        });
+        return type;
+    }
+
+    /** Resumes the DV's paused webhook now, as the DV itself can. */
+    public Webhooks.State resumeWebhook(String beheerder, String oin, String toelichting) {
+        Register.Registration dv = dienstverlener(oin).orElseThrow(() -> new BeheerRefused.NotFound("DV"));
+        Webhooks.State state = webhooks.resume(dv.id()).orElseThrow(() -> new BeheerRefused.NotFound("webhook"));
+        audit.record(beheerder, BeheerAudit.Actie.WEBHOOK_HERVATTEN, "dienstverlener " + oin, toelichting,
+                json(Map.of("mislukkingen", state.mislukkingen())));
+        return state;
+    }
+
+    // ---- keys and the epoch ---------------------------------------------------------------------------
+
+    public int clusterEpoch() {
+        return database.inTransaction(events::clusterEpoch);
+    }
+
+    /** Raises the cluster epoch by one if it is {@code expected} now (the operator's confirmation). */
+    public int raiseClusterEpoch(String beheerder, int expected, String toelichting) {
+        return database.inTransaction(tx -> {
+            int raised = events.clusterEpochRaise(tx, expected)
+                    .orElseThrow(() -> new BeheerRefused.EpochMismatch(events.clusterEpoch(tx)));
+            audit.record(tx, beheerder, BeheerAudit.Actie.CLUSTER_EPOCH_VERHOGEN, "cluster", toelichting,
+                    json(Map.of("van", expected, "naar", raised)));
+            return raised;
+        });
+    }
+
+    /** What a re-wrap round did. */
+    public record Rewrap(int herwrapt, int huidigeVersie, Map<Integer, Long> rijenPerVersie) {
+    }
+
+    /** Runs one round of the KEK re-wrap now (it also runs as a duty). */
+    public Rewrap rewrap(String beheerder, String toelichting) {
+        int done = keyRewrap.runOnce();
+        Map<Integer, Long> perVersion = keyRewrap.rowsPerVersion();
+        Rewrap result = new Rewrap(done, keyRewrap.currentVersion(), perVersion);
+        audit.record(beheerder, BeheerAudit.Actie.KEK_HERWRAPPEN, "kek", toelichting,
+                json(Map.of("herwrapt", done, "huidigeVersie", result.huidigeVersie(), "rijenPerVersie", perVersion)));
+        return result;
+    }
+
+    /** Marks a pepper version compromised (refused when no other version could take over). */
+    public void markPepperCompromised(String beheerder, PepperCompromises.Purpose purpose, int version,
+                                      String toelichting) {
+        try {
+            pepperCompromises.markCompromised(purpose, version);
+        } catch (PepperCompromises.Refused refused) {
+            throw new BeheerRefused.PepperRefused(refused.getMessage());
+        }
+        audit.record(beheerder, BeheerAudit.Actie.PEPPER_COMPROMITTEREN, "pepper " + purpose.dbValue() + " " + version,
+                toelichting, json(Map.of("doel", purpose.dbValue(), "versie", version)));
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------
+
+    private Map<UUID, String> oins(io.helidon.dbclient.DbTransaction tx) {
+        return register.registrations(tx, null).stream()
+                .collect(Collectors.toMap(Register.Registration::id, r -> r.dv().oin()));
+    }
+
+    private Optional<BeheerRefused.Invalid> webhookError(String field, URI url) {
+        if (url == null) {
+            return Optional.empty();
+        }
+        return webhookTargets.refusedUrl(url).map(code -> new BeheerRefused.Invalid(field, code, switch (code) {
+            case "url-not-https" -> "Moet een https-URL zijn.";
+            case "address-not-public" -> "Moet naar een openbaar adres wijzen.";
+            default -> "Is geen bruikbare absolute URL.";
+        }));
+    }
+
+    private static Optional<BeheerRefused.Invalid> positive(String field, Duration duration) {
+        return duration != null && (duration.isZero() || duration.isNegative())
+                ? Optional.of(new BeheerRefused.Invalid(field, "minimum", "Moet een positieve duur zijn."))
+                : Optional.empty();
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write audit details", e);
+        }
+    }
+
+}

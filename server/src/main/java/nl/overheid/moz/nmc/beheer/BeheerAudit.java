@@ -1,0 +1,121 @@
+package nl.overheid.moz.nmc.beheer;
+
+import io.helidon.dbclient.DbTransaction;
+import java.time.Clock;
+import java.time.Period;
+import java.time.ZoneOffset;
+import java.time.Instant;
+import java.util.List;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.engine.Duty;
+
+/**
+ * The audit of operator actions ({@code beheeractie}): one row per action, written in the action's own
+ * transaction where the action has one, read newest first; and the duty that deletes rows older than the
+ * delivery-proof retention, so a notification id an action names goes no later than the notification.
+ */
+public final class BeheerAudit implements Duty {
+
+    /** The kinds of action, as the database and the API name them. */
+    public enum Actie {
+        TAKEN_HEROPENEN("taken-heropenen"), OVERGANG_FORCEREN("overgang-forceren"),
+        DIENSTVERLENER_VASTLEGGEN("dienstverlener-vastleggen"), BERICHTTYPE_VASTLEGGEN("berichttype-vastleggen"),
+        WEBHOOK_HERVATTEN("webhook-hervatten"), CLUSTER_EPOCH_VERHOGEN("cluster-epoch-verhogen"),
+        KEK_HERWRAPPEN("kek-herwrappen"), PEPPER_COMPROMITTEREN("pepper-compromitteren");
+
+        private final String value;
+
+        Actie(String value) {
+            this.value = value;
+        }
+
+        public String value() {
+            return value;
+        }
+
+        public static Actie of(String value) {
+            for (Actie actie : values()) {
+                if (actie.value.equals(value)) {
+                    return actie;
+                }
+            }
+            throw new IllegalArgumentException("unknown action " + value);
+        }
+    }
+
+    /** A recorded action; {@code details} is JSON without personal data. */
+    public record Entry(long id, Instant tijdstip, String beheerder, Actie actie, String onderwerp,
+                        String toelichting, String details) {
+    }
+
+    /** Which actions to read ({@code null}: any), before id {@code before} (0: from the newest), at most {@code limit}. */
+    public record Filter(Actie actie, Instant van, Instant tot, long before, int limit) {
+    }
+
+    private static final Statement BEHEERACTIE_INSERT = Statement.named("beheeractieInsert", """
+            INSERT INTO beheeractie (tijdstip, beheerder, actie, onderwerp, toelichting, details)
+            VALUES (:tijdstip, :beheerder, :actie, :onderwerp, :toelichting, CAST(:details AS jsonb))
+            """);
+
+    private static final Statement BEHEERACTIE_LIST = Statement.named("beheeractieList", """
+            SELECT id, tijdstip, beheerder, actie, onderwerp, toelichting, CAST(details AS text) AS details
+              FROM beheeractie
+             WHERE (:before = 0 OR id < :before)
+               AND (CAST(:actie AS text) IS NULL OR actie = :actie)
+               AND (CAST(:van AS timestamptz) IS NULL OR tijdstip >= :van)
+               AND (CAST(:tot AS timestamptz) IS NULL OR tijdstip < :tot)
+             ORDER BY id DESC
+             LIMIT :limit
+            """);
+
+    private static final Statement BEHEERACTIE_DELETE_OLD = Statement.named("beheeractieDeleteOld", """
+            DELETE FROM beheeractie WHERE id IN (SELECT id FROM beheeractie WHERE tijdstip < :before LIMIT 1000)
+            """);
+
+    private final Database database;
+    private final Clock clock;
+    private final Period retention;
+
+    public BeheerAudit(Database database, Clock clock, Period retention) {
+        this.database = database;
+        this.clock = clock;
+        this.retention = retention;
+    }
+
+    /** Records an action in the caller's transaction. */
+    public void record(DbTransaction tx, String beheerder, Actie actie, String onderwerp, String toelichting,
+                       String details) {
+        BEHEERACTIE_INSERT.dml(tx).addParam("tijdstip", clock.instant()).addParam("beheerder", beheerder)
+                .addParam("actie", actie.value()).addParam("onderwerp", onderwerp)
+                .addParam("toelichting", toelichting).addParam("details", details).execute();
+    }
+
+    /** Records an action that had no transaction of its own (or that took several). */
+    public void record(String beheerder, Actie actie, String onderwerp, String toelichting, String details) {
+        database.inTransactionDo(tx -> record(tx, beheerder, actie, onderwerp, toelichting, details));
+    }
+
+    public List<Entry> list(Filter filter) {
+        return database.inTransaction(tx -> BEHEERACTIE_LIST.query(tx).addParam("before", filter.before())
+                .addParam("actie", filter.actie() == null ? null : filter.actie().value())
+                .addParam("van", filter.van()).addParam("tot", filter.tot()).addParam("limit", filter.limit())
+                .execute().map(row -> new Entry(DbTypes.longValue(row, "id"), DbTypes.instant(row, "tijdstip"),
+                        DbTypes.text(row, "beheerder"), Actie.of(DbTypes.text(row, "actie")),
+                        DbTypes.text(row, "onderwerp"), DbTypes.text(row, "toelichting"),
+                        DbTypes.text(row, "details"))).toList());
+    }
+
+    @Override
+    public String name() {
+        return "operator audit retention";
+    }
+
+    @Override
+    public int runOnce() {
+        Instant before = clock.instant().atOffset(ZoneOffset.UTC).minus(retention).toInstant();
+        return Math.toIntExact(database.inTransaction(tx -> BEHEERACTIE_DELETE_OLD.dml(tx)
+                .addParam("before", before).execute()));
+    }
+}
