@@ -11,7 +11,7 @@ import java.util.Locale;
  * the server's envelope: {@link SealedBacklog}); while the engine works through it, DV B submits
  * {@value #B_COUNT} through the API. B's wait from {@code aangenomen} to {@code verzonden} (the events'
  * times), in seconds and in claim rounds, beside the same {@value #B_COUNT} submitted by B to the same
- * engine with nothing else waiting (measured first, in the same run). A round is {@code engine.batch-size}
+ * engine with nothing else waiting (measured first, in the same run, after a warm-up). A round is {@code engine.batch-size}
  * claimed send tasks; a notification's wait in rounds is the number of sends (of any DV) that started
  * between its acceptance and its {@code verzonden}, divided by the batch size, which counts whole rounds
  * exactly while A's backlog keeps every round full.
@@ -43,11 +43,13 @@ final class FairnessBench implements Benchmark {
         String db = context.postgres().freshDatabase("bench_fairness");
         String a = BenchContext.nmcOin(1);
         String idle = BenchContext.nmcOin(3);
+        String warmup = BenchContext.nmcOin(4);
         String b = BenchContext.nmcOin(2);
         NmcProcess.Options engine = EngineBench.engineOptions(db).set("engine.batch-size", BATCH_SIZE);
         try {
             Waits alone;
             try (NmcProcess nmc = NmcProcess.start(context, "fairness-idle", engine)) {
+                submitAndWait(context, nmc, db, warmup);   // the fresh JVM's warm-up, not measured
                 alone = submitAndWait(context, nmc, db, idle);
             }
 
@@ -60,7 +62,7 @@ final class FairnessBench implements Benchmark {
             double aRate;
             try (NmcProcess nmc = NmcProcess.start(context, "fairness", engine)) {
                 Lifecycles lifecycles = new Lifecycles(context.postgres(), db);
-                awaitDraining(lifecycles, a, backlog);
+                awaitDraining(lifecycles, a, backlog);   // A's first rounds warm the JVM up
                 long aBefore = sentOrLater(context, db, a);
                 Instant from = Instant.now();
                 loaded = submitAndWait(context, nmc, db, b);
@@ -94,10 +96,10 @@ final class FairnessBench implements Benchmark {
         }
     }
 
-    /** Waits until the engine has started on A's backlog (so B arrives in the middle of it). */
+    /** Waits until the engine has done six rounds of A's backlog (warm, and B arrives in the middle of it). */
     private static void awaitDraining(Lifecycles lifecycles, String a, int backlog) throws InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        while (lifecycles.statuses(List.of(a)).getOrDefault("aangenomen", 0L) > backlog - 2L * BATCH_SIZE) {
+        while (lifecycles.statuses(List.of(a)).getOrDefault("aangenomen", 0L) > backlog - 6L * BATCH_SIZE) {
             if (Instant.now().isAfter(deadline)) {
                 throw new IllegalStateException("the engine did not start on A's backlog within two minutes");
             }

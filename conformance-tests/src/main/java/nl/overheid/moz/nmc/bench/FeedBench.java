@@ -36,8 +36,8 @@ final class FeedBench implements Benchmark {
     @Override
     public String measures() {
         return "latency of one feed page (default size) for one of 10 DVs, from the start, the middle and 50"
-                + " events before the head, with " + LARGE + " events in the log (in " + PARTITIONS + " partitions,"
-                + " generated in SQL) beside the same reads with " + SMALL + " events";
+                + " events before the head, with 10^7 events in the log (or -Dbench.feed.events; " + PARTITIONS
+                + " partitions, generated in SQL) beside the same reads with " + SMALL + " events";
     }
 
     @Override
