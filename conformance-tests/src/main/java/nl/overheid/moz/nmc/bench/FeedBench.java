@@ -153,7 +153,7 @@ final class FeedBench implements Benchmark {
             String token = context.token(BenchContext.nmcOin(1));
             for (Map.Entry<String, String> position : cursors.entrySet()) {
                 Latencies measured = new Latencies();
-                for (int i = -10; i < reads(context); i++) {
+                for (int i = -20; i < reads(context); i++) {
                     long sent = System.nanoTime();
                     HttpResponse<String> page = load.send(requests.feed(token, position.getValue()));
                     long answered = System.nanoTime();

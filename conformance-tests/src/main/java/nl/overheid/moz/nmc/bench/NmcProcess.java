@@ -61,6 +61,14 @@ public final class NmcProcess implements AutoCloseable {
         }
     }
 
+    /** NMCs still running, stopped when the harness exits early (an interrupt, a kill), so none is left behind. */
+    private static final java.util.Set<Process> RUNNING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly),
+                "bench-stop-nmc"));
+    }
+
     private final Process process;
     private final int port;
     private final InstantParties parties;
@@ -108,6 +116,7 @@ public final class NmcProcess implements AutoCloseable {
             builder.environment().put("NMC_CONFIG", context.nmcConfig().toString());
             Files.writeString(log, "== " + Instant.now() + " " + String.join(" ", command) + "\n");
             Process process = builder.start();
+            RUNNING.add(process);
             NmcProcess nmc = new NmcProcess(process, port, parties, log);
             nmc.awaitHealthy(Duration.ofMinutes(3));
             return nmc;
@@ -191,6 +200,7 @@ public final class NmcProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
         }
+        RUNNING.remove(process);
         if (parties != null) {
             parties.close();
         }
