@@ -9,7 +9,8 @@ import java.util.stream.IntStream;
 
 /**
  * Benchmark 2, bulk: notifications per second accepted through {@code POST …/decentraal/notificaties/bulk}
- * (requests of {@value #ITEMS} items, {@value #BULK_CLIENTS} at a time) beside single requests at
+ * (a dozen requests of {@value #ITEMS} items, {@value #BULK_CLIENTS} at a time, timed to the last answer)
+ * beside single requests at
  * {@value #SINGLE_CLIENTS} clients, both on the same NMC and database in the same run; ten DVs. Counted are
  * the items answered 202. Without the endpoint (404/405) the benchmark reports "not available".
  */
@@ -30,14 +31,15 @@ final class BulkBench implements Benchmark {
     @Override
     public String measures() {
         return "notifications/s accepted through POST …/decentraal/notificaties/bulk (" + ITEMS + " items a request, "
-                + BULK_CLIENTS + " requests at a time, items answered 202 counted) beside single POSTs at "
+                + BULK_CLIENTS + " at a time, 12 requests timed to the last answer, items answered 202 counted) beside"
+                + " single POSTs at "
                 + SINGLE_CLIENTS + " clients, same NMC and database, 10 DVs, engine off";
     }
 
     @Override
     public void run(BenchContext context, BenchmarkResult result) {
         String db = context.postgres().freshDatabase("bench_bulk");
-        Duration point = context.pointDuration().multipliedBy(context.quick() ? 1 : 2);
+        Duration point = context.pointDuration();
         try (NmcProcess nmc = NmcProcess.start(context, "bulk", NmcProcess.Options.on(db));
              HttpLoad load = new HttpLoad()) {
             List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
@@ -65,9 +67,11 @@ final class BulkBench implements Benchmark {
             HttpLoad.Outcome single = load.closedLoop(SINGLE_CLIENTS, point, requests.single("single", tokens),
                     HttpLoad.Worth.status(202));
             var cpuSingleUsed = cpuSingle.stop();
+            // A fixed number of whole bulk requests, timed to the last answer: a duration would cut requests of
+            // a thousand items off at its end.
             CpuMeter cpuBulk = CpuMeter.start(nmc.pid(), context.postmasterPid());
-            HttpLoad.Outcome bulk = load.closedLoop(BULK_CLIENTS, point, requests.bulk("bulk", tokens, ITEMS),
-                    this::accepted);
+            HttpLoad.Outcome bulk = load.closedLoop(BULK_CLIENTS, Duration.ofMinutes(10), bulkRequests(context),
+                    requests.bulk("bulk", tokens, ITEMS), this::accepted);
             var cpuBulkUsed = cpuBulk.stop();
             double ratio = bulk.okPerSecond() / single.okPerSecond();
             result.add(Figure.of("bulk, " + ITEMS + " items a request", bulk.okPerSecond(), "notifications/s")
@@ -84,11 +88,15 @@ final class BulkBench implements Benchmark {
             if (bulk.failed() > 0) {
                 result.note("bulk requests that did not answer 200: " + bulk.statuses());
             }
-            result.note("each side " + point.toSeconds() + " s after a warm-up; items that did not get 202 are not"
-                    + " counted");
+            result.note("single POSTs for " + point.toSeconds() + " s, then " + bulkRequests(context) + " bulk requests"
+                    + " timed to the last answer, both after a warm-up; items that did not get 202 are not counted");
         } finally {
             context.postgres().dropDatabase(db);
         }
+    }
+
+    private static int bulkRequests(BenchContext context) {
+        return context.size(12, 4);
     }
 
     /** The items of a bulk answer with status 202 (0 unless the request itself was answered 200). */

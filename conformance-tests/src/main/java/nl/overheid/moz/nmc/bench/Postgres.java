@@ -23,6 +23,8 @@ public final class Postgres {
     private final int port;
     private final String user;
     private final String password;
+    /** One connection per database for the harness's own queries (its polls would otherwise log in each time). */
+    private final java.util.Map<String, Connection> shared = new java.util.HashMap<>();
 
     public Postgres(String host, int port, String user, String password) {
         this.host = host;
@@ -56,6 +58,7 @@ public final class Postgres {
         if (!DATABASE_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("not a benchmark database name: " + name);
         }
+        closeShared(name);
         try (Connection c = connect("nmc"); Statement s = c.createStatement()) {
             c.setAutoCommit(true);
             s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
@@ -70,6 +73,7 @@ public final class Postgres {
         if (!DATABASE_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("not a benchmark database name: " + name);
         }
+        closeShared(name);
         try (Connection c = connect("nmc"); Statement s = c.createStatement()) {
             c.setAutoCommit(true);
             s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
@@ -90,9 +94,35 @@ public final class Postgres {
         return connection;
     }
 
+    private synchronized Connection shared(String database) throws SQLException {
+        Connection connection = shared.get(database);
+        if (connection == null || connection.isClosed()) {
+            connection = connect(database);
+            shared.put(database, connection);
+        }
+        return connection;
+    }
+
+    private synchronized void closeShared(String database) {
+        Connection connection = shared.remove(database);
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // it goes with the database
+            }
+        }
+    }
+
     /** The first column of the first row, as text (null when there is no row). */
-    public String text(String database, String sql, Object... parameters) {
-        try (Connection c = connect(database); PreparedStatement s = c.prepareStatement(sql)) {
+    public synchronized String text(String database, String sql, Object... parameters) {
+        Connection c;
+        try {
+            c = shared(database);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot connect to " + database, e);
+        }
+        try (PreparedStatement s = c.prepareStatement(sql)) {
             bind(c, s, parameters);
             try (ResultSet rows = s.executeQuery()) {
                 return rows.next() ? rows.getString(1) : null;
@@ -108,8 +138,14 @@ public final class Postgres {
     }
 
     /** Every row, each as its columns' text. */
-    public List<String[]> rows(String database, String sql, Object... parameters) {
-        try (Connection c = connect(database); PreparedStatement s = c.prepareStatement(sql)) {
+    public synchronized List<String[]> rows(String database, String sql, Object... parameters) {
+        Connection c;
+        try {
+            c = shared(database);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot connect to " + database, e);
+        }
+        try (PreparedStatement s = c.prepareStatement(sql)) {
             bind(c, s, parameters);
             List<String[]> rows = new ArrayList<>();
             try (ResultSet result = s.executeQuery()) {
