@@ -74,7 +74,8 @@ final class EngineBench implements Benchmark {
             int high = finals.size() * 9 / 10;
             double rate = (high - low) / (Duration.between(finals.get(low), finals.get(high)).toNanos() / 1e9);
 
-            Pgbench.Run pg = pgbenchLifecycle(context, db, backlog);
+            Map<String, Object> cpuBaseline = new java.util.LinkedHashMap<>();
+            Pgbench.Run pg = pgbenchLifecycle(context, db, backlog, cpuBaseline);
             double ratio = rate / pg.tps();
             result.add(Figure.of(backlog + " notifications to definitief-bezorgd", rate, "notifications/s")
                     .baseline(pg.tps(), "pgbench lifecycle.pgbench, notifications/s")
@@ -85,6 +86,7 @@ final class EngineBench implements Benchmark {
                     .detail("sendsAtNotifyNl", sends)
                     .detail("receiptsFailed", callbacksFailed)
                     .detail("cpuDuringDrain", cpu)
+                    .detail("cpuDuringPgbench", cpuBaseline)
                     .details(pg.latencies().summary("pgbenchLifecycle"))
                     .detail("pgbenchFailed", pg.failed())
                     .build());
@@ -128,7 +130,8 @@ final class EngineBench implements Benchmark {
     }
 
     /** pgbench's DVs get {@code count} accepted notifications in SQL, then pgbench takes them through. */
-    private static Pgbench.Run pgbenchLifecycle(BenchContext context, String db, int count) throws Exception {
+    private static Pgbench.Run pgbenchLifecycle(BenchContext context, String db, int count,
+                                                Map<String, Object> cpu) throws Exception {
         List<Path> scripts = new ArrayList<>();
         List<java.util.UUID> dvs = new ArrayList<>();
         for (int i = 1; i <= BenchContext.NMC_DVS; i++) {
@@ -145,6 +148,9 @@ final class EngineBench implements Benchmark {
             s.executeUpdate();
         }
         context.postgres().execute(db, "VACUUM ANALYZE");
-        return context.pgbench().forTransactions("lifecycle", db, scripts, PGBENCH_CLIENTS, perClient);
+        CpuMeter meter = CpuMeter.start(-1, context.postmasterPid());
+        Pgbench.Run run = context.pgbench().forTransactions("lifecycle", db, scripts, PGBENCH_CLIENTS, perClient);
+        cpu.putAll(meter.stop());
+        return run;
     }
 }
