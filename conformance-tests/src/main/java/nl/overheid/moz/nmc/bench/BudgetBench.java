@@ -72,7 +72,6 @@ final class BudgetBench implements Benchmark {
                     .baseline(B, "B, the budget per minute")
                     .target("≤ B", max <= B)
                     .detail("sendsPerWindow", windows)
-                    .detail("mostSendsInAnySliding60s", slidingMax(arrivals))
                     .build());
             result.add(Figure.of("fewest sends in the two judged windows", least, "sends")
                     .baseline(B, "B, the budget per minute")
@@ -81,9 +80,13 @@ final class BudgetBench implements Benchmark {
                     .detail("firstWindowSends", first)
                     .detail("secondWindowSends", second)
                     .build());
+            result.add(Figure.of("most sends in any 60 seconds (informative)", slidingMax(arrivals), "sends")
+                    .baseline(B, "B, the budget per minute")
+                    .build());
             result.note("the budget's windows are calendar minutes (SendBudget truncates to the minute), so a"
-                    + " window's B tokens go in its first seconds; a NotifyNL limit over any sliding 60 s would see up"
-                    + " to twice B across a window boundary (mostSendsInAnySliding60s)");
+                    + " window's B tokens go in its first seconds and two windows' tokens can meet across a boundary;"
+                    + " NotifyNL (GOV.UK Notify's exceeded_rate_limit) counts over a sliding interval, so it sees"
+                    + " the sliding figure, up to twice B");
         } finally {
             context.postgres().dropDatabase(db);
         }
