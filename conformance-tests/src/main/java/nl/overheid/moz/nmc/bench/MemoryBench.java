@@ -75,7 +75,7 @@ final class MemoryBench implements Benchmark {
             long completed = new Lifecycles(context.postgres(), db).statuses(oins)
                     .getOrDefault("definitief-bezorgd", 0L);
             result.add(Figure.of("largest heap after a GC", maxAfter, "MB")
-                    .baseline(256, "-Xmx, MB")
+                    .baseline(Integer.parseInt(HEAP.replace("m", "")), "-Xmx, MB")
                     .target("no OutOfMemoryError", !oom)
                     .detail("gcPauses", pauses.size())
                     .detail("loadSeconds", duration.toSeconds())
