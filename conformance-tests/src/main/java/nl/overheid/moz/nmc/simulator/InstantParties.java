@@ -1,0 +1,205 @@
+package nl.overheid.moz.nmc.simulator;
+
+import com.github.tomakehurst.wiremock.http.HttpHeader;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The two parties the send pipeline calls, answering at once, for the benchmark harness: NotifyNL
+ * ({@code POST /v2/notifications/email}: the JWT checked, the simulator's 201 body, every address
+ * {@code delivered} with its receipt POSTed to the callback URL after a fixed delay) and the LDV
+ * ({@code POST /api/ldv/v1/dataverwerkingen}: 201 with an id). One JDK {@code HttpServer} on virtual threads,
+ * no WireMock and no contract validation, so the parties cost the shared CPU as little as possible; the
+ * behaviour beyond the happy path lives in {@link NotifyNlSimulator} and {@link LdvSimulator}.
+ *
+ * <p>It records the moment every send arrived ({@link #sendArrivals()}), which the budget benchmark counts
+ * per window. Thread-safe. Logs nothing: the addresses it sees are made up by the benchmark.
+ */
+public final class InstantParties implements AutoCloseable {
+
+    /** Where the LDV base URL points ({@code ldv.base-url} = {@link #baseUrl()} + this). */
+    public static final String LDV_BASE_PATH = LdvSimulator.BASE_PATH;
+
+    private final HttpServer server;
+    private final NotifyJwtVerifier jwt;
+    private final String serviceId;
+    private final URI callbackUrl;
+    private final String callbackToken;
+    private final Duration callbackDelay;
+    private final Clock clock = Clock.systemUTC();
+    private final HttpClient callbacks = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "instant-parties-callbacks");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final ConcurrentLinkedQueue<Instant> sendArrivals = new ConcurrentLinkedQueue<>();
+    private final AtomicLong sequence = new AtomicLong();
+    private final AtomicInteger callbacksDelivered = new AtomicInteger();
+    private final AtomicInteger callbacksFailed = new AtomicInteger();
+    private final AtomicInteger ldvRecords = new AtomicInteger();
+
+    private InstantParties(String apiKey, URI callbackUrl, String callbackToken, Duration callbackDelay)
+            throws IOException {
+        this.serviceId = apiKey.substring(apiKey.length() - 73, apiKey.length() - 37);
+        this.jwt = new NotifyJwtVerifier(UUID.fromString(serviceId), apiKey.substring(apiKey.length() - 36));
+        this.callbackUrl = callbackUrl;
+        this.callbackToken = callbackToken;
+        this.callbackDelay = callbackDelay;
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/v2/notifications/email", this::sendEmail);
+        server.createContext(LdvSimulator.RECORD_PATH, this::ldvRecord);
+        server.start();
+    }
+
+    /**
+     * Starts the parties on a free port of 127.0.0.1.
+     *
+     * @param apiKey        the NotifyNL API key the NMC uses ({@code {keyname}-{serviceId}-{secret}})
+     * @param callbackUrl   the NMC's receipt endpoint
+     * @param callbackToken the bearer token of the receipts
+     * @param callbackDelay from the 201 to the receipt (throughput does not depend on it, only latency)
+     */
+    public static InstantParties start(String apiKey, URI callbackUrl, String callbackToken, Duration callbackDelay) {
+        try {
+            return new InstantParties(apiKey, callbackUrl, callbackToken, callbackDelay);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the instant parties", e);
+        }
+    }
+
+    /** {@code http://127.0.0.1:<port>}: NotifyNL's base URL; the LDV's is this plus {@link #LDV_BASE_PATH}. */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** When each accepted send arrived, in arrival order (by this JVM's clock). */
+    public List<Instant> sendArrivals() {
+        return new ArrayList<>(sendArrivals);
+    }
+
+    public int sends() {
+        return sendArrivals.size();
+    }
+
+    /** Receipts the NMC answered with a 2xx. */
+    public int callbacksDelivered() {
+        return callbacksDelivered.get();
+    }
+
+    /** Receipts that failed (no 2xx or no connection); not retried. */
+    public int callbacksFailed() {
+        return callbacksFailed.get();
+    }
+
+    public int ldvRecords() {
+        return ldvRecords.get();
+    }
+
+    private void sendEmail(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Instant now = clock.instant();
+            if (!exchange.getRequestMethod().equals("POST")) {
+                answer(exchange, 405, NotifyError.of(405, "BadRequestError", "Method not allowed").toJson());
+                return;
+            }
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            Optional<NotifyError> denied = jwt.check(authorization == null ? HttpHeader.absent("Authorization")
+                    : new HttpHeader("Authorization", authorization), now);
+            if (denied.isPresent()) {
+                answer(exchange, denied.get().statusCode(), denied.get().toJson());
+                return;
+            }
+            Optional<Map<String, Object>> body = JsonText.parseObject(read(exchange.getRequestBody()));
+            if (body.isEmpty() || !(body.get().get("email_address") instanceof String address)
+                    || !(body.get().get("template_id") instanceof String template)
+                    || NotifyFormats.parseUuid(template).isEmpty()) {
+                answer(exchange, 400, NotifyError.of(400, "ValidationError",
+                        "email_address and template_id are required").toJson());
+                return;
+            }
+            StoredNotification notification = new StoredNotification(sequence.incrementAndGet(), UUID.randomUUID(),
+                    (String) body.get().get("reference"), address, NotifyFormats.parseUuid(template).orElseThrow(),
+                    personalisation(body.get().get("personalisation")), null, SendEmailEndpoint.SUBJECT,
+                    "Benchmark", now, now, now, SimulatedRecipient.DELIVERED, "delivered");
+            sendArrivals.add(now);
+            answer(exchange, 201, NotifyJson.sendEmailResponse(notification, baseUrl(), serviceId));
+            scheduler.schedule(() -> deliverReceipt(notification), callbackDelay.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void deliverReceipt(StoredNotification notification) {
+        HttpRequest request = HttpRequest.newBuilder(callbackUrl).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + callbackToken).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(NotifyJson.deliveryReceipt(notification))).build();
+        callbacks.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+            if (failure == null && response.statusCode() / 100 == 2) {
+                callbacksDelivered.incrementAndGet();
+            } else {
+                callbacksFailed.incrementAndGet();
+            }
+        });
+    }
+
+    private void ldvRecord(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            read(exchange.getRequestBody());
+            exchange.getResponseHeaders().add("API-Version", LdvSimulator.API_VERSION);
+            ldvRecords.incrementAndGet();
+            answer(exchange, 201, JsonText.write(JsonText.object("id", UUID.randomUUID().toString())));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> personalisation(Object value) {
+        return value instanceof Map<?, ?> map ? Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, Object>) map))
+                : Map.of();
+    }
+
+    private static String read(InputStream body) throws IOException {
+        return new String(body.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static void answer(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        scheduler.shutdownNow();
+        callbacks.close();
+    }
+}
