@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -68,7 +69,8 @@ public final class InstantParties implements AutoCloseable {
     private InstantParties(String apiKey, URI callbackUrl, String callbackToken, Duration callbackDelay)
             throws IOException {
         this.serviceId = apiKey.substring(apiKey.length() - 73, apiKey.length() - 37);
-        this.jwt = new NotifyJwtVerifier(UUID.fromString(serviceId), apiKey.substring(apiKey.length() - 36));
+        // One service; its templates are not checked here (the benchmark sends one berichttype).
+        this.jwt = new NotifyJwtVerifier(List.of(new NotifyNlSimulator.Service(apiKey, callbackToken, Set.of())));
         this.callbackUrl = callbackUrl;
         this.callbackToken = callbackToken;
         this.callbackDelay = callbackDelay;
@@ -131,10 +133,10 @@ public final class InstantParties implements AutoCloseable {
                 return;
             }
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-            Optional<NotifyError> denied = jwt.check(authorization == null ? HttpHeader.absent("Authorization")
+            NotifyJwtVerifier.Checked checked = jwt.check(authorization == null ? HttpHeader.absent("Authorization")
                     : new HttpHeader("Authorization", authorization), now);
-            if (denied.isPresent()) {
-                answer(exchange, denied.get().statusCode(), denied.get().toJson());
+            if (checked.error() != null) {
+                answer(exchange, checked.error().statusCode(), checked.error().toJson());
                 return;
             }
             Optional<Map<String, Object>> body = JsonText.parseObject(read(exchange.getRequestBody()));
@@ -146,7 +148,7 @@ public final class InstantParties implements AutoCloseable {
                 return;
             }
             StoredNotification notification = new StoredNotification(sequence.incrementAndGet(), UUID.randomUUID(),
-                    (String) body.get().get("reference"), address, NotifyFormats.parseUuid(template).orElseThrow(),
+                    UUID.fromString(serviceId), (String) body.get().get("reference"), address, NotifyFormats.parseUuid(template).orElseThrow(),
                     personalisation(body.get().get("personalisation")), null, SendEmailEndpoint.SUBJECT,
                     "Benchmark", now, now, now, SimulatedRecipient.DELIVERED, "delivered");
             sendArrivals.add(now);
