@@ -58,6 +58,18 @@ public final class TestDatabase {
         return createEmpty();
     }
 
+    /**
+     * A migrated database of its own in the cluster at {@code serverUrl} (any database of it, e.g. {@code …/nmc}),
+     * for a test that runs a cluster of its own (to stop it under load).
+     */
+    public static TestDatabase separateIn(String serverUrl, String user, String password) {
+        TestDatabase database = createEmpty(new Server(serverUrl, user, password));
+        try (Database migrated = database.open()) {
+            migrated.migrate();
+        }
+        return database;
+    }
+
     private static TestDatabase create() {
         TestDatabase database = createEmpty();
         try (Database migrated = database.open()) {
@@ -67,7 +79,10 @@ public final class TestDatabase {
     }
 
     private static TestDatabase createEmpty() {
-        Server server = server();
+        return createEmpty(server());
+    }
+
+    private static TestDatabase createEmpty(Server server) {
         String name = "nmc_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (Connection admin = DriverManager.getConnection(server.url(), server.user(), server.password());
              Statement statement = admin.createStatement()) {
@@ -137,7 +152,8 @@ public final class TestDatabase {
         }
     }
 
-    private static Path repositoryRoot() {
+    /** The repository's root directory (where {@code scripts/pg} is), found upwards from the working directory. */
+    public static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.exists(dir.resolve("scripts/pg"))) {
             dir = dir.getParent();
