@@ -144,11 +144,33 @@ final class FaultRig implements AutoCloseable {
     /** Waits until every notification of the load is in a terminal status; returns how long that took. */
     Duration awaitAllTerminal(DvLoad load, Duration timeout) {
         String terminal = TERMINAL.stream().map(s -> "'" + s + "'").collect(Collectors.joining(","));
-        return await(timeout, "every accepted notification terminal (still live: "
-                        + database.query("SELECT status || ' ' || count(*) FROM notificatie WHERE status NOT IN ("
-                        + terminal + ") GROUP BY status", null) + ")",
-                () -> count("SELECT count(*) FROM notificatie WHERE status IN (" + terminal + ")")
-                        >= load.submissions().size());
+        try {
+            return await(timeout, "every accepted notification terminal",
+                    () -> count("SELECT count(*) FROM notificatie WHERE status IN (" + terminal + ")")
+                            >= load.submissions().size());
+        } catch (AssertionError stuck) {
+            AssertionError state = new AssertionError(count("SELECT count(*) FROM notificatie") + " notification(s) for "
+                    + load.submissions().size() + " accepted requests; still live: " + database.query(
+                    "SELECT status || ': ' || count(*) FROM notificatie WHERE status NOT IN (" + terminal
+                            + ") GROUP BY status", null)
+                    + "; of them without an open task: " + database.query("""
+                    SELECT n.status || ': ' || count(*) FROM notificatie n
+                     WHERE n.status NOT IN (%s)
+                       AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.status = 'open')
+                     GROUP BY n.status
+                    """.formatted(terminal), null)
+                    + "; tasks (kind status due lease: count): " + database.query("""
+                    SELECT t.soort || ' ' || t.status || ' ' || CASE WHEN t.due <= now() THEN 'due' ELSE 'later' END
+                           || ' ' || CASE WHEN t.lease_tot IS NULL THEN 'free' WHEN t.lease_tot < now() THEN 'expired'
+                                          ELSE 'leased' END || ': ' || count(*)
+                      FROM taak t
+                     GROUP BY t.soort, t.status, t.due <= now(), t.lease_tot IS NULL, t.lease_tot < now()
+                    """, null));
+            stuck.addSuppressed(state);
+            processes.stream().filter(NmcProcess::alive).forEach(p -> stuck.addSuppressed(
+                    new AssertionError("thread dump of " + p.name() + ": " + p.threadDump())));
+            throw stuck;
+        }
     }
 
     /**

@@ -141,6 +141,23 @@ final class NmcProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Writes a thread dump, virtual threads included, next to the logs, for a test that found it stuck. */
+    Path threadDump() {
+        Path dump = dir.resolve(name + "-" + starts + "-threads-" + System.currentTimeMillis() + ".txt");
+        try {
+            String java = ProcessHandle.current().info().command().orElse("java");
+            Path jcmd = Path.of(java).resolveSibling("jcmd");
+            new ProcessBuilder(jcmd.toString(), Long.toString(pid()), "Thread.dump_to_file", "-format=text",
+                    dump.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+                    .waitFor(30, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return dump;
+    }
+
     /** How often it was started. */
     int starts() {
         return starts;
