@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class CrashRecoveryTest {
 
     private static final long SEED = Long.getLong("nmc.faults.seed", 20_261_201L);
-    private static final int NOTIFICATIONS = 240;
+    private static final int NOTIFICATIONS = 200;
     private static final double PER_SECOND = 16;
     private static final Duration START = Duration.ofSeconds(90);
 
