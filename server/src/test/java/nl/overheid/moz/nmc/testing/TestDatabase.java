@@ -91,7 +91,10 @@ public final class TestDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the test database in " + server.url(), e);
         }
-        String url = server.url().substring(0, server.url().lastIndexOf('/') + 1) + name;
+        // The server URL's parameters (e.g. prepareThreshold=0 behind a transaction-pooling PgBouncer) are kept.
+        String base = server.url().contains("?") ? server.url().substring(0, server.url().indexOf('?')) : server.url();
+        String parameters = server.url().contains("?") ? server.url().substring(server.url().indexOf('?')) : "";
+        String url = base.substring(0, base.lastIndexOf('/') + 1) + name + parameters;
         return new TestDatabase(url, server.user(), server.password());
     }
 
