@@ -24,6 +24,12 @@ import nl.overheid.moz.nmc.testing.TestDatabase;
 final class NmcProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** Every process started here, killed when the test JVM ends however it ends (short of SIGKILL). */
+    private static final java.util.Set<Process> STARTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> STARTED.forEach(Process::destroyForcibly)));
+    }
 
     private final String name;
     private final Path dir;
@@ -77,6 +83,7 @@ final class NmcProcess implements AutoCloseable {
         builder.environment().put("NMC_CONFIG", config.toString());
         try {
             process = builder.start();
+            STARTED.add(process);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
