@@ -1,10 +1,16 @@
 package nl.overheid.moz.nmc.conformance;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -210,21 +216,20 @@ final class FaultRig implements AutoCloseable {
      * found it, the duplicate is the NMC's fault.
      */
     void assertEveryDuplicateAllowed(Map<String, List<NotifyNlSimulator.SentNotification>> duplicates,
-                                     List<java.time.Instant> kills) {
+                                     List<Instant> kills) {
         if (duplicates.isEmpty()) {
             return;
         }
-        List<com.github.tomakehurst.wiremock.verification.LoggedRequest> lookups = parties.notifyNl.wireMock()
-                .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
-                        com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications")));
+        List<LoggedRequest> lookups = parties.notifyNl.wireMock()
+                .findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
         duplicates.forEach((reference, sends) -> {
-            List<java.time.Instant> stored = sends.stream().map(NotifyNlSimulator.SentNotification::createdAt).sorted()
+            List<Instant> stored = sends.stream().map(NotifyNlSimulator.SentNotification::createdAt).sorted()
                     .toList();
-            java.time.Instant first = stored.getFirst();
-            java.time.Instant second = stored.get(1);
+            Instant first = stored.getFirst();
+            Instant second = stored.get(1);
             assertThat(kills).as("reference " + reference + " accepted twice: a kill must lie between")
                     .anySatisfy(kill -> assertThat(kill).isBetween(first, second));
-            java.time.Instant kill = kills.stream().filter(k -> !k.isBefore(first) && !k.isAfter(second)).findFirst()
+            Instant kill = kills.stream().filter(k -> !k.isBefore(first) && !k.isAfter(second)).findFirst()
                     .orElseThrow();
             assertThat(lookups.stream().filter(r -> reference.equals(queryValue(r.getUrl(), "reference")))
                     .map(r -> r.getLoggedDate().toInstant()))
@@ -241,7 +246,7 @@ final class FaultRig implements AutoCloseable {
         }
         for (String pair : url.substring(q + 1).split("&")) {
             if (pair.startsWith(name + "=")) {
-                return java.net.URLDecoder.decode(pair.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+                return URLDecoder.decode(pair.substring(name.length() + 1), StandardCharsets.UTF_8);
             }
         }
         return null;

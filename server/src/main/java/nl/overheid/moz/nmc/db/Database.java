@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Logger;
@@ -87,7 +88,7 @@ public final class Database implements AutoCloseable {
      * operator should hear that the configured timeouts are not in force.
      */
     private static void warnAboutMissingTimeouts(HikariDataSource dataSource, DatabaseSettings settings) {
-        java.util.Map<String, Long> wanted = java.util.Map.of(
+        Map<String, Long> wanted = Map.of(
                 "statement_timeout", settings.statementTimeout().toMillis(),
                 "idle_in_transaction_session_timeout", settings.idleInTransactionTimeout().toMillis(),
                 "transaction_timeout", settings.transactionTimeout().toMillis());

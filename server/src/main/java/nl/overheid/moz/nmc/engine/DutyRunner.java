@@ -2,6 +2,8 @@ package nl.overheid.moz.nmc.engine;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -17,7 +19,7 @@ public final class DutyRunner implements AutoCloseable {
     private final Duration interval;
     private volatile boolean running;
     /** Counted down on close: ends the wait between rounds, never a round itself. */
-    private final java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch stop = new CountDownLatch(1);
     private Thread loop;
 
     public DutyRunner(List<Duty> duties, Duration interval) {
@@ -33,7 +35,7 @@ public final class DutyRunner implements AutoCloseable {
         loop = Thread.ofVirtual().name("nmc-duties").start(() -> {
             while (running) {
                 try {
-                    if (stop.await(interval.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    if (stop.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
                         return;
                     }
                 } catch (InterruptedException e) {
@@ -66,7 +68,7 @@ public final class DutyRunner implements AutoCloseable {
         stop.countDown();
         if (loop != null) {
             try {
-                if (!loop.join(java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                if (!loop.join(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
                     loop.interrupt();
                 }
             } catch (InterruptedException e) {

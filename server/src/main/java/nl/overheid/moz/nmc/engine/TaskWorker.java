@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
@@ -47,7 +48,7 @@ public final class TaskWorker implements AutoCloseable {
     private volatile boolean stopping;
     /** Set when the grace period ended: a failure of an interrupted task is not the task's, so not counted. */
     private volatile boolean abandoned;
-    private final java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger released = new AtomicInteger();
     private Thread loop;
 
     public TaskWorker(TaskHandler handler, Database database, TaskRepository tasks, SendBudget budget,
