@@ -40,6 +40,7 @@ class NotifyNlStormTest {
     private static final long SEED = Long.getLong("nmc.faults.seed", 20_261_201L);
     private static final int NOTIFICATIONS = 120;
     private static final double PER_SECOND = 20;
+    /** The default send budget of a NotifyNL service a minute, and reconciliation's default share of it. */
     private static final int PER_MINUTE = 3000;
     private static final double RECONCILE_SHARE = 0.1;
     private static final Duration START = Duration.ofSeconds(90);
@@ -58,11 +59,8 @@ class NotifyNlStormTest {
     void aStormAtNotifyNlConsumesNoAttemptLosesNothingAndParksNothing() {
         long began = System.nanoTime();
         try (FaultRig rig = new FaultRig("notifynl-storm", TestDatabase.separate())) {
-            NmcProcess nmc = rig.nmc("nmc", rig.parties.notifyNl.baseUrl(), """
-                    engine:
-                      notify-per-minute: %d
-                      reconcile-share: %s
-                    """.formatted(PER_MINUTE, RECONCILE_SHARE));
+            // NotifyNL's default limit and reconciliation share (where they are configured differs by version).
+            NmcProcess nmc = rig.nmc("nmc");
             nmc.start();
             nmc.awaitHealthy(START);
 
