@@ -15,9 +15,20 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Before anything logs: what the NMC logs while it stops on SIGTERM must not be lost.
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", StoppingLogManager.class.getName());
+        }
         LogConfig.configureRuntime();
         Nmc nmc = Nmc.start(config(), Nmc.systemClock());
-        Runtime.getRuntime().addShutdownHook(new Thread(nmc::close, "nmc-shutdown"));
+        // SIGTERM (or SIGINT): a graceful stop within engine.shutdown-grace, see Nmc.close.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                nmc.close();
+            } finally {
+                StoppingLogManager.resetAfterStop();
+            }
+        }, "nmc-shutdown"));
     }
 
     public static Config config() {

@@ -124,6 +124,8 @@ import nl.overheid.moz.nmc.status.StatusQueries;
 public final class Nmc implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Nmc.class.getName());
+    /** After the grace period, how long interrupted tasks get to end before the pool closes under them. */
+    private static final Duration ABANDON_SETTLE = Duration.ofSeconds(1);
 
     private final Database database;
     private final WebServer server;
@@ -131,9 +133,12 @@ public final class Nmc implements AutoCloseable {
     private final PepperCompromises pepperCompromises;
     private final DutyRunner duties;
     private final NmcMetrics metrics;
+    private final Duration shutdownGrace;
+    private boolean closed;
 
     private Nmc(Database database, WebServer server, List<TaskWorker> workers, DutyRunner duties,
-                NmcMetrics metrics, PepperCompromises pepperCompromises) {
+                NmcMetrics metrics, PepperCompromises pepperCompromises, Duration shutdownGrace) {
+        this.shutdownGrace = shutdownGrace;
         this.database = database;
         this.server = server;
         this.workers = workers;
@@ -366,6 +371,8 @@ public final class Nmc implements AutoCloseable {
                     // request line or header) get a problem too, instead of its bare text.
                     .directHandlers(handlers -> java.util.Arrays.stream(DirectHandler.EventType.values())
                             .forEach(type -> handlers.addHandler(type, problems)))
+                    // Stopped by close(), after the workers drained: Helidon's own hook would stop it at once.
+                    .shutdownHook(false)
                     .build()
                     .start();
             if (config.get("engine.autostart").asBoolean().orElse(true)) {
@@ -373,7 +380,8 @@ public final class Nmc implements AutoCloseable {
                 duties.start();
             }
             LOG.info(() -> "NMC listening on port " + server.port());
-            return new Nmc(database, server, workers, duties, metrics, pepperCompromises);
+            return new Nmc(database, server, workers, duties, metrics, pepperCompromises,
+                    engineSettings.shutdownGrace());
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -432,11 +440,30 @@ public final class Nmc implements AutoCloseable {
         return duties.runAllOnce();
     }
 
+    /**
+     * Stops gracefully (also on SIGTERM, through {@code Main}'s shutdown hook): claims stop at once and claimed
+     * tasks that have not started are released for another instance; running tasks and a running duty round
+     * may finish and commit within {@code engine.shutdown-grace}; what still runs then is interrupted and left to
+     * its lease, as after a crash. Only then the web server stops (receipts and requests are still taken
+     * meanwhile) and the pool closes.
+     */
     @Override
-    public void close() {
-        duties.close();
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long deadline = System.nanoTime() + shutdownGrace.toNanos();
+        workers.forEach(TaskWorker::stopClaiming);
+        duties.close(deadline);
+        List<TaskWorker> late = workers.stream().filter(worker -> !worker.awaitDrained(deadline)).toList();
+        late.forEach(worker -> worker.abandon(ABANDON_SETTLE));
+        int released = workers.stream().mapToInt(TaskWorker::released).sum();
+        LOG.info(() -> "NMC stopping: " + released + " claimed task(s) released unstarted; "
+                + (late.isEmpty() ? "every running task finished" : "tasks of " + late.stream()
+                .map(worker -> worker.kind().dbValue()).toList() + " still ran after " + shutdownGrace
+                + " and are left to their leases"));
         server.stop();
-        workers.forEach(TaskWorker::close);
         metrics.close();
         database.close();
     }

@@ -2,6 +2,8 @@ package nl.overheid.moz.nmc.engine;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -16,6 +18,8 @@ public final class DutyRunner implements AutoCloseable {
     private final List<Duty> duties;
     private final Duration interval;
     private volatile boolean running;
+    /** Counted down on close: ends the wait between rounds, never a round itself. */
+    private final CountDownLatch stop = new CountDownLatch(1);
     private Thread loop;
 
     public DutyRunner(List<Duty> duties, Duration interval) {
@@ -31,7 +35,9 @@ public final class DutyRunner implements AutoCloseable {
         loop = Thread.ofVirtual().name("nmc-duties").start(() -> {
             while (running) {
                 try {
-                    Thread.sleep(interval);
+                    if (stop.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -53,11 +59,26 @@ public final class DutyRunner implements AutoCloseable {
         return done;
     }
 
+    /**
+     * Stops: no round starts any more; a round that runs may finish its transactions until {@code deadline}
+     * ({@link System#nanoTime()}), after which it is interrupted.
+     */
+    public void close(long deadline) {
+        running = false;
+        stop.countDown();
+        if (loop != null) {
+            try {
+                if (!loop.join(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                    loop.interrupt();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     @Override
     public void close() {
-        running = false;
-        if (loop != null) {
-            loop.interrupt();
-        }
+        close(System.nanoTime());
     }
 }

@@ -17,10 +17,13 @@ import java.time.Duration;
  * @param reconcileShare the share of every budget window reserved for reconciliation (the limits themselves are
  *                       per budget key, given to {@link SendBudget} by the wiring)
  * @param controlInterval how often the control duty looks for live notifications without a task
+ * @param shutdownGrace how long a stopping NMC waits for its running tasks to finish (claims stop at once and
+ *                      tasks claimed but not started are released at once); keep it above NotifyNL's read timeout
+ *                      so a call in flight can commit its answer
  */
 public record EngineSettings(Duration pollInterval, int batchSize, int parallelism, int maxDvsPerRound, Duration lease,
                              Duration backoffBase, Duration backoffMax, double reconcileShare,
-                             Duration controlInterval) {
+                             Duration controlInterval, Duration shutdownGrace) {
 
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
     public static final int DEFAULT_BATCH_SIZE = 50;
@@ -31,12 +34,17 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
     public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMinutes(15);
     public static final double DEFAULT_RECONCILE_SHARE = 0.1;
     public static final Duration DEFAULT_CONTROL_INTERVAL = Duration.ofMinutes(1);
+    /** Above NotifyNL's default read timeout (15 s), below a container platform's usual 30 s before SIGKILL. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(20);
 
     public EngineSettings {
         requirePositive(pollInterval, "engine.poll-interval");
         requirePositive(lease, "engine.lease");
         requirePositive(backoffBase, "engine.backoff-base");
         requirePositive(controlInterval, "engine.control-interval");
+        if (shutdownGrace == null || shutdownGrace.isNegative()) {
+            throw new IllegalArgumentException("engine.shutdown-grace must not be negative");
+        }
         if (backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("engine.backoff-max must not be below engine.backoff-base");
         }
@@ -51,7 +59,8 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
     public static EngineSettings defaults() {
         return new EngineSettings(DEFAULT_POLL_INTERVAL, DEFAULT_BATCH_SIZE, DEFAULT_PARALLELISM, DEFAULT_MAX_DVS_PER_ROUND,
                 DEFAULT_LEASE,
-                DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, DEFAULT_RECONCILE_SHARE, DEFAULT_CONTROL_INTERVAL);
+                DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, DEFAULT_RECONCILE_SHARE, DEFAULT_CONTROL_INTERVAL,
+                DEFAULT_SHUTDOWN_GRACE);
     }
 
     public static EngineSettings from(Config engine) {
@@ -72,7 +81,8 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
                 engine.get("backoff-base").as(Duration.class).orElse(d.backoffBase()),
                 engine.get("backoff-max").as(Duration.class).orElse(d.backoffMax()),
                 engine.get("reconcile-share").asDouble().orElse(d.reconcileShare()),
-                engine.get("control-interval").as(Duration.class).orElse(d.controlInterval()));
+                engine.get("control-interval").as(Duration.class).orElse(d.controlInterval()),
+                engine.get("shutdown-grace").as(Duration.class).orElse(d.shutdownGrace()));
     }
 
     /** Exponential backoff after {@code failures} failed tries: base, 2 × base, 4 × base, …, capped at max. */

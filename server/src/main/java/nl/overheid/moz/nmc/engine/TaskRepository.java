@@ -136,6 +136,11 @@ public final class TaskRepository {
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
+    /* Due stays as it was (it was due when claimed), so the next claim anywhere takes it; no failure counted. */
+    private static final Statement TASK_RELEASE = Statement.named("taskRelease", """
+            UPDATE taak SET lease_tot = NULL WHERE id = :id AND claim_epoch = :epoch AND status = 'open'
+            """);
+
     private static final Statement TASK_DUE_FOR_DV = Statement.named("taskDueForDv", """
             UPDATE taak SET due = least(due, :due) WHERE dv_id = :dvId AND soort = :soort AND status = 'open'
             """);
@@ -374,6 +379,15 @@ public final class TaskRepository {
     public boolean taskReschedule(DbTransaction tx, Task task, Instant due) {
         return TASK_RESCHEDULE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("due", due).execute() == 1;
+    }
+
+    /**
+     * Gives a claimed task back untouched (a stopping instance that will not run it): the lease is cleared so any
+     * instance claims it at once, without counting an attempt. Locks only the task row. {@code false}: no longer
+     * ours.
+     */
+    public boolean taskRelease(DbTransaction tx, Task task) {
+        return TASK_RELEASE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute() == 1;
     }
 
     /** Brings the open task of a kind of a DV forward to {@code due} (if it was later), whoever holds it. */

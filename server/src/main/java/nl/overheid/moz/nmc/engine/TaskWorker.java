@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.engine;
 
 import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
@@ -23,10 +25,18 @@ import nl.overheid.moz.nmc.db.SqlStates;
  * the poll interval or until its kind is nudged through {@link WorkSignals}. For kinds that call NotifyNL a
  * claim is bounded by the {@link SendBudget} of each task's budget key; the batch is spread fairly over the
  * budgets with due work and, within a budget, over its DVs ({@link FairClaim}).
+ *
+ * <p>Stopping is graceful ({@link #stopClaiming}, {@link #awaitDrained}, {@link #abandon}): no new claim round
+ * starts; a claimed task that has not started is released (lease cleared, nothing counted) so another instance
+ * takes it at once; a running task may finish and commit until the grace period ends. What still runs then is
+ * interrupted and left to its lease, exactly as after a crash: the epoch keeps a late write out, and a send that
+ * may be at NotifyNL is looked up by reference at its next claim.
  */
 public final class TaskWorker implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TaskWorker.class.getName());
+    /** How often a task waiting for an execution slot looks whether the instance stops. */
+    private static final Duration PERMIT_CHECK = Duration.ofMillis(50);
 
     private final TaskHandler handler;
     private final Database database;
@@ -38,6 +48,11 @@ public final class TaskWorker implements AutoCloseable {
     private final ExecutorService executions = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore executing;
     private volatile boolean running;
+    /** Set when the instance stops: claimed tasks that have not started are released instead of run. */
+    private volatile boolean stopping;
+    /** Set when the grace period ended: a failure of an interrupted task is not the task's, so not counted. */
+    private volatile boolean abandoned;
+    private final AtomicInteger released = new AtomicInteger();
     private Thread loop;
 
     public TaskWorker(TaskHandler handler, Database database, TaskRepository tasks, SendBudget budget,
@@ -86,6 +101,9 @@ public final class TaskWorker implements AutoCloseable {
 
     /** One claim round and the execution of what it claimed; returns the number of tasks executed. */
     public int runOnce() {
+        if (stopping) {
+            return 0;
+        }
         List<Task> claimed = claimRound();
         List<Future<?>> started = new ArrayList<>(claimed.size());
         for (Task task : claimed) {
@@ -155,15 +173,18 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     private void executeOne(Task task) {
-        try {
-            executing.acquire();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!permitToRun()) {
+            release(task);
             return;
         }
         try {
             handler.execute(task);
         } catch (Exception e) {
+            if (abandoned) {
+                // Interrupted at the end of the grace period: not the task's failure. Its lease expires.
+                LOG.fine(() -> "task " + task.id() + " (" + task.kind() + ") interrupted while stopping; left to its lease");
+                return;
+            }
             if (SqlStates.unavailable(e)) {
                 // Not the task's failure: it could not run. Its lease expires and a later claim retries it.
                 LOG.warning(() -> "task " + task.id() + " (" + task.kind() + ") could not reach the database: "
@@ -183,6 +204,38 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits for one of the kind's execution slots; {@code false} when the instance stops first (or the wait is
+     * interrupted): the task has not started and is to be released.
+     */
+    private boolean permitToRun() {
+        try {
+            while (!stopping) {
+                if (executing.tryAcquire(PERMIT_CHECK.toMillis(), TimeUnit.MILLISECONDS)) {
+                    if (!stopping) {
+                        return true;
+                    }
+                    executing.release();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    /** Gives a claimed task that did not start back (its lease cleared); if that fails, its lease expires. */
+    private void release(Task task) {
+        try {
+            if (database.inTransaction(tx -> tasks.taskRelease(tx, task))) {
+                released.incrementAndGet();
+            }
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "task " + task.id() + " (" + task.kind() + ") not released (" + e.getClass().getSimpleName()
+                    + "); its lease expires and a later claim takes it");
+        }
+    }
+
     /** Counts an NMC-internal failure under the subject lock; exhausted tasks go to the handler. */
     private void recordFailure(Task task, String fout) {
         database.inTransactionDo(tx -> {
@@ -198,22 +251,66 @@ public final class TaskWorker implements AutoCloseable {
         });
     }
 
-    @Override
-    public void close() {
+    /**
+     * The first step of stopping: no claim round starts any more, and claimed tasks that have not started are
+     * released as they come up. Returns at once.
+     */
+    public void stopClaiming() {
+        stopping = true;
         running = false;
         signals.nudge(handler.kind());
-        if (loop != null) {
-            try {
-                loop.join(settings.lease().toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        executions.shutdown();
+    }
+
+    /**
+     * Waits until the claim loop ended and every task it claimed finished or was released, at most until
+     * {@code deadline} ({@link System#nanoTime()}); {@code true} when drained.
+     */
+    public boolean awaitDrained(long deadline) {
         try {
-            executions.awaitTermination(settings.lease().toMillis(), TimeUnit.MILLISECONDS);
+            Thread current = loop;
+            if (current != null && !current.join(remaining(deadline))) {
+                return false;
+            }
+            executions.shutdown();
+            return executions.awaitTermination(remaining(deadline).toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * The grace period ended: interrupts what still runs and waits {@code settle} for it to end. Those tasks
+     * keep their leases (see the class comment); their failures are not counted.
+     */
+    public void abandon(Duration settle) {
+        abandoned = true;
+        executions.shutdownNow();
+        if (loop != null) {
+            loop.interrupt();
+        }
+        try {
+            executions.awaitTermination(settle.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Claimed tasks given back while stopping. */
+    public int released() {
+        return released.get();
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+    }
+
+    /** Stops on its own (outside {@code Nmc}): claims stop, then what runs may finish within the grace period. */
+    @Override
+    public void close() {
+        stopClaiming();
+        if (!awaitDrained(System.nanoTime() + settings.shutdownGrace().toNanos())) {
+            abandon(Duration.ofSeconds(1));
         }
     }
 }

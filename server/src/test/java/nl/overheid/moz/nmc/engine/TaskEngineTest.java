@@ -37,7 +37,7 @@ class TaskEngineTest {
     private final WorkSignals signals = new WorkSignals();
     private final SendBudget budget = new SendBudget(Map.of("standaard", 3000), 0.1);
     private final EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 8, 20, LEASE,
-            Duration.ofSeconds(1), Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1));
+            Duration.ofSeconds(1), Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), Duration.ofSeconds(5));
     private UUID dvId;
 
     @BeforeEach

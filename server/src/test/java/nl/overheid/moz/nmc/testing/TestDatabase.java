@@ -58,6 +58,18 @@ public final class TestDatabase {
         return createEmpty();
     }
 
+    /**
+     * A migrated database of its own in the cluster at {@code serverUrl} (any database of it, e.g. {@code …/nmc}),
+     * for a test that runs a cluster of its own (to stop it under load).
+     */
+    public static TestDatabase separateIn(String serverUrl, String user, String password) {
+        TestDatabase database = createEmpty(new Server(serverUrl, user, password));
+        try (Database migrated = database.open()) {
+            migrated.migrate();
+        }
+        return database;
+    }
+
     private static TestDatabase create() {
         TestDatabase database = createEmpty();
         try (Database migrated = database.open()) {
@@ -67,7 +79,10 @@ public final class TestDatabase {
     }
 
     private static TestDatabase createEmpty() {
-        Server server = server();
+        return createEmpty(server());
+    }
+
+    private static TestDatabase createEmpty(Server server) {
         String name = "nmc_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (Connection admin = DriverManager.getConnection(server.url(), server.user(), server.password());
              Statement statement = admin.createStatement()) {
@@ -76,7 +91,10 @@ public final class TestDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the test database in " + server.url(), e);
         }
-        String url = server.url().substring(0, server.url().lastIndexOf('/') + 1) + name;
+        // The server URL's parameters (e.g. prepareThreshold=0 behind a transaction-pooling PgBouncer) are kept.
+        String base = server.url().contains("?") ? server.url().substring(0, server.url().indexOf('?')) : server.url();
+        String parameters = server.url().contains("?") ? server.url().substring(server.url().indexOf('?')) : "";
+        String url = base.substring(0, base.lastIndexOf('/') + 1) + name + parameters;
         return new TestDatabase(url, server.user(), server.password());
     }
 
@@ -137,7 +155,8 @@ public final class TestDatabase {
         }
     }
 
-    private static Path repositoryRoot() {
+    /** The repository's root directory (where {@code scripts/pg} is), found upwards from the working directory. */
+    public static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.exists(dir.resolve("scripts/pg"))) {
             dir = dir.getParent();

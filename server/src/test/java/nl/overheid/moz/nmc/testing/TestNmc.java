@@ -72,8 +72,23 @@ public final class TestNmc {
      */
     public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
                                 boolean autostart, String overridesYaml, java.util.function.UnaryOperator<String> editBase) {
+        return Config.builder()
+                .disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource()
+                .addSource(ConfigSources.create(overridesYaml, MediaTypes.APPLICATION_YAML))
+                .addSource(ConfigSources.create(editBase.apply(yaml(database, iam, notifyBaseUrl, partiesBaseUrl,
+                        autostart)), MediaTypes.APPLICATION_YAML))
+                .build();
+    }
+
+    /**
+     * The test configuration's text, before any override: for an NMC started as a process of its own, which reads
+     * its configuration from a file.
+     */
+    public static String yaml(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
+                              boolean autostart) {
         Base64.Encoder b64 = Base64.getEncoder();
-        String yaml = """
+        return """
                 server:
                   port: 0
                   host: 127.0.0.1
@@ -177,12 +192,6 @@ public final class TestNmc {
                 TestWebhookKeys.CURRENT.yaml(null, null), autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY,
                 TEMPLATE_ID, PROCESSING_ACTIVITY, BERICHTTYPE_B, TEMPLATE_ID_B, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE,
                 BERICHTTYPE_B, DV_B, BERICHTTYPE, BERICHTTYPE_B, DV_SMALL_QUOTA, BERICHTTYPE);
-        return Config.builder()
-                .disableEnvironmentVariablesSource()
-                .disableSystemPropertiesSource()
-                .addSource(ConfigSources.create(overridesYaml, MediaTypes.APPLICATION_YAML))
-                .addSource(ConfigSources.create(editBase.apply(yaml), MediaTypes.APPLICATION_YAML))
-                .build();
     }
 
     public static Nmc start(TestDatabase database, TestIam iam, String notifyBaseUrl, Clock clock) {
