@@ -46,9 +46,11 @@ import nl.overheid.moz.nmc.api.SleutelsResource;
 import nl.overheid.moz.nmc.api.WebhookResource;
 import nl.overheid.moz.nmc.api.WijzigingenResource;
 import nl.overheid.moz.nmc.control.ControlDuty;
+import nl.overheid.moz.nmc.control.OperationalGauges;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.DutyRunner;
+import nl.overheid.moz.nmc.engine.EngineEvents;
 import nl.overheid.moz.nmc.engine.EngineSettings;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SendBudget;
@@ -184,14 +186,15 @@ public final class Nmc implements AutoCloseable {
             Transitions transitions = new Transitions(clock);
             PogingRepository pogingen = new PogingRepository(clock);
             NotificatieReads reads = new NotificatieReads();
-            TaskRepository tasks = new TaskRepository();
+            NmcMetrics metrics = new NmcMetrics();
+            EngineEvents engineEvents = engineEvents(metrics);
+            TaskRepository tasks = new TaskRepository(engineEvents);
             OwnedTasks owned = new OwnedTasks(database, tasks);
             RetentionSettings retentionSettings = RetentionSettings.from(config, settings.eventLogRetention());
             NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions, clock,
                     retentionSettings.eraseAfter());
             WorkSignals signals = new WorkSignals();
             SendBudget budget = new SendBudget(engineSettings.notifyPerMinute(), engineSettings.reconcileShare());
-            NmcMetrics metrics = new NmcMetrics(database);
             Envelope envelope = new Envelope(kekProvider(config.get("privacy.kek")));
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
             Peppers payloadPeppers = Peppers.from(config.get("privacy.payload-pepper"));
@@ -219,7 +222,7 @@ public final class Nmc implements AutoCloseable {
             List<TaskWorker> workers = List.of(
                     new SendPipeline(owned, tasks, notificationTasks, pogingen, reads, transitions, register,
                             envelope, parties.notifyNl(), parties.profielservice(), parties.ldv(), clock,
-                            engineSettings.lease(), engineSettings::backoff, firstReconciliation),
+                            engineSettings.lease(), engineSettings::backoff, firstReconciliation, metrics),
                     new ReceiptProcessor(owned, tasks, notificationTasks, pogingen, ontvangsten, transitions, clock,
                             settings.mebvPeriod(), settings.finaliseMargin(), firstReconciliation, metrics),
                     new Reconciler(database, owned, tasks, notificationTasks, pogingen, reads, transitions,
@@ -233,13 +236,17 @@ public final class Nmc implements AutoCloseable {
                             parties.ldv(), signingKeys, webhookTargets, new WebhookClient(webhookSettings),
                             webhookSettings, objectMapper(), metrics, clock, engineSettings.lease()))
                     .stream()
-                    .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings))
+                    .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings,
+                            engineEvents))
                     .toList();
             Webhooks webhooks = new Webhooks(database, webhookPositions, tasks, events, cursors, signals, clock);
             FeedCalls feedCalls = new FeedCalls(database, clock, feedSettings.rateLimitPerSecond());
             AcceptanceQuota acceptanceQuota = new AcceptanceQuota(database, clock);
+            OperationalGauges gauges = new OperationalGauges(database, metrics, clock,
+                    OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")));
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
+                    gauges,
                     new EventPartitions(database),
                     new EventRetention(database, clock, settings.eventLogRetention()),
                     new SendBudgetUpkeep(database, budget, clock),
@@ -252,6 +259,7 @@ public final class Nmc implements AutoCloseable {
                             feedSettings.managementChannelTimeout()),
                     feedCalls,
                     acceptanceQuota), engineSettings.controlInterval());
+            gauges.runOnce(); // the first scrape reads counted values, not zeros
 
             // The steps that answer requests.
             Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers,
@@ -263,7 +271,7 @@ public final class Nmc implements AutoCloseable {
             ObjectMapper mapper = objectMapper();
             ApiDocuments documents = ApiDocuments.load();
             SecurityHeaders securityHeaders = new SecurityHeaders(documents.version());
-            ProblemResponses problems = new ProblemResponses(mapper, securityHeaders);
+            ProblemResponses problems = new ProblemResponses(mapper, securityHeaders, metrics);
             Responses responses = new Responses(mapper);
             JsonBodies dvBodies = new JsonBodies(mapper, documents.dvSchemas(), settings.maxBodyBytes());
             JsonBodies callbackBodies = new JsonBodies(objectMapper()
@@ -278,7 +286,7 @@ public final class Nmc implements AutoCloseable {
             HttpRouting.Builder routing = HttpRouting.builder()
                     .addFilter(new ApiFilter(securityHeaders,
                             ApiRoutes.of(documents, ApiFilter.BASE_PATH, SleutelsResource.WELL_KNOWN_PATH),
-                            authenticator, problems))
+                            authenticator, problems, metrics))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
                             new NotifyNlCallbackResource(settings.callbackToken(), receiptStore, callbackBodies,
@@ -327,6 +335,26 @@ public final class Nmc implements AutoCloseable {
             database.close();
             throw e;
         }
+    }
+
+    /** The engine's events, counted by the metrics (the engine knows no metric). */
+    private static EngineEvents engineEvents(NmcMetrics metrics) {
+        return new EngineEvents() {
+            @Override
+            public void claimRound(TaskKind kind, Duration took, int claimed) {
+                metrics.claimRound(kind.dbValue(), took, claimed);
+            }
+
+            @Override
+            public void leasesExpired(TaskKind kind, int count) {
+                metrics.leasesExpired(kind.dbValue(), count);
+            }
+
+            @Override
+            public void postponed(TaskKind kind, String cause) {
+                metrics.postponed(kind.dbValue(), cause);
+            }
+        };
     }
 
     /** The KEK provider {@code privacy.kek.provider} names; the configuration's own keys are the only one so far. */
