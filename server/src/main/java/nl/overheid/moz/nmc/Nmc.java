@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.helidon.config.Config;
 import io.helidon.health.HealthCheck;
-import io.helidon.health.HealthCheckResponse;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HttpException;
 import io.helidon.webserver.WebServer;
@@ -17,7 +16,6 @@ import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.net.URI;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -81,6 +79,7 @@ import nl.overheid.moz.nmc.webhook.WebhookSettings;
 import nl.overheid.moz.nmc.webhook.WebhookTargets;
 import nl.overheid.moz.nmc.webhook.Webhooks;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.observe.Readiness;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.ConfiguredKeks;
@@ -314,10 +313,15 @@ public final class Nmc implements AutoCloseable {
                             ProblemException.ofStatus(refused.status().code(), refused.status().reasonPhrase())))
                     .error(Throwable.class, problems::sendUnexpected);
 
+            Readiness readiness = new Readiness(database, envelope, Map.of("privacy.pepper", peppers,
+                    "privacy.payload-pepper", payloadPeppers, "privacy.ldv-pepper", ldvPeppers), clock,
+                    config.get("observe.readiness-timeout").as(Duration.class).orElse(Duration.ofSeconds(2)),
+                    config.get("observe.schema-check-interval").as(Duration.class).orElse(Duration.ofMinutes(1)));
             WebServer server = WebServer.builder()
                     .config(config.get("server"))
                     .addFeature(ObserveFeature.create(HealthObserver.builder()
-                            .details(true).addCheck(databaseCheck(database)).build(), MetricsObserver.create()))
+                            .details(true).addChecks(readiness.checks().toArray(HealthCheck[]::new)).build(),
+                            MetricsObserver.create()))
                     .addRouting(routing)
                     // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed
                     // request line or header) get a problem too, instead of its bare text.
@@ -370,24 +374,6 @@ public final class Nmc implements AutoCloseable {
     private static URI jwksUri(String value) {
         URI uri = URI.create(value);
         return uri.getScheme() == null ? Path.of(value).toAbsolutePath().toUri() : uri;
-    }
-
-    private static HealthCheck databaseCheck(Database database) {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "database";
-            }
-
-            @Override
-            public HealthCheckResponse call() {
-                try (Connection connection = database.dataSource().getConnection()) {
-                    return HealthCheckResponse.builder().status(connection.isValid(2)).build();
-                } catch (Exception e) {
-                    return HealthCheckResponse.builder().status(false).build();
-                }
-            }
-        };
     }
 
     public int port() {
