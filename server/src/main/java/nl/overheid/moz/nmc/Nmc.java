@@ -170,7 +170,12 @@ public final class Nmc implements AutoCloseable {
             if (dbSettings.schemaMode().equals("migrate")) {
                 database.migrate();
             } else {
-                database.validate();
+                try {
+                    database.validate();
+                } catch (org.flywaydb.core.api.FlywayException e) {
+                    throw new IllegalStateException("db.schema validate: the database schema does not match the shipped"
+                            + " migrations; apply them with the migration step first", e);
+                }
             }
             Register register = new Register(database, clock,
                     config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)));

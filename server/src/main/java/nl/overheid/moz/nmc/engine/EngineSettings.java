@@ -42,6 +42,9 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
         if (backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("engine.backoff-max must not be below engine.backoff-base");
         }
+        if (!(reconcileShare >= 0 && reconcileShare < 1)) {
+            throw new IllegalArgumentException("engine.reconcile-share must be at least 0 and below 1");
+        }
         if (batchSize < 1 || parallelism < 1 || maxDvsPerRound < 1 || notifyPerMinute < 1) {
             throw new IllegalArgumentException("engine batch size, parallelism, DVs per round and rate limit must be positive");
         }
