@@ -157,9 +157,30 @@ class ContainerImageTest {
 
     @Test
     void theImagesLayoutAndCommandStartTheServerAndPassItsHealthChecks() throws Exception {
+        // The migration Job's command (server/deploy/migration-job.yaml) on an empty database, then the server, which
+        // only validates.
+        TestDatabase empty = TestDatabase.unmigrated();
+        Path migrationLog = root.resolve("nmc-migrate.log");
+        List<String> migrate = new ArrayList<>();
+        JsonNode job = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                .readTree(SERVER.resolve("deploy/migration-job.yaml").toFile());
+        job.path("spec").path("template").path("spec").path("containers").get(0).path("command")
+                .forEach(part -> migrate.add(part.asText().equals("java")
+                        ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
+                        : part.asText().startsWith("/") ? root.resolve(part.asText().substring(1)).toString()
+                        : part.asText()));
+        ProcessBuilder migration = new ProcessBuilder(migrate).redirectErrorStream(true)
+                .redirectOutput(migrationLog.toFile());
+        migration.environment().putAll(Map.of("DB_URL", empty.url(), "DB_USER", empty.user(),
+                "DB_PASSWORD", empty.password(), "NMC_LOG_FORMAT", "json"));
+        Process migrating = migration.start();
+        assertThat(migrating.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(migrating.exitValue()).as(Files.readString(migrationLog)).isZero();
+        assertThat(Files.readString(migrationLog)).contains("schema migrated");
+
         int port = freePort();
         Path log = root.resolve("nmc-ready.log");
-        Process nmc = start(TestDatabase.separate(), port, Map.of(), log);
+        Process nmc = start(empty, port, Map.of(), log);
         try {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             Instant deadline = Instant.now().plusSeconds(90);
