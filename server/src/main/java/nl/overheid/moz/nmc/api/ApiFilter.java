@@ -94,7 +94,8 @@ public final class ApiFilter implements Filter {
             if (route.get().needsDvToken(method)) {
                 Dienstverlener caller = authenticator.authenticate(request.headers().value(HeaderNames.AUTHORIZATION));
                 request.context().register(caller);
-                LogContext.with(LogContext.DV_ID, caller.oin());
+                // The DV's id as the task lines name it; the request's context ends with its response.
+                LogContext.with(LogContext.DV_ID, caller.id());
             }
         } catch (ProblemException problem) {
             problems.send(response, problem);
