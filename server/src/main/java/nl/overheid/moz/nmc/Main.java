@@ -4,6 +4,9 @@ import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.logging.common.LogConfig;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.logging.StdoutLogHandler;
 
 /**
  * Starts the NMC. Configuration: environment variables and system properties override the file named by
@@ -20,7 +23,19 @@ public final class Main {
             System.setProperty("java.util.logging.manager", StoppingLogManager.class.getName());
         }
         LogConfig.configureRuntime();
-        Nmc nmc = Nmc.start(config(), Nmc.systemClock());
+        Nmc nmc;
+        try {
+            StdoutLogHandler.formatter(StdoutLogHandler.format());
+            nmc = Nmc.start(config(), Nmc.systemClock());
+        } catch (RuntimeException e) {
+            // One line an operator can act on (a missing key, a value out of range, a schema that does not
+            // validate); the stack trace only at FINE, since the cause is the configuration, not the code.
+            Logger log = Logger.getLogger(Main.class.getName());
+            log.severe(refusal(e));
+            log.log(Level.FINE, "start-up refused", e);
+            System.exit(1);
+            return;
+        }
         // SIGTERM (or SIGINT): a graceful stop within engine.shutdown-grace, see Nmc.close.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -29,6 +44,30 @@ public final class Main {
                 StoppingLogManager.resetAfterStop();
             }
         }, "nmc-shutdown"));
+    }
+
+    /**
+     * The one line a refused start logs: "NMC refuses to start: " and the messages of the exception and its causes
+     * that add something, on one line. Messages name keys and limits, never their values.
+     */
+    public static String refusal(Throwable e) {
+        StringBuilder line = new StringBuilder("NMC refuses to start: ");
+        String previous = null;
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            String message = cause.getMessage() == null ? null : cause.getMessage().replaceAll("\\s+", " ").trim();
+            if (message == null || message.isEmpty() || (previous != null && previous.contains(message))) {
+                continue;
+            }
+            if (previous != null) {
+                line.append(" <- ");
+            }
+            line.append(message);
+            previous = message;
+        }
+        if (previous == null) {
+            line.append(e.getClass().getSimpleName());
+        }
+        return line.length() > 600 ? line.substring(0, 597) + "..." : line.toString();
     }
 
     public static Config config() {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.helidon.config.Config;
 import io.helidon.health.HealthCheck;
-import io.helidon.health.HealthCheckResponse;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HttpException;
 import io.helidon.webserver.WebServer;
@@ -17,7 +16,6 @@ import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.net.URI;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -57,9 +55,11 @@ import nl.overheid.moz.nmc.api.SleutelsResource;
 import nl.overheid.moz.nmc.api.WebhookResource;
 import nl.overheid.moz.nmc.api.WijzigingenResource;
 import nl.overheid.moz.nmc.control.ControlDuty;
+import nl.overheid.moz.nmc.control.OperationalGauges;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.DutyRunner;
+import nl.overheid.moz.nmc.engine.EngineEvents;
 import nl.overheid.moz.nmc.engine.EngineSettings;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SendBudget;
@@ -91,6 +91,7 @@ import nl.overheid.moz.nmc.webhook.WebhookSettings;
 import nl.overheid.moz.nmc.webhook.WebhookTargets;
 import nl.overheid.moz.nmc.webhook.Webhooks;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.observe.Readiness;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.ConfiguredKeks;
@@ -189,7 +190,12 @@ public final class Nmc implements AutoCloseable {
             if (dbSettings.schemaMode().equals("migrate")) {
                 database.migrate();
             } else {
-                database.validate();
+                try {
+                    database.validate();
+                } catch (org.flywaydb.core.api.FlywayException e) {
+                    throw new IllegalStateException("db.schema validate: the database schema does not match the shipped"
+                            + " migrations; apply them with the migration step first", e);
+                }
             }
             Register register = new Register(database, clock,
                     config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)));
@@ -208,7 +214,9 @@ public final class Nmc implements AutoCloseable {
             Transitions transitions = new Transitions(clock);
             PogingRepository pogingen = new PogingRepository(clock);
             NotificatieReads reads = new NotificatieReads();
-            TaskRepository tasks = new TaskRepository();
+            NmcMetrics metrics = new NmcMetrics();
+            EngineEvents engineEvents = engineEvents(metrics);
+            TaskRepository tasks = new TaskRepository(engineEvents);
             OwnedTasks owned = new OwnedTasks(database, tasks);
             RetentionSettings retentionSettings = RetentionSettings.from(config, settings.eventLogRetention());
             NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions, register, clock,
@@ -217,7 +225,6 @@ public final class Nmc implements AutoCloseable {
             // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
             SendBudget budget = new SendBudget(notifyNlSettings.perMinute(), engineSettings.reconcileShare());
             UnusedTokens unusedTokens = new UnusedTokens(database, budget, clock);
-            NmcMetrics metrics = new NmcMetrics(database);
             Envelope envelope = new Envelope(kekProvider(config.get("privacy.kek")));
             Peppers peppers = Peppers.from(config.get("privacy.pepper"));
             Peppers payloadPeppers = Peppers.from(config.get("privacy.payload-pepper"));
@@ -245,7 +252,7 @@ public final class Nmc implements AutoCloseable {
             List<TaskWorker> workers = List.of(
                     new SendPipeline(owned, tasks, notificationTasks, pogingen, reads, transitions, register,
                             envelope, parties.notifyNl(), unusedTokens, parties.profielservice(), parties.ldv(), clock,
-                            engineSettings.lease(), engineSettings::backoff, firstReconciliation),
+                            engineSettings.lease(), engineSettings::backoff, firstReconciliation, metrics),
                     new ReceiptProcessor(owned, tasks, notificationTasks, pogingen, ontvangsten, transitions, clock,
                             settings.mebvPeriod(), settings.finaliseMargin(), firstReconciliation, metrics),
                     new Reconciler(database, owned, tasks, notificationTasks, pogingen, reads, transitions,
@@ -260,14 +267,18 @@ public final class Nmc implements AutoCloseable {
                             parties.ldv(), signingKeys, webhookTargets, new WebhookClient(webhookSettings),
                             webhookSettings, objectMapper(), metrics, clock, engineSettings.lease()))
                     .stream()
-                    .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings))
+                    .map(handler -> new TaskWorker(handler, database, tasks, budget, signals, clock, engineSettings,
+                            engineEvents))
                     .toList();
             Webhooks webhooks = new Webhooks(database, webhookPositions, tasks, events, cursors, signals, clock);
             FeedCalls feedCalls = new FeedCalls(database, clock, feedSettings.rateLimitPerSecond());
             BeheerAudit beheerAudit = new BeheerAudit(database, clock, retentionSettings.notifications());
             AcceptanceQuota acceptanceQuota = new AcceptanceQuota(database, clock);
+            OperationalGauges gauges = new OperationalGauges(database, metrics, clock,
+                    OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")));
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
+                    gauges,
                     new EventPartitions(database),
                     new EventRetention(database, clock, settings.eventLogRetention()),
                     new SendBudgetUpkeep(database, budget, clock),
@@ -281,6 +292,7 @@ public final class Nmc implements AutoCloseable {
                     feedCalls,
                     acceptanceQuota,
                     beheerAudit), engineSettings.controlInterval());
+            gauges.runOnce(); // the first scrape reads counted values, not zeros
 
             // The steps that answer requests.
             Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers,
@@ -294,7 +306,7 @@ public final class Nmc implements AutoCloseable {
             ObjectMapper mapper = objectMapper();
             ApiDocuments documents = ApiDocuments.load();
             SecurityHeaders securityHeaders = new SecurityHeaders(documents.version());
-            ProblemResponses problems = new ProblemResponses(mapper, securityHeaders);
+            ProblemResponses problems = new ProblemResponses(mapper, securityHeaders, metrics);
             Responses responses = new Responses(mapper);
             JsonBodies dvBodies = new JsonBodies(mapper, documents.dvSchemas(), settings.maxBodyBytes());
             JsonBodies callbackBodies = new JsonBodies(objectMapper()
@@ -321,7 +333,7 @@ public final class Nmc implements AutoCloseable {
                     .addFilter(new ApiFilter(securityHeaders,
                             ApiRoutes.of(documents, ApiFilter.BASE_PATH, ApiFilter.OPERATOR_BASE_PATH,
                                     SleutelsResource.WELL_KNOWN_PATH),
-                            authenticator, operators, problems))
+                            authenticator, operators, problems, metrics))
                     .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
                             new NotifyNlCallbackResource(CallbackTokens.from(notifyNlSettings), receiptStore,
@@ -362,10 +374,15 @@ public final class Nmc implements AutoCloseable {
                             ProblemException.ofStatus(refused.status().code(), refused.status().reasonPhrase())))
                     .error(Throwable.class, problems::sendUnexpected);
 
+            Readiness readiness = new Readiness(database, envelope, Map.of("privacy.pepper", peppers,
+                    "privacy.payload-pepper", payloadPeppers, "privacy.ldv-pepper", ldvPeppers), clock,
+                    config.get("observe.readiness-timeout").as(Duration.class).orElse(Duration.ofSeconds(2)),
+                    config.get("observe.schema-check-interval").as(Duration.class).orElse(Duration.ofMinutes(1)));
             WebServer server = WebServer.builder()
                     .config(config.get("server"))
                     .addFeature(ObserveFeature.create(HealthObserver.builder()
-                            .details(true).addCheck(databaseCheck(database)).build(), MetricsObserver.create()))
+                            .details(true).addChecks(readiness.checks().toArray(HealthCheck[]::new)).build(),
+                            MetricsObserver.create()))
                     .addRouting(routing)
                     // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed
                     // request line or header) get a problem too, instead of its bare text.
@@ -388,6 +405,26 @@ public final class Nmc implements AutoCloseable {
         }
     }
 
+    /** The engine's events, counted by the metrics (the engine knows no metric). */
+    private static EngineEvents engineEvents(NmcMetrics metrics) {
+        return new EngineEvents() {
+            @Override
+            public void claimRound(TaskKind kind, Duration took, int claimed) {
+                metrics.claimRound(kind.dbValue(), took, claimed);
+            }
+
+            @Override
+            public void leasesExpired(TaskKind kind, int count) {
+                metrics.leasesExpired(kind.dbValue(), count);
+            }
+
+            @Override
+            public void postponed(TaskKind kind, String cause) {
+                metrics.postponed(kind.dbValue(), cause);
+            }
+        };
+    }
+
     /** The KEK provider {@code privacy.kek.provider} names; the configuration's own keys are the only one so far. */
     private static KekProvider kekProvider(Config kek) {
         String provider = kek.get("provider").asString().orElse("configuration");
@@ -401,24 +438,6 @@ public final class Nmc implements AutoCloseable {
     private static URI jwksUri(String value) {
         URI uri = URI.create(value);
         return uri.getScheme() == null ? Path.of(value).toAbsolutePath().toUri() : uri;
-    }
-
-    private static HealthCheck databaseCheck(Database database) {
-        return new HealthCheck() {
-            @Override
-            public String name() {
-                return "database";
-            }
-
-            @Override
-            public HealthCheckResponse call() {
-                try (Connection connection = database.dataSource().getConnection()) {
-                    return HealthCheckResponse.builder().status(connection.isValid(2)).build();
-                } catch (Exception e) {
-                    return HealthCheckResponse.builder().status(false).build();
-                }
-            }
-        };
     }
 
     public int port() {

@@ -42,6 +42,7 @@ class ArchitectureTest {
                 .layer("Engine").definedBy(ROOT + ".engine..")
                 .layer("Lifecycle").definedBy(ROOT + ".lifecycle..")
                 .layer("Db").definedBy(ROOT + ".db..")
+                .layer("Logging").definedBy(ROOT + ".logging..")
                 .whereLayer("Composition root").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Composition root")
                 .whereLayer("Steps").mayOnlyBeAccessedByLayers("Composition root", "Api")
@@ -50,6 +51,17 @@ class ArchitectureTest {
                 .whereLayer("Lifecycle").mayOnlyBeAccessedByLayers("Composition root", "Api", "Steps")
                 .whereLayer("Db").mayOnlyBeAccessedByLayers("Composition root", "Steps", "Support", "Engine",
                         "Lifecycle")
+                .whereLayer("Logging").mayNotAccessAnyLayer()
+                .check(classes);
+    }
+
+    /** The log context is set by the engine, the steps and the API alike, so it may know none of them. */
+    @Test
+    void loggingDependsOnNoOtherPackage() {
+        noClasses().that().resideInAPackage(ROOT + ".logging..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT)
+                .orShould().dependOnClassesThat().resideOutsideOfPackages(ROOT + ".logging..", "java..",
+                        "com.fasterxml.jackson.core..")
                 .check(classes);
     }
 

@@ -166,6 +166,10 @@ class PiiScanTest {
         assertThat(log.text()).contains("\tat nl.overheid.moz.nmc.");
         assertThat(simulatorLog).as("the simulators logged").isNotEmpty();
         List<PersonalValues.Hit> hits = new ArrayList<>(values.scan("the NMC's log", log.text()));
+        hits.addAll(values.scan("the NMC's JSON log", log.json()));
+        assertThat(log.json().lines()).as("one JSON object per record, context included")
+                .hasSize(log.lines()).anyMatch(line -> line.contains("\"notificatie_id\""))
+                .allMatch(line -> line.startsWith("{\"time\":") && line.endsWith("}"));
         hits.addAll(values.scan("the simulators' log", String.join("\n", simulatorLog)));
         report("LOGS", log.lines() + " records (the NMC's at " + log.nmcLevels() + "), " + simulatorLog.size()
                 + " simulator lines", hits);
@@ -685,6 +689,9 @@ class PiiScanTest {
     /** Every log record of the run, at every level, with its stack trace: the text an operator would read. */
     private static final class CapturedLog extends Handler {
         private final StringBuilder text = new StringBuilder();
+        /** The same records as production writes them: one JSON object per line, with the log context. */
+        private final StringBuilder json = new StringBuilder();
+        private final java.util.logging.Formatter jsonFormatter = new nl.overheid.moz.nmc.logging.JsonLogFormatter();
         private final SimpleFormatter formatter = new SimpleFormatter();
         private final Set<Level> nmcLevels = new LinkedHashSet<>();
         private int lines;
@@ -697,6 +704,7 @@ class PiiScanTest {
             }
             text.append(record.getLevel()).append(' ').append(record.getLoggerName()).append(": ")
                     .append(formatter.formatMessage(record)).append('\n');
+            json.append(jsonFormatter.format(record));
             if (record.getThrown() != null) {
                 StringWriter trace = new StringWriter();
                 record.getThrown().printStackTrace(new PrintWriter(trace));
@@ -706,6 +714,10 @@ class PiiScanTest {
 
         synchronized String text() {
             return text.toString();
+        }
+
+        synchronized String json() {
+            return json.toString();
         }
 
         synchronized int lines() {

@@ -6,8 +6,13 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import nl.overheid.moz.nmc.logging.LogContext;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.register.Dienstverlener;
+import nl.overheid.moz.nmc.trace.Span;
 
 /**
  * Runs before every route: sets {@code API-Version} and the security headers on every response
@@ -23,20 +28,40 @@ public final class ApiFilter implements Filter {
     /** The operator API (beheer-API): its own contract, audience and role. */
     public static final String OPERATOR_BASE_PATH = "/api/nmc-beheer/v1";
     public static final String OBSERVE_PATH = "/observe";
+    private static final io.helidon.http.HeaderName TRACEPARENT_HEADER = HeaderNames.create("traceparent");
+    private static final java.util.regex.Pattern TRACEPARENT =
+            java.util.regex.Pattern.compile("^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
+
+    /** The operation label of a request outside the contracts (bounded: never the path or method sent). */
+    public static final String UNKNOWN_OPERATION = "onbekend";
+
+    /*
+     * The operation of the request this thread answers, for the problem metrics: Helidon runs a request's filter,
+     * handler and error handlers on one thread, and the error handlers after this filter returned, so it is
+     * cleared when the response is sent (and replaced by the next request's filter).
+     */
+    private static final ThreadLocal<String> OPERATION = new ThreadLocal<>();
 
     private final SecurityHeaders headers;
     private final ApiRoutes routes;
     private final DvAuthenticator authenticator;
     private final OperatorAuthenticator operators;
     private final ProblemResponses problems;
+    private final NmcMetrics metrics;
 
     public ApiFilter(SecurityHeaders headers, ApiRoutes routes, DvAuthenticator authenticator,
-                     OperatorAuthenticator operators, ProblemResponses problems) {
+                     OperatorAuthenticator operators, ProblemResponses problems, NmcMetrics metrics) {
         this.headers = headers;
         this.routes = routes;
         this.authenticator = authenticator;
         this.operators = operators;
         this.problems = problems;
+        this.metrics = metrics;
+    }
+
+    /** The operation of the request the current thread answers ({@link #UNKNOWN_OPERATION} outside one). */
+    static String currentOperation() {
+        return java.util.Objects.requireNonNullElse(OPERATION.get(), UNKNOWN_OPERATION);
     }
 
     @Override
@@ -51,6 +76,19 @@ public final class ApiFilter implements Filter {
         }
         Method method = request.prologue().method();
         Optional<ApiRoutes.Route> route = routes.match(path);
+        String operation = route.map(r -> (r.allows(method) ? method.text() : "?") + " " + r.template())
+                .orElse(UNKNOWN_OPERATION);
+        long started = System.nanoTime();
+        OPERATION.set(operation);
+        // Every line logged for this request names its trace (the caller's, or a new one) and, once known, the DV.
+        LogContext.Scope context = LogContext.start(Map.of(
+                LogContext.TRACE_ID, traceId(request.headers().first(TRACEPARENT_HEADER)),
+                LogContext.SPAN_ID, Span.newSpanId()));
+        response.beforeSend(() -> {
+            metrics.apiRequest(operation, response.status().code(), Duration.ofNanos(System.nanoTime() - started));
+            OPERATION.remove();
+            context.close();
+        });
         try {
             if (route.isEmpty()) {
                 throw ProblemException.notFound();
@@ -63,6 +101,8 @@ public final class ApiFilter implements Filter {
                     Dienstverlener caller = authenticator.authenticate(
                             request.headers().value(HeaderNames.AUTHORIZATION));
                     request.context().register(caller);
+                    // The DV's id as the task lines name it; the request's context ends with its response.
+                    LogContext.with(LogContext.DV_ID, caller.id());
                 }
                 case OPERATOR -> request.context().register(
                         operators.authenticate(request.headers().value(HeaderNames.AUTHORIZATION)));
@@ -74,5 +114,11 @@ public final class ApiFilter implements Filter {
             return;
         }
         chain.proceed();
+    }
+
+    /** The trace id of a valid {@code traceparent}, else a new one. */
+    private static String traceId(Optional<String> traceparent) {
+        java.util.regex.Matcher valid = TRACEPARENT.matcher(traceparent.orElse(""));
+        return valid.matches() && !valid.group(1).equals("0".repeat(32)) ? valid.group(1) : Span.newTraceId();
     }
 }

@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.DirectHandler;
@@ -29,10 +30,12 @@ public final class ProblemResponses implements DirectHandler {
 
     private final ObjectMapper mapper;
     private final SecurityHeaders headers;
+    private final NmcMetrics metrics;
 
-    public ProblemResponses(ObjectMapper mapper, SecurityHeaders headers) {
+    public ProblemResponses(ObjectMapper mapper, SecurityHeaders headers, NmcMetrics metrics) {
         this.mapper = mapper;
         this.headers = headers;
+        this.metrics = metrics;
     }
 
     public void send(ServerResponse response, ProblemException problem) {
@@ -61,6 +64,7 @@ public final class ProblemResponses implements DirectHandler {
     public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
                                     ServerResponseHeaders responseHeaders, String message) {
         ProblemException problem = ProblemException.ofStatus(status.code(), status.reasonPhrase());
+        metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), status.code());
         headers.apply(responseHeaders);
         problem.headers().forEach((name, value) -> responseHeaders.set(HeaderNames.create(name), value));
         responseHeaders.contentType(PROBLEM_JSON);
@@ -94,6 +98,7 @@ public final class ProblemResponses implements DirectHandler {
             return;
         }
         response.status(Status.create(status));
+        metrics.apiProblem(ApiFilter.currentOperation(), body.path("type").asText(), status);
         if (problem != null) {
             problem.headers().forEach((name, value) -> response.header(HeaderNames.create(name), value));
         }

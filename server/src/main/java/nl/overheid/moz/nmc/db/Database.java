@@ -70,12 +70,18 @@ public final class Database implements AutoCloseable {
         String options = "-c statement_timeout=" + settings.statementTimeout().toMillis()
                 + " -c idle_in_transaction_session_timeout=" + settings.idleInTransactionTimeout().toMillis()
                 + " -c TimeZone=UTC";
-        if (serverVersion(settings) >= TRANSACTION_TIMEOUT_SINCE) {
-            options += " -c transaction_timeout=" + settings.transactionTimeout().toMillis();
+        if (!settings.sessionOptions()) {
+            // PgBouncer in transaction mode refuses the options startup parameter: the role carries them.
+            LOG.info("db.session-options is false: statement, idle and transaction timeouts and TimeZone=UTC must be"
+                    + " set on the database role");
         } else {
-            LOG.warning("PostgreSQL before 17 has no transaction_timeout; relying on statement and idle timeouts");
+            if (serverVersion(settings) >= TRANSACTION_TIMEOUT_SINCE) {
+                options += " -c transaction_timeout=" + settings.transactionTimeout().toMillis();
+            } else {
+                LOG.warning("PostgreSQL before 17 has no transaction_timeout; relying on statement and idle timeouts");
+            }
+            config.addDataSourceProperty("options", options);
         }
-        config.addDataSourceProperty("options", options);
         // UUIDs and enum spellings are bound as text; the server infers their type from the statement.
         config.addDataSourceProperty("stringtype", "unspecified");
         HikariDataSource dataSource = new HikariDataSource(config);

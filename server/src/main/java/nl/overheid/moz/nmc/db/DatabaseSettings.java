@@ -15,10 +15,20 @@ import java.util.Objects;
  * @param idleInTransactionTimeout server-side idle-in-transaction timeout of every connection
  * @param transactionTimeout       server-side transaction timeout of every connection (PostgreSQL 17+)
  * @param schemaMode {@code migrate} (dev, test) or {@code validate} (production default)
+ * @param sessionOptions whether every connection sends the timeouts and {@code TimeZone=UTC} as the startup
+ *                       parameter {@code options}; {@code false} behind a PgBouncer in transaction mode, which
+ *                       refuses it: then they are set on the role (README, Operations)
  */
 public record DatabaseSettings(String url, String user, String password, int poolSize,
                                Duration statementTimeout, Duration idleInTransactionTimeout,
-                               Duration transactionTimeout, String schemaMode) {
+                               Duration transactionTimeout, String schemaMode, boolean sessionOptions) {
+
+    /** With the session options sent (direct connections, tests). */
+    public DatabaseSettings(String url, String user, String password, int poolSize, Duration statementTimeout,
+                            Duration idleInTransactionTimeout, Duration transactionTimeout, String schemaMode) {
+        this(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode,
+                true);
+    }
 
     public static final int DEFAULT_POOL_SIZE = 24;
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
@@ -49,6 +59,7 @@ public record DatabaseSettings(String url, String user, String password, int poo
                 db.get("statement-timeout").as(Duration.class).orElse(DEFAULT_STATEMENT_TIMEOUT),
                 db.get("idle-in-transaction-timeout").as(Duration.class).orElse(DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT),
                 db.get("transaction-timeout").as(Duration.class).orElse(DEFAULT_TRANSACTION_TIMEOUT),
-                db.get("schema").asString().orElse("validate"));
+                db.get("schema").asString().orElse("validate"),
+                db.get("session-options").asBoolean().orElse(true));
     }
 }

@@ -51,7 +51,7 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
         if (batchSize < 1 || parallelism < 1 || maxDvsPerRound < 1) {
             throw new IllegalArgumentException("engine batch size, parallelism and DVs per round must be positive");
         }
-        if (reconcileShare < 0 || reconcileShare >= 1) {
+        if (!(reconcileShare >= 0 && reconcileShare < 1)) {
             throw new IllegalArgumentException("engine.reconcile-share must be at least 0 and below 1");
         }
     }

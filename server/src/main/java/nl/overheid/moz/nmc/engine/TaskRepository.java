@@ -18,6 +18,17 @@ import nl.overheid.moz.nmc.db.Statement;
  */
 public final class TaskRepository {
 
+    private final EngineEvents events;
+
+    public TaskRepository() {
+        this(EngineEvents.NONE);
+    }
+
+    /** With someone to tell about postponements and expired leases (the metrics). */
+    public TaskRepository(EngineEvents events) {
+        this.events = events;
+    }
+
     private static final String RETURNED_COLUMNS = """
             t.id, t.soort, t.dv_id, t.notificatie, t.poging, t.ontvangst, t.due, t.lease_tot, t.claim_epoch,
             t.pogingenteller, t.trace_id, CAST(t.payload AS text) AS payload,
@@ -69,7 +80,7 @@ public final class TaskRepository {
     private static final String CLAIM = """
             UPDATE taak t
                SET lease_tot = :leaseUntil, claim_epoch = t.claim_epoch + 1
-              FROM (SELECT c.id
+              FROM (SELECT c.id, c.lease_tot IS NOT NULL AS lease_verlopen
                       FROM taak c
                      WHERE c.soort = :soort AND %s AND %s AND c.status = 'open' AND c.due <= :now
                        AND (c.lease_tot IS NULL OR c.lease_tot < :now)
@@ -77,7 +88,7 @@ public final class TaskRepository {
                      LIMIT :limit
                        FOR UPDATE SKIP LOCKED) claimable
              WHERE t.id = claimable.id
-            RETURNING %s
+            RETURNING %s, claimable.lease_verlopen
             """;
 
     private static final Statement TASK_CLAIM_DUE = Statement.named("taskClaimDue",
@@ -327,8 +338,18 @@ public final class TaskRepository {
         if (dvId != null) {
             statement.addParam("dvId", dvId);
         }
-        return statement.addParam("soort", kind).addParam("limit", limit).addParam("now", now)
-                .addParam("leaseUntil", leaseUntil).execute().map(row -> task(row, now)).toList();
+        int[] expired = {0};
+        List<Task> claimed = statement.addParam("soort", kind).addParam("limit", limit).addParam("now", now)
+                .addParam("leaseUntil", leaseUntil).execute().map(row -> {
+                    if (Boolean.TRUE.equals(row.column("lease_verlopen").get(Boolean.class))) {
+                        expired[0]++;
+                    }
+                    return task(row, now);
+                }).toList();
+        if (expired[0] > 0) {
+            events.leasesExpired(kind, expired[0]);
+        }
+        return claimed;
     }
 
     /**
@@ -368,8 +389,12 @@ public final class TaskRepository {
      * The number of postponements is kept in the payload for the backoff.
      */
     public boolean taskPostpone(DbTransaction tx, Task task, Instant due, String fout) {
-        return TASK_POSTPONE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
+        boolean ours = TASK_POSTPONE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("due", due).addParam("fout", fout).execute() == 1;
+        if (ours) {
+            events.postponed(task.kind(), fout);
+        }
+        return ours;
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.SqlStates;
+import nl.overheid.moz.nmc.logging.LogContext;
 
 /**
  * The agent of one task kind: claims a batch, executes it on virtual threads, repeats. Idle, it sleeps for
@@ -45,6 +46,7 @@ public final class TaskWorker implements AutoCloseable {
     private final WorkSignals signals;
     private final Clock clock;
     private final EngineSettings settings;
+    private final EngineEvents events;
     private final ExecutorService executions = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore executing;
     private volatile boolean running;
@@ -57,6 +59,13 @@ public final class TaskWorker implements AutoCloseable {
 
     public TaskWorker(TaskHandler handler, Database database, TaskRepository tasks, SendBudget budget,
                       WorkSignals signals, Clock clock, EngineSettings settings) {
+        this(handler, database, tasks, budget, signals, clock, settings, EngineEvents.NONE);
+    }
+
+    /** With someone to tell about claim rounds (the metrics). */
+    public TaskWorker(TaskHandler handler, Database database, TaskRepository tasks, SendBudget budget,
+                      WorkSignals signals, Clock clock, EngineSettings settings, EngineEvents events) {
+        this.events = events;
         this.handler = handler;
         this.database = database;
         this.tasks = tasks;
@@ -104,7 +113,10 @@ public final class TaskWorker implements AutoCloseable {
         if (stopping) {
             return 0;
         }
+        long claimStarted = System.nanoTime();
         List<Task> claimed = claimRound();
+        events.claimRound(handler.kind(), java.time.Duration.ofNanos(System.nanoTime() - claimStarted),
+                claimed.size());
         List<Future<?>> started = new ArrayList<>(claimed.size());
         for (Task task : claimed) {
             started.add(executions.submit(() -> executeOne(task)));
@@ -173,6 +185,17 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     private void executeOne(Task task) {
+        // Every line logged while the task runs names it: trace, notification, kind, DV (ids only).
+        try (LogContext.Scope context = LogContext.start(java.util.Map.of(
+                LogContext.TAAK_SOORT, task.kind().dbValue(),
+                LogContext.TRACE_ID, java.util.Objects.requireNonNullElse(task.traceId(), ""),
+                LogContext.NOTIFICATIE_ID, java.util.Objects.requireNonNullElse(task.notificatie(), ""),
+                LogContext.DV_ID, java.util.Objects.requireNonNullElse(task.dvId(), "")))) {
+            executeInContext(task);
+        }
+    }
+
+    private void executeInContext(Task task) {
         if (!permitToRun()) {
             release(task);
             return;

@@ -109,9 +109,9 @@ public final class PogingRepository {
         POGING_MARK_REQUESTED.dml(tx).addParam("id", id).addParam("now", clock.instant()).execute();
     }
 
-    /** Records another NotifyNL id for the same attempt (a second send after an expired lease). */
-    public void pogingAddDuplicate(DbTransaction tx, UUID id, UUID notifyId) {
-        POGING_ADD_DUPLICATE.dml(tx).addParam("id", id).addParam("notifyId", notifyId).execute();
+    /** Records another NotifyNL id for the same attempt (a second send after an expired lease); {@code true}: new. */
+    public boolean pogingAddDuplicate(DbTransaction tx, UUID id, UUID notifyId) {
+        return POGING_ADD_DUPLICATE.dml(tx).addParam("id", id).addParam("notifyId", notifyId).execute() == 1;
     }
 
     /** Applies a receipt's outcome: the new status and the receipt's completed_at. */

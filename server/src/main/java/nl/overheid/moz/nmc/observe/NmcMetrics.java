@@ -5,23 +5,32 @@ import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Metrics;
+import io.helidon.metrics.api.Tag;
+import io.helidon.metrics.api.Timer;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The operational signals of design §11, served at {@code /observe/metrics}: counters for what happens in
- * passing (refused receipts, receipts with a status the NMC does not know, tasks the control duty had to
- * re-plan) and gauges read from the database on each scrape (tasks parked as {@code mislukt}, notifications
- * in {@code bezorgstatus-onbekend}); both gauge queries use partial indexes.
+ * The operational signals of design §11, served as Prometheus text at {@code /observe/metrics} (README,
+ * Operations, lists them all). Three sources: counters of what happens in passing (receipts refused, claim
+ * rounds, postponements, API requests and problems), gauges set by the {@code OperationalGauges} duty from
+ * bounded queries (so a scrape never touches the database, and still answers while it is down), and gauges other
+ * duties set (unacknowledged terminal statuses, KEK rows). Labels carry task kinds, operations, parties' error
+ * classes, problem types and the OINs of registered DVs only: all bounded, none personal data.
  */
 public final class NmcMetrics implements AutoCloseable {
 
-    private static final Statement TASK_COUNT_FAILED = Statement.named("taskCountFailed",
-            "SELECT count(*) AS n FROM taak WHERE status = 'mislukt'");
-    private static final Statement NOTIFICATIE_COUNT_STATUS_UNKNOWN = Statement.named("notificatieCountStatusUnknown",
-            "SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'");
+    /** Buckets of the latency histograms, in seconds. */
+    private static final Duration[] LATENCY_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10),
+        Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+        Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
+        Duration.ofSeconds(10)};
 
     private final MeterRegistry registry = Metrics.globalRegistry();
     private final Counter rejectedReceipts;
@@ -30,14 +39,12 @@ public final class NmcMetrics implements AutoCloseable {
     private final Counter parkedInvalidReports;
     private final Counter webhookEvents;
     private final Counter webhookFailures;
-    private final List<Meter> gauges;
-    private final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> unacknowledged =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final List<Meter> perDv = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final java.util.Map<Integer, java.util.concurrent.atomic.AtomicLong> kekRows =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Counter duplicateNotifyIds;
+    /** Gauges this instance registered, by name and labels, with the value they read. */
+    private final Map<List<Object>, AtomicReference<Double>> gaugeValues = new ConcurrentHashMap<>();
+    private final List<Meter> gauges = new CopyOnWriteArrayList<>();
 
-    public NmcMetrics(Database database) {
+    public NmcMetrics() {
         rejectedReceipts = registry.getOrCreate(Counter.builder("nmc.receipts.rejected")
                 .description("NotifyNL receipts refused: wrong callback token or a reference that names no attempt"));
         unknownReceiptStatuses = registry.getOrCreate(Counter.builder("nmc.receipts.unknown.status")
@@ -50,12 +57,8 @@ public final class NmcMetrics implements AutoCloseable {
                 .description("events delivered to DV webhooks with a 2xx"));
         webhookFailures = registry.getOrCreate(Counter.builder("nmc.webhook.failed.deliveries")
                 .description("webhook calls that failed: non-2xx, time-out, connection, oversized answer, refused target"));
-        gauges = List.of(
-                registry.getOrCreate(Gauge.builder("nmc.tasks.failed", () -> count(database, TASK_COUNT_FAILED))
-                        .description("tasks parked as mislukt, waiting for an operator")),
-                registry.getOrCreate(Gauge.builder("nmc.notifications.status.unknown",
-                                () -> count(database, NOTIFICATIE_COUNT_STATUS_UNKNOWN))
-                        .description("notifications in bezorgstatus-onbekend")));
+        duplicateNotifyIds = registry.getOrCreate(Counter.builder("nmc.notifynl.duplicate.ids")
+                .description("NotifyNL ids seen for an attempt that already had another (the e-mail went out twice)"));
     }
 
     public void receiptRejected() {
@@ -82,15 +85,83 @@ public final class NmcMetrics implements AutoCloseable {
         webhookFailures.increment();
     }
 
+    public void duplicateNotifyId() {
+        duplicateNotifyIds.increment();
+    }
+
+    // ---- the engine (EngineEvents, wired in the composition root) ----
+
+    /** One claim round of a task kind: counted, its latency in a histogram, the tasks it claimed. */
+    public void claimRound(String soort, Duration took, int claimed) {
+        List<Tag> tags = List.of(Tag.create("soort", soort));
+        registry.getOrCreate(Counter.builder("nmc.engine.claim.rounds").tags(tags)
+                .description("claim rounds per task kind")).increment();
+        registry.getOrCreate(Counter.builder("nmc.engine.claimed.tasks").tags(tags)
+                .description("tasks claimed per task kind")).increment(claimed);
+        registry.getOrCreate(Timer.builder("nmc.engine.claim.duration").tags(tags).buckets(LATENCY_BUCKETS)
+                .description("duration of one claim transaction per task kind")).record(took);
+    }
+
+    /** Tasks re-claimed after their previous claim's lease ran out (a worker died or hung). */
+    public void leasesExpired(String soort, int count) {
+        registry.getOrCreate(Counter.builder("nmc.engine.lease.expiries").tags(List.of(Tag.create("soort", soort)))
+                .description("tasks claimed again after their lease expired")).increment(count);
+    }
+
+    /**
+     * A task postponed because a party failed, by party ({@code notifynl}, {@code profielservice}, {@code ldv},
+     * {@code nmc} for waiting on its own work) and error class ({@code http-503}, {@code connection}, …).
+     */
+    public void postponed(String soort, String cause) {
+        String partij;
+        String fout;
+        if (cause == null) {
+            partij = "nmc";
+            fout = "gepland";
+        } else if (cause.startsWith("ldv")) {
+            partij = "ldv";
+            fout = cause.equals("ldv") ? "onbeschikbaar" : cause.substring(cause.indexOf('-') + 1);
+        } else if (cause.startsWith("profielservice-")) {
+            partij = "profielservice";
+            fout = cause.substring("profielservice-".length());
+        } else if (cause.equals("ontvangst-open")) {
+            partij = "nmc";
+            fout = cause;
+        } else {
+            partij = "notifynl";
+            fout = cause;
+        }
+        registry.getOrCreate(Counter.builder("nmc.engine.postponements")
+                .tags(List.of(Tag.create("soort", soort), Tag.create("partij", partij), Tag.create("fout", fout)))
+                .description("tasks postponed because a party failed (no attempt counted), by party and error class"))
+                .increment();
+    }
+
+    // ---- the API (the HTTP filter) ----
+
+    /** One answered request: counted by operation and status, its latency by operation. */
+    public void apiRequest(String operatie, int status, Duration took) {
+        registry.getOrCreate(Counter.builder("nmc.api.requests")
+                .tags(List.of(Tag.create("operatie", operatie), Tag.create("status", Integer.toString(status))))
+                .description("API requests by operation (method and path template) and status")).increment();
+        registry.getOrCreate(Timer.builder("nmc.api.request.duration").tags(List.of(Tag.create("operatie", operatie)))
+                .buckets(LATENCY_BUCKETS).description("API request latency by operation")).record(took);
+    }
+
+    /** One problem answered, by operation, problem type and status. */
+    public void apiProblem(String operatie, String type, int status) {
+        registry.getOrCreate(Counter.builder("nmc.api.problems")
+                .tags(List.of(Tag.create("operatie", operatie), Tag.create("type", type),
+                        Tag.create("status", Integer.toString(status))))
+                .description("RFC 9457 problems answered, by operation, type and status")).increment();
+    }
+
+    // ---- gauges ----
+
     /** Rows whose data key is wrapped under a KEK version (the re-wrap's progress; 0: the version can go). */
     public void kekRows(int version, long count) {
-        kekRows.computeIfAbsent(version, key -> {
-            java.util.concurrent.atomic.AtomicLong value = new java.util.concurrent.atomic.AtomicLong();
-            perDv.add(registry.getOrCreate(Gauge.builder("nmc.kek.rows", value::get)
-                    .tags(List.of(io.helidon.metrics.api.Tag.create("versie", Integer.toString(key))))
-                    .description("notifications whose data key is wrapped under this KEK version")));
-            return value;
-        }).set(count);
+        set("nmc.kek.rows", "notifications whose data key is wrapped under this KEK version",
+                List.of(Tag.create("versie", Integer.toString(version))), count);
     }
 
     /**
@@ -98,24 +169,83 @@ public final class NmcMetrics implements AutoCloseable {
      * counted (design §11), labelled with the DV's OIN (an organisation's number, not personal data).
      */
     public void unacknowledgedTerminal(String oin, long count) {
-        unacknowledged.computeIfAbsent(oin, key -> {
-            java.util.concurrent.atomic.AtomicLong value = new java.util.concurrent.atomic.AtomicLong();
-            perDv.add(registry.getOrCreate(Gauge.builder("nmc.feed.unacknowledged.terminal", value::get)
-                    .tags(List.of(io.helidon.metrics.api.Tag.create("dv", key)))
-                    .description("terminal statuses older than the DV's bevestigingstermijn, not acknowledged")));
-            return value;
-        }).set(count);
+        set("nmc.feed.unacknowledged.terminal", "terminal statuses older than the DV's bevestigingstermijn, not acknowledged",
+                List.of(Tag.create("dv", oin)), count);
     }
 
-    private static long count(Database database, Statement statement) {
-        return database.inTransaction(tx -> statement.get(tx).execute().map(row -> DbTypes.longValue(row, "n"))
-                .orElseThrow());
+    /** Tasks parked as {@code mislukt} of one kind, as last counted. */
+    public void failedTasks(String soort, long count) {
+        set("nmc.tasks.failed", "tasks parked as mislukt, waiting for an operator", List.of(Tag.create("soort", soort)),
+                count);
     }
 
-    /** The gauges read this instance's database: remove them with it. */
+    /** Open tasks of a kind that are due, the age of the oldest due one, and those whose lease ran out unclaimed. */
+    public void backlog(String soort, long due, double oldestDueSeconds, long leaseExpired) {
+        List<Tag> tags = List.of(Tag.create("soort", soort));
+        set("nmc.tasks.backlog", "open tasks that are due (in progress included)", tags, due);
+        set("nmc.tasks.oldest.due.seconds", "how long the oldest due open task has been due (0: none)", tags,
+                oldestDueSeconds);
+        set("nmc.tasks.lease.expired", "open tasks whose lease ran out and that no claim took over yet", tags,
+                leaseExpired);
+    }
+
+    /** The send backlog of one registered DV. */
+    public void sendBacklog(String oin, long due, double oldestDueSeconds) {
+        List<Tag> tags = List.of(Tag.create("dv", oin));
+        set("nmc.sending.backlog", "due verzenden tasks per DV", tags, due);
+        set("nmc.sending.oldest.due.seconds", "how long the DV's oldest due verzenden task has been due", tags,
+                oldestDueSeconds);
+    }
+
+    /** Notifications in {@code bezorgstatus-onbekend}, as last counted. */
+    public void statusUnknown(long count) {
+        set("nmc.notifications.status.unknown", "notifications in bezorgstatus-onbekend", List.of(), count);
+    }
+
+    /**
+     * The share of a DV's centralised notifications that ended {@code geen-contactgegevens} within the window,
+     * and whether it is above the threshold (1) or not (0), for an alert rule.
+     */
+    public void missingContactShare(String oin, long terminal, double share, boolean aboveThreshold) {
+        List<Tag> tags = List.of(Tag.create("dv", oin));
+        set("nmc.geen.contactgegevens.terminal", "centralised notifications that ended within the window", tags,
+                terminal);
+        set("nmc.geen.contactgegevens.share", "share of those that ended geen-contactgegevens", tags, share);
+        set("nmc.geen.contactgegevens.above.threshold",
+                "1 while the share is above observe.geen-contactgegevens.threshold (with enough notifications)", tags,
+                aboveThreshold ? 1 : 0);
+    }
+
+    /** Removes the per-DV gauges of DVs no longer in the register (labels stay bounded by the register). */
+    public void retainDvs(Set<String> oins) {
+        List<List<Object>> gone = new ArrayList<>();
+        gaugeValues.keySet().forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            if (tags.stream().anyMatch(tag -> tag.key().equals("dv") && !oins.contains(tag.value()))) {
+                gone.add(key);
+            }
+        });
+        for (List<Object> key : gone) {
+            gaugeValues.remove(key);
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            registry.remove((String) key.get(0), tags);
+        }
+    }
+
+    private void set(String name, String description, List<Tag> tags, double value) {
+        gaugeValues.computeIfAbsent(List.of(name, tags), key -> {
+            AtomicReference<Double> holder = new AtomicReference<>(0.0);
+            gauges.add(registry.getOrCreate(Gauge.builder(name, () -> holder.get()).tags(tags)
+                    .description(description)));
+            return holder;
+        }).set(value);
+    }
+
+    /** The gauges read this instance's values: remove them with it. */
     @Override
     public void close() {
         gauges.forEach(registry::remove);
-        perDv.forEach(registry::remove);
     }
 }

@@ -28,7 +28,7 @@ public final class ConfiguredKeks implements KekProvider {
             keys.put(version, new SecretKeySpec(raw, "AES"));
         });
         if (!keys.containsKey(currentVersion)) {
-            throw new IllegalArgumentException("no KEK for the current version " + currentVersion);
+            throw new IllegalArgumentException("privacy.kek: no KEK for the current version " + currentVersion);
         }
         this.currentVersion = currentVersion;
         this.keks = keys;

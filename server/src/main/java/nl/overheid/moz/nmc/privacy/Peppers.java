@@ -44,8 +44,12 @@ public final class Peppers {
                 () -> new IllegalArgumentException(config.key() + ".versions is required"))
                 .forEach(node -> versions.put(Integer.parseInt(node.name()),
                         Base64.getDecoder().decode(node.asString().get())));
-        return new Peppers(config.get("current-version").asInt().orElse(versions.keySet().stream()
-                .max(Integer::compare).orElseThrow()), versions);
+        try {
+            return new Peppers(config.get("current-version").asInt().orElse(versions.keySet().stream()
+                    .max(Integer::compare).orElseThrow()), versions);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(config.key() + ": " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -98,8 +98,9 @@ public final class ReceiptProcessor implements TaskHandler {
                 notificationTasks.planReconciliation(tx, n, poging.id(), now.plus(firstReconciliation));
             }
             poging = pogingen.pogingLock(tx, poging.id()).orElseThrow();
-        } else if (!poging.knows(receipt.notifyId())) {
-            pogingen.pogingAddDuplicate(tx, poging.id(), receipt.notifyId());
+        } else if (!poging.knows(receipt.notifyId())
+                && pogingen.pogingAddDuplicate(tx, poging.id(), receipt.notifyId())) {
+            metrics.duplicateNotifyId();
         }
         Instant completedAt = ReceiptRules.effectiveCompletedAt(receipt.completedAt(), now);
         boolean older = poging.ontvangstCompletedAt() != null && completedAt.isBefore(poging.ontvangstCompletedAt());

@@ -28,6 +28,7 @@ import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.NotificationTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.profiel.Profielservice;
@@ -59,6 +60,8 @@ import nl.overheid.moz.nmc.trace.Span;
  */
 public final class SendPipeline implements TaskHandler {
 
+    private final NmcMetrics metrics;
+
     private static final Logger LOG = Logger.getLogger(SendPipeline.class.getName());
 
     private final OwnedTasks owned;
@@ -87,7 +90,9 @@ public final class SendPipeline implements TaskHandler {
                         PogingRepository pogingen, NotificatieReads notificaties, Transitions transitions,
                         Register register, Envelope envelope, NotifyNlServices notifyNl,
                         UnusedTokens unusedTokens, Profielservice profielservice, ProcessingLog ldv, Clock clock,
-                        Duration lease, IntFunction<Duration> backoff, Duration firstReconciliation) {
+                        Duration lease, IntFunction<Duration> backoff, Duration firstReconciliation,
+                        NmcMetrics metrics) {
+        this.metrics = metrics;
         this.owned = owned;
         this.tasks = tasks;
         this.notificationTasks = notificationTasks;
@@ -397,7 +402,9 @@ public final class SendPipeline implements TaskHandler {
                     clock.instant().plus(firstReconciliation));
         } else if (!poging.knows(notifyId)) {
             // A receipt already adopted another id for this attempt: both e-mails went out.
-            pogingen.pogingAddDuplicate(tx, poging.id(), notifyId);
+            if (pogingen.pogingAddDuplicate(tx, poging.id(), notifyId)) {
+                metrics.duplicateNotifyId();
+            }
         }
         tasks.taskComplete(tx, task);
     }

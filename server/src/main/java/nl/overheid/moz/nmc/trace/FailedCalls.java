@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc.trace;
 
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.logging.LogContext;
 
 /**
  * How a failed call to a party (NotifyNL, the Profielservice, the LDV) is logged: one WARNING an operator can act
@@ -15,8 +16,11 @@ public final class FailedCalls {
 
     /** Logs that {@code call} failed for {@code reason}; {@code next} says what happens now. */
     public static void warn(Logger log, String call, String reason, Span span, String next) {
-        log.warning(() -> call + " failed: " + reason + " (trace " + span.traceId() + ", span " + span.spanId()
-                + "); " + next);
+        try (LogContext.Scope context = LogContext.with(LogContext.TRACE_ID, span.traceId(),
+                LogContext.SPAN_ID, span.spanId())) {
+            log.warning(() -> call + " failed: " + reason + " (trace " + span.traceId() + ", span " + span.spanId()
+                    + "); " + next);
+        }
     }
 
     /** An HTTP status as a reason, with what an operator should check for the ones that are ours to fix. */

@@ -66,7 +66,7 @@ public final class WebhookReader implements Reader, AutoCloseable {
         });
         dv.start();
         URI url = URI.create("http://127.0.0.1:" + dv.getAddress().getPort() + "/webhook");
-        metrics = new NmcMetrics(database);
+        metrics = new NmcMetrics();
         ProcessingLog acknowledgesAll = processing -> new ProcessingLog.Written.Acknowledged("noskip");
         delivery = WebhookTestSupport.delivery(database, tasks, new EventRepository(),
                 new StatusEvents(URI.create("urn:nld:oin:00000001234567890000:systeem:nmc")),

@@ -1,0 +1,157 @@
+package nl.overheid.moz.nmc.control;
+
+import io.helidon.config.Config;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.engine.Duty;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+
+/**
+ * The gauges an operator watches (design §11), counted from the database by this duty on every duty interval
+ * ({@code engine.control-interval}) and held for the scrape, so {@code /observe/metrics} never queries the
+ * database. Every query is bounded: tasks by the partial indexes on open and parked rows; notifications by the
+ * {@code bezorgstatus-onbekend} index and by {@code terminaal_sinds} within the window; per DV only the DVs in
+ * the register (their OINs are the labels). A DV whose share of {@code geen-contactgegevens} rises above the
+ * threshold is logged once (and again after it fell back) and flagged for an alert rule.
+ */
+public final class OperationalGauges implements Duty {
+
+    private static final Logger LOG = Logger.getLogger(OperationalGauges.class.getName());
+
+    private static final Statement TASKS_FAILED_BY_KIND = Statement.named("tasksFailedByKind", """
+            SELECT soort, count(*) AS n FROM taak WHERE status = 'mislukt' GROUP BY soort
+            """);
+
+    private static final Statement TASKS_DUE_BY_KIND = Statement.named("tasksDueByKind", """
+            SELECT soort, count(*) AS n, min(due) AS oudste,
+                   count(*) FILTER (WHERE lease_tot < :now) AS lease_verlopen
+              FROM taak WHERE status = 'open' AND due <= :now GROUP BY soort
+            """);
+
+    private static final Statement SEND_BACKLOG_BY_DV = Statement.named("sendBacklogByDv", """
+            SELECT d.oin, count(t.id) AS n, min(t.due) AS oudste
+              FROM dienstverlener d
+              LEFT JOIN taak t ON t.dv_id = d.id AND t.soort = 'verzenden' AND t.status = 'open' AND t.due <= :now
+             GROUP BY d.oin
+            """);
+
+    private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
+            SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'
+            """);
+
+    private static final Statement MISSING_CONTACT_BY_DV = Statement.named("missingContactByDv", """
+            SELECT d.oin, count(n.id) AS terminaal,
+                   count(n.id) FILTER (WHERE n.laatste_reden = 'geen-contactgegevens') AS geen
+              FROM dienstverlener d
+              LEFT JOIN notificatie n ON n.dv_id = d.id AND n.regie = 'centraal' AND n.terminaal_sinds >= :since
+             GROUP BY d.oin
+            """);
+
+    /** {@code observe.geen-contactgegevens.*}: the window, the threshold share and the least count it needs. */
+    public record MissingContactSettings(Duration window, double threshold, long minNotifications) {
+
+        public MissingContactSettings {
+            if (window.isNegative() || window.isZero()) {
+                throw new IllegalArgumentException("observe.geen-contactgegevens.window must be positive");
+            }
+            if (!(threshold >= 0 && threshold <= 1)) {
+                throw new IllegalArgumentException("observe.geen-contactgegevens.threshold must be between 0 and 1");
+            }
+            if (minNotifications < 1) {
+                throw new IllegalArgumentException("observe.geen-contactgegevens.min-notifications must be at least 1");
+            }
+        }
+
+        public static MissingContactSettings from(Config config) {
+            return new MissingContactSettings(
+                    config.get("window").as(Duration.class).orElse(Duration.ofHours(1)),
+                    config.get("threshold").asDouble().orElse(0.2),
+                    config.get("min-notifications").asLong().orElse(20L));
+        }
+    }
+
+    private final Database database;
+    private final NmcMetrics metrics;
+    private final Clock clock;
+    private final MissingContactSettings missingContact;
+    private final Set<String> reportedAbove = new HashSet<>();
+
+    public OperationalGauges(Database database, NmcMetrics metrics, Clock clock, MissingContactSettings missingContact) {
+        this.database = database;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.missingContact = missingContact;
+    }
+
+    @Override
+    public String name() {
+        return "operational gauges";
+    }
+
+    /** Counts everything once; returns 0 (it changes nothing). */
+    @Override
+    public synchronized int runOnce() {
+        Instant now = clock.instant();
+        database.inTransactionDo(tx -> {
+            Map<String, Long> failed = new HashMap<>();
+            TASKS_FAILED_BY_KIND.query(tx).execute()
+                    .forEach(row -> failed.put(DbTypes.text(row, "soort"), DbTypes.longValue(row, "n")));
+            Map<String, long[]> due = new HashMap<>();
+            Map<String, Instant> oldest = new HashMap<>();
+            TASKS_DUE_BY_KIND.query(tx).addParam("now", now).execute().forEach(row -> {
+                String soort = DbTypes.text(row, "soort");
+                due.put(soort, new long[] {DbTypes.longValue(row, "n"), DbTypes.longValue(row, "lease_verlopen")});
+                oldest.put(soort, DbTypes.instant(row, "oudste"));
+            });
+            for (TaskKind kind : TaskKind.values()) {
+                String soort = kind.dbValue();
+                metrics.failedTasks(soort, failed.getOrDefault(soort, 0L));
+                long[] counts = due.getOrDefault(soort, new long[2]);
+                metrics.backlog(soort, counts[0], age(oldest.get(soort), now), counts[1]);
+            }
+            Set<String> oins = new HashSet<>();
+            SEND_BACKLOG_BY_DV.query(tx).addParam("now", now).execute().forEach(row -> {
+                String oin = DbTypes.text(row, "oin");
+                oins.add(oin);
+                metrics.sendBacklog(oin, DbTypes.longValue(row, "n"), age(DbTypes.instant(row, "oudste"), now));
+            });
+            metrics.statusUnknown(NOTIFICATIONS_STATUS_UNKNOWN.get(tx).execute()
+                    .map(row -> DbTypes.longValue(row, "n")).orElse(0L));
+            MISSING_CONTACT_BY_DV.query(tx).addParam("since", now.minus(missingContact.window())).execute()
+                    .forEach(row -> missingContact(DbTypes.text(row, "oin"), DbTypes.longValue(row, "terminaal"),
+                            DbTypes.longValue(row, "geen")));
+            metrics.retainDvs(oins);
+            reportedAbove.retainAll(oins);
+        });
+        return 0;
+    }
+
+    private void missingContact(String oin, long terminal, long missing) {
+        double share = terminal == 0 ? 0 : (double) missing / terminal;
+        boolean above = terminal >= missingContact.minNotifications() && share > missingContact.threshold();
+        metrics.missingContactShare(oin, terminal, share, above);
+        if (above && reportedAbove.add(oin)) {
+            LOG.warning(() -> "DV " + oin + ": " + missing + " of " + terminal + " centralised notifications in the last "
+                    + missingContact.window() + " ended geen-contactgegevens (share " + String.format("%.2f", share)
+                    + ", threshold " + missingContact.threshold() + "); check the KVK numbers the DV sends and the "
+                    + "Profielservice's contact data");
+        } else if (!above && reportedAbove.remove(oin)) {
+            LOG.info(() -> "DV " + oin + ": share of geen-contactgegevens back at or below the threshold ("
+                    + String.format("%.2f", share) + ")");
+        }
+    }
+
+    private static double age(Instant oldest, Instant now) {
+        return oldest == null ? 0 : Math.max(0, Duration.between(oldest, now).toNanos() / 1e9);
+    }
+}

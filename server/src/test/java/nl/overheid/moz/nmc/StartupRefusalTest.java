@@ -1,0 +1,76 @@
+package nl.overheid.moz.nmc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.helidon.config.Config;
+import java.util.function.UnaryOperator;
+import nl.overheid.moz.nmc.logging.StdoutLogHandler;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The NMC refuses to start on a configuration it cannot run with, and says why in one line naming the setting
+ * ({@link Main#refusal}): a missing NotifyNL key, KEK or pepper, a value out of range, a schema that does not
+ * validate, an unknown log format. Nothing is listening after a refusal.
+ */
+class StartupRefusalTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final TestIam IAM = new TestIam();
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "no NotifyNL key          | notifynl:\\n  api-key: ''                                  | | notifynl.api-key",
+        "a NotifyNL key of another form | notifynl:\\n  api-key: geheim                        | | notifynl.api-key",
+        "no KEK at all            | {}                                   | '  kek:\\n'>'  kek-weg:\\n'        | kek",
+        "no KEK for the current version | privacy:\\n  kek:\\n    current-version: 7           | | privacy.kek: no KEK for the current version 7",
+        "no ldv pepper            | {}                         | '  ldv-pepper:\\n'>'  ldv-pepper-weg:\\n'  | ldv-pepper",
+        "a short pepper           | privacy:\\n  pepper:\\n    versions:\\n      '1': c2hvcnQ=   | | privacy.pepper: pepper version 1 is shorter than 32 bytes",
+        "reconcile share above 1  | engine:\\n  reconcile-share: 1.5                          | | engine.reconcile-share",
+        "a batch size of 0        | engine:\\n  batch-size: 0                                 | | engine batch size",
+        "a pool of one connection | db:\\n  pool-size: 1                                      | | db.pool-size",
+        "a negative timeout       | db:\\n  statement-timeout: PT-1S                          | | db timeouts",
+        "a threshold above 1      | observe:\\n  geen-contactgegevens:\\n    threshold: 1.5   | | observe.geen-contactgegevens.threshold",
+        "an unknown schema mode   | db:\\n  schema: repair                                    | | db.schema",
+    })
+    void refusesWithOneLineNamingTheSetting(String what, String overrides, String edit, String named) {
+        UnaryOperator<String> editBase = base -> {
+            if (edit == null || edit.isBlank()) {
+                return base;
+            }
+            String[] fromTo = edit.split("'>'");
+            return base.replace(fromTo[0].replace("'", "").replace("\\n", "\n"),
+                    fromTo[1].replace("'", "").replace("\\n", "\n"));
+        };
+        Config config = TestNmc.config(DB, IAM, "http://127.0.0.1:9", "http://127.0.0.1:9", false,
+                overrides.replace("\\n", "\n"), editBase);
+        Throwable refused = catchThrowable(() -> Nmc.start(config, MutableClock.startingNow()).close());
+        assertThat(refused).as(what).isNotNull();
+        assertOneLine(Main.refusal(refused), named);
+    }
+
+    @Test
+    void refusesASchemaThatDoesNotValidate() {
+        TestDatabase empty = TestDatabase.unmigrated();
+        Config config = TestNmc.config(empty, IAM, "http://127.0.0.1:9", "http://127.0.0.1:9", false,
+                "db:\n  schema: validate", base -> base);
+        Throwable refused = catchThrowable(() -> Nmc.start(config, MutableClock.startingNow()).close());
+        assertOneLine(Main.refusal(refused), "db.schema validate: the database schema does not match");
+    }
+
+    @Test
+    void refusesAnUnknownLogFormat() {
+        assertOneLine(Main.refusal(catchThrowable(() -> StdoutLogHandler.formatter("xml"))), "NMC_LOG_FORMAT");
+    }
+
+    private static void assertOneLine(String line, String named) {
+        System.out.println("REFUSAL: " + line);
+        assertThat(line).startsWith("NMC refuses to start: ").contains(named).doesNotContain("\n", "\r");
+    }
+}

@@ -1,0 +1,173 @@
+package nl.overheid.moz.nmc.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.ReadKeys;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code server/CONFIGURATION.md} against the code and the manifests, so none can drift: the keys a started server
+ * reads (recorded by a wrapping configuration) are exactly the documented ones, documented defaults equal the packaged
+ * {@code application.yaml}, and every environment variable of {@code server/deploy/} names a documented key; the
+ * manifests' probes, replicas, budget, synchronous commit and pooling mode are what the README promises.
+ */
+class ConfigurationReferenceTest {
+
+    private static final Path SERVER = Path.of("").toAbsolutePath().getFileName().toString().equals("server")
+            ? Path.of("").toAbsolutePath() : Path.of("server").toAbsolutePath();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Variables of the manifests that are not configuration keys. */
+    private static final Set<String> NOT_KEYS = Set.of("NMC_CONFIG", "NMC_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
+    private static Map<String, String> documented;
+
+    @BeforeAll
+    static void readReference() throws IOException {
+        documented = new LinkedHashMap<>();
+        Matcher row = Pattern.compile("(?m)^\\| `([a-z0-9.\\-]+)` \\| ([^|]*) \\|").matcher(
+                Files.readString(SERVER.resolve("CONFIGURATION.md")));
+        while (row.find()) {
+            assertThat(documented.put(row.group(1), row.group(2).trim())).as("documented twice: " + row.group(1)).isNull();
+        }
+        assertThat(documented).hasSizeGreaterThan(50);
+    }
+
+    /** A key as the reference names it: numbered versions and Helidon's own server settings folded. */
+    private static String normalise(String key) {
+        String folded = key.replaceAll("\\.\\d+(\\..*)?$", "");
+        return folded.startsWith("server.") && !documented.containsKey(folded) ? "server.*" : folded;
+    }
+
+    @Test
+    void theKeysTheServerReadsAreExactlyTheDocumentedOnes() {
+        ReadKeys read = new ReadKeys();
+        try (Nmc nmc = Nmc.start(read.wrap(TestNmc.config(TestDatabase.get(), new TestIam(), "http://127.0.0.1:9",
+                false)), MutableClock.startingNow())) {
+            nmc.runDutiesOnce();
+        }
+        Set<String> readKeys = read.keys().stream().map(ConfigurationReferenceTest::normalise)
+                .filter(key -> !key.equals("server.*")).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> undocumented = new TreeSet<>(readKeys);
+        undocumented.removeAll(documented.keySet());
+        Set<String> neverRead = new TreeSet<>(documented.keySet());
+        neverRead.removeAll(readKeys);
+        assertThat(undocumented).as("read by the server but not in CONFIGURATION.md").isEmpty();
+        assertThat(neverRead).as("in CONFIGURATION.md but never read").isEmpty();
+    }
+
+    @Test
+    void theDocumentedDefaultsAreThePackagedOnes() throws IOException {
+        JsonNode packaged = YAML.readTree(SERVER.resolve("src/main/resources/application.yaml").toFile());
+        Map<String, String> flat = new LinkedHashMap<>();
+        flatten("", packaged, flat);
+        assertThat(flat).isNotEmpty();
+        flat.forEach((key, value) -> {
+            assertThat(documented).as("packaged but not documented: " + key).containsKey(key);
+            assertThat(documented.get(key).replace("`", "")).as(key).isEqualTo(value);
+        });
+    }
+
+    private static void flatten(String prefix, JsonNode node, Map<String, String> flat) {
+        if (node.isObject()) {
+            node.properties().forEach(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
+                    e.getValue(), flat));
+        } else if (node.isArray()) {
+            List<String> items = new ArrayList<>();
+            node.forEach(item -> items.add(item.asText()));
+            flat.put(prefix, "[" + String.join(", ", items) + "]");
+        } else {
+            flat.put(prefix, node.asText());
+        }
+    }
+
+    private static List<JsonNode> manifests() throws IOException {
+        List<JsonNode> all = new ArrayList<>();
+        try (var files = Files.list(SERVER.resolve("deploy"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                try (var docs = YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
+                    while (docs.hasNext()) {
+                        all.add((JsonNode) docs.next());
+                    }
+                }
+            }
+        }
+        return all;
+    }
+
+    private static JsonNode kind(List<JsonNode> manifests, String kind) {
+        List<JsonNode> found = manifests.stream().filter(m -> m.path("kind").asText().equals(kind)).toList();
+        assertThat(found).as(kind).hasSize(1);
+        return found.getFirst();
+    }
+
+    @Test
+    void everyEnvironmentVariableOfTheManifestsNamesADocumentedKey() throws IOException {
+        List<String> names = new ArrayList<>();
+        for (JsonNode manifest : manifests()) {
+            for (JsonNode container : manifest.path("spec").path("template").path("spec").path("containers")) {
+                container.path("env").forEach(env -> names.add(env.path("name").asText()));
+            }
+        }
+        assertThat(names).hasSizeGreaterThan(10);
+        for (String name : names) {
+            if (NOT_KEYS.contains(name)) {
+                continue;
+            }
+            String key = name.replace("_dash_", "-").replace('_', '.').toLowerCase(Locale.ROOT);
+            assertThat(documented).as(name + " is " + key).containsKey(normalise(key));
+        }
+    }
+
+    @Test
+    void theManifestsKeepTheOperationalPromises() throws IOException {
+        List<JsonNode> manifests = manifests();
+        JsonNode deployment = kind(manifests, "Deployment");
+        assertThat(deployment.path("spec").path("replicas").asInt()).isGreaterThanOrEqualTo(2);
+        JsonNode pod = deployment.path("spec").path("template").path("spec");
+        assertThat(pod.path("securityContext").path("runAsNonRoot").asBoolean()).isTrue();
+        JsonNode container = pod.path("containers").get(0);
+        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/observe/health/ready");
+        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/observe/health/live");
+        assertThat(container.path("ports").get(0).path("containerPort").asText()).isEqualTo(documented.get("server.port")
+                .replace("`", ""));
+        JsonNode budget = kind(manifests, "PodDisruptionBudget");
+        assertThat(budget.path("spec").path("selector")).isEqualTo(deployment.path("spec").path("selector"));
+        assertThat(budget.path("spec").path("minAvailable").asInt())
+                .isBetween(1, deployment.path("spec").path("replicas").asInt() - 1);
+        JsonNode cluster = kind(manifests, "Cluster");
+        assertThat(cluster.path("spec").path("instances").asInt()).as("a primary and two standbys").isEqualTo(3);
+        JsonNode synchronous = cluster.path("spec").path("postgresql").path("synchronous");
+        assertThat(synchronous.path("method").asText()).isEqualTo("any");
+        assertThat(synchronous.path("number").asInt()).isEqualTo(1);
+        JsonNode pooler = kind(manifests, "Pooler");
+        assertThat(pooler.path("spec").path("pgbouncer").path("poolMode").asText()).isEqualTo("transaction");
+        assertThat(container.path("env").findValuesAsText("name")).contains("DB_SESSION_dash_OPTIONS");
+        JsonNode job = kind(manifests, "Job");
+        List<String> command = new ArrayList<>();
+        job.path("spec").path("template").path("spec").path("containers").get(0).path("command")
+                .forEach(part -> command.add(part.asText()));
+        assertThat(command).contains("nl.overheid.moz.nmc.Migrate");
+        assertThat(nl.overheid.moz.nmc.Migrate.class.getName()).isEqualTo(command.getLast());
+    }
+}

@@ -1,0 +1,124 @@
+package nl.overheid.moz.nmc.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.RunningNmc;
+import nl.overheid.moz.nmc.testing.TcpProxy;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Liveness and readiness at {@code /observe/health/live} and {@code /ready}: readiness goes down while the database
+ * is unreachable (through a proxy the test cuts), while the schema does not validate, and while every version of a
+ * pepper is compromised; it comes back up when the cause is gone. Liveness stays up throughout. On a database of
+ * its own, since the test tampers with the schema history.
+ */
+class HealthTest {
+
+    private static final TestDatabase DB = TestDatabase.separate();
+    private static final TestIam IAM = new TestIam();
+    private static final MutableClock CLOCK = MutableClock.startingNow();
+    private static TcpProxy proxy;
+    private static RunningNmc nmc;
+    private static Http http;
+
+    @BeforeAll
+    static void start() {
+        Matcher url = Pattern.compile("^jdbc:postgresql://([^:/]+):(\\d+)/(.*)$").matcher(DB.url());
+        assertThat(url.matches()).as(DB.url()).isTrue();
+        proxy = new TcpProxy(Integer.parseInt(url.group(2)));
+        nmc = RunningNmc.start(DB, IAM, CLOCK, "db: {url: \"jdbc:postgresql://127.0.0.1:" + proxy.port() + "/"
+                + url.group(3) + "\"}\nobserve: {readiness-timeout: PT1S, schema-check-interval: PT1M}");
+        http = nmc.http();
+    }
+
+    @AfterAll
+    static void stop() {
+        nmc.close();
+        proxy.close();
+    }
+
+    @Test
+    void readinessIsDownWhileTheDatabaseIsUnreachableAndUpAgainAfter() {
+        assertReady("database", true);
+        proxy.cut();
+        try {
+            JsonNode down = assertReady("database", false);
+            assertThat(down.toString()).contains("unreachable");
+            assertThat(http.get("/observe/health/live", null).status()).isIn(200, 204);
+        } finally {
+            proxy.restore();
+        }
+        awaitReady();
+    }
+
+    @Test
+    void readinessIsDownWhileTheSchemaDoesNotValidate() {
+        assertReady("schema", true);
+        DB.execute("UPDATE flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'", null);
+        try {
+            CLOCK.advance(Duration.ofMinutes(2));
+            assertReady("schema", false);
+        } finally {
+            DB.execute("UPDATE flyway_schema_history SET checksum = checksum - 1 WHERE version = '1'", null);
+        }
+        CLOCK.advance(Duration.ofMinutes(2));
+        assertReady("schema", true);
+    }
+
+    @Test
+    void readinessIsDownWhileEveryVersionOfAPepperIsCompromised() {
+        assertReady("keys", true);
+        DB.execute("INSERT INTO pepper_gecompromitteerd (doel, versie, gemarkeerd_op) VALUES ('ldv', 1, now())", null);
+        try {
+            // The duty applies what the database says, then refuses (logged each interval); readiness shows it.
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> nmc.nmc().pepperCompromises().refresh())
+                    .hasMessageContaining("ldv pepper");
+            assertThat(assertReady("keys", false).toString()).contains("privacy.ldv-pepper");
+        } finally {
+            DB.execute("DELETE FROM pepper_gecompromitteerd", null);
+            nmc.nmc().pepperCompromises().refresh();
+        }
+        assertReady("keys", true);
+    }
+
+    /** Asserts the readiness status and that check's status; returns the body. */
+    private static JsonNode assertReady(String check, boolean up) {
+        Http.Response response = http.get("/observe/health/ready", null);
+        assertThat(response.status()).as(response.body()).isEqualTo(up ? 200 : 503);
+        JsonNode body = response.json();
+        JsonNode named = null;
+        for (JsonNode each : body.path("checks")) {
+            if (each.path("name").asText().equals(check)) {
+                named = each;
+            }
+        }
+        assertThat(named).as(check + " in " + body).isNotNull();
+        assertThat(named.path("status").asText()).as(body.toString()).isEqualTo(up ? "UP" : "DOWN");
+        return body;
+    }
+
+    private static void awaitReady() {
+        Instant deadline = Instant.now().plusSeconds(20);
+        while (http.get("/observe/health/ready", null).status() != 200) {
+            assertThat(Instant.now()).as("ready again within 20 s after the database came back").isBefore(deadline);
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        assertReady("database", true);
+    }
+}
