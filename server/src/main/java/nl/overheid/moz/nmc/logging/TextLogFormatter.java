@@ -21,7 +21,7 @@ public final class TextLogFormatter extends Formatter {
                 .append(' ').append(record.getLoggerName()).append(": ").append(formatMessage(record));
         if (!LogContext.current().isEmpty()) {
             line.append(" [");
-            LogContext.current().forEach((key, value) -> line.append(key).append('=').append(value).append(' '));
+            new java.util.TreeMap<>(LogContext.current()).forEach((key, value) -> line.append(key).append('=').append(value).append(' '));
             line.setLength(line.length() - 1);
             line.append(']');
         }

@@ -91,7 +91,7 @@ class LogLinesTest {
                 java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(401);
 
         List<JsonNode> refusals = lines().stream()
-                .filter(line -> line.path("message").asText().startsWith("DV token refused")).toList();
+                .filter(line -> line.path("message").asText().contains("token refused")).toList();
         assertThat(refusals).hasSize(2);
         assertThat(refusals).allSatisfy(line -> {
             assertThat(line.path("trace_id").asText()).matches("[0-9a-f]{32}");
@@ -133,6 +133,6 @@ class LogLinesTest {
 
         text.flush();
         assertThat(textOut.toString(StandardCharsets.UTF_8)).containsPattern(
-                "WARNING .*HTTP 503.*\\[.*trace_id=" + TRACE + ".*notificatie_id=" + id + ".*]");
+                "WARNING .*HTTP 503.*\\[.*notificatie_id=" + id + ".*trace_id=" + TRACE + ".*]"); // keys in name order
     }
 }
