@@ -275,7 +275,7 @@ public final class Nmc implements AutoCloseable {
             BeheerAudit beheerAudit = new BeheerAudit(database, clock, retentionSettings.notifications());
             AcceptanceQuota acceptanceQuota = new AcceptanceQuota(database, clock);
             OperationalGauges gauges = new OperationalGauges(database, metrics, clock,
-                    OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")));
+                    OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")), budget);
             DutyRunner duties = new DutyRunner(List.of(
                     new ControlDuty(database, clock, settings.finaliseMargin(), signals, metrics),
                     gauges,

@@ -6,12 +6,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.engine.SendBudget;
 import nl.overheid.moz.nmc.engine.Duty;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
@@ -84,9 +86,12 @@ public final class OperationalGauges implements Duty {
     private final NmcMetrics metrics;
     private final Clock clock;
     private final MissingContactSettings missingContact;
+    private final SendBudget budget;
     private final Set<String> reportedAbove = new HashSet<>();
 
-    public OperationalGauges(Database database, NmcMetrics metrics, Clock clock, MissingContactSettings missingContact) {
+    public OperationalGauges(Database database, NmcMetrics metrics, Clock clock, MissingContactSettings missingContact,
+                             SendBudget budget) {
+        this.budget = budget;
         this.database = database;
         this.metrics = metrics;
         this.clock = clock;
@@ -130,6 +135,11 @@ public final class OperationalGauges implements Duty {
             MISSING_CONTACT_BY_DV.query(tx).addParam("since", now.minus(missingContact.window())).execute()
                     .forEach(row -> missingContact(DbTypes.text(row, "oin"), DbTypes.longValue(row, "terminaal"),
                             DbTypes.longValue(row, "geen")));
+            for (String venster : List.of("huidig", "vorig")) {
+                Instant moment = venster.equals("huidig") ? now : now.minusSeconds(60);
+                budget.windowUse(tx, moment).forEach(use -> metrics.sendBudget(use.key(),
+                        use.purpose().name().toLowerCase(java.util.Locale.ROOT), venster, use.capacity(), use.taken()));
+            }
             metrics.retainDvs(oins);
             reportedAbove.retainAll(oins);
         });

@@ -4,6 +4,7 @@ import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -47,6 +48,9 @@ public final class SendBudget {
             UPDATE verzendbudget SET resterend = least(resterend + :tokens, :capacity)
              WHERE notify_service = :service AND venster = :window
             """);
+
+    private static final Statement BUDGET_WINDOW = Statement.named("budgetWindow",
+            "SELECT notify_service, resterend FROM verzendbudget WHERE venster = :window");
 
     private final Map<String, Integer> perMinute;
     private final double reconcileShare;
@@ -130,6 +134,26 @@ public final class SendBudget {
     }
 
     /** One bucket per key and purpose, so reconciliation's share is its own. */
+    /** One budget's share in one window: its tokens and how many are taken (given-back ones not counted). */
+    public record WindowUse(String key, TaskHandler.Budget purpose, int capacity, int taken) {
+    }
+
+    /** The use of every configured budget and share in the window of {@code moment} (for the operators' gauges). */
+    public List<WindowUse> windowUse(DbTransaction tx, Instant moment) {
+        Map<String, Integer> remaining = new java.util.HashMap<>();
+        BUDGET_WINDOW.query(tx).addParam("window", window(moment)).execute()
+                .forEach(row -> remaining.put(DbTypes.text(row, "notify_service"), DbTypes.integer(row, "resterend")));
+        List<WindowUse> use = new java.util.ArrayList<>();
+        for (String key : new java.util.TreeSet<>(perMinute.keySet())) {
+            for (TaskHandler.Budget purpose : List.of(TaskHandler.Budget.SENDING, TaskHandler.Budget.RECONCILING)) {
+                int capacity = capacity(key, purpose);
+                use.add(new WindowUse(key, purpose, capacity,
+                        capacity - remaining.getOrDefault(bucket(key, purpose), capacity)));
+            }
+        }
+        return use;
+    }
+
     static String bucket(String key, TaskHandler.Budget purpose) {
         return key + "/" + purpose.name().toLowerCase(Locale.ROOT);
     }

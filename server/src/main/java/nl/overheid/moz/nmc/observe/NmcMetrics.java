@@ -173,6 +173,18 @@ public final class NmcMetrics implements AutoCloseable {
                 List.of(Tag.create("dv", oin)), count);
     }
 
+    /**
+     * A NotifyNL service's budget share ({@code purpose}: sending or reconciling) in a window ({@code venster}:
+     * the current or the previous minute): its tokens and how many were taken, as last counted.
+     */
+    public void sendBudget(String service, String purpose, String venster, int capacity, int taken) {
+        List<Tag> tags = List.of(Tag.create("service", service), Tag.create("doel", purpose),
+                Tag.create("venster", venster));
+        set("nmc.send.budget.capacity", "tokens of the NotifyNL service's budget share per minute", tags, capacity);
+        set("nmc.send.budget.taken", "tokens of the share taken in the window (given-back ones not counted)", tags,
+                taken);
+    }
+
     /** Tasks parked as {@code mislukt} of one kind, as last counted. */
     public void failedTasks(String soort, long count) {
         set("nmc.tasks.failed", "tasks parked as mislukt, waiting for an operator", List.of(Tag.create("soort", soort)),

@@ -110,6 +110,8 @@ class MetricsTest {
         Map<String, String> sending = Map.of("soort", "verzenden");
         double rounds = queued.value("nmc_engine_claim_rounds_total", sending);
         double claimed = queued.value("nmc_engine_claimed_tasks_total", sending);
+        Map<String, String> standaardNow = Map.of("service", "standaard", "doel", "sending", "venster", "huidig");
+        double tokensTaken = queued.require("nmc_send_budget_taken", standaardNow);
         nmc.nmc().runWorkerOnce(TaskKind.VERZENDEN);
         nmc.nmc().runDutiesOnce();
         PrometheusText sent = scrape();
@@ -118,6 +120,12 @@ class MetricsTest {
         assertHistogramIsCumulative(sent, "nmc_engine_claim_duration_seconds", sending);
         assertThat(sent.require("nmc_tasks_backlog", sending)).isZero();
         assertThat(sent.require("nmc_sending_backlog", Map.of("dv", TestNmc.DV_A))).isZero();
+        assertThat(sent.require("nmc_send_budget_taken", standaardNow)).as("the two sends' tokens")
+                .isEqualTo(tokensTaken + 2);
+        assertThat(sent.require("nmc_send_budget_capacity", standaardNow)).as("3000 less the reconcile share")
+                .isEqualTo(2700);
+        assertThat(sent.require("nmc_send_budget_taken", Map.of("service", "tweede", "doel", "sending",
+                "venster", "huidig"))).isZero();
     }
 
     @Test
