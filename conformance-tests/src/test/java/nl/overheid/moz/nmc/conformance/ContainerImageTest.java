@@ -144,7 +144,7 @@ class ContainerImageTest {
         env.put("DB_USER", database.user());
         env.put("DB_PASSWORD", database.password());
         env.put("DB_SCHEMA", "validate");
-        env.put("NOTIFYNL_API_dash_KEY", TestNmc.NOTIFY_API_KEY);
+        env.put("NOTIFYNL_SERVICES_STANDAARD_API_dash_KEY", TestNmc.NOTIFY_API_KEY);
         env.putAll(environment);
         return builder.start();
     }
@@ -215,7 +215,7 @@ class ContainerImageTest {
     @Test
     void withoutANotifyNlKeyTheImageRefusesWithOneLineAndExitCode1() throws Exception {
         Path log = root.resolve("nmc-refused.log");
-        Process nmc = start(TestDatabase.get(), freePort(), Map.of("NOTIFYNL_API_dash_KEY", ""), log);
+        Process nmc = start(TestDatabase.get(), freePort(), Map.of("NOTIFYNL_SERVICES_STANDAARD_API_dash_KEY", ""), log);
         assertThat(nmc.waitFor(90, TimeUnit.SECONDS)).isTrue();
         assertThat(nmc.exitValue()).isEqualTo(1);
         List<String> refusals = Files.readAllLines(log).stream().filter(line -> line.contains("refuses to start"))
@@ -223,6 +223,7 @@ class ContainerImageTest {
         assertThat(refusals).as(Files.readString(log)).hasSize(1);
         JsonNode line = JSON.readTree(refusals.getFirst());
         assertThat(line.path("level").asText()).isEqualTo("SEVERE");
-        assertThat(line.path("message").asText()).isEqualTo("NMC refuses to start: notifynl.api-key must be a NotifyNL API key");
+        assertThat(line.path("message").asText())
+                .startsWith("NMC refuses to start: notifynl.services.standaard.api-key must be a NotifyNL API key");
     }
 }
