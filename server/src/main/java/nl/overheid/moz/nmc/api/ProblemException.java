@@ -36,6 +36,8 @@ public final class ProblemException extends RuntimeException {
     public static final URI TYPE_UNSUPPORTED_MEDIA_TYPE =
             URI.create("https://nmc.moza.overheid.nl/problemen/mediatype-niet-ondersteund");
     /** Any other refusal by the HTTP layer itself (a malformed request line or header, …). */
+    public static final URI TYPE_UNAVAILABLE =
+            URI.create("https://nmc.moza.overheid.nl/problemen/tijdelijk-niet-beschikbaar");
     public static final URI TYPE_BLANK = URI.create("about:blank");
 
     private final int status;
@@ -138,6 +140,14 @@ public final class ProblemException extends RuntimeException {
         return new ProblemException(429, TYPE_QUOTA, "Quotum overschreden.",
                 "Het quotum van deze dienstverlener is bereikt; probeer het over " + retryAfterSeconds
                         + " seconden opnieuw.", List.of(), Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+    }
+
+    /** The database cannot be reached: nothing was changed, the same request may be sent again later. */
+    public static ProblemException unavailable(long retryAfterSeconds) {
+        return new ProblemException(503, TYPE_UNAVAILABLE, "Tijdelijk niet beschikbaar.",
+                "Het NMC kan zijn database nu niet bereiken; er is niets gewijzigd. Probeer het over "
+                        + retryAfterSeconds + " seconden opnieuw.", List.of(),
+                Map.of("Retry-After", Long.toString(retryAfterSeconds)));
     }
 
     /** The per-DV limit of feed calls per second is reached. */

@@ -28,6 +28,9 @@ public final class ProblemResponses implements DirectHandler {
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class.getName());
     public static final HttpMediaType PROBLEM_JSON = HttpMediaType.create("application/problem+json");
 
+    /** How long a caller waits before it sends a request again that met an unreachable database. */
+    static final long RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
     private final ObjectMapper mapper;
     private final SecurityHeaders headers;
     private final NmcMetrics metrics;
@@ -44,6 +47,14 @@ public final class ProblemResponses implements DirectHandler {
 
     /** A 500 for an exception nobody expected. Logged with an id; the body says nothing about internals. */
     public void sendUnexpected(ServerRequest request, ServerResponse response, Throwable error) {
+        if (nl.overheid.moz.nmc.db.SqlStates.unavailable(error)) {
+            // Not a fault of the NMC's code: the database cannot be reached (the health check says so too).
+            // Nothing was changed; the caller may send the same request again.
+            LOG.warning(() -> "database unreachable on " + request.prologue().method().text() + " "
+                    + request.path().path() + ": answered 503");
+            send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
+            return;
+        }
         String instance = "urn:uuid:" + UUID.randomUUID();
         LOG.log(Level.SEVERE, "unexpected error " + instance + " on " + request.prologue().method().text()
                 + " " + request.path().path(), error);

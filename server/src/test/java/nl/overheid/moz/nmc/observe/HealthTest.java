@@ -56,6 +56,15 @@ class HealthTest {
             JsonNode down = assertReady("database", false);
             assertThat(down.toString()).contains("unreachable");
             assertThat(http.get("/observe/health/live", null).status()).isIn(200, 204);
+            // A DV's request meets the unreachable database: a 503 problem with Retry-After, never a 500.
+            var refused = http.post("/api/nmc/v1/decentraal/notificaties",
+                    IAM.token(nl.overheid.moz.nmc.testing.TestNmc.DV_A, CLOCK.instant()),
+                    "{\"dvRef\":\"tijdens-storing\",\"berichttype\":\"" + nl.overheid.moz.nmc.testing.TestNmc.BERICHTTYPE
+                            + "\",\"emailadres\":\"iemand@example.nl\"}");
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(refused.contentType()).startsWith("application/problem+json");
+            assertThat(refused.header("Retry-After")).contains("5");
+            assertThat(refused.body()).doesNotContain("iemand@example.nl");
         } finally {
             proxy.restore();
         }
