@@ -57,6 +57,7 @@ import nl.overheid.moz.nmc.api.WijzigingenResource;
 import nl.overheid.moz.nmc.control.ControlDuty;
 import nl.overheid.moz.nmc.control.OperationalGauges;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.SqlStates;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.DutyRunner;
 import nl.overheid.moz.nmc.engine.EngineEvents;
@@ -372,7 +373,14 @@ public final class Nmc implements AutoCloseable {
                     // What Helidon's routing refuses itself (a path under /observe it does not know: 404).
                     .error(HttpException.class, (request, response, refused) -> problems.send(response,
                             ProblemException.ofStatus(refused.status().code(), refused.status().reasonPhrase())))
-                    .error(Throwable.class, problems::sendUnexpected);
+                    // An unreachable database is a 503 the caller may retry; anything else unexpected a 500.
+                    .error(Throwable.class, (request, response, error) -> {
+                        if (SqlStates.unavailable(error)) {
+                            problems.sendUnavailable(request, response);
+                        } else {
+                            problems.sendUnexpected(request, response, error);
+                        }
+                    });
 
             Readiness readiness = new Readiness(database, envelope, Map.of("privacy.pepper", peppers,
                     "privacy.payload-pepper", payloadPeppers, "privacy.ldv-pepper", ldvPeppers), clock,

@@ -46,15 +46,17 @@ public final class ProblemResponses implements DirectHandler {
     }
 
     /** A 500 for an exception nobody expected. Logged with an id; the body says nothing about internals. */
+    /**
+     * A request that met an unreachable database (the wiring recognises it): not a fault of the NMC's code, and
+     * nothing was changed, so a 503 the caller may retry, with one WARNING line instead of a stack trace.
+     */
+    public void sendUnavailable(ServerRequest request, ServerResponse response) {
+        LOG.warning(() -> "database unreachable on " + request.prologue().method().text() + " "
+                + request.path().path() + ": answered 503");
+        send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
+    }
+
     public void sendUnexpected(ServerRequest request, ServerResponse response, Throwable error) {
-        if (nl.overheid.moz.nmc.db.SqlStates.unavailable(error)) {
-            // Not a fault of the NMC's code: the database cannot be reached (the health check says so too).
-            // Nothing was changed; the caller may send the same request again.
-            LOG.warning(() -> "database unreachable on " + request.prologue().method().text() + " "
-                    + request.path().path() + ": answered 503");
-            send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
-            return;
-        }
         String instance = "urn:uuid:" + UUID.randomUUID();
         LOG.log(Level.SEVERE, "unexpected error " + instance + " on " + request.prologue().method().text()
                 + " " + request.path().path(), error);
