@@ -1,44 +1,27 @@
 package nl.overheid.moz.nmc.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.HttpMediaType;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.nio.charset.StandardCharsets;
 import nl.overheid.moz.nmc.api.generated.dv.DocumentatieService;
 
-/** Serves the DV API's OpenAPI document at the API's base path (/core/publish-openapi), without auth. */
+/** Serves the DV API's OpenAPI document at its base path (/core/publish-openapi), without auth. */
 public final class DocumentatieResource extends DocumentatieService {
 
-    private static final HttpMediaType YAML = HttpMediaType.create("application/yaml");
-
-    private final byte[] json;
-    private final byte[] yaml;
+    private final PublishedDocument document;
 
     public DocumentatieResource(ApiDocuments documents, ObjectMapper mapper) {
-        try {
-            this.json = mapper.writeValueAsString(documents.dv()).getBytes(StandardCharsets.UTF_8);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-        this.yaml = documents.dvYaml().getBytes(StandardCharsets.UTF_8);
+        this.document = new PublishedDocument(documents.dv(), documents.dvYaml(), mapper);
     }
 
     @Override
     protected void handleOpenapiJson(ServerRequest request, ServerResponse response) {
-        response.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
-        response.headers().contentType(MediaTypes.APPLICATION_JSON);
-        response.send(json);
+        document.sendJson(response);
     }
 
     @Override
     protected void handleOpenapiYaml(ServerRequest request, ServerResponse response) {
-        response.header(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
-        response.headers().contentType(YAML);
-        response.send(yaml);
+        document.sendYaml(response);
     }
 
     @Override

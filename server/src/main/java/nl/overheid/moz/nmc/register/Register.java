@@ -198,22 +198,27 @@ public final class Register {
                         .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
             }
             for (DvSeed dv : dienstverleners) {
-                Contract c = dv.contract();
-                UUID id = DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
-                        .addParam("quotum", dv.quotumPerMinuut())
-                        .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
-                        .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
-                        .addParam("bevestigingstermijn", c.bevestigingstermijn())
-                        .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
-                        .addParam("beheerkanaal", c.beheerkanaal() == null ? null : c.beheerkanaal().toString())
-                        .execute()
-                        .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
+                UUID id = dienstverlenerUpsert(tx, dv);
                 for (String type : dv.berichttypen()) {
                     DIENSTVERLENER_ALLOW_BERICHTTYPE.dml(tx).addParam("dvId", id).addParam("berichttype", type)
                             .execute();
                 }
             }
         });
+    }
+
+    /** Inserts or updates the DV's register row and its contract (seeding and onboarding alike); returns its id. */
+    private static UUID dienstverlenerUpsert(DbTransaction tx, DvSeed dv) {
+        Contract c = dv.contract();
+        return DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
+                .addParam("quotum", dv.quotumPerMinuut())
+                .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
+                .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
+                .addParam("bevestigingstermijn", c.bevestigingstermijn())
+                .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
+                .addParam("beheerkanaal", c.beheerkanaal() == null ? null : c.beheerkanaal().toString())
+                .execute()
+                .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
     }
 
     /** A DV as registered, with what was agreed at onboarding. */
@@ -249,16 +254,7 @@ public final class Register {
      * their {@code register.cache-ttl}.
      */
     public UUID put(DbTransaction tx, DvSeed dv) {
-        Contract c = dv.contract();
-        UUID id = DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
-                .addParam("quotum", dv.quotumPerMinuut())
-                .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
-                .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
-                .addParam("bevestigingstermijn", c.bevestigingstermijn())
-                .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
-                .addParam("beheerkanaal", c.beheerkanaal() == null ? null : c.beheerkanaal().toString())
-                .execute()
-                .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
+        UUID id = dienstverlenerUpsert(tx, dv);
         DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN.dml(tx).addParam("dvId", id)
                 .addParam("berichttypen", dv.berichttypen().toArray(String[]::new)).execute();
         for (String type : dv.berichttypen()) {
