@@ -3,8 +3,8 @@ package nl.overheid.moz.nmc.receipts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -18,16 +18,17 @@ import nl.overheid.moz.nmc.receipts.ReceiptRules.Situation;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ties model 1 ({@code conformance-tests/models/lifecycle.pml}) to the code: the model judges receipts with its own transliteration
+ * Ties model 1 ({@code server/models/lifecycle.pml}) to the code: the model judges receipts with its own transliteration
  * of {@link ReceiptRules}, and every situation it reaches, with its decision, is the committed table
- * {@code conformance-tests/models/lifecycle.receipts.tsv}. {@code scripts/model-check} fails when the model no longer produces
+ * {@code server/models/lifecycle.receipts.tsv}. {@code scripts/model-check} fails when the model no longer produces
  * exactly that table; this test fails when the real function decides any row differently, or when a transition
  * the model takes is not one of {@link AllowedTransitions}. So the properties proven on the model are proven for
  * the rules the NMC runs.
  */
 class ReceiptRulesModelTest {
 
-    private static final Path TABLE = Path.of("conformance-tests", "models", "lifecycle.receipts.tsv");
+    /** {@code server/models/lifecycle.receipts.tsv}, on the test class path (the server's pom adds {@code models/}). */
+    private static final String TABLE = "lifecycle.receipts.tsv";
 
     private record Row(Situation situation, String expected, String line) {
     }
@@ -113,7 +114,7 @@ class ReceiptRulesModelTest {
     }
 
     private static List<String> lines(String kind) throws IOException {
-        return Files.readAllLines(repositoryRoot().resolve(TABLE)).stream()
+        return table().stream()
                 .filter(line -> line.startsWith(kind + "\t")).toList();
     }
 
@@ -126,12 +127,12 @@ class ReceiptRulesModelTest {
         return value.equals("-") ? null : NotificatieStatus.of(value);
     }
 
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(TABLE))) {
-                return dir;
+    private static List<String> table() throws IOException {
+        try (InputStream in = ReceiptRulesModelTest.class.getClassLoader().getResourceAsStream(TABLE)) {
+            if (in == null) {
+                throw new IllegalStateException(TABLE + " is not on the test class path (server/models/)");
             }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
-        throw new IllegalStateException("cannot find " + TABLE + " above " + Path.of("").toAbsolutePath());
     }
 }

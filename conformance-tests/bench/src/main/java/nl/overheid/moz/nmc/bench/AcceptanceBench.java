@@ -1,0 +1,125 @@
+package nl.overheid.moz.nmc.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * Benchmark 1, acceptance: the NMC's {@code POST …/decentraal/notificaties} in a closed loop at 1, 8, 32 and
+ * 64 clients, for one DV and for ten DVs, each point beside pgbench running the acceptance's writes
+ * ({@code acceptance.pgbench}) with as many clients on the same database right after it; then the NMC at
+ * half its best rate in an open loop (latency from the moment each request was due) beside pgbench throttled
+ * to the same rate. The engine is off, so the figure is the acceptance alone.
+ */
+final class AcceptanceBench implements Benchmark {
+
+    static final List<Integer> CLIENTS = List.of(1, 8, 32, 64);
+    private static final double TARGET_RATIO = 0.5;
+    private static final double TARGET_P99_MS = 50;
+
+    @Override
+    public String name() {
+        return "acceptance";
+    }
+
+    @Override
+    public String measures() {
+        return "accepted notifications/s and latency of POST …/decentraal/notificaties (engine off; closed loop"
+                + " at 1, 8, 32, 64 clients; 1 DV and 10 DVs) beside pgbench running the acceptance's three"
+                + " inserts (acceptance.pgbench) with as many clients; and p99 at half the best rate (open loop)"
+                + " beside pgbench throttled to that rate";
+    }
+
+    private record Point(int dvs, int clients, double rate) {
+    }
+
+    @Override
+    public void run(BenchContext context, BenchmarkResult result) {
+        String db = context.postgres().freshDatabase("bench_acceptance");
+        Duration point = context.pointDuration();
+        try (BenchNmc nmc = BenchNmc.start(context, "acceptance", BenchNmc.Options.on(db));
+             HttpLoad load = new HttpLoad()) {
+            List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
+                    .mapToObj(i -> context.token(BenchContext.nmcOin(i))).toList();
+            List<Path> scripts = new ArrayList<>();
+            for (int i = 1; i <= BenchContext.NMC_DVS; i++) {
+                scripts.add(context.pgbench().script("acceptance.pgbench", "acceptance-dv" + i + ".pgbench",
+                        Map.of("DV", context.dvId(db, BenchContext.pgbenchOin(i)))));
+            }
+            Requests requests = new Requests(nmc.baseUrl());
+
+            // Warm-up, not measured: the JIT, the connection pools, PostgreSQL's caches.
+            load.closedLoop(8, Duration.ofSeconds(context.quick() ? 2 : 5), requests.single("warmup", tokens),
+                    HttpLoad.Worth.status(202));
+            context.pgbench().forDuration("acceptance-warmup", db, scripts, 8, Duration.ofSeconds(2));
+
+            Point best = null;
+            double bestBaseline = 0;
+            for (int dvs : List.of(1, BenchContext.NMC_DVS)) {
+                for (int clients : CLIENTS) {
+                    String label = dvs + "dv-" + clients + "c";
+                    CpuMeter cpu = CpuMeter.start(nmc.pid(), context.postmasterPid());
+                    HttpLoad.Outcome nmcRun = load.closedLoop(clients, point,
+                            requests.single(label, tokens.subList(0, dvs)), HttpLoad.Worth.status(202));
+                    Map<String, Object> cpuNmc = cpu.stop();
+                    CpuMeter cpuPg = CpuMeter.start(-1, context.postmasterPid());
+                    Pgbench.Run pg = context.pgbench().forDuration("acceptance-" + label, db,
+                            scripts.subList(0, dvs), clients, point);
+                    Map<String, Object> cpuBaseline = cpuPg.stop();
+                    double ratio = nmcRun.okPerSecond() / pg.tps();
+                    result.add(Figure.of((dvs == 1 ? "1 DV, " : dvs + " DVs, ") + clients
+                                    + (clients == 1 ? " client" : " clients"), nmcRun.okPerSecond(), "notifications/s")
+                            .baseline(pg.tps(), "pgbench acceptance.pgbench, tx/s")
+                            .target("ratio ≥ " + TARGET_RATIO, ratio >= TARGET_RATIO)
+                            .details(nmcRun.latencies().summary("nmc"))
+                            .details(pg.latencies().summary("pgbench"))
+                            .detail("nmcStatuses", nmcRun.statuses())
+                            .detail("pgbenchFailed", pg.failed())
+                            .detail("cpuDuringNmc", cpuNmc)
+                            .detail("cpuDuringPgbench", cpuBaseline)
+                            .build());
+                    if (nmcRun.failed() > 0) {
+                        result.note(label + ": " + nmcRun.failed() + " requests did not get a 202: "
+                                + nmcRun.statuses());
+                    }
+                    if (best == null || nmcRun.okPerSecond() > best.rate()) {
+                        best = new Point(dvs, clients, nmcRun.okPerSecond());
+                    }
+                    bestBaseline = Math.max(bestBaseline, pg.tps());
+                }
+            }
+            result.add(Figure.of("best rate (" + best.dvs() + (best.dvs() == 1 ? " DV, " : " DVs, ") + best.clients()
+                            + " clients) vs pgbench's best", best.rate(), "notifications/s")
+                    .baseline(bestBaseline, "pgbench acceptance.pgbench, best tx/s")
+                    .target("ratio ≥ " + TARGET_RATIO, best.rate() / bestBaseline >= TARGET_RATIO).build());
+
+            // Half the best rate, open loop: the latency a DV sees while the NMC has headroom.
+            double half = best.rate() / 2;
+            List<String> halfTokens = tokens.subList(0, best.dvs());
+            HttpLoad.Outcome open = load.openLoop(half, point, requests.single("half", halfTokens),
+                    HttpLoad.Worth.status(202));
+            Pgbench.Run pgHalf = context.pgbench().throttled("acceptance-half", db, scripts.subList(0, best.dvs()),
+                    best.clients(), point, half);
+            double p99 = open.latencies().percentileMillis(99);
+            result.add(Figure.of(String.format(Locale.ROOT, "p99 at half the best rate (%.0f/s, open loop)", half),
+                            p99, "ms")
+                    .baseline(pgHalf.latencies().percentileMillis(99), "pgbench at the same rate (-R), p99 ms")
+                    .target("p99 < " + (int) TARGET_P99_MS + " ms", p99 < TARGET_P99_MS)
+                    .details(open.latencies().summary("nmc"))
+                    .detail("nmcAchievedRate", Latencies.round(open.okPerSecond()))
+                    .detail("nmcStatuses", open.statuses())
+                    .details(pgHalf.latencies().summary("pgbench"))
+                    .detail("pgbenchAchievedRate", Latencies.round(pgHalf.tps()))
+                    .build());
+            result.note("each point " + point.toSeconds() + " s; the NMC's quota is raised beyond reach and its"
+                    + " engine is off; pgbench writes for DVs of its own in the same database, right after the"
+                    + " NMC's point, so both see the same table sizes; the load generator runs on the same cores");
+        } finally {
+            context.postgres().dropDatabase(db);
+        }
+    }
+}

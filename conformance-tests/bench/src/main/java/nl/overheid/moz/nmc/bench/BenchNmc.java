@@ -1,0 +1,133 @@
+package nl.overheid.moz.nmc.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import nl.overheid.moz.nmc.process.NmcProcess;
+import nl.overheid.moz.nmc.simulator.InstantParties;
+
+/**
+ * The NMC of one benchmark run: an {@link NmcProcess} with the benchmark's configuration, on a database of its
+ * own, optionally with the instant parties (NotifyNL and the LDV) in this JVM. Its output goes to
+ * {@code target/bench/logs/<label>-<n>.log}.
+ */
+public final class BenchNmc implements AutoCloseable {
+
+    /** How a run starts the NMC. */
+    public static final class Options {
+        private final String database;
+        private boolean engine;
+        private Duration callbackDelay;
+        private final Map<String, String> settings = new LinkedHashMap<>();
+        private final List<String> jvmOptions = new ArrayList<>();
+
+        private Options(String database) {
+            this.database = database;
+        }
+
+        /** The NMC on {@code database}, without workers and duties (acceptance only). */
+        public static Options on(String database) {
+            return new Options(database);
+        }
+
+        /** With its workers and duties, and the instant parties answering its calls. */
+        public Options engine(Duration receiptDelay) {
+            this.engine = true;
+            this.callbackDelay = receiptDelay;
+            return this;
+        }
+
+        /** A configuration key, e.g. {@code notifynl.services.standaard.per-minute}. */
+        public Options set(String key, Object value) {
+            settings.put(key, String.valueOf(value));
+            return this;
+        }
+
+        public Options jvm(String... options) {
+            jvmOptions.addAll(List.of(options));
+            return this;
+        }
+    }
+
+    private final NmcProcess process;
+    private final InstantParties parties;
+
+    private BenchNmc(NmcProcess process, InstantParties parties) {
+        this.process = process;
+        this.parties = parties;
+    }
+
+    /** Starts the NMC and waits until its health check answers 200. */
+    public static BenchNmc start(BenchContext context, String label, Options options) {
+        int port = NmcProcess.freePort();
+        InstantParties parties = options.engine ? InstantParties.start(context.notifyApiKey(),
+                URI.create("http://127.0.0.1:" + port + "/api/nmc/v1/notifynl-callback"), context.callbackToken(),
+                options.callbackDelay) : null;
+        try {
+            NmcProcess.Builder builder = NmcProcess.builder(label, context.outDirectory().resolve("logs"))
+                    .java(context.java()).jvm(options.jvmOptions.toArray(String[]::new)).port(port)
+                    .configYaml(Files.readString(context.nmcConfig()))
+                    .set("db.url", context.postgres().jdbcUrl(options.database))
+                    .set("db.user", context.postgres().user())
+                    .set("db.password", context.postgres().password())
+                    .set("auth.jwks-uri", context.repository().resolve(".dev/iam/jwks.json"))
+                    .set("engine.autostart", options.engine);
+            if (parties != null) {
+                builder.set("notifynl.base-url", parties.baseUrl())
+                        .set("ldv.base-url", parties.baseUrl() + InstantParties.LDV_BASE_PATH);
+            }
+            options.settings.forEach(builder::set);
+            return new BenchNmc(builder.startHealthy(Duration.ofMinutes(3)), parties);
+        } catch (IOException | RuntimeException | AssertionError e) {
+            if (parties != null) {
+                parties.close();
+            }
+            throw e instanceof RuntimeException runtime ? runtime
+                    : new IllegalStateException("cannot start the NMC (" + label + ")", e);
+        }
+    }
+
+    /** {@code http://127.0.0.1:<port>}. */
+    public String baseUrl() {
+        return process.baseUrl();
+    }
+
+    /** The instant parties of this run (null without the engine). */
+    public InstantParties parties() {
+        return parties;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean alive() {
+        return process.alive();
+    }
+
+    /** The last lines of the log. */
+    public String tail() {
+        return process.tail();
+    }
+
+    /** Stops the NMC (SIGTERM: its shutdown hook drains the workers and closes the server), then the parties. */
+    @Override
+    public void close() {
+        process.stop(Duration.ofSeconds(30));
+        if (parties != null) {
+            parties.close();
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package nl.overheid.moz.nmc.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * Benchmark 3, engine: a backlog of accepted notifications (accepted through the API with the engine off)
+ * drained from {@code aangenomen} to {@code definitief-bezorgd} by the NMC's engine with the instant parties
+ * (NotifyNL answering at once, its receipt {@value #RECEIPT_DELAY_MS} ms later), a budget nobody reaches and
+ * a one-second MEBV period; beside pgbench taking the same number of notifications of its own DVs through
+ * the lifecycle's six minimal transactions ({@code lifecycle.pgbench}) on the same database.
+ */
+final class EngineBench implements Benchmark {
+
+    static final long RECEIPT_DELAY_MS = 20;
+    static final Duration MEBV = Duration.ofSeconds(1);
+    static final int PGBENCH_CLIENTS = 8;
+    private static final double TARGET = 0.5;
+
+    @Override
+    public String name() {
+        return "engine";
+    }
+
+    @Override
+    public String measures() {
+        return "notifications/s from aangenomen to definitief-bezorgd through the engine (instant NotifyNL and"
+                + " LDV in-process, receipt after " + RECEIPT_DELAY_MS + " ms, unlimited budget, MEBV period "
+                + MEBV.toSeconds() + " s) beside pgbench taking as many notifications through the lifecycle's six"
+                + " minimal transactions (lifecycle.pgbench, " + PGBENCH_CLIENTS + " clients)";
+    }
+
+    @Override
+    public void run(BenchContext context, BenchmarkResult result) throws Exception {
+        int backlog = context.size(3000, 500);
+        String db = context.postgres().freshDatabase("bench_engine");
+        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS).mapToObj(BenchContext::nmcOin).toList();
+        Lifecycles lifecycles = new Lifecycles(context.postgres(), db);
+        try {
+            acceptBacklog(context, db, backlog, "engine-accept");
+            context.postgres().execute(db, "VACUUM ANALYZE");
+
+            BenchNmc.Options engine = engineOptions(db);
+            Map<String, Object> cpu;
+            boolean drained;
+            long sends;
+            int callbacksFailed;
+            try (BenchNmc nmc = BenchNmc.start(context, "engine", engine)) {
+                CpuMeter meter = CpuMeter.start(nmc.pid(), context.postmasterPid());
+                drained = lifecycles.awaitNoneLive(oins, Duration.ofMinutes(context.quick() ? 3 : 10));
+                cpu = meter.stop();
+                sends = nmc.parties().sends();
+                callbacksFailed = nmc.parties().callbacksFailed();
+            }
+            Map<String, Long> statuses = lifecycles.statuses(oins);
+            if (!drained) {
+                throw new IllegalStateException("the engine did not drain " + backlog + " notifications within the"
+                        + " time-out; statuses: " + statuses);
+            }
+            Instant[] started = lifecycles.eventSpan(oins, "in-verzending");
+            List<Instant> finals = lifecycles.eventTimes(oins, "definitief-bezorgd");
+            double span = Duration.between(started[0], finals.getLast()).toNanos() / 1e9;
+            double raw = backlog / span;
+            // Steady state: completions between the 20th and the 90th percentile, leaving out the fresh JVM's
+            // warm-up at the start and the MEBV wait of the last ones at the end.
+            int low = finals.size() / 5;
+            int high = finals.size() * 9 / 10;
+            double rate = (high - low) / (Duration.between(finals.get(low), finals.get(high)).toNanos() / 1e9);
+
+            Map<String, Object> cpuBaseline = new java.util.LinkedHashMap<>();
+            Pgbench.Run pg = pgbenchLifecycle(context, db, backlog, cpuBaseline);
+            double ratio = rate / pg.tps();
+            result.add(Figure.of(backlog + " notifications to definitief-bezorgd", rate, "notifications/s")
+                    .baseline(pg.tps(), "pgbench lifecycle.pgbench, notifications/s")
+                    .target("ratio ≥ " + TARGET, ratio >= TARGET)
+                    .detail("drainSecondsFirstStartToLastFinal", Latencies.round(span))
+                    .detail("rateOverTheWholeDrain", Latencies.round(raw))
+                    .detail("finalStatuses", statuses)
+                    .detail("sendsAtNotifyNl", sends)
+                    .detail("receiptsFailed", callbacksFailed)
+                    .detail("cpuDuringDrain", cpu)
+                    .detail("cpuDuringPgbench", cpuBaseline)
+                    .details(pg.latencies().summary("pgbenchLifecycle"))
+                    .detail("pgbenchFailed", pg.failed())
+                    .build());
+            if (statuses.getOrDefault("definitief-bezorgd", 0L) != backlog) {
+                result.note("not every notification ended definitief-bezorgd: " + statuses);
+            }
+            result.note(String.format(java.util.Locale.ROOT, "the rate is the steady state: the completions"
+                    + " (definitief-bezorgd) between the 20th and the 90th percentile over the time between them, so"
+                    + " neither the fresh JVM's warm-up nor the %d s MEBV wait of the last ones counts; over the whole"
+                    + " drain, first start to last completion, it is %.0f/s; times from the events' tijdstip (the"
+                    + " NMC's clock)", MEBV.toSeconds(), raw));
+            result.note("the engine runs with its production settings (parallelism, batch size) but a 0.1 s poll"
+                    + " interval; the NMC was started after the backlog was accepted, so the figure is the drain alone");
+        } finally {
+            context.postgres().dropDatabase(db);
+        }
+    }
+
+    /** The engine's settings for throughput: a budget nobody reaches, a short MEBV period, a short poll. */
+    static BenchNmc.Options engineOptions(String db) {
+        return BenchNmc.Options.on(db).engine(Duration.ofMillis(RECEIPT_DELAY_MS))
+                .set("notifynl.services.standaard.per-minute", 100_000_000)
+                .set("engine.poll-interval", "PT0.1S")
+                .set("lifecycle.mebv-period", "PT" + MEBV.toSeconds() + "S")
+                .set("lifecycle.callback-window", "PT0S");
+    }
+
+    /** Accepts {@code count} notifications over the ten DVs through the API, with the engine off. */
+    static void acceptBacklog(BenchContext context, String db, int count, String label) {
+        try (BenchNmc nmc = BenchNmc.start(context, label, BenchNmc.Options.on(db));
+             HttpLoad load = new HttpLoad()) {
+            List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
+                    .mapToObj(i -> context.token(BenchContext.nmcOin(i))).toList();
+            HttpLoad.Outcome accepted = load.closedLoop(16, Duration.ofMinutes(10), count,
+                    new Requests(nmc.baseUrl()).single(label, tokens), HttpLoad.Worth.status(202));
+            if (accepted.ok() != count) {
+                throw new IllegalStateException("accepting the backlog: " + accepted.ok() + " of " + count
+                        + " got a 202: " + accepted.statuses());
+            }
+        }
+    }
+
+    /** pgbench's DVs get {@code count} accepted notifications in SQL, then pgbench takes them through. */
+    private static Pgbench.Run pgbenchLifecycle(BenchContext context, String db, int count,
+                                                Map<String, Object> cpu) throws Exception {
+        List<Path> scripts = new ArrayList<>();
+        List<java.util.UUID> dvs = new ArrayList<>();
+        for (int i = 1; i <= BenchContext.NMC_DVS; i++) {
+            String dv = context.dvId(db, BenchContext.pgbenchOin(i));
+            dvs.add(java.util.UUID.fromString(dv));
+            scripts.add(context.pgbench().script("lifecycle.pgbench", "lifecycle-dv" + i + ".pgbench", Map.of("DV", dv)));
+        }
+        long perClient = count / PGBENCH_CLIENTS;
+        // pgbench picks a DV's script at random per transaction: half again as many per DV as the mean needs.
+        int perDv = (int) Math.ceil(perClient * PGBENCH_CLIENTS * 1.5 / BenchContext.NMC_DVS) + 50;
+        try (Connection c = context.postgres().connect(db);
+             PreparedStatement s = c.prepareStatement(Resources.text("pgbench-backlog.sql"))) {
+            Postgres.bind(c, s, dvs.toArray(java.util.UUID[]::new), perDv);
+            s.executeUpdate();
+        }
+        context.postgres().execute(db, "VACUUM ANALYZE");
+        CpuMeter meter = CpuMeter.start(-1, context.postmasterPid());
+        Pgbench.Run run = context.pgbench().forTransactions("lifecycle", db, scripts, PGBENCH_CLIENTS, perClient);
+        cpu.putAll(meter.stop());
+        return run;
+    }
+}

@@ -1,0 +1,131 @@
+package nl.overheid.moz.nmc.bench;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * Benchmark 7, storage: bytes per completed notification across all tables and indexes (the sum of
+ * {@code pg_total_relation_size} over every table and partition of the schema, toast and indexes included),
+ * as the delta over N notifications taken through the API and the engine to {@code definitief-bezorgd}, after
+ * a first {@value #WARM_UP} (so that no relation's first pages count).
+ * Judged after {@code VACUUM FULL} (what a completed notification keeps for its retention period); the
+ * figure as written (dead row versions of its transitions still in the pages) is reported beside it. The
+ * baseline is the notifications' row data itself ({@code pg_column_size} of their live rows).
+ */
+final class StorageBench implements Benchmark {
+
+    private static final double TARGET_BYTES = 3 * 1024;
+    private static final int WARM_UP = 200;
+
+    @Override
+    public String name() {
+        return "storage";
+    }
+
+    @Override
+    public String measures() {
+        return "bytes per completed notification over all tables, partitions, toast and indexes (delta of"
+                + " pg_total_relation_size over N notifications to definitief-bezorgd, after VACUUM FULL) beside"
+                + " the bytes of their live rows (pg_column_size)";
+    }
+
+    @Override
+    public void run(BenchContext context, BenchmarkResult result) throws Exception {
+        int count = context.size(2000, 300);
+        String db = context.postgres().freshDatabase("bench_storage");
+        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS).mapToObj(BenchContext::nmcOin).toList();
+        try {
+            // A first 200 fill every table's and index's first pages, so the delta is what a notification
+            // adds, not what an empty relation costs once.
+            complete(context, db, oins, WARM_UP, "storage-warmup");
+            context.postgres().execute(db, "VACUUM FULL");
+            Map<String, Long> before = sizes(context, db);
+            Map<String, Long> rowsBefore = rowBytes(context, db);
+
+            complete(context, db, oins, count, "storage");
+            Map<String, Long> statuses = new Lifecycles(context.postgres(), db).statuses(oins);
+            Map<String, Long> written = sizes(context, db);
+            context.postgres().execute(db, "VACUUM FULL");
+            Map<String, Long> compacted = sizes(context, db);
+            Map<String, Long> rowsAfter = rowBytes(context, db);
+
+            double perNotification = delta(compacted, before) / (double) count;
+            double asWritten = delta(written, before) / (double) count;
+            double rows = delta(rowsAfter, rowsBefore) / (double) count;
+            result.add(Figure.of("bytes per completed notification, after VACUUM FULL", perNotification, "bytes")
+                    .baseline(rows, "the live rows' own bytes (pg_column_size), bytes")
+                    .target("≤ 3 KB (3,072 bytes)", perNotification <= TARGET_BYTES)
+                    .detail("perRelationAfterVacuumFull", perRelation(compacted, before, count))
+                    .detail("notifications", count)
+                    .detail("statuses", statuses)
+                    .build());
+            result.add(Figure.of("bytes per completed notification, as written (before vacuum)", asWritten, "bytes")
+                    .baseline(rows, "the live rows' own bytes (pg_column_size), bytes")
+                    .detail("perRelationAsWritten", perRelation(written, before, count))
+                    .build());
+            result.note("a completed notification keeps its notificatie, poging, ontvangst, five events and its"
+                    + " wissen task (until privacy.erase-after); the as-written figure includes the dead row versions"
+                    + " its transitions left, which autovacuum makes reusable but does not return; measured from "
+                    + WARM_UP + " completed notifications (after VACUUM FULL) to " + (WARM_UP + count));
+        } finally {
+            context.postgres().dropDatabase(db);
+        }
+    }
+
+    /** Takes {@code count} notifications through the API and the engine to a final status, then stops the NMC. */
+    private static void complete(BenchContext context, String db, List<String> oins, int count, String label)
+            throws InterruptedException {
+        try (BenchNmc nmc = BenchNmc.start(context, label, EngineBench.engineOptions(db));
+             HttpLoad load = new HttpLoad()) {
+            HttpLoad.Outcome accepted = load.closedLoop(8, Duration.ofMinutes(10), count,
+                    new Requests(nmc.baseUrl()).single(label, oins.stream().map(context::token).toList()),
+                    HttpLoad.Worth.status(202));
+            if (accepted.ok() != count) {
+                throw new IllegalStateException(accepted.ok() + " of " + count + " accepted: " + accepted.statuses());
+            }
+            if (!new Lifecycles(context.postgres(), db).awaitNoneLive(oins, Duration.ofMinutes(10))) {
+                throw new IllegalStateException("the notifications did not all complete within ten minutes");
+            }
+        }
+    }
+
+    /** Every table and partition of the schema with its total size (heap, toast, indexes). */
+    private static Map<String, Long> sizes(BenchContext context, String db) {
+        Map<String, Long> sizes = new TreeMap<>();
+        for (String[] row : context.postgres().rows(db, "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c"
+                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'm')")) {
+            sizes.put(row[0], Long.parseLong(row[1]));
+        }
+        return sizes;
+    }
+
+    /** The bytes of every table's live rows. */
+    private static Map<String, Long> rowBytes(BenchContext context, String db) {
+        Map<String, Long> bytes = new TreeMap<>();
+        for (String table : sizes(context, db).keySet()) {
+            bytes.put(table, context.postgres().number(db, "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM "
+                    + "\"" + table + "\" t"));
+        }
+        return bytes;
+    }
+
+    private static long delta(Map<String, Long> after, Map<String, Long> before) {
+        return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
+    }
+
+    /** Bytes per notification of each relation that grew, largest first. */
+    private static Map<String, Long> perRelation(Map<String, Long> after, Map<String, Long> before, int count) {
+        Map<String, Long> grown = new LinkedHashMap<>();
+        after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) / count))
+                .filter(e -> e.getValue() != 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+                .forEach(e -> grown.put(e.getKey(), e.getValue()));
+        return grown;
+    }
+}
