@@ -21,26 +21,26 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
-import nl.overheid.moz.nmc.acceptance.Aanname;
+import nl.overheid.moz.nmc.acceptance.Acceptance;
 import nl.overheid.moz.nmc.acceptance.AcceptanceQuota;
 import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
-import nl.overheid.moz.nmc.acceptance.Annulering;
+import nl.overheid.moz.nmc.acceptance.Cancellation;
 import nl.overheid.moz.nmc.acceptance.CancelRefused;
 import nl.overheid.moz.nmc.api.ApiDocuments;
 import nl.overheid.moz.nmc.api.ApiFilter;
 import nl.overheid.moz.nmc.api.ApiRoutes;
-import nl.overheid.moz.nmc.api.BeheerAuditResource;
-import nl.overheid.moz.nmc.api.BeheerDocumentatieResource;
-import nl.overheid.moz.nmc.api.BeheerNotificatiesResource;
-import nl.overheid.moz.nmc.api.BeheerRegisterResource;
-import nl.overheid.moz.nmc.api.BeheerSleutelsResource;
-import nl.overheid.moz.nmc.api.BeheerTakenResource;
+import nl.overheid.moz.nmc.api.OperatorAuditResource;
+import nl.overheid.moz.nmc.api.OperatorDocumentationResource;
+import nl.overheid.moz.nmc.api.OperatorNotificatiesResource;
+import nl.overheid.moz.nmc.api.OperatorRegisterResource;
+import nl.overheid.moz.nmc.api.OperatorKeysResource;
+import nl.overheid.moz.nmc.api.OperatorTasksResource;
 import nl.overheid.moz.nmc.api.OperatorAuthenticator;
 import nl.overheid.moz.nmc.api.TokenVerifier;
-import nl.overheid.moz.nmc.beheer.Beheer;
-import nl.overheid.moz.nmc.beheer.BeheerAudit;
-import nl.overheid.moz.nmc.beheer.BeheerRefused;
-import nl.overheid.moz.nmc.api.DocumentatieResource;
+import nl.overheid.moz.nmc.operator.OperatorActions;
+import nl.overheid.moz.nmc.operator.OperatorAudit;
+import nl.overheid.moz.nmc.operator.BeheerRefused;
+import nl.overheid.moz.nmc.api.DocumentationResource;
 import nl.overheid.moz.nmc.api.DomainProblems;
 import nl.overheid.moz.nmc.api.DvAuthenticator;
 import nl.overheid.moz.nmc.api.JsonBodies;
@@ -51,9 +51,9 @@ import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.api.ProblemResponses;
 import nl.overheid.moz.nmc.api.Responses;
 import nl.overheid.moz.nmc.api.SecurityHeaders;
-import nl.overheid.moz.nmc.api.SleutelsResource;
+import nl.overheid.moz.nmc.api.KeysResource;
 import nl.overheid.moz.nmc.api.WebhookResource;
-import nl.overheid.moz.nmc.api.WijzigingenResource;
+import nl.overheid.moz.nmc.api.FeedResource;
 import nl.overheid.moz.nmc.control.ControlDuty;
 import nl.overheid.moz.nmc.control.OperationalGauges;
 import nl.overheid.moz.nmc.db.Database;
@@ -79,7 +79,7 @@ import nl.overheid.moz.nmc.feed.FeedSettings;
 import nl.overheid.moz.nmc.feed.UnacknowledgedReports;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.maintenance.EventPartitions;
@@ -93,20 +93,20 @@ import nl.overheid.moz.nmc.webhook.WebhookTargets;
 import nl.overheid.moz.nmc.webhook.Webhooks;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.observe.Readiness;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.ConfiguredKeks;
 import nl.overheid.moz.nmc.privacy.KekProvider;
 import nl.overheid.moz.nmc.retention.Erasure;
 import nl.overheid.moz.nmc.retention.KeyRewrap;
-import nl.overheid.moz.nmc.retention.NotificationRetention;
+import nl.overheid.moz.nmc.retention.NotificatieRetention;
 import nl.overheid.moz.nmc.retention.PepperCompromises;
 import nl.overheid.moz.nmc.retention.RetentionSettings;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
 import nl.overheid.moz.nmc.receipts.CallbackTokens;
 import nl.overheid.moz.nmc.receipts.Finaliser;
-import nl.overheid.moz.nmc.receipts.OntvangstRepository;
+import nl.overheid.moz.nmc.receipts.ReceiptRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
 import nl.overheid.moz.nmc.receipts.ReceiptStore;
 import nl.overheid.moz.nmc.receipts.ReconcileSchedule;
@@ -114,7 +114,7 @@ import nl.overheid.moz.nmc.receipts.Reconciler;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterSeed;
 import nl.overheid.moz.nmc.sending.NotifyNlSettings;
-import nl.overheid.moz.nmc.sending.OngeldigMelden;
+import nl.overheid.moz.nmc.sending.InvalidAddressReporter;
 import nl.overheid.moz.nmc.sending.SendPipeline;
 import nl.overheid.moz.nmc.status.StatusQueries;
 
@@ -214,13 +214,13 @@ public final class Nmc implements AutoCloseable {
             // The core: the lifecycle, the task engine, and where they meet.
             Transitions transitions = new Transitions(clock);
             PogingRepository pogingen = new PogingRepository(clock);
-            NotificatieReads reads = new NotificatieReads();
+            NotificatieRepository reads = new NotificatieRepository();
             NmcMetrics metrics = new NmcMetrics();
             EngineEvents engineEvents = engineEvents(metrics);
             TaskRepository tasks = new TaskRepository(engineEvents);
             OwnedTasks owned = new OwnedTasks(database, tasks);
             RetentionSettings retentionSettings = RetentionSettings.from(config, settings.eventLogRetention());
-            NotificationTasks notificationTasks = new NotificationTasks(tasks, transitions, register, clock,
+            NotificatieTasks notificatieTasks = new NotificatieTasks(tasks, transitions, register, clock,
                     retentionSettings.eraseAfter());
             WorkSignals signals = new WorkSignals();
             // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
@@ -239,8 +239,8 @@ public final class Nmc implements AutoCloseable {
                     retentionSettings.timeBudget());
             keyRewrap.requireConfiguredVersions();
             ProfielserviceSettings profielserviceSettings = ProfielserviceSettings.from(config.get("profielservice"));
-            OntvangstRepository ontvangsten = new OntvangstRepository();
-            ReceiptStore receiptStore = new ReceiptStore(database, ontvangsten, notificationTasks, clock);
+            ReceiptRepository receiptRepository = new ReceiptRepository();
+            ReceiptStore receiptStore = new ReceiptStore(database, receiptRepository, notificatieTasks, clock);
             Duration firstReconciliation = reconcileSchedule.steps().getFirst();
             FeedSettings feedSettings = FeedSettings.from(config.get("feed"));
             EventRepository events = new EventRepository();
@@ -251,19 +251,19 @@ public final class Nmc implements AutoCloseable {
 
             // The steps that run as tasks, one worker each.
             List<TaskWorker> workers = List.of(
-                    new SendPipeline(owned, tasks, notificationTasks, pogingen, reads, transitions, register,
+                    new SendPipeline(owned, tasks, notificatieTasks, pogingen, reads, transitions, register,
                             envelope, parties.notifyNl(), unusedTokens, parties.profielservice(), parties.ldv(), clock,
                             engineSettings.lease(), engineSettings::backoff, firstReconciliation, metrics),
-                    new ReceiptProcessor(owned, tasks, notificationTasks, pogingen, ontvangsten, transitions, clock,
+                    new ReceiptProcessor(owned, tasks, notificatieTasks, pogingen, receiptRepository, transitions, clock,
                             settings.mebvPeriod(), settings.finaliseMargin(), firstReconciliation, metrics),
-                    new Reconciler(database, owned, tasks, notificationTasks, pogingen, reads, transitions,
+                    new Reconciler(database, owned, tasks, notificatieTasks, pogingen, reads, transitions,
                             receiptStore, parties.notifyNl(), unusedTokens, parties.ldv(), reconcileSchedule, clock,
                             signals),
-                    new Finaliser(owned, tasks, notificationTasks, transitions, ontvangsten, clock),
-                    new OngeldigMelden(owned, tasks, notificationTasks, reads, envelope, parties.profielservice(),
+                    new Finaliser(owned, tasks, notificatieTasks, transitions, receiptRepository, clock),
+                    new InvalidAddressReporter(owned, tasks, notificatieTasks, reads, envelope, parties.profielservice(),
                             parties.ldv(), metrics, clock, engineSettings.lease(), engineSettings::backoff,
                             profielserviceSettings.reportMaxPostponements()),
-                    new Erasure(owned, tasks, notificationTasks),
+                    new Erasure(owned, tasks, notificatieTasks),
                     new WebhookDelivery(owned, tasks, webhookPositions, events, statusEvents, cursors, reads,
                             parties.ldv(), signingKeys, webhookTargets, new WebhookClient(webhookSettings),
                             webhookSettings, objectMapper(), metrics, clock, engineSettings.lease()))
@@ -273,7 +273,7 @@ public final class Nmc implements AutoCloseable {
                     .toList();
             Webhooks webhooks = new Webhooks(database, webhookPositions, tasks, events, cursors, signals, clock);
             FeedCalls feedCalls = new FeedCalls(database, clock, feedSettings.rateLimitPerSecond());
-            BeheerAudit beheerAudit = new BeheerAudit(database, clock, retentionSettings.notifications());
+            OperatorAudit operatorAudit = new OperatorAudit(database, clock, retentionSettings.notifications());
             AcceptanceQuota acceptanceQuota = new AcceptanceQuota(database, clock);
             OperationalGauges gauges = new OperationalGauges(database, metrics, clock,
                     OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")), budget);
@@ -283,7 +283,7 @@ public final class Nmc implements AutoCloseable {
                     new EventPartitions(database),
                     new EventRetention(database, clock, settings.eventLogRetention()),
                     new SendBudgetUpkeep(database, budget, clock),
-                    new NotificationRetention(database, clock, retentionSettings),
+                    new NotificatieRetention(database, clock, retentionSettings),
                     keyRewrap,
                     pepperCompromises,
                     webhooks,
@@ -292,16 +292,16 @@ public final class Nmc implements AutoCloseable {
                             feedSettings.managementChannelTimeout()),
                     feedCalls,
                     acceptanceQuota,
-                    beheerAudit), engineSettings.controlInterval());
+                    operatorAudit), engineSettings.controlInterval());
             gauges.runOnce(); // the first scrape reads counted values, not zeros
 
             // The steps that answer requests.
-            Aanname aanname = new Aanname(database, transitions, notificationTasks, reads, register, peppers,
+            Acceptance acceptance = new Acceptance(database, transitions, notificatieTasks, reads, register, peppers,
                     payloadPeppers, envelope, dataSubjects, acceptanceQuota, clock, signals);
-            Annulering annulering = new Annulering(database, transitions, notificationTasks);
+            Cancellation cancellation = new Cancellation(database, transitions, notificatieTasks);
             Feed feed = new Feed(database, events, statusEvents, cursors, clock);
-            Beheer beheer = new Beheer(database, tasks, transitions, notificationTasks, register, webhookTargets,
-                    webhooks, events, keyRewrap, pepperCompromises, beheerAudit, signals, clock);
+            OperatorActions operatorActions = new OperatorActions(database, tasks, transitions, notificatieTasks, register, webhookTargets,
+                    webhooks, events, keyRewrap, pepperCompromises, operatorAudit, signals, clock);
 
             // The HTTP edge.
             ObjectMapper mapper = objectMapper();
@@ -329,38 +329,38 @@ public final class Nmc implements AutoCloseable {
                     authSettings.clockSkew(), clock));
             JsonBodies operatorBodies = new JsonBodies(mapper, documents.operatorSchemas(), settings.maxBodyBytes());
 
-            SleutelsResource sleutels = new SleutelsResource(signingKeys, responses, webhookSettings.jwksMaxAge());
+            KeysResource keys = new KeysResource(signingKeys, responses, webhookSettings.jwksMaxAge());
             HttpRouting.Builder routing = HttpRouting.builder()
                     .addFilter(new ApiFilter(securityHeaders,
                             ApiRoutes.of(documents, ApiFilter.BASE_PATH, ApiFilter.OPERATOR_BASE_PATH,
-                                    SleutelsResource.WELL_KNOWN_PATH),
+                                    KeysResource.WELL_KNOWN_PATH),
                             authenticator, operators, problems, metrics))
-                    .register(ApiFilter.BASE_PATH, new DocumentatieResource(documents, mapper))
+                    .register(ApiFilter.BASE_PATH, new DocumentationResource(documents, mapper))
                     .register(ApiFilter.BASE_PATH + "/notifynl-callback",
                             new NotifyNlCallbackResource(CallbackTokens.from(notifyNlSettings), receiptStore,
                                     callbackBodies,
                                     () -> signals.nudge(TaskKind.VERWERKEN), metrics))
                     // The fixed path must be routed before /notificaties/{id}.
                     .register(ApiFilter.BASE_PATH + "/notificaties/wijzigingen",
-                            new WijzigingenResource(feed, feedCalls, dvBodies, responses, feedSettings.defaultLimit(),
+                            new FeedResource(feed, feedCalls, dvBodies, responses, feedSettings.defaultLimit(),
                                     settings.feedMaxLimit()))
                     .register(ApiFilter.BASE_PATH + "/webhook", new WebhookResource(webhooks, feedCalls, responses))
-                    .register(ApiFilter.BASE_PATH + "/sleutels", sleutels)
-                    .get(SleutelsResource.WELL_KNOWN_PATH, sleutels.wellKnown())
-                    .register(ApiFilter.BASE_PATH, new NotificatiesResource(aanname, annulering,
+                    .register(ApiFilter.BASE_PATH + "/sleutels", keys)
+                    .get(KeysResource.WELL_KNOWN_PATH, keys.wellKnown())
+                    .register(ApiFilter.BASE_PATH, new NotificatiesResource(acceptance, cancellation,
                             new StatusQueries(database, reads, pogingen, peppers), dvBodies,
                             new JsonBodies(mapper, documents.dvSchemas(), settings.maxBulkBodyBytes()), responses,
                             problems, mapper))
                     // The operator API (beheer-API), under its own base path.
-                    .register(ApiFilter.OPERATOR_BASE_PATH, new BeheerDocumentatieResource(documents, mapper))
+                    .register(ApiFilter.OPERATOR_BASE_PATH, new OperatorDocumentationResource(documents, mapper))
                     .register(ApiFilter.OPERATOR_BASE_PATH + "/taken",
-                            new BeheerTakenResource(beheer, operatorBodies, responses))
+                            new OperatorTasksResource(operatorActions, operatorBodies, responses))
                     .register(ApiFilter.OPERATOR_BASE_PATH,
-                            new BeheerNotificatiesResource(beheer, operatorBodies, responses))
-                    .register(ApiFilter.OPERATOR_BASE_PATH, new BeheerRegisterResource(beheer, operatorBodies, responses))
-                    .register(ApiFilter.OPERATOR_BASE_PATH, new BeheerSleutelsResource(beheer, operatorBodies, responses))
+                            new OperatorNotificatiesResource(operatorActions, operatorBodies, responses))
+                    .register(ApiFilter.OPERATOR_BASE_PATH, new OperatorRegisterResource(operatorActions, operatorBodies, responses))
+                    .register(ApiFilter.OPERATOR_BASE_PATH, new OperatorKeysResource(operatorActions, operatorBodies, responses))
                     .register(ApiFilter.OPERATOR_BASE_PATH + "/beheeracties",
-                            new BeheerAuditResource(beheerAudit, responses, mapper))
+                            new OperatorAuditResource(operatorAudit, responses, mapper))
                     .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
                     .error(BeheerRefused.class, (request, response, refused) -> problems.send(response,
                             DomainProblems.of(refused)))

@@ -20,7 +20,7 @@ class ArchitectureTest {
     private static final String ROOT = "nl.overheid.moz.nmc";
     private static final String[] STEPS = {ROOT + ".acceptance..", ROOT + ".sending..", ROOT + ".receipts..",
         ROOT + ".feed..", ROOT + ".status..", ROOT + ".control..", ROOT + ".maintenance..", ROOT + ".planning..",
-        ROOT + ".webhook..", ROOT + ".retention..", ROOT + ".beheer.."};
+        ROOT + ".webhook..", ROOT + ".retention..", ROOT + ".operator.."};
     private static final String[] SUPPORT = {ROOT + ".register..", ROOT + ".privacy..", ROOT + ".observe..",
         ROOT + ".trace..", ROOT + ".ldv..", ROOT + ".profiel.."};
 
@@ -78,7 +78,7 @@ class ArchitectureTest {
     @Test
     void personalDataIsDecryptedOnlyBySendingAndTheInvalidAddressReport() {
         noClasses().that().doNotHaveFullyQualifiedName(ROOT + ".sending.SendPipeline")
-                .and().doNotHaveFullyQualifiedName(ROOT + ".sending.OngeldigMelden")
+                .and().doNotHaveFullyQualifiedName(ROOT + ".sending.InvalidAddressReporter")
                 .should().callMethod(nl.overheid.moz.nmc.privacy.Envelope.class, "open", java.util.UUID.class,
                         byte[].class, int.class, java.util.Map.class)
                 .check(classes);

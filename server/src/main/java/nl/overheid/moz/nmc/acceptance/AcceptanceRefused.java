@@ -33,7 +33,7 @@ public abstract sealed class AcceptanceRefused extends RuntimeException {
         }
     }
 
-    /** geldigTot lies further ahead than {@link Aanname#MAX_VALIDITY}: a mistake (or an overflow). */
+    /** geldigTot lies further ahead than {@link Acceptance#MAX_VALIDITY}: a mistake (or an overflow). */
     public static final class GeldigTotTooFar extends AcceptanceRefused {
         public GeldigTotTooFar() {
             super("geldigTot is too far ahead");

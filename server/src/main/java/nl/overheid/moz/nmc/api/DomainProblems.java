@@ -2,7 +2,7 @@ package nl.overheid.moz.nmc.api;
 
 import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
 import nl.overheid.moz.nmc.acceptance.CancelRefused;
-import nl.overheid.moz.nmc.beheer.BeheerRefused;
+import nl.overheid.moz.nmc.operator.BeheerRefused;
 import nl.overheid.moz.nmc.feed.CursorRefused;
 
 /**

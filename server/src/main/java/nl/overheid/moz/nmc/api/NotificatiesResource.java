@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import nl.overheid.moz.nmc.acceptance.Aanname;
-import nl.overheid.moz.nmc.acceptance.Annulering;
+import nl.overheid.moz.nmc.acceptance.Acceptance;
+import nl.overheid.moz.nmc.acceptance.Cancellation;
 import nl.overheid.moz.nmc.api.generated.dv.NotificatiesService;
 import nl.overheid.moz.nmc.api.generated.dv.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.dv.model.CentraleNotificatieAanvraag;
@@ -41,8 +41,8 @@ public final class NotificatiesResource extends NotificatiesService {
     /** The most notifications one bulk request carries (the contract's maxItems). */
     static final int BULK_MAX = 1000;
 
-    private final Aanname aanname;
-    private final Annulering annulering;
+    private final Acceptance acceptance;
+    private final Cancellation cancellation;
     private final StatusQueries status;
     private final JsonBodies bodies;
     private final JsonBodies bulkBodies;
@@ -50,11 +50,11 @@ public final class NotificatiesResource extends NotificatiesService {
     private final ProblemResponses problems;
     private final ObjectMapper mapper;
 
-    public NotificatiesResource(Aanname aanname, Annulering annulering, StatusQueries status, JsonBodies bodies,
+    public NotificatiesResource(Acceptance acceptance, Cancellation cancellation, StatusQueries status, JsonBodies bodies,
                                 JsonBodies bulkBodies, Responses responses, ProblemResponses problems,
                                 ObjectMapper mapper) {
-        this.aanname = aanname;
-        this.annulering = annulering;
+        this.acceptance = acceptance;
+        this.cancellation = cancellation;
         this.status = status;
         this.bodies = bodies;
         this.bulkBodies = bulkBodies;
@@ -117,7 +117,7 @@ public final class NotificatiesResource extends NotificatiesService {
     }
 
     private void acceptBulk(ServerRequest request, ServerResponse response, String itemSchema,
-                            Function<JsonNode, Aanname.Request> toRequest) {
+                            Function<JsonNode, Acceptance.Request> toRequest) {
         answerBulk(request, response, itemSchema, bulkItems(bulkBodies.tree(request)), toRequest);
     }
 
@@ -153,10 +153,10 @@ public final class NotificatiesResource extends NotificatiesService {
      * the status and body a single request would have had.
      */
     private void answerBulk(ServerRequest request, ServerResponse response, String itemSchema, JsonNode items,
-                            Function<JsonNode, Aanname.Request> toRequest) {
+                            Function<JsonNode, Acceptance.Request> toRequest) {
         ObjectNode[] results = new ObjectNode[items.size()];
         List<Integer> positions = new ArrayList<>();
-        List<Aanname.Request> requests = new ArrayList<>();
+        List<Acceptance.Request> requests = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             List<ProblemException.FieldError> errors = bulkBodies.errors(itemSchema, items.get(i), "/notificaties/" + i);
             if (errors.isEmpty()) {
@@ -167,13 +167,13 @@ public final class NotificatiesResource extends NotificatiesService {
             }
         }
         long retryAfter = 0;
-        List<Aanname.Outcome> outcomes = aanname.acceptAll(Callers.of(request), requests);
+        List<Acceptance.Outcome> outcomes = acceptance.acceptAll(Callers.of(request), requests);
         for (int k = 0; k < outcomes.size(); k++) {
             switch (outcomes.get(k)) {
-                case Aanname.Accepted accepted -> results[positions.get(k)] = mapper.createObjectNode()
+                case Acceptance.Accepted accepted -> results[positions.get(k)] = mapper.createObjectNode()
                         .put("status", Status.ACCEPTED_202.code())
                         .set("notificatie", mapper.valueToTree(aangenomen(accepted)));
-                case Aanname.Refused refused -> {
+                case Acceptance.Refused refused -> {
                     ProblemException problem = DomainProblems.of(refused.reason());
                     if (refused.reason() instanceof AcceptanceRefused.QuotaExhausted exhausted) {
                         retryAfter = Math.max(retryAfter, Math.max(1, exhausted.retryAfter().toSeconds()));
@@ -196,14 +196,14 @@ public final class NotificatiesResource extends NotificatiesService {
         return result;
     }
 
-    private static Aanname.Request decentraal(ServerRequest request, DecentraleNotificatieAanvraag body) {
-        return new Aanname.Request("decentraal", body.getDvRef(), body.getBerichttype(), body.getEmailadres(),
+    private static Acceptance.Request decentraal(ServerRequest request, DecentraleNotificatieAanvraag body) {
+        return new Acceptance.Request("decentraal", body.getDvRef(), body.getBerichttype(), body.getEmailadres(),
                 personalisation(body.getPersonalisation()), instant(body.getGeldigTot()), body.getBatchId(),
                 request.headers().value(HeaderNames.create("traceparent")));
     }
 
-    private static Aanname.Request centraal(ServerRequest request, CentraleNotificatieAanvraag body) {
-        return new Aanname.Request("centraal", body.getDvRef(), body.getBerichttype(), body.getIdentificerendNummer(),
+    private static Acceptance.Request centraal(ServerRequest request, CentraleNotificatieAanvraag body) {
+        return new Acceptance.Request("centraal", body.getDvRef(), body.getBerichttype(), body.getIdentificerendNummer(),
                 personalisation(body.getPersonalisation()), instant(body.getGeldigTot()), body.getBatchId(),
                 request.headers().value(HeaderNames.create("traceparent")));
     }
@@ -221,13 +221,13 @@ public final class NotificatiesResource extends NotificatiesService {
     }
 
     /** Both regimes answer the same: 202 with id, status and versie, and the status's location. */
-    private void accept(ServerRequest request, ServerResponse response, Aanname.Request acceptance) {
-        Aanname.Accepted n = aanname.accept(Callers.of(request), acceptance);
+    private void accept(ServerRequest request, ServerResponse response, Acceptance.Request submission) {
+        Acceptance.Accepted n = acceptance.accept(Callers.of(request), submission);
         responses.jsonWithLocation(response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(),
                 aangenomen(n));
     }
 
-    private static NotificatieAangenomen aangenomen(Aanname.Accepted n) {
+    private static NotificatieAangenomen aangenomen(Acceptance.Accepted n) {
         NotificatieAangenomen result = new NotificatieAangenomen();
         result.setId(n.id());
         result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(n.status().dbValue()));
@@ -265,13 +265,13 @@ public final class NotificatiesResource extends NotificatiesService {
     @Override
     protected void handleNotificatieAnnuleren(ServerRequest request, ServerResponse response, UUID id) {
         Dienstverlener dv = Callers.of(request);
-        annulering.cancel(dv.id(), id);
+        cancellation.cancel(dv.id(), id);
         handleNotificatieOpvragen(request, response, id);
     }
 
     private static Notificatie toModel(StatusQueries.Snapshot snapshot) {
         var view = snapshot.view();
-        var attempts = snapshot.pogingen();
+        var pogingen = snapshot.pogingen();
         Notificatie model = new Notificatie();
         model.setId(view.id());
         model.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(view.status().dbValue()));
@@ -286,7 +286,7 @@ public final class NotificatiesResource extends NotificatiesService {
         model.setAangenomenOp(time(view.aangenomenOp()));
         model.setDefinitiefOp(time(view.definitiefOp()));
         model.setBezorgdOp(time(snapshot.bezorgdOp()));
-        model.setPogingen(attempts.stream().map(p -> {
+        model.setPogingen(pogingen.stream().map(p -> {
             Poging poging = new Poging();
             poging.setNummer(p.nummer());
             poging.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.PogingStatus.fromValue(p.status().dbValue()));

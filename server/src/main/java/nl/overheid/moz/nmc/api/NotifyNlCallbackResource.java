@@ -14,7 +14,7 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.api.generated.notifynl.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.notifynl.model.NotifyNlOntvangst;
 import nl.overheid.moz.nmc.receipts.CallbackTokens;
-import nl.overheid.moz.nmc.receipts.OntvangstRepository;
+import nl.overheid.moz.nmc.receipts.ReceiptRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptStore;
 
 /**
@@ -73,10 +73,10 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
     @Override
     protected void handleNotifynlOntvangstVerwerken(ServerRequest request, ServerResponse response,
                                                     NotifyNlOntvangst receipt) {
-        Optional<UUID> attempt = ReceiptStore.attemptId(receipt.getReference());
+        Optional<UUID> poging = ReceiptStore.pogingId(receipt.getReference());
         @SuppressWarnings("unchecked")
         Set<String> services = request.context().get(SERVICES, Set.class).orElse(Set.of());
-        ReceiptStore.Outcome outcome = attempt.map(id -> store.store(services, new OntvangstRepository.Incoming(id,
+        ReceiptStore.Outcome outcome = poging.map(id -> store.store(services, new ReceiptRepository.Incoming(id,
                         receipt.getId(), receipt.getStatus(), instant(receipt.getCreatedAt()),
                         instant(receipt.getCompletedAt()), instant(receipt.getSentAt()), receipt.getNotificationType(),
                         receipt.getTemplateId(), receipt.getTemplateVersion())))

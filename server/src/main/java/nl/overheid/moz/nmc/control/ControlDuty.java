@@ -17,7 +17,7 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
  * verzonden gets a reconcile task when an attempt is running, else a send task; bezorgd gets its finalise
  * task; a stored receipt without a receipt task gets one. It only inserts tasks, guarded by the unique
  * indexes, so several NMC instances running it at once are harmless. A send or reconcile task spends the budget
- * of its berichttype's NotifyNL service (see {@code planning/NotificationTasks}).
+ * of its berichttype's NotifyNL service (see {@code planning/NotificatieTasks}).
  */
 public final class ControlDuty implements Duty {
 

@@ -160,7 +160,7 @@ public final class Database implements AutoCloseable {
      * failure or deadlock reruns the whole unit of work (so {@code work} must not have other side effects).
      */
     public <T> T inTransaction(Function<DbTransaction, T> work) {
-        for (int attempt = 1; ; attempt++) {
+        for (int poging = 1; ; poging++) {
             DbTransaction transaction = client.transaction();
             try {
                 T result = work.apply(transaction);
@@ -168,7 +168,7 @@ public final class Database implements AutoCloseable {
                 return result;
             } catch (RuntimeException e) {
                 rollbackQuietly(transaction);
-                if (!SqlStates.retryable(e) || attempt >= MAX_ATTEMPTS) {
+                if (!SqlStates.retryable(e) || poging >= MAX_ATTEMPTS) {
                     throw e;
                 }
             }

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * One named SQL statement with {@code :name} parameters, kept as a constant next to the code that owns the
- * table (name: Table+Verb, e.g. {@code taskClaimDue}). The name shows in DbClient's errors and lets a
+ * table (name: Table+Verb, e.g. {@code claimDue}). The name shows in DbClient's errors and lets a
  * {@code DbClientService} (metrics, tracing) tell statements apart.
  *
  * <p>DbClient's parameter parser reads {@code ::type} as a parameter named {@code type}, so casts are

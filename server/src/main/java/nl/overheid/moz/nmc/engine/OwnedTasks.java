@@ -38,7 +38,7 @@ public final class OwnedTasks {
     public <S> boolean underLocks(Task task, SubjectLock<S> subject, Work<S> work) {
         return database.inTransaction(tx -> {
             var locked = subject.lock(tx, task);
-            if (locked.isEmpty() || !tasks.taskLockOwned(tx, task)) {
+            if (locked.isEmpty() || !tasks.lockOwned(tx, task)) {
                 return false;
             }
             work.run(tx, locked.get());
@@ -50,7 +50,7 @@ public final class OwnedTasks {
     public <S, T> Optional<T> computeUnderLocks(Task task, SubjectLock<S> subject, Computation<S, T> work) {
         return database.inTransaction(tx -> {
             var locked = subject.lock(tx, task);
-            if (locked.isEmpty() || !tasks.taskLockOwned(tx, task)) {
+            if (locked.isEmpty() || !tasks.lockOwned(tx, task)) {
                 return Optional.<T>empty();
             }
             return Optional.ofNullable(work.run(tx, locked.get()));

@@ -7,12 +7,12 @@ import java.util.UUID;
  * A claimed task. {@code claimEpoch} is the epoch of this claim: every later write on the task carries it
  * and is refused once another claim raised it. {@code dvId} is null for system tasks; {@code notificatie},
  * {@code poging} and {@code ontvangst} are null for tasks that are not about a notification.
- * {@code postponements} counts {@link TaskRepository#taskPostpone postponements} (failures of a party the NMC
+ * {@code postponements} counts {@link TaskRepository#postpone postponements} (failures of a party the NMC
  * calls, which cost no attempt), for the backoff. {@code budget} is the send budget the task spends (an
  * opaque key its planner chose; null for kinds without one) and {@code claimedAt} the moment of the claim
  * that took its token, so an unused token goes back to the window it came from ({@link UnusedTokens}).
  */
-public record Task(long id, TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
-                   Instant due, Instant leaseUntil, long claimEpoch, int pogingenteller, String traceId,
+public record Task(long id, TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
+                   Instant due, Instant leaseUntil, long claimEpoch, int failureCount, String traceId,
                    String payload, int postponements, String budget, Instant claimedAt) {
 }

@@ -33,7 +33,7 @@ public interface TaskHandler {
      * The default parks the task for an operator ({@code mislukt}).
      */
     default void onExhausted(DbTransaction tx, Task task, TaskRepository tasks, String fout) {
-        tasks.taskMarkFailed(tx, task, fout);
+        tasks.markFailed(tx, task, fout);
     }
 
     /** NMC-internal failures before {@link #onExhausted}; called in the failure's transaction. */

@@ -35,7 +35,7 @@ public final class TaskRepository {
             coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel, t.budget
             """;
 
-    private static final Statement TASK_INSERT = Statement.named("taskInsert", """
+    private static final Statement TASK_INSERT = Statement.named("insert", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
                               payload, budget)
             VALUES (:soort, :dvId, :notificatie, :poging, :ontvangst, :ontvangstCompletedAt, :due, :traceId,
@@ -44,7 +44,7 @@ public final class TaskRepository {
             """);
 
     /* Several tasks in one statement (a bulk acceptance plans one per notification). */
-    private static final Statement TASK_INSERT_ALL = Statement.named("taskInsertAll", """
+    private static final Statement TASK_INSERT_ALL = Statement.named("insertAll", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
                               payload, budget)
             SELECT * FROM unnest(CAST(:soorten AS text[]), CAST(:dvIds AS uuid[]), CAST(:notificaties AS uuid[]),
@@ -59,7 +59,7 @@ public final class TaskRepository {
      * none. Each budget gets up to :maxDvs DVs of its own, oldest due first, so that the DVs of a budget whose
      * window is used up can never crowd another budget's DVs out of the round. Reads without locking.
      */
-    private static final Statement TASK_DUE_DVS = Statement.named("taskDueDvs", """
+    private static final Statement TASK_DUE_DVS = Statement.named("dueDvs", """
             SELECT d.budget, d.dv_id, d.backlog
               FROM (SELECT t.budget, t.dv_id, count(*) AS backlog, min(t.due) AS oudste,
                            row_number() OVER (PARTITION BY t.budget ORDER BY min(t.due)) AS rang
@@ -91,7 +91,7 @@ public final class TaskRepository {
             RETURNING %s, claimable.lease_verlopen
             """;
 
-    private static final Statement TASK_CLAIM_DUE = Statement.named("taskClaimDue",
+    private static final Statement TASK_CLAIM_DUE = Statement.named("claimDue",
             CLAIM.formatted("c.budget IS NULL", "c.dv_id = :dvId", RETURNED_COLUMNS));
 
     private static final Statement TASK_CLAIM_DUE_SYSTEM = Statement.named("taskClaimDueSystem",
@@ -103,60 +103,60 @@ public final class TaskRepository {
     private static final Statement TASK_CLAIM_DUE_BUDGET_SYSTEM = Statement.named("taskClaimDueBudgetSystem",
             CLAIM.formatted("c.budget = :budget", "c.dv_id IS NULL", RETURNED_COLUMNS));
 
-    private static final Statement TASK_LOCK_OWNED = Statement.named("taskLockOwned", """
+    private static final Statement TASK_LOCK_OWNED = Statement.named("lockOwned", """
             SELECT id FROM taak WHERE id = :id AND claim_epoch = :epoch FOR UPDATE
             """);
 
-    private static final Statement TASK_COMPLETE = Statement.named("taskComplete", """
+    private static final Statement TASK_COMPLETE = Statement.named("complete", """
             DELETE FROM taak WHERE id = :id AND claim_epoch = :epoch
             """);
 
-    private static final Statement TASK_COMPLETE_FOR_NOTIFICATION = Statement.named("taskCompleteForNotification", """
+    private static final Statement TASK_COMPLETE_FOR_NOTIFICATION = Statement.named("completeForNotificatie", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort
             """);
 
-    private static final Statement TASK_COMPLETE_FOR_ATTEMPT = Statement.named("taskCompleteForAttempt", """
+    private static final Statement TASK_COMPLETE_FOR_ATTEMPT = Statement.named("completeForPoging", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort AND poging = :poging
             """);
 
     private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT = Statement.named(
-            "taskCompleteAllForNotificationExcept", """
+            "completeAllForNotificatieExcept", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
             """);
 
-    private static final Statement TASK_POSTPONE = Statement.named("taskPostpone", """
+    private static final Statement TASK_POSTPONE = Statement.named("postpone", """
             UPDATE taak SET due = :due, lease_tot = NULL, laatste_fout = :fout,
                    payload = jsonb_set(payload, '{uitstel}',
                                        to_jsonb(coalesce(CAST(payload->>'uitstel' AS int), 0) + 1))
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
-    private static final Statement TASK_RECORD_FAILURE = Statement.named("taskRecordFailure", """
+    private static final Statement TASK_RECORD_FAILURE = Statement.named("recordFailure", """
             UPDATE taak SET due = :due, lease_tot = NULL, laatste_fout = :fout, pogingenteller = pogingenteller + 1
              WHERE id = :id AND claim_epoch = :epoch
             RETURNING pogingenteller
             """);
 
-    private static final Statement TASK_MARK_FAILED = Statement.named("taskMarkFailed", """
+    private static final Statement TASK_MARK_FAILED = Statement.named("markFailed", """
             UPDATE taak SET status = 'mislukt', lease_tot = NULL, laatste_fout = :fout
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
-    private static final Statement TASK_RESCHEDULE = Statement.named("taskReschedule", """
+    private static final Statement TASK_RESCHEDULE = Statement.named("reschedule", """
             UPDATE taak SET due = :due, lease_tot = NULL, pogingenteller = 0, laatste_fout = NULL, payload = '{}'
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
     /* Due stays as it was (it was due when claimed), so the next claim anywhere takes it; no failure counted. */
-    private static final Statement TASK_RELEASE = Statement.named("taskRelease", """
+    private static final Statement TASK_RELEASE = Statement.named("release", """
             UPDATE taak SET lease_tot = NULL WHERE id = :id AND claim_epoch = :epoch AND status = 'open'
             """);
 
-    private static final Statement TASK_DUE_FOR_DV = Statement.named("taskDueForDv", """
+    private static final Statement TASK_DUE_FOR_DV = Statement.named("dueForDv", """
             UPDATE taak SET due = least(due, :due) WHERE dv_id = :dvId AND soort = :soort AND status = 'open'
             """);
 
-    private static final Statement TASK_EXTEND_LEASE = Statement.named("taskExtendLease", """
+    private static final Statement TASK_EXTEND_LEASE = Statement.named("extendLease", """
             UPDATE taak SET lease_tot = :leaseUntil WHERE id = :id AND claim_epoch = :epoch
             """);
 
@@ -170,7 +170,7 @@ public final class TaskRepository {
             coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel, t.laatste_fout, t.aangemaakt_op
             """;
 
-    private static final Statement TASK_LIST_PARKED = Statement.named("taskListParked", """
+    private static final Statement TASK_LIST_PARKED = Statement.named("listParked", """
             SELECT %s FROM taak t
              WHERE t.status = 'mislukt' AND t.id > :after
                AND (CAST(:soort AS text) IS NULL OR t.soort = :soort)
@@ -180,10 +180,10 @@ public final class TaskRepository {
              LIMIT :limit
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement TASK_VIEW = Statement.named("taskView",
+    private static final Statement TASK_VIEW = Statement.named("view",
             "SELECT %s FROM taak t WHERE t.id = :id".formatted(VIEW_COLUMNS));
 
-    private static final Statement TASK_REOPEN_PARKED = Statement.named("taskReopenParked", """
+    private static final Statement TASK_REOPEN_PARKED = Statement.named("reopenParked", """
             UPDATE taak SET status = 'open', due = :now, lease_tot = NULL, pogingenteller = 0,
                    payload = payload - 'uitstel'
              WHERE id = ANY (CAST(:ids AS bigint[])) AND status = 'mislukt'
@@ -192,7 +192,7 @@ public final class TaskRepository {
 
     /** A task as an operator sees it: no payload beyond the postponements, no lease. */
     public record TaskView(long id, TaskKind kind, String status, UUID dvId, UUID notificatie, Instant due,
-                           int pogingenteller, int postponements, String laatsteFout, Instant aangemaaktOp) {
+                           int failureCount, int postponements, String laatsteFout, Instant aangemaaktOp) {
     }
 
     /** Which parked tasks to list ({@code null}: any); from after id {@code after}, at most {@code limit}. */
@@ -204,29 +204,29 @@ public final class TaskRepository {
     }
 
     /** Parked tasks by id, oldest first. Reads without locking. */
-    public List<TaskView> taskListParked(DbTransaction tx, ParkedFilter filter) {
+    public List<TaskView> listParked(DbTransaction tx, ParkedFilter filter) {
         return TASK_LIST_PARKED.query(tx).addParam("after", filter.after())
                 .addParam("soort", filter.kind() == null ? null : filter.kind().dbValue())
                 .addParam("dvId", filter.dvId()).addParam("fout", filter.laatsteFout())
-                .addParam("limit", filter.limit()).execute().map(TaskRepository::view).toList();
+                .addParam("limit", filter.limit()).execute().map(TaskRepository::viewOf).toList();
     }
 
     /** One task, whatever its status; empty when it does not exist (completed tasks are deleted). */
-    public Optional<TaskView> taskView(DbTransaction tx, long id) {
-        return TASK_VIEW.get(tx).addParam("id", id).execute().map(TaskRepository::view);
+    public Optional<TaskView> view(DbTransaction tx, long id) {
+        return TASK_VIEW.get(tx).addParam("id", id).execute().map(TaskRepository::viewOf);
     }
 
     /**
      * Reopens those of {@code ids} that are parked: open, due {@code now}, attempt counter and postponements
      * cleared. Concurrency: locks the rows it changes; a parked task is never claimed, so it waits for nobody.
      */
-    public List<Reopened> taskReopenParked(DbTransaction tx, List<Long> ids, Instant now) {
+    public List<Reopened> reopenParked(DbTransaction tx, List<Long> ids, Instant now) {
         return TASK_REOPEN_PARKED.query(tx).addParam("ids", ids.stream().map(String::valueOf).toArray(String[]::new)).addParam("now", now)
                 .execute().map(row -> new Reopened(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort"))))
                 .toList();
     }
 
-    private static TaskView view(DbRow row) {
+    private static TaskView viewOf(DbRow row) {
         return new TaskView(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort")),
                 DbTypes.text(row, "status"), DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"),
                 DbTypes.instant(row, "due"), DbTypes.integer(row, "pogingenteller"), DbTypes.integer(row, "uitstel"),
@@ -237,15 +237,15 @@ public final class TaskRepository {
      * A task to plan. {@code budget}: the send budget it spends, an opaque key chosen by the planner (null for
      * kinds that spend none; required for kinds that do, the schema refuses them without).
      */
-    public record NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
+    public record NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
                           Instant ontvangstCompletedAt, Instant due, String traceId, String payload, String budget) {
 
-        public NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long ontvangst,
+        public NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
                        Instant ontvangstCompletedAt, Instant due, String traceId, String payload) {
-            this(kind, dvId, notificatie, poging, ontvangst, ontvangstCompletedAt, due, traceId, payload, null);
+            this(kind, dvId, notificatie, poging, receipt, ontvangstCompletedAt, due, traceId, payload, null);
         }
 
-        public static NewTask forNotification(TaskKind kind, UUID dvId, UUID notificatie, Instant due, String traceId) {
+        public static NewTask forNotificatie(TaskKind kind, UUID dvId, UUID notificatie, Instant due, String traceId) {
             return new NewTask(kind, dvId, notificatie, null, null, null, due, traceId, "{}");
         }
 
@@ -255,13 +255,13 @@ public final class TaskRepository {
         }
 
         public NewTask withPoging(UUID pogingId) {
-            return new NewTask(kind, dvId, notificatie, pogingId, ontvangst, ontvangstCompletedAt, due, traceId, payload,
+            return new NewTask(kind, dvId, notificatie, pogingId, receipt, ontvangstCompletedAt, due, traceId, payload,
                     budget);
         }
 
         /** The same task, spending the send budget {@code key}. */
         public NewTask withBudget(String key) {
-            return new NewTask(kind, dvId, notificatie, poging, ontvangst, ontvangstCompletedAt, due, traceId, payload,
+            return new NewTask(kind, dvId, notificatie, poging, receipt, ontvangstCompletedAt, due, traceId, payload,
                     key);
         }
     }
@@ -277,18 +277,18 @@ public final class TaskRepository {
      * Plans a task. Returns {@code false} when an equal task is already planned (the unique indexes on
      * (notificatie, soort) and, for receipts, (poging, completed_at) make planning idempotent).
      */
-    public boolean taskInsert(DbTransaction tx, NewTask task) {
+    public boolean insert(DbTransaction tx, NewTask task) {
         return TASK_INSERT.dml(tx)
                 .addParam("soort", task.kind()).addParam("dvId", task.dvId()).addParam("notificatie", task.notificatie())
-                .addParam("poging", task.poging()).addParam("ontvangst", task.ontvangst())
+                .addParam("poging", task.poging()).addParam("ontvangst", task.receipt())
                 .addParam("ontvangstCompletedAt", task.ontvangstCompletedAt()).addParam("due", task.due())
                 .addParam("traceId", task.traceId()).addParam("payload", task.payload())
                 .addParam("budget", task.budget())
                 .execute() == 1;
     }
 
-    /** Plans several tasks in one statement; returns how many were new (see {@link #taskInsert}). */
-    public long taskInsertAll(DbTransaction tx, List<NewTask> all) {
+    /** Plans several tasks in one statement; returns how many were new (see {@link #insert}). */
+    public long insertAll(DbTransaction tx, List<NewTask> all) {
         if (all.isEmpty()) {
             return 0;
         }
@@ -297,7 +297,7 @@ public final class TaskRepository {
                 .addParam("dvIds", all.stream().map(NewTask::dvId).toArray(UUID[]::new))
                 .addParam("notificaties", all.stream().map(NewTask::notificatie).toArray(UUID[]::new))
                 .addParam("pogingen", all.stream().map(NewTask::poging).toArray(UUID[]::new))
-                .addParam("ontvangsten", texts(all, NewTask::ontvangst))
+                .addParam("ontvangsten", texts(all, NewTask::receipt))
                 .addParam("ontvangstCompletedAts", texts(all, NewTask::ontvangstCompletedAt))
                 .addParam("dues", texts(all, NewTask::due))
                 .addParam("traceIds", texts(all, NewTask::traceId))
@@ -314,7 +314,7 @@ public final class TaskRepository {
      * The DVs with claimable work of a kind, per budget, oldest due first: at most {@code maxDvs} per budget.
      * Reads without locking.
      */
-    public List<DueWork> taskDueDvs(DbTransaction tx, TaskKind kind, Instant now, int maxDvs) {
+    public List<DueWork> dueDvs(DbTransaction tx, TaskKind kind, Instant now, int maxDvs) {
         return TASK_DUE_DVS.query(tx).addParam("soort", kind).addParam("now", now).addParam("maxDvs", maxDvs)
                 .execute().map(row -> new DueWork(DbTypes.text(row, "budget"), DbTypes.uuid(row, "dv_id"),
                         DbTypes.longValue(row, "backlog")))
@@ -327,7 +327,7 @@ public final class TaskRepository {
      * claim epoch. Concurrency: task rows locked by others are skipped, never waited for; the locks are held
      * until the caller's transaction ends.
      */
-    public List<Task> taskClaimDue(DbTransaction tx, TaskKind kind, String budget, UUID dvId, int limit, Instant now,
+    public List<Task> claimDue(DbTransaction tx, TaskKind kind, String budget, UUID dvId, int limit, Instant now,
                                    Instant leaseUntil) {
         Statement claim = budget == null ? (dvId == null ? TASK_CLAIM_DUE_SYSTEM : TASK_CLAIM_DUE)
                 : (dvId == null ? TASK_CLAIM_DUE_BUDGET_SYSTEM : TASK_CLAIM_DUE_BUDGET);
@@ -356,30 +356,30 @@ public final class TaskRepository {
      * Locks the task row if this claim still owns it. Call after locking the task's subject (lock order:
      * subject before its tasks). {@code false}: another worker re-claimed it; do not write.
      */
-    public boolean taskLockOwned(DbTransaction tx, Task task) {
+    public boolean lockOwned(DbTransaction tx, Task task) {
         return TASK_LOCK_OWNED.get(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute()
                 .isPresent();
     }
 
     /** Deletes the task (completed tasks are deleted). {@code false}: no longer ours. */
-    public boolean taskComplete(DbTransaction tx, Task task) {
+    public boolean complete(DbTransaction tx, Task task) {
         return TASK_COMPLETE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute() == 1;
     }
 
     /** Completes the open task of a kind of a notification, whoever holds it (e.g. a receipt ends reconciliation). */
-    public long taskCompleteForNotification(DbTransaction tx, UUID notificatie, TaskKind kind) {
+    public long completeForNotificatie(DbTransaction tx, UUID notificatie, TaskKind kind) {
         return TASK_COMPLETE_FOR_NOTIFICATION.dml(tx).addParam("notificatie", notificatie).addParam("soort", kind)
                 .execute();
     }
 
     /** Completes the open task of a kind of a notification that is about this attempt, whoever holds it. */
-    public long taskCompleteForAttempt(DbTransaction tx, UUID notificatie, TaskKind kind, UUID poging) {
+    public long completeForPoging(DbTransaction tx, UUID notificatie, TaskKind kind, UUID poging) {
         return TASK_COMPLETE_FOR_ATTEMPT.dml(tx).addParam("notificatie", notificatie).addParam("soort", kind)
                 .addParam("poging", poging).execute();
     }
 
     /** Completes every task about a notification but those of the kinds {@code keep}, whoever holds them. */
-    public long taskCompleteAllForNotificationExcept(DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep) {
+    public long completeAllForNotificatieExcept(DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep) {
         return TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT.dml(tx).addParam("notificatie", notificatie)
                 .addParam("keep", keep.stream().map(TaskKind::dbValue).toArray(String[]::new)).execute();
     }
@@ -388,7 +388,7 @@ public final class TaskRepository {
      * Postpones after a failure of a party the NMC calls: the attempt counter does not rise (design §6).
      * The number of postponements is kept in the payload for the backoff.
      */
-    public boolean taskPostpone(DbTransaction tx, Task task, Instant due, String fout) {
+    public boolean postpone(DbTransaction tx, Task task, Instant due, String fout) {
         boolean ours = TASK_POSTPONE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("due", due).addParam("fout", fout).execute() == 1;
         if (ours) {
@@ -401,7 +401,7 @@ public final class TaskRepository {
      * Plans a long-lived task again (it did its work and will have more): a new due, the lease released and
      * the counters cleared. {@code false}: no longer ours.
      */
-    public boolean taskReschedule(DbTransaction tx, Task task, Instant due) {
+    public boolean reschedule(DbTransaction tx, Task task, Instant due) {
         return TASK_RESCHEDULE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("due", due).execute() == 1;
     }
@@ -411,30 +411,30 @@ public final class TaskRepository {
      * instance claims it at once, without counting an attempt. Locks only the task row. {@code false}: no longer
      * ours.
      */
-    public boolean taskRelease(DbTransaction tx, Task task) {
+    public boolean release(DbTransaction tx, Task task) {
         return TASK_RELEASE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute() == 1;
     }
 
     /** Brings the open task of a kind of a DV forward to {@code due} (if it was later), whoever holds it. */
-    public long taskDueForDv(DbTransaction tx, UUID dvId, TaskKind kind, Instant due) {
+    public long dueForDv(DbTransaction tx, UUID dvId, TaskKind kind, Instant due) {
         return TASK_DUE_FOR_DV.dml(tx).addParam("dvId", dvId).addParam("soort", kind).addParam("due", due).execute();
     }
 
     /** Counts an NMC-internal failure and postpones; returns the new counter, or empty when no longer ours. */
-    public Optional<Integer> taskRecordFailure(DbTransaction tx, Task task, Instant due, String fout) {
+    public Optional<Integer> recordFailure(DbTransaction tx, Task task, Instant due, String fout) {
         return TASK_RECORD_FAILURE.get(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("due", due).addParam("fout", fout).execute()
                 .map(row -> DbTypes.integer(row, "pogingenteller"));
     }
 
     /** Parks an exhausted task for an operator ({@code mislukt}). */
-    public boolean taskMarkFailed(DbTransaction tx, Task task, String fout) {
+    public boolean markFailed(DbTransaction tx, Task task, String fout) {
         return TASK_MARK_FAILED.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("fout", fout).execute() == 1;
     }
 
     /** Extends the lease before an external call. {@code false}: no longer ours; do not call. */
-    public boolean taskExtendLease(DbTransaction tx, Task task, Instant leaseUntil) {
+    public boolean extendLease(DbTransaction tx, Task task, Instant leaseUntil) {
         return TASK_EXTEND_LEASE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
                 .addParam("leaseUntil", leaseUntil).execute() == 1;
     }

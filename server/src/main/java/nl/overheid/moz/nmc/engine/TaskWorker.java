@@ -143,7 +143,7 @@ public final class TaskWorker implements AutoCloseable {
     private List<Task> claimRound() {
         return database.inTransaction(tx -> {
             Instant now = clock.instant();
-            List<TaskRepository.DueWork> due = tasks.taskDueDvs(tx, handler.kind(), now, settings.maxDvsPerRound());
+            List<TaskRepository.DueWork> due = tasks.dueDvs(tx, handler.kind(), now, settings.maxDvsPerRound());
             if (due.isEmpty()) {
                 return List.<Task>of();
             }
@@ -159,7 +159,7 @@ public final class TaskWorker implements AutoCloseable {
         TaskHandler.Budget purpose = handler.budget();
         int granted = purpose == TaskHandler.Budget.NONE ? want : budget.budgetTake(tx, work.budget(), purpose, want, now);
         List<Task> claimed = FairClaim.claim(work.dvs(), TaskRepository.DueWork::backlog, granted,
-                (dv, dvLimit) -> tasks.taskClaimDue(tx, handler.kind(), work.budget(), dv.dvId(), dvLimit, now,
+                (dv, dvLimit) -> tasks.claimDue(tx, handler.kind(), work.budget(), dv.dvId(), dvLimit, now,
                         leaseUntil));
         budget.budgetReturn(tx, work.budget(), purpose, granted - claimed.size(), now, now);
         return claimed;
@@ -250,7 +250,7 @@ public final class TaskWorker implements AutoCloseable {
     /** Gives a claimed task that did not start back (its lease cleared); if that fails, its lease expires. */
     private void release(Task task) {
         try {
-            if (database.inTransaction(tx -> tasks.taskRelease(tx, task))) {
+            if (database.inTransaction(tx -> tasks.release(tx, task))) {
                 released.incrementAndGet();
             }
         } catch (RuntimeException e) {
@@ -265,8 +265,8 @@ public final class TaskWorker implements AutoCloseable {
             if (handler.subjectLock().lock(tx, task).isEmpty()) {
                 return;
             }
-            Instant due = clock.instant().plus(settings.backoff(task.pogingenteller() + 1));
-            tasks.taskRecordFailure(tx, task, due, fout).ifPresent(count -> {
+            Instant due = clock.instant().plus(settings.backoff(task.failureCount() + 1));
+            tasks.recordFailure(tx, task, due, fout).ifPresent(count -> {
                 if (count >= handler.maxFailures(tx, task)) {
                     handler.onExhausted(tx, task, tasks, fout);
                 }

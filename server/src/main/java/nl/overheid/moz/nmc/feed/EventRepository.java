@@ -21,7 +21,7 @@ public final class EventRepository {
      * transaction still running), so an event whose transaction commits late is never skipped. The plain
      * transactie_id >= :xid conjunct lets the planner prune partitions (the row comparison alone does not).
      */
-    private static final Statement EVENT_READ_AFTER = Statement.named("eventReadAfter", """
+    private static final Statement EVENT_READ_AFTER = Statement.named("readAfter", """
             SELECT e.id, CAST(e.transactie_id AS text) AS transactie_id, e.tijdstip, e.notificatie, e.volgnummer,
                    e.van, e.naar, e.reden
               FROM event e
@@ -33,7 +33,7 @@ public final class EventRepository {
              LIMIT :limit
             """);
 
-    private static final Statement EVENT_TIME = Statement.named("eventTime", """
+    private static final Statement EVENT_TIME = Statement.named("timeOf", """
             SELECT e.tijdstip FROM event e
              WHERE e.dv_id = :dvId AND e.transactie_id = CAST(:xid AS xid8) AND e.id = :eventId
             """);
@@ -46,10 +46,10 @@ public final class EventRepository {
             "SELECT epoch FROM cluster_epoch");
 
     /* Raised by an operator after a restore or promotion; the confirmation is the epoch being raised. */
-    private static final Statement CLUSTER_EPOCH_RAISE = Statement.named("clusterEpochRaise",
+    private static final Statement CLUSTER_EPOCH_RAISE = Statement.named("raiseClusterEpoch",
             "UPDATE cluster_epoch SET epoch = epoch + 1 WHERE epoch = :expected RETURNING epoch");
 
-    private static final Statement ACKNOWLEDGEMENT_UPSERT = Statement.named("acknowledgementUpsert", """
+    private static final Statement ACKNOWLEDGEMENT_UPSERT = Statement.named("upsertAcknowledgement", """
             INSERT INTO bevestiging (dv_id, cursor, cluster_epoch, transactie_id, event_id, tijdstip)
             VALUES (:dvId, :cursor, :epoch, CAST(:xid AS xid8), :eventId, :now)
             ON CONFLICT (dv_id) DO UPDATE SET cursor = excluded.cursor, cluster_epoch = excluded.cluster_epoch,
@@ -61,7 +61,7 @@ public final class EventRepository {
                         NotificatieStatus van, NotificatieStatus naar, Reden reden) {
     }
 
-    public List<Event> eventReadAfter(DbTransaction tx, UUID dvId, Cursor after, int limit) {
+    public List<Event> readAfter(DbTransaction tx, UUID dvId, Cursor after, int limit) {
         return EVENT_READ_AFTER.query(tx).addParam("dvId", dvId).addParam("xid", after.transactieId())
                 .addParam("eventId", after.eventId()).addParam("limit", limit).execute()
                 .map(row -> {
@@ -79,13 +79,13 @@ public final class EventRepository {
      * Raises the cluster epoch by one if it is {@code expected} now; empty (nothing changed) otherwise. From then
      * on every cursor and acknowledgement of the old epoch is refused (410 {@code cursor-andere-epoch}).
      */
-    public Optional<Integer> clusterEpochRaise(DbTransaction tx, int expected) {
+    public Optional<Integer> raiseClusterEpoch(DbTransaction tx, int expected) {
         return CLUSTER_EPOCH_RAISE.get(tx).addParam("expected", expected).execute()
                 .map(row -> DbTypes.integer(row, "epoch"));
     }
 
     /** When the event a cursor points at was logged; empty when it no longer exists (or never did). */
-    public Optional<Instant> eventTime(DbTransaction tx, UUID dvId, Cursor cursor) {
+    public Optional<Instant> timeOf(DbTransaction tx, UUID dvId, Cursor cursor) {
         return EVENT_TIME.get(tx).addParam("dvId", dvId).addParam("xid", cursor.transactieId())
                 .addParam("eventId", cursor.eventId()).execute().map(row -> DbTypes.instant(row, "tijdstip"));
     }
@@ -100,7 +100,7 @@ public final class EventRepository {
         return CLUSTER_EPOCH_GET.get(tx).execute().map(row -> DbTypes.integer(row, "epoch")).orElseThrow();
     }
 
-    public void acknowledgementUpsert(DbTransaction tx, UUID dvId, Cursor cursor, String opaque, Instant now) {
+    public void upsertAcknowledgement(DbTransaction tx, UUID dvId, Cursor cursor, String opaque, Instant now) {
         ACKNOWLEDGEMENT_UPSERT.dml(tx).addParam("dvId", dvId).addParam("cursor", opaque)
                 .addParam("epoch", cursor.epoch()).addParam("xid", cursor.transactieId())
                 .addParam("eventId", cursor.eventId()).addParam("now", now).execute();

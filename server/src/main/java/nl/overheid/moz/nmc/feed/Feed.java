@@ -45,7 +45,7 @@ public final class Feed {
             int epoch = events.clusterEpoch(tx);
             Instant now = clock.instant();
             Cursor after = opaqueCursor == null ? Cursor.start(epoch, now) : usable(tx, dv, opaqueCursor, epoch);
-            List<EventRepository.Event> page = events.eventReadAfter(tx, dv.id(), after, limit);
+            List<EventRepository.Event> page = events.readAfter(tx, dv.id(), after, limit);
             Cursor next = page.isEmpty() ? after.reissued(now)
                     : new Cursor(epoch, page.getLast().transactieId(), page.getLast().id(), now);
             return new Page(page.stream().map(statusEvents::cloudEvent).toList(), cursors.encode(next));
@@ -60,7 +60,7 @@ public final class Feed {
     public void acknowledge(Dienstverlener dv, String opaqueCursor) {
         database.inTransactionDo(tx -> {
             Cursor cursor = usable(tx, dv, opaqueCursor, events.clusterEpoch(tx));
-            events.acknowledgementUpsert(tx, dv.id(), cursor, opaqueCursor, clock.instant());
+            events.upsertAcknowledgement(tx, dv.id(), cursor, opaqueCursor, clock.instant());
         });
     }
 
@@ -73,7 +73,7 @@ public final class Feed {
         if (cursor.issuedAt().isBefore(clock.instant().minus(dv.maxCursorleeftijd()))) {
             throw new CursorRefused.TooOld();
         }
-        if (!cursor.isStart() && events.eventTime(tx, dv.id(), cursor).isEmpty()) {
+        if (!cursor.isStart() && events.timeOf(tx, dv.id(), cursor).isEmpty()) {
             throw events.positionDropped(tx, cursor) ? new CursorRefused.PartitionDropped()
                     : new CursorRefused.EventGone();
         }

@@ -20,48 +20,48 @@ public final class PogingRepository {
             ontvangst_completed_at
             """;
 
-    private static final Statement POGING_INSERT = Statement.named("pogingInsert", """
+    private static final Statement POGING_INSERT = Statement.named("insert", """
             INSERT INTO poging (notificatie, nummer, status, aangemaakt_op)
             VALUES (:notificatie, :nummer, 'gepland', :now)
             RETURNING %s
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_LATEST = Statement.named("pogingLatest", """
+    private static final Statement POGING_LATEST = Statement.named("latest", """
             SELECT %s FROM poging WHERE notificatie = :notificatie ORDER BY nummer DESC LIMIT 1
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_ALL = Statement.named("pogingAll", """
+    private static final Statement POGING_ALL = Statement.named("all", """
             SELECT %s FROM poging WHERE notificatie = :notificatie ORDER BY nummer
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_BY_ID = Statement.named("pogingById", """
+    private static final Statement POGING_BY_ID = Statement.named("byId", """
             SELECT %s FROM poging WHERE id = :id
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_LOCK = Statement.named("pogingLock", """
+    private static final Statement POGING_LOCK = Statement.named("lock", """
             SELECT %s FROM poging WHERE id = :id FOR NO KEY UPDATE
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_MARK_SENT = Statement.named("pogingMarkSent", """
+    private static final Statement POGING_MARK_SENT = Statement.named("markSent", """
             UPDATE poging SET status = 'verzonden', notify_id = :notifyId, verzonden_op = :now
              WHERE id = :id AND status = 'gepland'
             """);
 
-    private static final Statement POGING_MARK_REQUESTED = Statement.named("pogingMarkRequested", """
+    private static final Statement POGING_MARK_REQUESTED = Statement.named("markRequested", """
             UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now) WHERE id = :id
             """);
 
-    private static final Statement POGING_ADD_DUPLICATE = Statement.named("pogingAddDuplicate", """
+    private static final Statement POGING_ADD_DUPLICATE = Statement.named("addDuplicate", """
             UPDATE poging SET duplicaat_notify_ids = array_append(duplicaat_notify_ids, CAST(:notifyId AS uuid))
              WHERE id = :id AND notify_id IS DISTINCT FROM CAST(:notifyId AS uuid)
                AND NOT (CAST(:notifyId AS uuid) = ANY (duplicaat_notify_ids))
             """);
 
-    private static final Statement POGING_APPLY_OUTCOME = Statement.named("pogingApplyOutcome", """
+    private static final Statement POGING_APPLY_OUTCOME = Statement.named("applyOutcome", """
             UPDATE poging SET status = :status, ontvangst_completed_at = :completedAt WHERE id = :id
             """);
 
-    private static final Statement POGING_SET_STATUS = Statement.named("pogingSetStatus", """
+    private static final Statement POGING_SET_STATUS = Statement.named("setStatus", """
             UPDATE poging SET status = :status WHERE id = :id
             """);
 
@@ -72,21 +72,21 @@ public final class PogingRepository {
     }
 
     /** Creates attempt {@code nummer} ({@code gepland}). The unique (notificatie, nummer) refuses a second one. */
-    public Poging pogingInsert(DbTransaction tx, UUID notificatie, int nummer) {
+    public Poging insert(DbTransaction tx, UUID notificatie, int nummer) {
         return POGING_INSERT.get(tx).addParam("notificatie", notificatie).addParam("nummer", nummer)
                 .addParam("now", clock.instant()).execute().map(PogingRepository::poging).orElseThrow();
     }
 
-    public Optional<Poging> pogingLatest(DbTransaction tx, UUID notificatie) {
+    public Optional<Poging> latest(DbTransaction tx, UUID notificatie) {
         return POGING_LATEST.get(tx).addParam("notificatie", notificatie).execute().map(PogingRepository::poging);
     }
 
-    public List<Poging> pogingAll(DbTransaction tx, UUID notificatie) {
+    public List<Poging> all(DbTransaction tx, UUID notificatie) {
         return POGING_ALL.query(tx).addParam("notificatie", notificatie).execute().map(PogingRepository::poging)
                 .toList();
     }
 
-    public Optional<Poging> pogingById(DbTransaction tx, UUID id) {
+    public Optional<Poging> byId(DbTransaction tx, UUID id) {
         return POGING_BY_ID.get(tx).addParam("id", id).execute().map(PogingRepository::poging);
     }
 
@@ -94,33 +94,33 @@ public final class PogingRepository {
      * Locks the attempt row ({@code FOR NO KEY UPDATE}: stored receipts and tasks reference it); the caller
      * already holds its notification's lock.
      */
-    public Optional<Poging> pogingLock(DbTransaction tx, UUID id) {
+    public Optional<Poging> lock(DbTransaction tx, UUID id) {
         return POGING_LOCK.get(tx).addParam("id", id).execute().map(PogingRepository::poging);
     }
 
     /** gepland → verzonden with NotifyNL's id. {@code false} when the attempt was no longer gepland. */
-    public boolean pogingMarkSent(DbTransaction tx, UUID id, UUID notifyId) {
+    public boolean markSent(DbTransaction tx, UUID id, UUID notifyId) {
         return POGING_MARK_SENT.dml(tx).addParam("id", id).addParam("notifyId", notifyId)
                 .addParam("now", clock.instant()).execute() == 1;
     }
 
     /** Records that a POST for this attempt is about to be made (kept from the first one on). */
-    public void pogingMarkRequested(DbTransaction tx, UUID id) {
+    public void markRequested(DbTransaction tx, UUID id) {
         POGING_MARK_REQUESTED.dml(tx).addParam("id", id).addParam("now", clock.instant()).execute();
     }
 
     /** Records another NotifyNL id for the same attempt (a second send after an expired lease); {@code true}: new. */
-    public boolean pogingAddDuplicate(DbTransaction tx, UUID id, UUID notifyId) {
+    public boolean addDuplicate(DbTransaction tx, UUID id, UUID notifyId) {
         return POGING_ADD_DUPLICATE.dml(tx).addParam("id", id).addParam("notifyId", notifyId).execute() == 1;
     }
 
     /** Applies a receipt's outcome: the new status and the receipt's completed_at. */
-    public void pogingApplyOutcome(DbTransaction tx, UUID id, PogingStatus status, Instant completedAt) {
+    public void applyOutcome(DbTransaction tx, UUID id, PogingStatus status, Instant completedAt) {
         POGING_APPLY_OUTCOME.dml(tx).addParam("id", id).addParam("status", status)
                 .addParam("completedAt", completedAt).execute();
     }
 
-    public void pogingSetStatus(DbTransaction tx, UUID id, PogingStatus status) {
+    public void setStatus(DbTransaction tx, UUID id, PogingStatus status) {
         POGING_SET_STATUS.dml(tx).addParam("id", id).addParam("status", status).execute();
     }
 

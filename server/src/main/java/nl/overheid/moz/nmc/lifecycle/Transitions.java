@@ -116,7 +116,7 @@ public final class Transitions {
     }
 
     /** What acceptance produced: the new notification, or the existing one for a repeated request. */
-    public record Acceptance(Locked notificatie, boolean created) {
+    public record AcceptResult(Locked notificatie, boolean created) {
     }
 
     /**
@@ -166,7 +166,7 @@ public final class Transitions {
      * <p>Concurrency: two identical requests at once serialise on the unique index; the loser sees the
      * winner's row.
      */
-    public List<Acceptance> acceptAll(DbTransaction tx, List<NewNotificatie> all) {
+    public List<AcceptResult> acceptAll(DbTransaction tx, List<NewNotificatie> all) {
         if (all.isEmpty()) {
             return List.of();
         }
@@ -196,13 +196,13 @@ public final class Transitions {
                 .addParam("ldvBetrokkeneTypes", texts(all, NewNotificatie::ldvBetrokkeneType))
                 .addParam("ldvPepperVersies", texts(all, NewNotificatie::ldvPepperVersie))
                 .execute().map(row -> DbTypes.uuid(row, "id")).collect(Collectors.toSet());
-        List<Acceptance> results = new ArrayList<>(all.size());
+        List<AcceptResult> results = new ArrayList<>(all.size());
         for (NewNotificatie n : all) {
             if (created.contains(n.id())) {
-                results.add(new Acceptance(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null,
+                results.add(new AcceptResult(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null,
                         n.geldigTot(), n.berichttype(), n.regie(), n.traceId(), n.aannameSpanId()), true));
             } else {
-                results.add(new Acceptance(findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()),
+                results.add(new AcceptResult(findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()),
                         List.of(n.payloadHmac())).orElseThrow(), false));
             }
         }
@@ -210,7 +210,7 @@ public final class Transitions {
     }
 
     /** {@link #acceptAll} of one notification. */
-    public Acceptance accept(DbTransaction tx, NewNotificatie n) {
+    public AcceptResult accept(DbTransaction tx, NewNotificatie n) {
         return acceptAll(tx, List.of(n)).getFirst();
     }
 

@@ -11,7 +11,7 @@ import nl.overheid.moz.nmc.sending.NotifyNlSettings;
 /**
  * The bearer tokens of NotifyNL's delivery-receipt callbacks. NotifyNL configures the callback per service, each
  * with its own token; a token authenticates the services it was configured for, and a receipt is stored only
- * for an attempt of one of those services ({@link ReceiptStore#store(Set, OntvangstRepository.Incoming)}), so
+ * for an attempt of one of those services ({@link ReceiptStore#store(Set, ReceiptRepository.Incoming)}), so
  * one service's token cannot speak for another's notifications. Services that share a token (the default,
  * {@code notifynl.callback-token}) accept each other's receipts, as before.
  */

@@ -10,7 +10,7 @@ import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
  * The {@code vaststellen} task (the finaliser): after the MEBV period a delivered notification becomes
@@ -25,18 +25,18 @@ public final class Finaliser implements TaskHandler {
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
-    private final NotificationTasks notificationTasks;
+    private final NotificatieTasks notificatieTasks;
     private final Transitions transitions;
-    private final OntvangstRepository ontvangsten;
+    private final ReceiptRepository receiptRepository;
     private final Clock clock;
 
-    public Finaliser(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
-                     Transitions transitions, OntvangstRepository ontvangsten, Clock clock) {
+    public Finaliser(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
+                     Transitions transitions, ReceiptRepository receiptRepository, Clock clock) {
         this.owned = owned;
         this.tasks = tasks;
-        this.notificationTasks = notificationTasks;
+        this.notificatieTasks = notificatieTasks;
         this.transitions = transitions;
-        this.ontvangsten = ontvangsten;
+        this.receiptRepository = receiptRepository;
         this.clock = clock;
     }
 
@@ -47,21 +47,21 @@ public final class Finaliser implements TaskHandler {
 
     @Override
     public SubjectLock<Transitions.Locked> subjectLock() {
-        return notificationTasks.lock();
+        return notificatieTasks.lock();
     }
 
     @Override
     public void execute(Task task) {
         owned.underLocks(task, subjectLock(), (tx, n) -> {
-            if (ontvangsten.ontvangstPending(tx, n.id())) {
+            if (receiptRepository.pending(tx, n.id())) {
                 // A failure receipt stored within the period must not be overtaken by finalising.
-                tasks.taskPostpone(tx, task, clock.instant().plus(WAIT_FOR_RECEIPTS), "ontvangst-open");
+                tasks.postpone(tx, task, clock.instant().plus(WAIT_FOR_RECEIPTS), "ontvangst-open");
                 return;
             }
             if (n.status() == NotificatieStatus.BEZORGD) {
-                notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.DEFINITIEF_BEZORGD, null));
+                notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.DEFINITIEF_BEZORGD, null));
             } else {
-                tasks.taskComplete(tx, task);
+                tasks.complete(tx, task);
             }
         });
     }

@@ -17,7 +17,7 @@ import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
  * The {@code verwerken} task: applies the stored receipts of one attempt under the notification's lock, in
@@ -29,9 +29,9 @@ public final class ReceiptProcessor implements TaskHandler {
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
-    private final NotificationTasks notificationTasks;
+    private final NotificatieTasks notificatieTasks;
     private final PogingRepository pogingen;
-    private final OntvangstRepository ontvangsten;
+    private final ReceiptRepository receiptRepository;
     private final Transitions transitions;
     private final Clock clock;
     private final Duration mebvPeriod;
@@ -45,15 +45,15 @@ public final class ReceiptProcessor implements TaskHandler {
      *                       callback window, so a failure receipt within the period cannot cross it
      * @param firstReconciliation when an attempt adopted from a receipt is first reconciled
      */
-    public ReceiptProcessor(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
-                            PogingRepository pogingen, OntvangstRepository ontvangsten, Transitions transitions,
+    public ReceiptProcessor(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
+                            PogingRepository pogingen, ReceiptRepository receiptRepository, Transitions transitions,
                             Clock clock, Duration mebvPeriod, Duration finaliseMargin, Duration firstReconciliation,
                             NmcMetrics metrics) {
         this.owned = owned;
         this.tasks = tasks;
-        this.notificationTasks = notificationTasks;
+        this.notificatieTasks = notificatieTasks;
         this.pogingen = pogingen;
-        this.ontvangsten = ontvangsten;
+        this.receiptRepository = receiptRepository;
         this.transitions = transitions;
         this.clock = clock;
         this.mebvPeriod = mebvPeriod;
@@ -69,37 +69,37 @@ public final class ReceiptProcessor implements TaskHandler {
 
     @Override
     public SubjectLock<Transitions.Locked> subjectLock() {
-        return notificationTasks.lock();
+        return notificatieTasks.lock();
     }
 
     @Override
     public void execute(Task task) {
         owned.underLocks(task, subjectLock(), (tx, locked) -> {
             Transitions.Locked n = locked;
-            for (Ontvangst receipt : ontvangsten.ontvangstUnprocessed(tx, task.poging())) {
+            for (Receipt receipt : receiptRepository.unprocessed(tx, task.poging())) {
                 n = apply(tx, n, receipt);
-                ontvangsten.ontvangstMarkProcessed(tx, receipt.id(), clock.instant());
+                receiptRepository.markProcessed(tx, receipt.id(), clock.instant());
             }
-            tasks.taskComplete(tx, task);
+            tasks.complete(tx, task);
         });
     }
 
-    private Transitions.Locked apply(DbTransaction tx, Transitions.Locked n, Ontvangst receipt) {
+    private Transitions.Locked apply(DbTransaction tx, Transitions.Locked n, Receipt receipt) {
         Instant now = clock.instant();
-        Poging poging = pogingen.pogingLock(tx, receipt.poging()).orElseThrow();
+        Poging poging = pogingen.lock(tx, receipt.poging()).orElseThrow();
         if (poging.status() == PogingStatus.GEPLAND) {
             // The worker died between NotifyNL's 201 and its commit: act on its behalf.
-            pogingen.pogingMarkSent(tx, poging.id(), receipt.notifyId());
+            pogingen.markSent(tx, poging.id(), receipt.notifyId());
             if (n.status() == NotificatieStatus.IN_VERZENDING) {
                 n = transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
             }
-            notificationTasks.complete(tx, n, TaskKind.VERZENDEN);
+            notificatieTasks.complete(tx, n, TaskKind.VERZENDEN);
             if (!n.status().terminal()) {
-                notificationTasks.planReconciliation(tx, n, poging.id(), now.plus(firstReconciliation));
+                notificatieTasks.planReconciliation(tx, n, poging.id(), now.plus(firstReconciliation));
             }
-            poging = pogingen.pogingLock(tx, poging.id()).orElseThrow();
+            poging = pogingen.lock(tx, poging.id()).orElseThrow();
         } else if (!poging.knows(receipt.notifyId())
-                && pogingen.pogingAddDuplicate(tx, poging.id(), receipt.notifyId())) {
+                && pogingen.addDuplicate(tx, poging.id(), receipt.notifyId())) {
             metrics.duplicateNotifyId();
         }
         Instant completedAt = ReceiptRules.effectiveCompletedAt(receipt.completedAt(), now);
@@ -116,31 +116,31 @@ public final class ReceiptProcessor implements TaskHandler {
         }
         Transitions.Locked after = n;
         if (decision.outcome() != null) {
-            pogingen.pogingApplyOutcome(tx, poging.id(), decision.outcome(), completedAt);
-            notificationTasks.completeReconciliation(tx, n, poging.id());
+            pogingen.applyOutcome(tx, poging.id(), decision.outcome(), completedAt);
+            notificatieTasks.completeReconciliation(tx, n, poging.id());
         }
         if (decision.naar() != null) {
             after = transitions.apply(tx, after, decision.naar(), decision.reden());
         }
         if (decision.completeFinalise()) {
-            notificationTasks.complete(tx, after, TaskKind.VASTSTELLEN);
+            notificatieTasks.complete(tx, after, TaskKind.VASTSTELLEN);
         }
         if (decision.planFinalise()) {
-            notificationTasks.planFinalise(tx, after, completedAt.plus(finaliseMargin));
+            notificatieTasks.planFinalise(tx, after, completedAt.plus(finaliseMargin));
         }
         if (decision.planResend()) {
-            notificationTasks.planSend(tx, after, now);
+            notificatieTasks.planSend(tx, after, now);
         }
         // Centralised regime: a permanent failure (directly, under a duplicate id, or within the MEBV period on
         // bezorgd) is reported to the Profielservice; the event itself carries no personal data.
         if (decision.outcome() == PogingStatus.PERMANENT_MISLUKT && after.centraal()) {
-            notificationTasks.planInvalidReport(tx, after, now);
+            notificatieTasks.planInvalidReport(tx, after, now);
         }
         if (after.status().terminal()) {
-            notificationTasks.completeAll(tx, after);
+            notificatieTasks.completeAll(tx, after);
         } else if (n.status().terminal()) {
             // A late receipt re-opened bezorgstatus-onbekend: its erasure waits for the next terminal status.
-            notificationTasks.complete(tx, after, TaskKind.WISSEN);
+            notificatieTasks.complete(tx, after, TaskKind.WISSEN);
         }
         return after;
     }

@@ -150,7 +150,7 @@ public final class ReceiptRules {
             return new Decision.Delivered();
         }
         if (s.poging().running()) {
-            return onRunningAttempt(s);
+            return onRunningPoging(s);
         }
         if (s.notificatie() == NotificatieStatus.BEZORGD && s.poging() == PogingStatus.BEZORGD
                 && s.basisOfBezorgd() && s.withinMebvPeriod()) {
@@ -160,7 +160,7 @@ public final class ReceiptRules {
     }
 
     /** The rules for a running attempt (verzonden or onbekend). */
-    private static Decision onRunningAttempt(Situation s) {
+    private static Decision onRunningPoging(Situation s) {
         return switch (s.notificatie()) {
             case VERZONDEN -> switch (s.receipt()) {
                 case DELIVERED -> new Decision.Delivered();

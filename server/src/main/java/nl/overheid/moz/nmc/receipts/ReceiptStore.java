@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
  * Step 3's door: a receipt is stored first (one transaction with its receipt task) and only then judged, by
@@ -25,19 +25,19 @@ public final class ReceiptStore {
     }
 
     private final Database database;
-    private final OntvangstRepository ontvangsten;
-    private final NotificationTasks tasks;
+    private final ReceiptRepository receiptRepository;
+    private final NotificatieTasks tasks;
     private final Clock clock;
 
-    public ReceiptStore(Database database, OntvangstRepository ontvangsten, NotificationTasks tasks, Clock clock) {
+    public ReceiptStore(Database database, ReceiptRepository receiptRepository, NotificatieTasks tasks, Clock clock) {
         this.database = database;
-        this.ontvangsten = ontvangsten;
+        this.receiptRepository = receiptRepository;
         this.tasks = tasks;
         this.clock = clock;
     }
 
     /** Stores a receipt the NMC found itself (reconciliation). */
-    public Outcome store(OntvangstRepository.Incoming receipt) {
+    public Outcome store(ReceiptRepository.Incoming receipt) {
         return store(null, receipt);
     }
 
@@ -45,17 +45,17 @@ public final class ReceiptStore {
      * Stores a receipt that a callback of {@code services} brought (null: any service): a reference to an
      * attempt of another NotifyNL service's berichttype names no attempt of the caller's.
      */
-    public Outcome store(Set<String> services, OntvangstRepository.Incoming receipt) {
+    public Outcome store(Set<String> services, ReceiptRepository.Incoming receipt) {
         return database.inTransaction(tx -> {
-            Optional<OntvangstRepository.Target> target = ontvangsten.target(tx, receipt.poging());
+            Optional<ReceiptRepository.Target> target = receiptRepository.target(tx, receipt.poging());
             if (target.isEmpty() || services != null && !services.contains(target.get().notifyService())) {
                 return Outcome.UNKNOWN_REFERENCE;
             }
-            Optional<Long> stored = ontvangsten.ontvangstInsert(tx, receipt, clock.instant());
+            Optional<Long> stored = receiptRepository.insert(tx, receipt, clock.instant());
             if (stored.isEmpty()) {
                 return Outcome.DUPLICATE;
             }
-            OntvangstRepository.Target t = target.get();
+            ReceiptRepository.Target t = target.get();
             tasks.planReceipt(tx, t.dvId(), t.notificatie(), t.poging(), stored.get(), receipt.completedAt(),
                     t.traceId(), clock.instant());
             return Outcome.STORED;
@@ -63,7 +63,7 @@ public final class ReceiptStore {
     }
 
     /** Parses a NotifyNL reference; a reference that is not an attempt id names no attempt. */
-    public static Optional<UUID> attemptId(String reference) {
+    public static Optional<UUID> pogingId(String reference) {
         if (reference == null || reference.length() != 36) {
             return Optional.empty();
         }

@@ -18,13 +18,13 @@ import nl.overheid.moz.nmc.engine.UnusedTokens;
 import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.sending.NotifyNl;
 import nl.overheid.moz.nmc.sending.NotifyNlServices;
 import nl.overheid.moz.nmc.trace.Span;
@@ -47,26 +47,26 @@ public final class Reconciler implements TaskHandler {
     private final Database database;
     private final OwnedTasks owned;
     private final TaskRepository tasks;
-    private final NotificationTasks notificationTasks;
+    private final NotificatieTasks notificatieTasks;
     private final PogingRepository pogingen;
     private final Transitions transitions;
     private final ReceiptStore receipts;
     private final NotifyNlServices notifyNl;
     private final UnusedTokens unusedTokens;
-    private final NotificatieReads reads;
+    private final NotificatieRepository reads;
     private final ProcessingLog ldv;
     private final ReconcileSchedule schedule;
     private final Clock clock;
     private final WorkSignals signals;
 
-    public Reconciler(Database database, OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
-                      PogingRepository pogingen, NotificatieReads reads, Transitions transitions,
+    public Reconciler(Database database, OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
+                      PogingRepository pogingen, NotificatieRepository reads, Transitions transitions,
                       ReceiptStore receipts, NotifyNlServices notifyNl, UnusedTokens unusedTokens, ProcessingLog ldv,
                       ReconcileSchedule schedule, Clock clock, WorkSignals signals) {
         this.database = database;
         this.owned = owned;
         this.tasks = tasks;
-        this.notificationTasks = notificationTasks;
+        this.notificatieTasks = notificatieTasks;
         this.pogingen = pogingen;
         this.transitions = transitions;
         this.receipts = receipts;
@@ -91,7 +91,7 @@ public final class Reconciler implements TaskHandler {
 
     @Override
     public SubjectLock<Transitions.Locked> subjectLock() {
-        return notificationTasks.lock();
+        return notificatieTasks.lock();
     }
 
     @Override
@@ -112,24 +112,24 @@ public final class Reconciler implements TaskHandler {
 
     /** Asks NotifyNL about the task's attempt; {@code asked} is set before the first question. */
     private void reconcile(Task task, AtomicBoolean asked) {
-        record Subject(Poging attempt, NotificatieReads.ProcessingContext context) {
+        record Subject(Poging poging, NotificatieRepository.ProcessingContext context) {
         }
-        Optional<Subject> subject = database.inTransaction(tx -> pogingen.pogingById(tx, task.poging())
+        Optional<Subject> subject = database.inTransaction(tx -> pogingen.byId(tx, task.poging())
                 .flatMap(p -> reads.processingContext(tx, p.notificatie()).map(c -> new Subject(p, c))));
-        if (subject.isEmpty() || !subject.get().attempt().status().running()
-                || subject.get().attempt().verzondenOp() == null) {
-            owned.underLocks(task, subjectLock(), (tx, n) -> tasks.taskComplete(tx, task));
+        if (subject.isEmpty() || !subject.get().poging().status().running()
+                || subject.get().poging().verzondenOp() == null) {
+            owned.underLocks(task, subjectLock(), (tx, n) -> tasks.complete(tx, task));
             return;
         }
-        Poging attempt = subject.get().attempt();
-        NotificatieReads.ProcessingContext context = subject.get().context();
+        Poging poging = subject.get().poging();
+        NotificatieRepository.ProcessingContext context = subject.get().context();
         Instant now = clock.instant();
         // Every NotifyNL id the attempt has (its own and each duplicate); by reference only when none is known.
         List<UUID> ids = new ArrayList<>();
-        if (attempt.notifyId() != null) {
-            ids.add(attempt.notifyId());
+        if (poging.notifyId() != null) {
+            ids.add(poging.notifyId());
         }
-        ids.addAll(attempt.duplicaatNotifyIds());
+        ids.addAll(poging.duplicaatNotifyIds());
         boolean pending = false;
         boolean unavailable = false;
         String reason = null;
@@ -145,11 +145,11 @@ public final class Reconciler implements TaskHandler {
             // The task's budget is the service that sent the attempt (planned so at the send's commit).
             NotifyNl service = notifyNl.of(task.budget());
             asked.set(true);
-            NotifyNl.Lookup lookup = id == null ? service.findByReference(attempt.id(), span)
+            NotifyNl.Lookup lookup = id == null ? service.findByReference(poging.id(), span)
                     : service.findById(id, span);
             switch (lookup) {
                 case NotifyNl.Lookup.Found found when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
-                    ReceiptStore.Outcome outcome = receipts.store(new OntvangstRepository.Incoming(attempt.id(),
+                    ReceiptStore.Outcome outcome = receipts.store(new ReceiptRepository.Incoming(poging.id(),
                             found.notifyId(), found.status(), null, found.completedAt().orElse(now), null, "email",
                             null, null));
                     if (outcome == ReceiptStore.Outcome.STORED) {
@@ -168,37 +168,37 @@ public final class Reconciler implements TaskHandler {
             }
         }
         if (pending) {
-            reschedule(task, attempt, now);
+            reschedule(task, poging, now);
         } else if (unavailable) {
             String why = reason;
             owned.underLocks(task, subjectLock(), (tx, n) ->
-                    tasks.taskPostpone(tx, task, now.plus(schedule.steps().getFirst()), why));
+                    tasks.postpone(tx, task, now.plus(schedule.steps().getFirst()), why));
         } else {
             unknown(task);
         }
     }
 
-    private void reschedule(Task task, Poging attempt, Instant now) {
-        Optional<Instant> next = schedule.next(attempt.verzondenOp(), now);
+    private void reschedule(Task task, Poging poging, Instant now) {
+        Optional<Instant> next = schedule.next(poging.verzondenOp(), now);
         if (next.isEmpty()) {
             unknown(task);
             return;
         }
-        owned.underLocks(task, subjectLock(), (tx, n) -> tasks.taskPostpone(tx, task, next.get(), null));
+        owned.underLocks(task, subjectLock(), (tx, n) -> tasks.postpone(tx, task, next.get(), null));
     }
 
     /** No outcome can be had any more: the attempt is onbekend, the notification bezorgstatus-onbekend. */
     private void unknown(Task task) {
         owned.underLocks(task, subjectLock(), (tx, n) -> {
-            Poging attempt = pogingen.pogingLock(tx, task.poging()).orElseThrow();
-            if (attempt.status() == PogingStatus.VERZONDEN) {
-                pogingen.pogingSetStatus(tx, attempt.id(), PogingStatus.ONBEKEND);
+            Poging poging = pogingen.lock(tx, task.poging()).orElseThrow();
+            if (poging.status() == PogingStatus.VERZONDEN) {
+                pogingen.setStatus(tx, poging.id(), PogingStatus.ONBEKEND);
             }
-            if (n.status() == NotificatieStatus.VERZONDEN && attempt.status().running()) {
+            if (n.status() == NotificatieStatus.VERZONDEN && poging.status().running()) {
                 Transitions.Locked onbekend = transitions.apply(tx, n, NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
-                notificationTasks.completeAll(tx, onbekend);
+                notificatieTasks.completeAll(tx, onbekend);
             } else {
-                tasks.taskComplete(tx, task);
+                tasks.complete(tx, task);
             }
         });
     }

@@ -11,5 +11,5 @@ import java.util.UUID;
  * @param verwerkingsactiviteit the processing activity (URI) every LDV record of its notifications names
  */
 public record Berichttype(String code, UUID notifyTemplateId, String notifyService, Duration standaardGeldigheid,
-                          int maxPogingenteller, String verwerkingsactiviteit) {
+                          int maxFailures, String verwerkingsactiviteit) {
 }

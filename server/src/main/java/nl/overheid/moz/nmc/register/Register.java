@@ -194,7 +194,7 @@ public final class Register {
                 BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
                         .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
                         .addParam("geldigheid", type.standaardGeldigheid())
-                        .addParam("maxPogingen", type.maxPogingenteller())
+                        .addParam("maxPogingen", type.maxFailures())
                         .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
             }
             for (DvSeed dv : dienstverleners) {
@@ -269,7 +269,7 @@ public final class Register {
         BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
                 .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
                 .addParam("geldigheid", type.standaardGeldigheid())
-                .addParam("maxPogingen", type.maxPogingenteller())
+                .addParam("maxPogingen", type.maxFailures())
                 .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
         berichttypen = null;
     }

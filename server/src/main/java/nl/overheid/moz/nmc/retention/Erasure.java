@@ -9,7 +9,7 @@ import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
  * The {@code wissen} task (design §10): a fixed period after a notification's terminal status, its wrapped
@@ -26,12 +26,12 @@ public final class Erasure implements TaskHandler {
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
-    private final NotificationTasks notificationTasks;
+    private final NotificatieTasks notificatieTasks;
 
-    public Erasure(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks) {
+    public Erasure(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks) {
         this.owned = owned;
         this.tasks = tasks;
-        this.notificationTasks = notificationTasks;
+        this.notificatieTasks = notificatieTasks;
     }
 
     @Override
@@ -41,7 +41,7 @@ public final class Erasure implements TaskHandler {
 
     @Override
     public SubjectLock<Transitions.Locked> subjectLock() {
-        return notificationTasks.lock();
+        return notificatieTasks.lock();
     }
 
     @Override
@@ -53,6 +53,6 @@ public final class Erasure implements TaskHandler {
         if (n.status().terminal()) {
             NOTIFICATIE_ERASE.dml(tx).addParam("id", n.id()).execute();
         }
-        tasks.taskComplete(tx, task);
+        tasks.complete(tx, task);
     }
 }

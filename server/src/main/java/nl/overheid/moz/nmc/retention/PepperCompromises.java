@@ -15,7 +15,7 @@ import nl.overheid.moz.nmc.privacy.Peppers;
  * Pepper versions an operator marked compromised (design §9): from then on no new row uses them (every
  * instance learns it within a duty interval; the one that marks at once), and the rows under them are
  * erased early — at once when terminal, at their terminal status otherwise
- * ({@link NotificationRetention} brings their erasure forward). Search keeps trying every version still
+ * ({@link NotificatieRetention} brings their erasure forward). Search keeps trying every version still
  * configured, so {@code GET ?dvRef=} finds the rows under a compromised version while they exist.
  */
 public final class PepperCompromises implements Duty {

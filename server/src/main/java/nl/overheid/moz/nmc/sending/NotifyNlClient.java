@@ -115,9 +115,9 @@ public final class NotifyNlClient implements NotifyNl {
     public Lookup findByReference(UUID reference, Span span) {
         String query = "?template_type=email&reference=" + URLEncoder.encode(reference.toString(), StandardCharsets.UTF_8);
         return lookUp("/v2/notifications" + query, span, list -> {
-            for (JsonNode notification : list.path("notifications")) {
-                if (reference.toString().equals(notification.path("reference").asText())) {
-                    return found(notification);
+            for (JsonNode notificatie : list.path("notifications")) {
+                if (reference.toString().equals(notificatie.path("reference").asText())) {
+                    return found(notificatie);
                 }
             }
             return new Lookup.NotFound();
@@ -152,14 +152,14 @@ public final class NotifyNlClient implements NotifyNl {
         }
     }
 
-    private Lookup found(JsonNode notification) {
-        UUID id = id(notification.path("id")).orElseThrow(() -> new IllegalArgumentException("no id"));
-        String status = notification.path("status").asText("");
+    private Lookup found(JsonNode notificatie) {
+        UUID id = id(notificatie.path("id")).orElseThrow(() -> new IllegalArgumentException("no id"));
+        String status = notificatie.path("status").asText("");
         if (status.isEmpty()) {
             throw new IllegalArgumentException("no status");
         }
-        Optional<Instant> completedAt = notification.path("completed_at").isTextual()
-                ? Optional.of(OffsetDateTime.parse(notification.path("completed_at").asText()).toInstant())
+        Optional<Instant> completedAt = notificatie.path("completed_at").isTextual()
+                ? Optional.of(OffsetDateTime.parse(notificatie.path("completed_at").asText()).toInstant())
                 : Optional.empty();
         return new Lookup.Found(id, status, completedAt);
     }

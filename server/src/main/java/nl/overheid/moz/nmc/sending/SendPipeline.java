@@ -19,7 +19,7 @@ import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.UnusedTokens;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
@@ -29,7 +29,7 @@ import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.profiel.Profielservice;
 import nl.overheid.moz.nmc.register.Berichttype;
@@ -66,9 +66,9 @@ public final class SendPipeline implements TaskHandler {
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
-    private final NotificationTasks notificationTasks;
+    private final NotificatieTasks notificatieTasks;
     private final PogingRepository pogingen;
-    private final NotificatieReads notificaties;
+    private final NotificatieRepository notificaties;
     private final Transitions transitions;
     private final Register register;
     private final Envelope envelope;
@@ -86,8 +86,8 @@ public final class SendPipeline implements TaskHandler {
      * @param backoff             delay before the n-th retry of a postponed call
      * @param firstReconciliation when an accepted attempt is first looked up at NotifyNL
      */
-    public SendPipeline(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
-                        PogingRepository pogingen, NotificatieReads notificaties, Transitions transitions,
+    public SendPipeline(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
+                        PogingRepository pogingen, NotificatieRepository notificaties, Transitions transitions,
                         Register register, Envelope envelope, NotifyNlServices notifyNl,
                         UnusedTokens unusedTokens, Profielservice profielservice, ProcessingLog ldv, Clock clock,
                         Duration lease, IntFunction<Duration> backoff, Duration firstReconciliation,
@@ -95,7 +95,7 @@ public final class SendPipeline implements TaskHandler {
         this.metrics = metrics;
         this.owned = owned;
         this.tasks = tasks;
-        this.notificationTasks = notificationTasks;
+        this.notificatieTasks = notificatieTasks;
         this.pogingen = pogingen;
         this.notificaties = notificaties;
         this.transitions = transitions;
@@ -123,7 +123,7 @@ public final class SendPipeline implements TaskHandler {
 
     @Override
     public SubjectLock<Transitions.Locked> subjectLock() {
-        return notificationTasks.lock();
+        return notificatieTasks.lock();
     }
 
     @Override
@@ -210,8 +210,8 @@ public final class SendPipeline implements TaskHandler {
                 endExpired(tx, task, n);
                 return false;
             }
-            tasks.taskExtendLease(tx, task, clock.instant().plus(lease));
-            pogingen.pogingMarkRequested(tx, job.poging().id());
+            tasks.extendLease(tx, task, clock.instant().plus(lease));
+            pogingen.markRequested(tx, job.poging().id());
             return true;
         });
         if (!started.orElse(false)) {
@@ -232,12 +232,12 @@ public final class SendPipeline implements TaskHandler {
     /** An erased notification cannot be sent: its attempt and the notification end technisch-mislukt at once. */
     private void endErased(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
         LOG.warning(() -> "notification " + n.id() + " was erased before its resend; it ends technisch-mislukt");
-        pogingen.pogingSetStatus(tx, job.poging().id(), PogingStatus.TECHNISCH_MISLUKT);
+        pogingen.setStatus(tx, job.poging().id(), PogingStatus.TECHNISCH_MISLUKT);
         if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
-            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
+            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
                     Reden.TECHNISCH));
         } else {
-            tasks.taskComplete(tx, task);
+            tasks.complete(tx, task);
         }
     }
 
@@ -252,7 +252,7 @@ public final class SendPipeline implements TaskHandler {
 
     /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */
     private boolean recorded(Job job, ProcessingLog.Operation operation, Span span) {
-        NotificatieReads.ProcessingContext c = job.context();
+        NotificatieRepository.ProcessingContext c = job.context();
         return ldv.record(new ProcessingLog.Processing(span, operation, c.verwerkingsactiviteit(),
                 new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()), clock.instant()))
                 instanceof ProcessingLog.Written.Acknowledged;
@@ -263,12 +263,12 @@ public final class SendPipeline implements TaskHandler {
      * notification ends niet-bezorgbaar, geen-contactgegevens (first send or resend alike).
      */
     private void endWithoutContact(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
-        pogingen.pogingSetStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
+        pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
         if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
-            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR,
+            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR,
                     Reden.GEEN_CONTACTGEGEVENS));
         } else {
-            tasks.taskComplete(tx, task);
+            tasks.complete(tx, task);
         }
     }
 
@@ -281,7 +281,7 @@ public final class SendPipeline implements TaskHandler {
         Instant now = clock.instant();
         Berichttype berichttype = register.berichttype(tx, n.berichttype())
                 .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
-        Optional<Poging> latest = pogingen.pogingLatest(tx, n.id());
+        Optional<Poging> latest = pogingen.latest(tx, n.id());
         Optional<Poging> planned = latest.filter(p -> p.status() == PogingStatus.GEPLAND);
         boolean live = n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN;
@@ -292,8 +292,8 @@ public final class SendPipeline implements TaskHandler {
             // attempt that may already be at the old service stays there: it is looked up with the old key).
             LOG.warning(() -> "send task " + task.id() + " was planned for NotifyNL service " + task.budget()
                     + "; its berichttype now uses " + berichttype.notifyService() + ": planned again under that budget");
-            tasks.taskComplete(tx, task);
-            notificationTasks.planSend(tx, n, berichttype.notifyService(), now);
+            tasks.complete(tx, task);
+            notificatieTasks.planSend(tx, n, berichttype.notifyService(), now);
             return null;
         }
         Poging poging;
@@ -303,7 +303,7 @@ public final class SendPipeline implements TaskHandler {
                     return end(tx, task, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
                 }
                 transitions.apply(tx, n, NotificatieStatus.IN_VERZENDING, null);
-                poging = pogingen.pogingInsert(tx, n.id(), 1);
+                poging = pogingen.insert(tx, n.id(), 1);
             }
             // A re-claim after an expired lease or a postponement is not a transition: the planned attempt
             // is reused.
@@ -313,29 +313,29 @@ public final class SendPipeline implements TaskHandler {
                 } else if (n.status() == NotificatieStatus.IN_VERZENDING || latest.isEmpty()
                         || latest.get().status().running() || latest.get().nummer() >= 2) {
                     LOG.warning(() -> "send task " + task.id() + " found nothing to send; completing it");
-                    tasks.taskComplete(tx, task);
+                    tasks.complete(tx, task);
                     return null;
                 } else if (n.expiredAt(now)) {
                     return end(tx, task, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
                 } else {
                     transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
-                    poging = pogingen.pogingInsert(tx, n.id(), 2);
+                    poging = pogingen.insert(tx, n.id(), 2);
                 }
             }
             default -> {
-                tasks.taskComplete(tx, task);
+                tasks.complete(tx, task);
                 return null;
             }
         }
         // The lease covers the batch from the claim; a task that waited for its turn gets it anew here.
-        tasks.taskExtendLease(tx, task, now.plus(lease));
-        NotificatieReads.ForSending sealed = notificaties.notificatieForSending(tx, n.id()).orElseThrow();
-        NotificatieReads.ProcessingContext context = notificaties.processingContext(tx, n.id()).orElseThrow();
+        tasks.extendLease(tx, task, now.plus(lease));
+        NotificatieRepository.ForSending sealed = notificaties.forSending(tx, n.id()).orElseThrow();
+        NotificatieRepository.ProcessingContext context = notificaties.processingContext(tx, n.id()).orElseThrow();
         return new Job(poging, sealed, context, berichttype, task.budget());
     }
 
     private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
-        notificationTasks.completeAll(tx, transitions.apply(tx, n, naar, reden));
+        notificatieTasks.completeAll(tx, transitions.apply(tx, n, naar, reden));
         return null;
     }
 
@@ -361,12 +361,12 @@ public final class SendPipeline implements TaskHandler {
             switch (result) {
                 case NotifyNl.SendResult.Accepted accepted -> accepted(tx, task, job, n, accepted.notifyId());
                 case NotifyNl.SendResult.Rejected rejected -> {
-                    pogingen.pogingSetStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
+                    pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
                     if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
                         transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
-                        notificationTasks.completeAll(tx, n);
+                        notificatieTasks.completeAll(tx, n);
                     } else {
-                        tasks.taskComplete(tx, task);
+                        tasks.complete(tx, task);
                     }
                 }
                 case NotifyNl.SendResult.Unavailable unavailable -> {
@@ -374,7 +374,7 @@ public final class SendPipeline implements TaskHandler {
                     if (n.expiredAt(now) && !unavailable.mayHaveArrived()) {
                         endExpired(tx, task, n);
                     } else {
-                        tasks.taskPostpone(tx, task, now.plus(backoff.apply(task.postponements() + 1)),
+                        tasks.postpone(tx, task, now.plus(backoff.apply(task.postponements() + 1)),
                                 unavailable.reason());
                     }
                 }
@@ -385,28 +385,28 @@ public final class SendPipeline implements TaskHandler {
     /** geldig_tot passed before the attempt could start: the notification ends verlopen (design §7.5). */
     private void endExpired(DbTransaction tx, Task task, Transitions.Locked n) {
         if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
-            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN));
+            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN));
         } else {
-            tasks.taskComplete(tx, task);
+            tasks.complete(tx, task);
         }
     }
 
     private void accepted(DbTransaction tx, Task task, Job job, Transitions.Locked n, UUID notifyId) {
-        Poging poging = pogingen.pogingLock(tx, job.poging().id()).orElseThrow();
+        Poging poging = pogingen.lock(tx, job.poging().id()).orElseThrow();
         if (poging.status() == PogingStatus.GEPLAND) {
-            pogingen.pogingMarkSent(tx, poging.id(), notifyId);
+            pogingen.markSent(tx, poging.id(), notifyId);
             if (n.status() == NotificatieStatus.IN_VERZENDING) {
                 transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
             }
-            notificationTasks.planReconciliation(tx, n, poging.id(), job.service(),
+            notificatieTasks.planReconciliation(tx, n, poging.id(), job.service(),
                     clock.instant().plus(firstReconciliation));
         } else if (!poging.knows(notifyId)) {
             // A receipt already adopted another id for this attempt: both e-mails went out.
-            if (pogingen.pogingAddDuplicate(tx, poging.id(), notifyId)) {
+            if (pogingen.addDuplicate(tx, poging.id(), notifyId)) {
                 metrics.duplicateNotifyId();
             }
         }
-        tasks.taskComplete(tx, task);
+        tasks.complete(tx, task);
     }
 
     /** An exhausted send task ends the notification technisch-mislukt (design §6). */
@@ -415,10 +415,10 @@ public final class SendPipeline implements TaskHandler {
         Transitions.Locked n = transitions.lock(tx, task.notificatie()).orElse(null);
         if (n != null && (n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN)) {
-            notificationTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
+            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
                     Reden.TECHNISCH));
         } else {
-            taskRepository.taskComplete(tx, task);
+            taskRepository.complete(tx, task);
         }
     }
 
@@ -428,13 +428,13 @@ public final class SendPipeline implements TaskHandler {
         // The caller holds the notification's lock already, so this reads the locked row again, cheaply.
         return transitions.lock(tx, task.notificatie())
                 .flatMap(n -> register.berichttype(tx, n.berichttype()))
-                .map(Berichttype::maxPogingenteller)
+                .map(Berichttype::maxFailures)
                 .orElse(DEFAULT_MAX_FAILURES);
     }
 
 
     /** @param service the NotifyNL service every call of this send goes to: the task's budget key */
-    private record Job(Poging poging, NotificatieReads.ForSending sealed, NotificatieReads.ProcessingContext context,
+    private record Job(Poging poging, NotificatieRepository.ForSending sealed, NotificatieRepository.ProcessingContext context,
                        Berichttype berichttype, String service) {
 
         /** A new operation in the notification's trace, a child of its acceptance. */

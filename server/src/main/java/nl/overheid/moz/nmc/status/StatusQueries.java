@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
@@ -20,11 +20,11 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
 public final class StatusQueries {
 
     private final Database database;
-    private final NotificatieReads reads;
+    private final NotificatieRepository reads;
     private final PogingRepository pogingen;
     private final Peppers peppers;
 
-    public StatusQueries(Database database, NotificatieReads reads, PogingRepository pogingen, Peppers peppers) {
+    public StatusQueries(Database database, NotificatieRepository reads, PogingRepository pogingen, Peppers peppers) {
         this.database = database;
         this.reads = reads;
         this.pogingen = pogingen;
@@ -32,7 +32,7 @@ public final class StatusQueries {
     }
 
     /** A notification as its DV sees it: status view and attempts. */
-    public record Snapshot(NotificatieReads.View view, List<Poging> pogingen) {
+    public record Snapshot(NotificatieRepository.View view, List<Poging> pogingen) {
 
         /** The delivery proof: the completed_at NotifyNL reported on the attempt that was delivered. */
         public Instant bezorgdOp() {
@@ -42,14 +42,14 @@ public final class StatusQueries {
     }
 
     public Optional<Snapshot> byId(Dienstverlener dv, UUID id) {
-        return database.inTransaction(tx -> reads.notificatieView(tx, dv.id(), id)
-                .map(view -> new Snapshot(view, pogingen.pogingAll(tx, id))));
+        return database.inTransaction(tx -> reads.view(tx, dv.id(), id)
+                .map(view -> new Snapshot(view, pogingen.all(tx, id))));
     }
 
     /** The DV's notifications with this dvRef (its HMAC under every pepper version still in use), oldest first. */
     public List<Snapshot> byDvRef(Dienstverlener dv, String dvRef, int limit) {
         List<byte[]> hmacs = peppers.dvRefUnderEveryVersion(dv.id(), dvRef);
-        return database.inTransaction(tx -> reads.notificatieByDvRef(tx, dv.id(), hmacs, limit).stream()
-                .map(view -> new Snapshot(view, pogingen.pogingAll(tx, view.id()))).toList());
+        return database.inTransaction(tx -> reads.byDvRef(tx, dv.id(), hmacs, limit).stream()
+                .map(view -> new Snapshot(view, pogingen.all(tx, view.id()))).toList());
     }
 }

@@ -25,7 +25,7 @@ import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.trace.Span;
 
@@ -54,7 +54,7 @@ public final class WebhookDelivery implements TaskHandler {
     private final EventRepository events;
     private final StatusEvents statusEvents;
     private final CursorCodec cursors;
-    private final NotificatieReads notificaties;
+    private final NotificatieRepository notificaties;
     private final ProcessingLog ldv;
     private final SigningKeys keys;
     private final WebhookTargets targets;
@@ -66,7 +66,7 @@ public final class WebhookDelivery implements TaskHandler {
     private final Duration lease;
 
     public WebhookDelivery(OwnedTasks owned, TaskRepository tasks, WebhookPositions positions, EventRepository events,
-                           StatusEvents statusEvents, CursorCodec cursors, NotificatieReads notificaties,
+                           StatusEvents statusEvents, CursorCodec cursors, NotificatieRepository notificaties,
                            ProcessingLog ldv, SigningKeys keys, WebhookTargets targets, WebhookClient client,
                            WebhookSettings settings, ObjectMapper mapper, NmcMetrics metrics, Clock clock,
                            Duration lease) {
@@ -101,7 +101,7 @@ public final class WebhookDelivery implements TaskHandler {
 
     /** What one run delivers. */
     private record Batch(URI url, int epoch, List<EventRepository.Event> events, byte[] body, String cursor,
-                         List<NotificatieReads.ProcessingContext> contexts) {
+                         List<NotificatieRepository.ProcessingContext> contexts) {
     }
 
     @Override
@@ -117,14 +117,14 @@ public final class WebhookDelivery implements TaskHandler {
             return;
         }
         Span call = Span.root();
-        for (NotificatieReads.ProcessingContext c : batch.contexts()) {
+        for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
             ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
                     Span.childOf(c.traceId(), c.aannameSpanId()), ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
                     c.verwerkingsactiviteit(), new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()),
                     clock.instant()));
             if (!(written instanceof ProcessingLog.Written.Acknowledged)) {
                 // No record, no call: the LDV's failure is not the DV's, so the webhook's count is untouched.
-                owned.underLocks(task, subjectLock(), (tx, position) -> tasks.taskReschedule(tx, task,
+                owned.underLocks(task, subjectLock(), (tx, position) -> tasks.reschedule(tx, task,
                         clock.instant().plus(settings.retryBase())));
                 return;
             }
@@ -137,11 +137,11 @@ public final class WebhookDelivery implements TaskHandler {
     private Batch prepare(DbTransaction tx, Task task, WebhookPositions.Position position) {
         Instant now = clock.instant();
         if (position.webhookUrl() == null) {
-            tasks.taskComplete(tx, task);   // the DV no longer has a webhook
+            tasks.complete(tx, task);   // the DV no longer has a webhook
             return null;
         }
         if (position.pausedAt(now)) {
-            tasks.taskReschedule(tx, task, position.gepauzeerdTot());
+            tasks.reschedule(tx, task, position.gepauzeerdTot());
             return null;
         }
         int epoch = events.clusterEpoch(tx);
@@ -156,12 +156,12 @@ public final class WebhookDelivery implements TaskHandler {
         } else {
             after = new Cursor(epoch, position.transactieId(), position.eventId(), now);
         }
-        List<EventRepository.Event> page = events.eventReadAfter(tx, position.dvId(), after, settings.batchSize());
+        List<EventRepository.Event> page = events.readAfter(tx, position.dvId(), after, settings.batchSize());
         if (page.isEmpty()) {
-            tasks.taskReschedule(tx, task, now.plus(settings.idleInterval()));
+            tasks.reschedule(tx, task, now.plus(settings.idleInterval()));
             return null;
         }
-        tasks.taskExtendLease(tx, task, now.plus(lease));
+        tasks.extendLease(tx, task, now.plus(lease));
         EventRepository.Event last = page.getLast();
         String cursor = cursors.encode(new Cursor(epoch, last.transactieId(), last.id(), now));
         List<CloudEvent> cloudEvents = page.stream().map(statusEvents::cloudEvent).toList();
@@ -186,7 +186,7 @@ public final class WebhookDelivery implements TaskHandler {
                     positions.delivered(tx, position.dvId(), batch.epoch(), last.transactieId(), last.id(), now);
                     metrics.webhookDelivered(batch.events().size());
                     // A full batch: there may be more at once. Otherwise look again after the idle interval.
-                    tasks.taskReschedule(tx, task, batch.events().size() >= settings.batchSize() ? now
+                    tasks.reschedule(tx, task, batch.events().size() >= settings.batchSize() ? now
                             : now.plus(settings.idleInterval()));
                 }
                 case WebhookClient.Outcome.Failed failed -> {
@@ -199,10 +199,10 @@ public final class WebhookDelivery implements TaskHandler {
                         positions.failed(tx, position.dvId(), 0, pauses, until, failed.reason());
                         LOG.warning(() -> "webhook of DV " + position.dvId() + " paused until " + until + " after "
                                 + failures + " failed deliveries (last: " + failed.reason() + ")");
-                        tasks.taskReschedule(tx, task, until);
+                        tasks.reschedule(tx, task, until);
                     } else {
                         positions.failed(tx, position.dvId(), failures, position.pauzes(), null, failed.reason());
-                        tasks.taskReschedule(tx, task, now.plus(settings.retryAfter(failures)));
+                        tasks.reschedule(tx, task, now.plus(settings.retryAfter(failures)));
                     }
                 }
             }

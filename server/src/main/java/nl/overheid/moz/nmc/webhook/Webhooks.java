@@ -61,7 +61,7 @@ public final class Webhooks implements Duty {
                 return Optional.<State>empty();
             }
             positions.resume(tx, dvId);
-            tasks.taskDueForDv(tx, dvId, TaskKind.TERUGKOPPELEN, clock.instant());
+            tasks.dueForDv(tx, dvId, TaskKind.TERUGKOPPELEN, clock.instant());
             return positions.get(tx, dvId).map(position -> state(position, events.clusterEpoch(tx)));
         });
         resumed.ifPresent(state -> signals.nudge(TaskKind.TERUGKOPPELEN));

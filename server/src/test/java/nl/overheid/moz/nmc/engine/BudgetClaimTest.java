@@ -75,7 +75,7 @@ class BudgetClaimTest {
             if (callsNothing) {
                 unusedTokens.giveBack(task, budget());
             }
-            owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.taskComplete(tx, t));
+            owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.complete(tx, t));
         }
 
         int runsOf(String key) {
@@ -92,7 +92,7 @@ class BudgetClaimTest {
     private void plan(String key, UUID dv, int count) {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
-                tasks.taskInsert(tx, TaskRepository.NewTask.standalone(TaskKind.VERZENDEN, dv, clock.instant())
+                tasks.insert(tx, TaskRepository.NewTask.standalone(TaskKind.VERZENDEN, dv, clock.instant())
                         .withBudget(key));
             }
         });
@@ -197,7 +197,7 @@ class BudgetClaimTest {
             @Override
             public void execute(Task task) {
                 claimed.add(task);
-                owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.taskComplete(tx, t));
+                owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.complete(tx, t));
             }
         };
         drain(worker(recorder, 20));

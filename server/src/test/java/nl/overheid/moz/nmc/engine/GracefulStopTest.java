@@ -66,7 +66,7 @@ class GracefulStopTest {
         public void execute(Task task) throws InterruptedException {
             started.add(task.id());
             gate.await();
-            owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.taskComplete(tx, t));
+            owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.complete(tx, t));
         }
     }
 
@@ -144,7 +144,7 @@ class GracefulStopTest {
     private void plan(int count) {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
-                tasks.taskInsert(tx, TaskRepository.NewTask.standalone(TaskKind.ONDERHOUD, dvId, clock.instant()));
+                tasks.insert(tx, TaskRepository.NewTask.standalone(TaskKind.ONDERHOUD, dvId, clock.instant()));
             }
         });
     }

@@ -77,7 +77,7 @@ class TaskEngineTest {
                 throw new IllegalStateException("simulated NMC-internal failure");
             }
             if (complete) {
-                owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.taskComplete(tx, t));
+                owned.underLocks(task, SubjectLock.NONE, (tx, t) -> tasks.complete(tx, t));
             }
         }
     }
@@ -90,9 +90,9 @@ class TaskEngineTest {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
                 TaskRepository.NewTask task = notificatie == null ? TaskRepository.NewTask.standalone(kind, dv, clock.instant())
-                        : TaskRepository.NewTask.forNotification(kind, dv, notificatie, clock.instant(), null);
+                        : TaskRepository.NewTask.forNotificatie(kind, dv, notificatie, clock.instant(), null);
                 // the kinds that call NotifyNL name their budget (the schema refuses them without)
-                tasks.taskInsert(tx, kind == TaskKind.VERZENDEN || kind == TaskKind.RECONCILIEREN
+                tasks.insert(tx, kind == TaskKind.VERZENDEN || kind == TaskKind.RECONCILIEREN
                         ? task.withBudget("standaard") : task);
             }
         });
@@ -116,18 +116,18 @@ class TaskEngineTest {
         plan(TaskKind.RECONCILIEREN, dvId, notificatie, 1);
         List<String> locked = new CopyOnWriteArrayList<>();
         Transitions transitions = new Transitions(clock);
-        SubjectLock<Transitions.Locked> notificationLock = (tx, task) -> {
+        SubjectLock<Transitions.Locked> notificatieLock = (tx, task) -> {
             Optional<Transitions.Locked> n = transitions.lock(tx, task.notificatie());
             locked.add(n.map(l -> l.status().dbValue()).orElse("gone"));
             return n;
         };
-        Probe probe = new Probe(TaskKind.RECONCILIEREN, notificationLock);
+        Probe probe = new Probe(TaskKind.RECONCILIEREN, notificatieLock);
         probe.fail = true;
 
         // Another transaction holds the notification: the engine's failure record must wait for it, and must
         // not hold the task row while it waits (that would be the inverted lock order).
         try (Connection holder = DB.connect()) {
-            lockNotification(holder, notificatie);
+            lockNotificatie(holder, notificatie);
             Thread round = Thread.ofVirtual().start(() -> worker(probe).runOnce());
             awaitWaitingOnALock();
             assertThat(round.isAlive()).as("the failure's transaction waits for the notification lock").isTrue();
@@ -183,13 +183,13 @@ class TaskEngineTest {
         assertThat(stale.claimEpoch()).isEqualTo(1);
         assertThat(current.claimEpoch()).isEqualTo(2);
         assertThat(current.id()).isEqualTo(stale.id());
-        boolean staleCompleted = database.inTransaction(tx -> tasks.taskComplete(tx, stale));
-        boolean stalePostponed = database.inTransaction(tx -> tasks.taskPostpone(tx, stale, clock.instant(), "x"));
+        boolean staleCompleted = database.inTransaction(tx -> tasks.complete(tx, stale));
+        boolean stalePostponed = database.inTransaction(tx -> tasks.postpone(tx, stale, clock.instant(), "x"));
         assertThat(staleCompleted).isFalse();
         assertThat(stalePostponed).isFalse();
-        assertThat(owned.underLocks(stale, SubjectLock.NONE, (tx, t) -> tasks.taskComplete(tx, t))).isFalse();
+        assertThat(owned.underLocks(stale, SubjectLock.NONE, (tx, t) -> tasks.complete(tx, t))).isFalse();
         assertThat(count("SELECT count(*) FROM taak")).as("the stale claim wrote nothing").isEqualTo(1);
-        boolean currentCompleted = database.inTransaction(tx -> tasks.taskComplete(tx, current));
+        boolean currentCompleted = database.inTransaction(tx -> tasks.complete(tx, current));
         assertThat(currentCompleted).isTrue();
     }
 
@@ -254,7 +254,7 @@ class TaskEngineTest {
         return id;
     }
 
-    private static void lockNotification(Connection connection, UUID id) throws SQLException {
+    private static void lockNotificatie(Connection connection, UUID id) throws SQLException {
         try (PreparedStatement s = connection.prepareStatement("SELECT id FROM notificatie WHERE id = ? FOR UPDATE")) {
             s.setObject(1, id);
             s.executeQuery().close();

@@ -116,7 +116,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
         assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json().path("reden").asText())
                 .isEqualTo("geen-contactgegevens");
-        assertThat(attempts(id)).containsExactly("1:permanent-mislukt");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP)
                 .as("no address: nothing to report invalid either");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).as("only its erasure waits")
@@ -147,7 +147,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         nmc.runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("in-verzending:2");
-        assertThat(attempts(id)).containsExactly("1:gepland");
+        assertThat(pogingen(id)).containsExactly("1:gepland");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(SEND);
         assertThat(query("SELECT pogingenteller || ':' || (laatste_fout IS NOT NULL) FROM taak WHERE notificatie = ?",
                 id)).as("a failure of a party is not an NMC failure").containsExactly("0:true");
@@ -159,7 +159,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         nmc.runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verzonden:3");
-        assertThat(attempts(id)).containsExactly("1:verzonden");
+        assertThat(pogingen(id)).containsExactly("1:verzonden");
     }
 
     @Test
@@ -205,8 +205,8 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         nmc.runWorkersOnce();
 
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsOnly(LDV);
-        assertThat(attempts(centraal)).containsExactly("1:gepland");
-        assertThat(attempts(decentraal)).containsExactly("1:gepland");
+        assertThat(pogingen(centraal)).containsExactly("1:gepland");
+        assertThat(pogingen(decentraal)).containsExactly("1:gepland");
         assertThat(query("SELECT pogingenteller FROM taak WHERE soort = 'verzenden'", null)).containsOnly("0");
 
         notify.reset();
@@ -229,7 +229,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         nmc.runWorkersOnce();
 
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV);
-        assertThat(attempts(id)).containsExactly("1:gepland");
+        assertThat(pogingen(id)).containsExactly("1:gepland");
     }
 
     @Test
@@ -338,7 +338,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("verlopen:3");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).as("no send, and no record of one")
                 .containsExactly(LDV, LOOKUP);
-        assertThat(attempts(id)).containsExactly("1:gepland");
+        assertThat(pogingen(id)).containsExactly("1:gepland");
     }
 
     @Test

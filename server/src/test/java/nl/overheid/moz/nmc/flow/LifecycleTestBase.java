@@ -103,13 +103,13 @@ abstract class LifecycleTestBase {
         return notificatie.path("status").asText() + ":" + notificatie.path("versie").asInt();
     }
 
-    protected void receipt(UUID id, int attempt, String status) {
-        receipt(id, attempt, status, notifyId(id, attempt));
+    protected void receipt(UUID id, int nummer, String status) {
+        receipt(id, nummer, status, notifyId(id, nummer));
     }
 
     /** A receipt under this NotifyNL id (e.g. a duplicate's), processed at once. */
-    protected void receipt(UUID id, int attempt, String status, String notifyId) {
-        assertThat(postReceipt(receiptBody(id, attempt, status, notifyId, clock.instant())).status()).isEqualTo(200);
+    protected void receipt(UUID id, int nummer, String status, String notifyId) {
+        assertThat(postReceipt(receiptBody(id, nummer, status, notifyId, clock.instant())).status()).isEqualTo(200);
         nmc.runWorkersOnce();
     }
 
@@ -117,26 +117,26 @@ abstract class LifecycleTestBase {
         return http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body);
     }
 
-    protected String receiptBody(UUID id, int attempt, String status) {
-        return receiptBody(id, attempt, status, notifyId(id, attempt), clock.instant());
+    protected String receiptBody(UUID id, int nummer, String status) {
+        return receiptBody(id, nummer, status, notifyId(id, nummer), clock.instant());
     }
 
     /** A receipt as NotifyNL sends it, under any NotifyNL id (e.g. a duplicate's) and completion time. */
-    protected String receiptBody(UUID id, int attempt, String status, String notifyId, Instant completed) {
-        UUID poging = attemptId(id, attempt);
+    protected String receiptBody(UUID id, int nummer, String status, String notifyId, Instant completed) {
+        UUID poging = pogingId(id, nummer);
         return Http.json(Map.of("id", notifyId, "reference", poging.toString(), "to", EMAIL, "status", status,
                 "created_at", completed.minusSeconds(5).toString(), "completed_at", completed.toString(),
                 "sent_at", completed.minusSeconds(3).toString(), "notification_type", "email",
                 "template_id", TestNmc.TEMPLATE_ID, "template_version", 1));
     }
 
-    protected UUID attemptId(UUID notificatie, int nummer) {
+    protected UUID pogingId(UUID notificatie, int nummer) {
         return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer,
                 notificatie).getFirst());
     }
 
-    protected String notifyId(UUID id, int attempt) {
-        return query("SELECT notify_id FROM poging WHERE id = ?", attemptId(id, attempt)).getFirst();
+    protected String notifyId(UUID id, int nummer) {
+        return query("SELECT notify_id FROM poging WHERE id = ?", pogingId(id, nummer)).getFirst();
     }
 
     protected static void execute(String sql, UUID parameter) {
@@ -148,7 +148,7 @@ abstract class LifecycleTestBase {
         DB.execute(sql, null);
     }
 
-    protected List<String> attempts(UUID id) {
+    protected List<String> pogingen(UUID id) {
         return query("SELECT nummer || ':' || status FROM poging WHERE notificatie = ? ORDER BY nummer", id);
     }
 

@@ -236,7 +236,7 @@ class NotifyServicesTest extends LifecycleTestBase {
                 .isEqualTo(401);
         assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body).status())
                 .as("standaard's token: 200, so NotifyNL does not retry, but not stored").isEqualTo(200);
-        assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", attemptId(b, 1))).containsExactly("0");
+        assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", pogingId(b, 1))).containsExactly("0");
 
         assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN_B, body).status()).isEqualTo(200);
         nmc.runWorkersOnce();

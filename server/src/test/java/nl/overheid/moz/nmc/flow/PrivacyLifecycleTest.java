@@ -72,7 +72,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         nmc.runWorkersOnce();
 
         assertThat(status(id)).as("resend started (7), then ended: nothing to send").isEqualTo("technisch-mislukt:8");
-        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:technisch-mislukt");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:technisch-mislukt");
         assertThat(notify.server().findAll(WireMock.postRequestedFor(WireMock.urlPathEqualTo("/v2/notifications/email"))))
                 .as("only the first send").hasSize(1);
     }

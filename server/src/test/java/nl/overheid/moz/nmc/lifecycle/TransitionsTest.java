@@ -55,8 +55,8 @@ class TransitionsTest {
         NewNotificatie repeat = Notifications.withHmacs(Notifications.aNotification(dvId), first.dvrefHmac(),
                 first.payloadHmac());
 
-        Transitions.Acceptance a = database.inTransaction(c -> transitions.accept(c, first));
-        Transitions.Acceptance b = database.inTransaction(c -> transitions.accept(c, repeat));
+        Transitions.AcceptResult a = database.inTransaction(c -> transitions.accept(c, first));
+        Transitions.AcceptResult b = database.inTransaction(c -> transitions.accept(c, repeat));
 
         assertThat(a.created()).isTrue();
         assertThat(b.created()).isFalse();

@@ -100,10 +100,10 @@ class ReceiptRulesTest {
         for (Situation s : everySituation()) {
             boolean deliveredBasisWithin = s.notificatie() == NotificatieStatus.BEZORGD
                     && s.poging() == PogingStatus.BEZORGD && s.basisOfBezorgd() && s.withinMebvPeriod();
-            boolean deliveredOnAnyAttempt = s.receipt() == ReceiptStatus.DELIVERED
+            boolean deliveredOnAnyPoging = s.receipt() == ReceiptStatus.DELIVERED
                     && (s.notificatie() == NotificatieStatus.VERZONDEN
                     || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND);
-            if (!s.poging().running() && !deliveredBasisWithin && !deliveredOnAnyAttempt) {
+            if (!s.poging().running() && !deliveredBasisWithin && !deliveredOnAnyPoging) {
                 assertThat(ReceiptRules.judge(s).recordOnly()).as(s.toString()).isTrue();
             }
         }

@@ -24,7 +24,7 @@ class MigrationGuardTest {
     void v5RefusesWhileANotificationFromBeforeTheLdvIsLive() throws SQLException {
         TestDatabase database = TestDatabase.unmigrated();
         flyway(database, "4").migrate();
-        insertNotification(database, "aangenomen");
+        insertNotificatie(database, "aangenomen");
 
         assertThatThrownBy(() -> flyway(database, "5").migrate())
                 .hasStackTraceContaining("notifications accepted before the LDV are still live");
@@ -34,7 +34,7 @@ class MigrationGuardTest {
     void v5RunsOverFinishedNotifications() throws SQLException {
         TestDatabase database = TestDatabase.unmigrated();
         flyway(database, "4").migrate();
-        insertNotification(database, "geannuleerd");
+        insertNotificatie(database, "geannuleerd");
 
         flyway(database, "5").migrate();
 
@@ -52,7 +52,7 @@ class MigrationGuardTest {
     }
 
     /** A notification in {@code status} as V4 knew it: the row and its events, written in one transaction. */
-    private static void insertNotification(TestDatabase database, String status) throws SQLException {
+    private static void insertNotificatie(TestDatabase database, String status) throws SQLException {
         try (Connection c = DriverManager.getConnection(database.url(), database.user(), database.password());
              Statement s = c.createStatement()) {
             c.setAutoCommit(false);

@@ -294,7 +294,7 @@ class SchemaGuardsTest {
 
     @Test
     void repeatedCallbacksAreStoredOnceAlsoWithoutCompletedAt() throws SQLException {
-        UUID poging = attempt(accepted());
+        UUID poging = insertPoging(accepted());
         for (int i = 0; i < 2; i++) {
             exec(receipt(poging, "delivered", "'2026-01-01 12:00:00+01'") + " ON CONFLICT DO NOTHING");
             exec(receipt(poging, "sending", "NULL") + " ON CONFLICT DO NOTHING");
@@ -306,7 +306,7 @@ class SchemaGuardsTest {
 
     @Test
     void aPlainDuplicateReceiptViolatesTheDedupeKey() throws SQLException {
-        UUID poging = attempt(accepted());
+        UUID poging = insertPoging(accepted());
         exec(receipt(poging, "delivered", "'2026-01-01 12:00:00+01'"));
 
         refused("23505", receipt(poging, "delivered", "'2026-01-01 12:00:00+01'"), "ontvangst_dedup_uk");
@@ -337,7 +337,7 @@ class SchemaGuardsTest {
     @Test
     void severalReceiptTasksOfOneNotificationCanBeOpenButOnlyOnePerAttemptAndCompletedAt() throws SQLException {
         UUID id = accepted();
-        UUID poging = attempt(id);
+        UUID poging = insertPoging(id);
         String task = "INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst_completed_at, due) VALUES "
                 + "('verwerken', '" + DV + "', '" + id + "', '" + poging + "', '%s', now())";
         exec(task.formatted("2026-01-01 12:00:00+01"));
@@ -437,7 +437,7 @@ class SchemaGuardsTest {
     }
 
     /** A committed first attempt of the notification. */
-    private UUID attempt(UUID notificatie) throws SQLException {
+    private UUID insertPoging(UUID notificatie) throws SQLException {
         UUID poging = UUID.randomUUID();
         exec("INSERT INTO poging (id, notificatie, nummer, status, notify_id) VALUES ('" + poging + "', '" + notificatie
                 + "', 1, 'verzonden', 'b0000000-0000-4000-8000-000000000001')");

@@ -100,7 +100,7 @@ public final class PartiesStub implements AutoCloseable {
                             .withBody("{\"notifications\": [], \"links\": {\"current\": \"x\"}}")));
             return;
         }
-        String notification = """
+        String notificatie = """
                 {"id": "%s", "reference": "%s", "email_address": "x@example.nl",
                  "phone_number": null, "line_1": null, "line_2": null, "line_3": null, "line_4": null,
                  "line_5": null, "line_6": null, "postcode": null, "postage": null, "type": "email",
@@ -114,10 +114,10 @@ public final class PartiesStub implements AutoCloseable {
         String completed = status.equals("sending") ? "null" : "\"" + completedAt + "\"";
         server.stubFor(get(urlPathEqualTo("/v2/notifications/" + notifyId)).atPriority(1)
                 .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
-                        .withBody(notification.formatted(notifyId, "ref", status, completed))));
+                        .withBody(notificatie.formatted(notifyId, "ref", status, completed))));
         server.stubFor(get(urlPathEqualTo("/v2/notifications")).atPriority(1)
                 .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
-                        .withBody("{\"notifications\": [" + notification.formatted(notifyId,
+                        .withBody("{\"notifications\": [" + notificatie.formatted(notifyId,
                                 "{{request.query.reference}}", status, completed) + "], \"links\": {\"current\": \"x\"}}")
                         .withTransformers("response-template")));
     }

@@ -17,7 +17,7 @@ import nl.overheid.moz.nmc.feed.CursorCodec;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.testing.TestWebhookKeys;
 
@@ -32,7 +32,7 @@ public final class WebhookTestSupport {
 
     /** {@link WebhookDelivery} as the NMC wires it, with these batches, no idle wait and a test key. */
     public static WebhookDelivery delivery(Database database, TaskRepository tasks, EventRepository events,
-                                           StatusEvents statusEvents, CursorCodec cursors, NotificatieReads reads,
+                                           StatusEvents statusEvents, CursorCodec cursors, NotificatieRepository reads,
                                            ProcessingLog ldv, NmcMetrics metrics, int batchSize, Clock clock) {
         WebhookSettings settings = new WebhookSettings(URI.create("https://nmc.test.local"), Duration.ofMinutes(5),
                 Duration.ofMinutes(5), Duration.ofSeconds(2), Duration.ofSeconds(10), 64 * 1024, batchSize,

@@ -40,12 +40,12 @@ final class DvLoad implements AutoCloseable {
 
         final String address;
         final String finalStatus;
-        final int attempts;
+        final int pogingen;
 
-        Outcome(String address, String finalStatus, int attempts) {
+        Outcome(String address, String finalStatus, int pogingen) {
             this.address = address;
             this.finalStatus = finalStatus;
-            this.attempts = attempts;
+            this.pogingen = pogingen;
         }
     }
 

@@ -199,7 +199,7 @@ final class FaultRig implements AutoCloseable {
     }
 
     /** The highest NMC-internal failure count of any task now. */
-    long maxPogingenteller() {
+    long maxFailures() {
         return count("SELECT coalesce(max(pogingenteller), 0) FROM taak");
     }
 
@@ -261,7 +261,7 @@ final class FaultRig implements AutoCloseable {
     // ---------------------------------------------------------------------------------------------------
 
     /** One notification as the database has it. */
-    record Row(String status, int versie, int attempts) {
+    record Row(String status, int versie, int pogingen) {
     }
 
     Map<String, Row> rows() {
@@ -295,8 +295,8 @@ final class FaultRig implements AutoCloseable {
         for (DvLoad.Submission s : load.submissions()) {
             Row row = rows.get(s.id().toString());
             assertThat(row).as("notification of " + s.dvRef).isNotNull();
-            if (!row.status().equals(s.outcome.finalStatus) || row.attempts() != s.outcome.attempts) {
-                wrong.merge(s.outcome + " -> " + row.status() + " after " + row.attempts() + " attempt(s)", 1L, Long::sum);
+            if (!row.status().equals(s.outcome.finalStatus) || row.pogingen() != s.outcome.pogingen) {
+                wrong.merge(s.outcome + " -> " + row.status() + " after " + row.pogingen() + " attempt(s)", 1L, Long::sum);
             }
         }
         assertThat(wrong).as("outcomes other than the recipient implies (expected status and attempts)").isEmpty();

@@ -66,7 +66,7 @@ class GracefulShutdownTest {
             assertThat(stopped).as("stopped within the grace period").isLessThan(GRACE.plusSeconds(5));
             assertThat(rig.database.query("SELECT soort || ' ' || id FROM taak WHERE lease_tot > now()", null))
                     .as("no task left leased by the stopped instance").isEmpty();
-            assertThat(rig.maxPogingenteller()).as("no attempt counted").isZero();
+            assertThat(rig.maxFailures()).as("no attempt counted").isZero();
             assertThat(rig.parties.notifyNl.sentNotifications()).as("every e-mail NotifyNL accepted was committed")
                     .allSatisfy(sent -> assertThat(rig.database.query(
                             "SELECT status FROM poging WHERE id = CAST(? AS uuid) AND notify_id IS NOT NULL",

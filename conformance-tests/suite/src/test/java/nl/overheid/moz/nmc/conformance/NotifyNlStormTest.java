@@ -71,7 +71,7 @@ class NotifyNlStormTest {
             List<Long> maxCounter = new ArrayList<>();
             List<Long> parked = new ArrayList<>();
             FaultRig.await(START, "a storm of " + STORM + " with every fault at least " + AT_LEAST, () -> {
-                maxCounter.add(rig.maxPogingenteller());
+                maxCounter.add(rig.maxFailures());
                 parked.add(rig.count("SELECT count(*) FROM taak WHERE status = 'mislukt'"));
                 Map<String, Long> faults = stormAnswers(rig.parties.notifyNl);
                 return System.nanoTime() - stormStart > STORM.toNanos() && AT_LEAST.entrySet().stream()
@@ -95,13 +95,13 @@ class NotifyNlStormTest {
             // The budget: the tokens the claims took, against the attempts that reached NotifyNL.
             long sendTokens = tokensUsed(rig, "sending", PER_MINUTE - (int) Math.floor(PER_MINUTE * RECONCILE_SHARE));
             long reconcileTokens = tokensUsed(rig, "reconciling", (int) Math.floor(PER_MINUTE * RECONCILE_SHARE));
-            long attempts = rig.count("SELECT count(*) FROM poging");
+            long pogingen = rig.count("SELECT count(*) FROM poging");
             long failedSendCalls = faults.entrySet().stream().filter(e -> e.getKey().startsWith("send"))
                     .mapToLong(Map.Entry::getValue).sum();
             // Burned: tokens beyond the one each attempt needs. A 500 or 429 burns the token of its claim; a reset or
             // time-out after NotifyNL accepted burns nothing when the receipt comes before the retry (the receipt
             // completes the send task), else the token of the retry that looks it up by reference.
-            long burned = sendTokens - attempts;
+            long burned = sendTokens - pogingen;
             assertThat(burned).as("tokens burned by postponed sends: at most one per failed send call or lookup")
                     .isBetween(0L, failedSendCalls + faults.getOrDefault("lookup-0", 0L)
                             + faults.getOrDefault("lookup-1", 0L));
@@ -112,7 +112,7 @@ class NotifyNlStormTest {
             figures.put("mix", FaultRig.mix(load));
             figures.put("storm", FaultRig.seconds(stormLasted));
             figures.put("stormAnswers", faults);
-            figures.put("attempts", attempts);
+            figures.put("attempts", pogingen);
             figures.put("sendTokens", sendTokens);
             figures.put("burnedSendTokens", burned);
             figures.put("burnedPerNotification", String.format(java.util.Locale.ROOT, "%.2f",

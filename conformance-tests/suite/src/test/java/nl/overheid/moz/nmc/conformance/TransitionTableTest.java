@@ -363,7 +363,7 @@ class TransitionTableTest {
             advance(PAST_BACKOFF);
         }
         assertThat(notificatie(id).path("status").asText()).isEqualTo(IV);
-        assertThat(attempts(id)).as("an outage counts no attempt").containsExactly("1:gepland");
+        assertThat(pogingen(id)).as("an outage counts no attempt").containsExactly("1:gepland");
         advance(Duration.ofHours(1));
         assertThat(parties.notifyNl.sentNotifications()).isEmpty();
         return id;
@@ -419,7 +419,7 @@ class TransitionTableTest {
     private UUID temporaryFailureTwice(Regime regime) {
         UUID id = accept(regime, Recipient.TEMPORARY_FAILURE);
         settle();
-        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:tijdelijk-mislukt");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:tijdelijk-mislukt");
         assertThat(notificatie(id).path("reden").asText()).isEqualTo("onbereikbaar");
         return id;
     }
@@ -436,7 +436,7 @@ class TransitionTableTest {
         nmc.runWorkersOnce();
         refuseSends();
         settle();
-        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
         assertThat(parties.profielservice.reports()).as("a refusal is no bounce").isEmpty();
         return id;
     }
@@ -447,7 +447,7 @@ class TransitionTableTest {
         parties.profielservice.registerWithoutPreference(ProfielserviceSimulator.KVK_TEMP_FAIL);
         settle();
         assertThat(notificatie(id).path("reden").asText()).isEqualTo("geen-contactgegevens");
-        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
         return id;
     }
 
@@ -464,7 +464,7 @@ class TransitionTableTest {
         UUID id = accept(regime, Recipient.TECHNICAL_FAILURE_WITHOUT_CALLBACK);
         settle();
         advance(Duration.ofMinutes(61));
-        assertThat(attempts(id)).containsExactly("1:technisch-mislukt", "2:verzonden");
+        assertThat(pogingen(id)).containsExactly("1:technisch-mislukt", "2:verzonden");
         advance(Duration.ofMinutes(61));
         assertThat(notificatie(id).path("reden").asText()).isEqualTo("technisch");
         return id;
@@ -486,7 +486,7 @@ class TransitionTableTest {
         settle();
         parties.notifyNl.forget(notifyId(id, 1));
         advance(Duration.ofMinutes(61));
-        assertThat(attempts(id)).containsExactly("1:onbekend");
+        assertThat(pogingen(id)).containsExactly("1:onbekend");
         return id;
     }
 
@@ -526,7 +526,7 @@ class TransitionTableTest {
         advance(Duration.ofDays(1));
         parties.notifyNl.laterOutcome(notifyId(id, 1), "temporary-failure");
         settle();
-        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:bezorgd");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:bezorgd");
         advance(PAST_MEBV);
         return id;
     }
@@ -579,7 +579,7 @@ class TransitionTableTest {
         assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
         settle();
         assertThat(parties.notifyNl.sentNotifications()).as("the resend completed without sending").hasSize(1);
-        assertThat(attempts(id)).containsExactly("1:bezorgd");
+        assertThat(pogingen(id)).containsExactly("1:bezorgd");
         return id;
     }
 
@@ -795,7 +795,7 @@ class TransitionTableTest {
                 .getFirst());
     }
 
-    private List<String> attempts(UUID id) {
+    private List<String> pogingen(UUID id) {
         return query("SELECT nummer || ':' || status FROM poging WHERE notificatie = ? ORDER BY nummer", id);
     }
 

@@ -55,27 +55,27 @@ class TwoInstancesTest {
             assertThat(rig.duplicateSends()).as("no e-mail sent twice: no instance died, so none is allowed").isEmpty();
 
             // Who sent what: the Host header of each send, the DV of its attempt.
-            Map<String, String> dvOfAttempt = new HashMap<>();
+            Map<String, String> dvOfPoging = new HashMap<>();
             for (String line : rig.database.query("""
                     SELECT p.id || ' ' || d.oin FROM poging p JOIN notificatie n ON n.id = p.notificatie
                       JOIN dienstverlener d ON d.id = n.dv_id
                     """, null)) {
-                dvOfAttempt.put(line.split(" ")[0], line.split(" ")[1]);
+                dvOfPoging.put(line.split(" ")[0], line.split(" ")[1]);
             }
             Map<String, Map<String, Integer>> sends = new TreeMap<>();
             List<LoggedRequest> posts = rig.parties.notifyNl.wireMock().findAll(
                     postRequestedFor(urlPathEqualTo("/v2/notifications/email")));
             for (LoggedRequest post : posts) {
                 String instance = post.getAbsoluteUrl().startsWith("http://localhost") ? first.name() : second.name();
-                String dv = dvOfAttempt.getOrDefault(referenceOf(post), "?");
+                String dv = dvOfPoging.getOrDefault(referenceOf(post), "?");
                 sends.computeIfAbsent(instance, x -> new TreeMap<>()).merge(dv, 1, Integer::sum);
             }
-            long attempts = rig.count("SELECT count(*) FROM poging");
-            assertThat(posts).as("one send per attempt").hasSize((int) attempts);
+            long pogingen = rig.count("SELECT count(*) FROM poging");
+            assertThat(posts).as("one send per attempt").hasSize((int) pogingen);
             for (NmcProcess instance : instances) {
                 Map<String, Integer> byDv = sends.getOrDefault(instance.name(), Map.of());
                 assertThat(byDv.values().stream().mapToInt(Integer::intValue).sum())
-                        .as(instance.name() + " did at least a tenth of the sends").isGreaterThanOrEqualTo((int) (attempts / 10));
+                        .as(instance.name() + " did at least a tenth of the sends").isGreaterThanOrEqualTo((int) (pogingen / 10));
                 assertThat(byDv.keySet()).as(instance.name() + " served both DVs")
                         .containsExactlyInAnyOrder(TestNmc.DV_A, TestNmc.DV_B);
             }

@@ -305,7 +305,7 @@ public final class EventWorkload {
     private record Accept(NewNotificatie notificatie) implements Step {
         @Override
         public Transitions.Locked apply(Transitions transitions, DbTransaction tx) {
-            Transitions.Acceptance acceptance = transitions.accept(tx, notificatie);
+            Transitions.AcceptResult acceptance = transitions.accept(tx, notificatie);
             if (!acceptance.created()) {
                 throw new IllegalStateException("a generated notification collided with an existing one");
             }

@@ -21,7 +21,7 @@ import nl.overheid.moz.nmc.feed.CursorCodec;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.webhook.WebhookDelivery;
 import nl.overheid.moz.nmc.webhook.WebhookTestSupport;
@@ -70,7 +70,7 @@ public final class WebhookReader implements Reader, AutoCloseable {
         ProcessingLog acknowledgesAll = processing -> new ProcessingLog.Written.Acknowledged("noskip");
         delivery = WebhookTestSupport.delivery(database, tasks, new EventRepository(),
                 new StatusEvents(URI.create("urn:nld:oin:00000001234567890000:systeem:nmc")),
-                new CursorCodec("feed-no-skip-webhook-cursor-key-0123456789".getBytes()), new NotificatieReads(),
+                new CursorCodec("feed-no-skip-webhook-cursor-key-0123456789".getBytes()), new NotificatieRepository(),
                 acknowledgesAll, metrics, batchSize, Clock.systemUTC());
         database.inTransactionDo(tx -> WebhookTestSupport.register(tx, dvId, url));
     }
@@ -89,7 +89,7 @@ public final class WebhookReader implements Reader, AutoCloseable {
     @Override
     public Page next() {
         var now = Clock.systemUTC().instant();
-        List<Task> claimed = database.inTransaction(tx -> tasks.taskClaimDue(tx, TaskKind.TERUGKOPPELEN, null, dvId, 1, now,
+        List<Task> claimed = database.inTransaction(tx -> tasks.claimDue(tx, TaskKind.TERUGKOPPELEN, null, dvId, 1, now,
                 now.plus(Duration.ofMinutes(1))));
         claimed.forEach(delivery::execute);
         List<Delivered> page = new ArrayList<>();

@@ -22,10 +22,10 @@ import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.register.Berichttype;
@@ -40,15 +40,15 @@ import nl.overheid.moz.nmc.trace.TraceContexts;
  * HMAC, the recipient and personalisation only encrypted. A repeat of the same request (same DV, dvRef and
  * payload) returns the same notification and counts against no quota.
  */
-public final class Aanname {
+public final class Acceptance {
 
     /** A notification is about now: a geldig_tot further away than this is a mistake (or an overflow). */
     static final Duration MAX_VALIDITY = Duration.ofDays(366);
 
     private final Database database;
     private final Transitions transitions;
-    private final NotificationTasks tasks;
-    private final NotificatieReads reads;
+    private final NotificatieTasks tasks;
+    private final NotificatieRepository reads;
     private final Register register;
     private final Peppers peppers;
     private final Peppers payloadPeppers;
@@ -59,7 +59,7 @@ public final class Aanname {
     private final DataSubjects subjects;
     private final AcceptanceQuota quota;
 
-    public Aanname(Database database, Transitions transitions, NotificationTasks tasks, NotificatieReads reads,
+    public Acceptance(Database database, Transitions transitions, NotificatieTasks tasks, NotificatieRepository reads,
                    Register register, Peppers peppers, Peppers payloadPeppers, Envelope envelope,
                    DataSubjects subjects, AcceptanceQuota quota, Clock clock, WorkSignals signals) {
         this.database = database;
@@ -231,7 +231,7 @@ public final class Aanname {
                     Berichttype type = types.get(p.request().berichttype());
                     Prepared first = firstOfKey.get(p.key());
                     if (repeat.isPresent()) {
-                        outcomes[p.index()] = accepted(new Transitions.Acceptance(repeat.get(), false));
+                        outcomes[p.index()] = accepted(new Transitions.AcceptResult(repeat.get(), false));
                     } else if (first != null) {
                         repeatsInChunk.put(p, first);
                     } else if (type == null) {
@@ -246,7 +246,7 @@ public final class Aanname {
                         firstOfKey.put(p.key(), p);
                     }
                 }
-                List<Transitions.Acceptance> stored = transitions.acceptAll(tx, rows);
+                List<Transitions.AcceptResult> stored = transitions.acceptAll(tx, rows);
                 List<Transitions.Locked> created = new ArrayList<>();
                 for (int i = 0; i < stored.size(); i++) {
                     outcomes[toStore.get(i).index()] = accepted(stored.get(i));
@@ -278,7 +278,7 @@ public final class Aanname {
         return peppers.versionCount() > 1 || payloadPeppers.versionCount() > 1;
     }
 
-    private static Accepted accepted(Transitions.Acceptance acceptance) {
+    private static Accepted accepted(Transitions.AcceptResult acceptance) {
         Transitions.Locked n = acceptance.notificatie();
         return new Accepted(n.id(), n.status(), n.versie(), acceptance.created());
     }

@@ -24,7 +24,7 @@ import nl.overheid.moz.nmc.register.Register;
  * ({@code taak.budget}, opaque to the engine) is the name of the service they call. A send's is its berichttype's
  * {@code notify_service}; a reconciliation's is the service that sent the attempt.
  */
-public final class NotificationTasks {
+public final class NotificatieTasks {
 
     private final TaskRepository tasks;
     private final Register register;
@@ -33,7 +33,7 @@ public final class NotificationTasks {
     private final Duration eraseAfter;
 
     /** @param eraseAfter how long after its terminal status a notification's data key is erased */
-    public NotificationTasks(TaskRepository tasks, Transitions transitions, Register register, Clock clock,
+    public NotificatieTasks(TaskRepository tasks, Transitions transitions, Register register, Clock clock,
                              Duration eraseAfter) {
         this.tasks = tasks;
         this.register = register;
@@ -54,7 +54,7 @@ public final class NotificationTasks {
 
     /** {@link #planSend}, for a caller that read the berichttype already: {@code notifyService} is its service. */
     public void planSend(DbTransaction tx, Transitions.Locked n, String notifyService, Instant due) {
-        tasks.taskInsert(tx, sendTask(n, notifyService, due));
+        tasks.insert(tx, sendTask(n, notifyService, due));
     }
 
     /**
@@ -63,12 +63,12 @@ public final class NotificationTasks {
      */
     public void planFirstSends(DbTransaction tx, List<Transitions.Locked> accepted, Map<String, String> notifyServices,
                                Instant due) {
-        tasks.taskInsertAll(tx, accepted.stream()
+        tasks.insertAll(tx, accepted.stream()
                 .map(n -> sendTask(n, notifyServices.get(n.berichttype()), due)).toList());
     }
 
     private static TaskRepository.NewTask sendTask(Transitions.Locked n, String notifyService, Instant due) {
-        return TaskRepository.NewTask.forNotification(TaskKind.VERZENDEN, n.dvId(), n.id(), due, n.traceId())
+        return TaskRepository.NewTask.forNotificatie(TaskKind.VERZENDEN, n.dvId(), n.id(), due, n.traceId())
                 .withBudget(notifyService);
     }
 
@@ -76,9 +76,9 @@ public final class NotificationTasks {
      * The receipt task of a stored receipt: one per (attempt, receipt completed_at), outside the one-per-kind
      * rule, so several receipts of one notification can wait at once.
      */
-    public void planReceipt(DbTransaction tx, UUID dvId, UUID notificatie, UUID poging, long ontvangst,
+    public void planReceipt(DbTransaction tx, UUID dvId, UUID notificatie, UUID poging, long receipt,
                             Instant completedAt, String traceId, Instant due) {
-        tasks.taskInsert(tx, new TaskRepository.NewTask(TaskKind.VERWERKEN, dvId, notificatie, poging, ontvangst,
+        tasks.insert(tx, new TaskRepository.NewTask(TaskKind.VERWERKEN, dvId, notificatie, poging, receipt,
                 completedAt, due, traceId, "{}"));
     }
 
@@ -93,7 +93,7 @@ public final class NotificationTasks {
     /** {@link #planReconciliation} of an attempt {@code notifyService} accepted (the send commit knows it). */
     public void planReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging, String notifyService,
                                    Instant due) {
-        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.RECONCILIEREN, n.dvId(), n.id(), due,
+        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.RECONCILIEREN, n.dvId(), n.id(), due,
                 n.traceId()).withPoging(poging).withBudget(notifyService));
     }
 
@@ -108,18 +108,18 @@ public final class NotificationTasks {
      * goes on: a delivered on attempt 1 while attempt 2 runs does not make attempt 2's outcome irrelevant.
      */
     public void completeReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging) {
-        tasks.taskCompleteForAttempt(tx, n.id(), TaskKind.RECONCILIEREN, poging);
+        tasks.completeForPoging(tx, n.id(), TaskKind.RECONCILIEREN, poging);
     }
 
     /** The finalise task of a delivered notification. */
     public void planFinalise(DbTransaction tx, Transitions.Locked n, Instant due) {
-        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.VASTSTELLEN, n.dvId(), n.id(), due,
+        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.VASTSTELLEN, n.dvId(), n.id(), due,
                 n.traceId()));
     }
 
     /** Completes the notification's open task of one kind, whoever holds it. */
     public void complete(DbTransaction tx, Transitions.Locked n, TaskKind kind) {
-        tasks.taskCompleteForNotification(tx, n.id(), kind);
+        tasks.completeForNotificatie(tx, n.id(), kind);
     }
 
     /**
@@ -129,8 +129,8 @@ public final class NotificationTasks {
      * report of an invalid address, which follows a terminal status.
      */
     public void completeAll(DbTransaction tx, Transitions.Locked n) {
-        tasks.taskCompleteAllForNotificationExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
-        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.WISSEN, n.dvId(), n.id(),
+        tasks.completeAllForNotificatieExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
+        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.WISSEN, n.dvId(), n.id(),
                 clock.instant().plus(eraseAfter), n.traceId()));
     }
 
@@ -139,7 +139,7 @@ public final class NotificationTasks {
      * At most one per notification (one open task per kind).
      */
     public void planInvalidReport(DbTransaction tx, Transitions.Locked n, Instant due) {
-        tasks.taskInsert(tx, TaskRepository.NewTask.forNotification(TaskKind.ONGELDIG_MELDEN, n.dvId(), n.id(), due,
+        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.ONGELDIG_MELDEN, n.dvId(), n.id(), due,
                 n.traceId()));
     }
 

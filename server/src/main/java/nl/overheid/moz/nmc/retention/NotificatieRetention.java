@@ -23,9 +23,9 @@ import nl.overheid.moz.nmc.engine.Duty;
  *       {@code maintenance/EventRetention}).</li>
  * </ol>
  */
-public final class NotificationRetention implements Duty {
+public final class NotificatieRetention implements Duty {
 
-    private static final Logger LOG = Logger.getLogger(NotificationRetention.class.getName());
+    private static final Logger LOG = Logger.getLogger(NotificatieRetention.class.getName());
 
     private static final Statement ERASURE_PLAN_MISSING = Statement.named("erasurePlanMissing", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
@@ -65,7 +65,7 @@ public final class NotificationRetention implements Duty {
     private final int batchSize;
     private final Duration timeBudget;
 
-    public NotificationRetention(Database database, Clock clock, RetentionSettings settings) {
+    public NotificatieRetention(Database database, Clock clock, RetentionSettings settings) {
         this.database = database;
         this.clock = clock;
         this.eraseAfter = settings.eraseAfter();

@@ -13,10 +13,10 @@ import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
-import nl.overheid.moz.nmc.lifecycle.NotificatieReads;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.profiel.Profielservice;
 import nl.overheid.moz.nmc.trace.Span;
@@ -28,14 +28,14 @@ import nl.overheid.moz.nmc.trace.Span;
  * twice has one effect. Its LDV record comes first. An error of the Profielservice or the LDV postpones the
  * report; after {@code maxPostponements} it is parked as {@code mislukt} for an operator and counted.
  */
-public final class OngeldigMelden implements TaskHandler {
+public final class InvalidAddressReporter implements TaskHandler {
 
-    private static final Logger LOG = Logger.getLogger(OngeldigMelden.class.getName());
+    private static final Logger LOG = Logger.getLogger(InvalidAddressReporter.class.getName());
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
-    private final NotificationTasks notificationTasks;
-    private final NotificatieReads notificaties;
+    private final NotificatieTasks notificatieTasks;
+    private final NotificatieRepository notificaties;
     private final Envelope envelope;
     private final Profielservice profielservice;
     private final ProcessingLog ldv;
@@ -45,13 +45,13 @@ public final class OngeldigMelden implements TaskHandler {
     private final IntFunction<Duration> backoff;
     private final int maxPostponements;
 
-    public OngeldigMelden(OwnedTasks owned, TaskRepository tasks, NotificationTasks notificationTasks,
-                          NotificatieReads notificaties, Envelope envelope, Profielservice profielservice,
+    public InvalidAddressReporter(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
+                          NotificatieRepository notificaties, Envelope envelope, Profielservice profielservice,
                           ProcessingLog ldv, NmcMetrics metrics, Clock clock, Duration lease,
                           IntFunction<Duration> backoff, int maxPostponements) {
         this.owned = owned;
         this.tasks = tasks;
-        this.notificationTasks = notificationTasks;
+        this.notificatieTasks = notificatieTasks;
         this.notificaties = notificaties;
         this.envelope = envelope;
         this.profielservice = profielservice;
@@ -70,10 +70,10 @@ public final class OngeldigMelden implements TaskHandler {
 
     @Override
     public SubjectLock<Transitions.Locked> subjectLock() {
-        return notificationTasks.lock();
+        return notificatieTasks.lock();
     }
 
-    private record Report(NotificatieReads.ForSending sealed, NotificatieReads.ProcessingContext context) {
+    private record Report(NotificatieRepository.ForSending sealed, NotificatieRepository.ProcessingContext context) {
     }
 
     @Override
@@ -82,10 +82,10 @@ public final class OngeldigMelden implements TaskHandler {
         if (report == null) {
             return;
         }
-        NotificatieReads.ForSending sealed = report.sealed();
+        NotificatieRepository.ForSending sealed = report.sealed();
         String kvkNummer = envelope.open(sealed.id(), sealed.datasleutelGewrapt(), sealed.kekVersie(),
                 java.util.Map.of("ontvanger", sealed.ontvanger())).get("ontvanger");
-        NotificatieReads.ProcessingContext c = report.context();
+        NotificatieRepository.ProcessingContext c = report.context();
         Span span = Span.childOf(c.traceId(), c.aannameSpanId());
         ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(span,
                 ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN, c.verwerkingsactiviteit(),
@@ -99,41 +99,41 @@ public final class OngeldigMelden implements TaskHandler {
         };
         owned.underLocks(task, subjectLock(), (tx, n) -> {
             if (failure == null) {
-                tasks.taskComplete(tx, task);
+                tasks.complete(tx, task);
             } else if (task.postponements() >= maxPostponements) {
-                tasks.taskMarkFailed(tx, task, failure);
+                tasks.markFailed(tx, task, failure);
                 metrics.invalidReportParked();
                 LOG.warning(() -> "report of an invalid address for notification " + n.id() + " parked after "
                         + (task.postponements() + 1) + " tries (" + failure + ")");
             } else {
-                tasks.taskPostpone(tx, task, clock.instant().plus(backoff.apply(task.postponements() + 1)), failure);
+                tasks.postpone(tx, task, clock.instant().plus(backoff.apply(task.postponements() + 1)), failure);
             }
         });
     }
 
     /** What the report needs; null when there is nothing to report (then the task is completed or parked). */
     private Report prepare(DbTransaction tx, Task task) {
-        NotificatieReads.ForSending sealed = notificaties.notificatieForSending(tx, task.notificatie()).orElse(null);
-        NotificatieReads.ProcessingContext context = notificaties.processingContext(tx, task.notificatie()).orElse(null);
+        NotificatieRepository.ForSending sealed = notificaties.forSending(tx, task.notificatie()).orElse(null);
+        NotificatieRepository.ProcessingContext context = notificaties.processingContext(tx, task.notificatie()).orElse(null);
         if (sealed == null || context == null || !"centraal".equals(sealed.regie())) {
-            tasks.taskComplete(tx, task);
+            tasks.complete(tx, task);
             return null;
         }
         if (sealed.datasleutelGewrapt() == null) {
             // Erased: the number can no longer be read, so nobody can report it. An operator decides.
-            tasks.taskMarkFailed(tx, task, "datasleutel-gewist");
+            tasks.markFailed(tx, task, "datasleutel-gewist");
             metrics.invalidReportParked();
             return null;
         }
         // The lease covers the batch from the claim; the two calls that follow get it anew.
-        tasks.taskExtendLease(tx, task, clock.instant().plus(lease));
+        tasks.extendLease(tx, task, clock.instant().plus(lease));
         return new Report(sealed, context);
     }
 
     /** A report that keeps failing inside the NMC is parked like one the Profielservice keeps refusing. */
     @Override
     public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String fout) {
-        taskRepository.taskMarkFailed(tx, task, fout);
+        taskRepository.markFailed(tx, task, fout);
         metrics.invalidReportParked();
     }
 

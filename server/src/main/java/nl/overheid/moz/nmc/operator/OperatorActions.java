@@ -1,4 +1,4 @@
-package nl.overheid.moz.nmc.beheer;
+package nl.overheid.moz.nmc.operator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,7 +22,7 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.TransitionRefused;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Contract;
 import nl.overheid.moz.nmc.register.Register;
@@ -37,32 +37,32 @@ import nl.overheid.moz.nmc.webhook.Webhooks;
  * each recorded in the audit — in the same transaction where the action is one transaction.
  * {@code beheerder} is who acts (the token's subject); {@code toelichting} why.
  */
-public final class Beheer {
+public final class OperatorActions {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Database database;
     private final TaskRepository tasks;
     private final Transitions transitions;
-    private final NotificationTasks notificationTasks;
+    private final NotificatieTasks notificatieTasks;
     private final Register register;
     private final WebhookTargets webhookTargets;
     private final Webhooks webhooks;
     private final EventRepository events;
     private final KeyRewrap keyRewrap;
     private final PepperCompromises pepperCompromises;
-    private final BeheerAudit audit;
+    private final OperatorAudit audit;
     private final WorkSignals signals;
     private final Clock clock;
 
-    public Beheer(Database database, TaskRepository tasks, Transitions transitions, NotificationTasks notificationTasks,
+    public OperatorActions(Database database, TaskRepository tasks, Transitions transitions, NotificatieTasks notificatieTasks,
                   Register register, WebhookTargets webhookTargets, Webhooks webhooks, EventRepository events,
-                  KeyRewrap keyRewrap, PepperCompromises pepperCompromises, BeheerAudit audit, WorkSignals signals,
+                  KeyRewrap keyRewrap, PepperCompromises pepperCompromises, OperatorAudit audit, WorkSignals signals,
                   Clock clock) {
         this.database = database;
         this.tasks = tasks;
         this.transitions = transitions;
-        this.notificationTasks = notificationTasks;
+        this.notificatieTasks = notificatieTasks;
         this.register = register;
         this.webhookTargets = webhookTargets;
         this.webhooks = webhooks;
@@ -98,7 +98,7 @@ public final class Beheer {
                     return new Page<TaskInfo>(List.of(), null);
                 }
             }
-            List<TaskInfo> page = tasks.taskListParked(tx, new TaskRepository.ParkedFilter(kind, dvId, laatsteFout,
+            List<TaskInfo> page = tasks.listParked(tx, new TaskRepository.ParkedFilter(kind, dvId, laatsteFout,
                     after, limit + 1)).stream().map(task -> new TaskInfo(task, oins.get(task.dvId()))).toList();
             return page.size() > limit
                     ? new Page<>(page.subList(0, limit), page.get(limit - 1).task().id())
@@ -108,7 +108,7 @@ public final class Beheer {
 
     /** One task, open or parked; empty when it does not exist (a completed task is deleted). */
     public Optional<TaskInfo> task(long id) {
-        return database.inTransaction(tx -> tasks.taskView(tx, id)
+        return database.inTransaction(tx -> tasks.view(tx, id)
                 .map(task -> new TaskInfo(task, task.dvId() == null ? null : oins(tx).get(task.dvId()))));
     }
 
@@ -119,9 +119,9 @@ public final class Beheer {
     /** Puts the parked ones of {@code ids} back in the queue, due now; one audit row for the selection. */
     public Reopening reopen(String beheerder, List<Long> ids, String toelichting) {
         List<TaskRepository.Reopened> reopened = database.inTransaction(tx -> {
-            List<TaskRepository.Reopened> done = tasks.taskReopenParked(tx, ids, clock.instant());
+            List<TaskRepository.Reopened> done = tasks.reopenParked(tx, ids, clock.instant());
             Set<Long> open = done.stream().map(TaskRepository.Reopened::id).collect(Collectors.toSet());
-            audit.record(tx, beheerder, BeheerAudit.Actie.TAKEN_HEROPENEN,
+            audit.record(tx, beheerder, OperatorAudit.Action.TAKEN_HEROPENEN,
                     ids.size() == 1 ? "taak " + ids.getFirst() : ids.size() + " taken", toelichting,
                     json(Map.of("heropend", ids.stream().filter(open::contains).toList(),
                             "nietGeparkeerd", ids.stream().filter(id -> !open.contains(id)).toList())));
@@ -151,14 +151,14 @@ public final class Beheer {
                         .orElseThrow(() -> new BeheerRefused.NotFound("notification"));
                 Transitions.Locked after = transitions.apply(tx, current, naar, reden);
                 if (naar.terminal()) {
-                    notificationTasks.completeAll(tx, after);
+                    notificatieTasks.completeAll(tx, after);
                 }
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("van", current.status().dbValue());
                 details.put("naar", naar.dbValue());
                 details.put("reden", reden == null ? null : reden.dbValue());
                 details.put("versie", after.versie());
-                audit.record(tx, beheerder, BeheerAudit.Actie.OVERGANG_FORCEREN, "notificatie " + id, toelichting,
+                audit.record(tx, beheerder, OperatorAudit.Action.OVERGANG_FORCEREN, "notificatie " + id, toelichting,
                         json(details));
                 return new Forced(id, current.status(), naar, reden, after.versie());
             });
@@ -225,7 +225,7 @@ public final class Beheer {
             details.put("bevestigingstermijn", contract.bevestigingstermijn().toString());
             details.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
             details.put("beheerkanaal", contract.beheerkanaal() == null ? null : contract.beheerkanaal().toString());
-            audit.record(tx, beheerder, BeheerAudit.Actie.DIENSTVERLENER_VASTLEGGEN, "dienstverlener " + input.oin(),
+            audit.record(tx, beheerder, OperatorAudit.Action.DIENSTVERLENER_VASTLEGGEN, "dienstverlener " + input.oin(),
                     toelichting, json(details));
             return register.registrations(tx, input.oin()).getFirst();
         });
@@ -253,9 +253,9 @@ public final class Beheer {
             details.put("notifyService", type.notifyService());
             details.put("standaardGeldigheid", type.standaardGeldigheid() == null ? null
                     : type.standaardGeldigheid().toString());
-            details.put("maxPogingen", type.maxPogingenteller());
+            details.put("maxPogingen", type.maxFailures());
             details.put("verwerkingsactiviteit", type.verwerkingsactiviteit());
-            audit.record(tx, beheerder, BeheerAudit.Actie.BERICHTTYPE_VASTLEGGEN, "berichttype " + type.code(),
+            audit.record(tx, beheerder, OperatorAudit.Action.BERICHTTYPE_VASTLEGGEN, "berichttype " + type.code(),
                     toelichting, json(details));
         });
         return type;
@@ -265,7 +265,7 @@ public final class Beheer {
     public Webhooks.State resumeWebhook(String beheerder, String oin, String toelichting) {
         Register.Registration dv = dienstverlener(oin).orElseThrow(() -> new BeheerRefused.NotFound("DV"));
         Webhooks.State state = webhooks.resume(dv.id()).orElseThrow(() -> new BeheerRefused.NotFound("webhook"));
-        audit.record(beheerder, BeheerAudit.Actie.WEBHOOK_HERVATTEN, "dienstverlener " + oin, toelichting,
+        audit.record(beheerder, OperatorAudit.Action.WEBHOOK_HERVATTEN, "dienstverlener " + oin, toelichting,
                 json(Map.of("mislukkingen", state.mislukkingen())));
         return state;
     }
@@ -279,9 +279,9 @@ public final class Beheer {
     /** Raises the cluster epoch by one if it is {@code expected} now (the operator's confirmation). */
     public int raiseClusterEpoch(String beheerder, int expected, String toelichting) {
         return database.inTransaction(tx -> {
-            int raised = events.clusterEpochRaise(tx, expected)
+            int raised = events.raiseClusterEpoch(tx, expected)
                     .orElseThrow(() -> new BeheerRefused.EpochMismatch(events.clusterEpoch(tx)));
-            audit.record(tx, beheerder, BeheerAudit.Actie.CLUSTER_EPOCH_VERHOGEN, "cluster", toelichting,
+            audit.record(tx, beheerder, OperatorAudit.Action.CLUSTER_EPOCH_VERHOGEN, "cluster", toelichting,
                     json(Map.of("van", expected, "naar", raised)));
             return raised;
         });
@@ -296,7 +296,7 @@ public final class Beheer {
         int done = keyRewrap.runOnce();
         Map<Integer, Long> perVersion = keyRewrap.rowsPerVersion();
         Rewrap result = new Rewrap(done, keyRewrap.currentVersion(), perVersion);
-        audit.record(beheerder, BeheerAudit.Actie.KEK_HERWRAPPEN, "kek", toelichting,
+        audit.record(beheerder, OperatorAudit.Action.KEK_HERWRAPPEN, "kek", toelichting,
                 json(Map.of("herwrapt", done, "huidigeVersie", result.huidigeVersie(), "rijenPerVersie", perVersion)));
         return result;
     }
@@ -309,7 +309,7 @@ public final class Beheer {
         } catch (PepperCompromises.Refused refused) {
             throw new BeheerRefused.PepperRefused(refused.getMessage());
         }
-        audit.record(beheerder, BeheerAudit.Actie.PEPPER_COMPROMITTEREN, "pepper " + purpose.dbValue() + " " + version,
+        audit.record(beheerder, OperatorAudit.Action.PEPPER_COMPROMITTEREN, "pepper " + purpose.dbValue() + " " + version,
                 toelichting, json(Map.of("doel", purpose.dbValue(), "versie", version)));
     }
 

@@ -4,23 +4,23 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
-import nl.overheid.moz.nmc.api.generated.beheer.SleutelsService;
-import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
-import nl.overheid.moz.nmc.api.generated.beheer.model.EpochVerhoging;
-import nl.overheid.moz.nmc.api.generated.beheer.model.PepperCompromittering;
-import nl.overheid.moz.nmc.api.generated.beheer.model.Toelichting;
-import nl.overheid.moz.nmc.beheer.Beheer;
+import nl.overheid.moz.nmc.api.generated.operator.SleutelsService;
+import nl.overheid.moz.nmc.api.generated.operator.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.operator.model.EpochVerhoging;
+import nl.overheid.moz.nmc.api.generated.operator.model.PepperCompromittering;
+import nl.overheid.moz.nmc.api.generated.operator.model.Toelichting;
+import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.retention.PepperCompromises;
 
 /** The cluster epoch, the KEK re-wrap and compromised pepper versions (the operator API). */
-public final class BeheerSleutelsResource extends SleutelsService {
+public final class OperatorKeysResource extends SleutelsService {
 
-    private final Beheer beheer;
+    private final OperatorActions operatorActions;
     private final JsonBodies bodies;
     private final Responses responses;
 
-    public BeheerSleutelsResource(Beheer beheer, JsonBodies bodies, Responses responses) {
-        this.beheer = beheer;
+    public OperatorKeysResource(OperatorActions operatorActions, JsonBodies bodies, Responses responses) {
+        this.operatorActions = operatorActions;
         this.bodies = bodies;
         this.responses = responses;
     }
@@ -58,18 +58,18 @@ public final class BeheerSleutelsResource extends SleutelsService {
 
     @Override
     protected void handleClusterEpochOpvragen(ServerRequest request, ServerResponse response) {
-        responses.json(response, Status.OK_200, Map.of("epoch", beheer.clusterEpoch()));
+        responses.json(response, Status.OK_200, Map.of("epoch", operatorActions.clusterEpoch()));
     }
 
     @Override
     protected void handleClusterEpochVerhogen(ServerRequest request, ServerResponse response, EpochVerhoging body) {
-        responses.json(response, Status.OK_200, Map.of("epoch", beheer.raiseClusterEpoch(
+        responses.json(response, Status.OK_200, Map.of("epoch", operatorActions.raiseClusterEpoch(
                 Callers.operator(request).subject(), body.getHuidigeEpoch(), body.getToelichting())));
     }
 
     @Override
     protected void handleKekHerwrappen(ServerRequest request, ServerResponse response, Toelichting body) {
-        Beheer.Rewrap done = beheer.rewrap(Callers.operator(request).subject(), body.getToelichting());
+        OperatorActions.Rewrap done = operatorActions.rewrap(Callers.operator(request).subject(), body.getToelichting());
         responses.json(response, Status.OK_200, Map.of("herwrapt", done.herwrapt(),
                 "huidigeVersie", done.huidigeVersie(), "rijenPerVersie", done.rijenPerVersie()));
     }
@@ -82,7 +82,7 @@ public final class BeheerSleutelsResource extends SleutelsService {
             case PAYLOAD -> PepperCompromises.Purpose.PAYLOAD;
             case LDV -> PepperCompromises.Purpose.LDV;
         };
-        beheer.markPepperCompromised(Callers.operator(request).subject(), purpose, body.getVersie(),
+        operatorActions.markPepperCompromised(Callers.operator(request).subject(), purpose, body.getVersie(),
                 body.getToelichting());
         responses.json(response, Status.OK_200, Map.of("doel", purpose.dbValue(), "versie", body.getVersie()));
     }

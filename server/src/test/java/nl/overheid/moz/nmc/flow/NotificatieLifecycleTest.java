@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * Whole lifecycles through the real assembly and HTTP, with NotifyNL on WireMock and time in the test's
  * hands: seven-day periods pass in milliseconds. Workers run one claim round at a time.
  */
-class NotificationLifecycleTest extends LifecycleTestBase {
+class NotificatieLifecycleTest extends LifecycleTestBase {
 
     @Test
     void aDeliveredNotificationBecomesFinalAfterTheMebvPeriodAndTheFeedShowsEveryStep() {
@@ -86,7 +86,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         receipt(id, 1, "temporary-failure");
         nmc.runWorkersOnce();
         assertThat(status(id)).as("the resend is an event although the status stays").isEqualTo("verzonden:4");
-        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
 
         receipt(id, 2, "temporary-failure");
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
@@ -121,7 +121,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
-        assertThat(attempts(id)).containsExactly("1:permanent-mislukt");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
     }
 
     @Test
@@ -151,7 +151,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         clock.advance(Duration.ofMinutes(1));
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
-        assertThat(attempts(id)).containsExactly("1:verzonden");
+        assertThat(pogingen(id)).containsExactly("1:verzonden");
     }
 
     @Test
@@ -194,7 +194,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"))))
                 .as("the resend completed at its start without sending").hasSize(posts);
         assertThat(status(id)).isEqualTo("bezorgd:4");
-        assertThat(attempts(id)).containsExactly("1:bezorgd");
+        assertThat(pogingen(id)).containsExactly("1:bezorgd");
     }
 
     @Test
@@ -203,8 +203,8 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         nmc.runWorkersOnce();
         receipt(id, 1, "temporary-failure");
         nmc.runWorkersOnce();
-        assertThat(attempts(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
-        UUID second = attemptId(id, 2);
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        UUID second = pogingId(id, 2);
 
         clock.advance(Duration.ofSeconds(30));
         receipt(id, 1, "delivered");
@@ -257,7 +257,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         clock.advance(Duration.ofHours(2));
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
-        assertThat(attempts(id)).containsExactly("1:onbekend");
+        assertThat(pogingen(id)).containsExactly("1:onbekend");
 
         receipt(id, 1, "delivered");
         assertThat(status(id)).isEqualTo("bezorgd:5");
@@ -403,9 +403,9 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         Thread sender = Thread.ofVirtual().start(nmc::runWorkersOnce);
         assertThat(gated.entered.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the POST is in flight").isTrue();
-        UUID attempt = attemptId(id, 1);
+        UUID pogingRef = pogingId(id, 1);
 
-        assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference", attempt.toString(),
+        assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference", pogingRef.toString(),
                 "status", "delivered", "completed_at", clock.instant().toString(), "notification_type", "email")))
                 .status()).isEqualTo(200);
         nmc.runWorkersOnce();
@@ -431,7 +431,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("verzonden:3");
 
         assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference",
-                attemptId(id, 1).toString(), "status", "delivered", "completed_at", clock.instant().toString(),
+                pogingId(id, 1).toString(), "status", "delivered", "completed_at", clock.instant().toString(),
                 "notification_type", "email"))).status()).isEqualTo(200);
         nmc.runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgd:4");
@@ -465,7 +465,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         nl.overheid.moz.nmc.db.Database database = DB.shared();
         nl.overheid.moz.nmc.lifecycle.Transitions transitions = new nl.overheid.moz.nmc.lifecycle.Transitions(clock);
-        var notificationTasks = new nl.overheid.moz.nmc.planning.NotificationTasks(
+        var notificatieTasks = new nl.overheid.moz.nmc.planning.NotificatieTasks(
                 new nl.overheid.moz.nmc.engine.TaskRepository(), transitions,
                 new nl.overheid.moz.nmc.register.Register(database), clock, Duration.ofDays(30));
         var locked = new java.util.concurrent.CountDownLatch(1);
@@ -479,7 +479,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            notificationTasks.completeAll(tx, transitions.apply(tx, n,
+            notificatieTasks.completeAll(tx, transitions.apply(tx, n,
                     nl.overheid.moz.nmc.lifecycle.NotificatieStatus.GEANNULEERD, nl.overheid.moz.nmc.lifecycle.Reden.GEANNULEERD));
         }));
         locked.await();
@@ -530,7 +530,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         nmc.runWorkersOnce();
         receipt(id, 1, "delivered");
         // a failure receipt within the period that was stored but whose receipt task got lost
-        UUID poging = attemptId(id, 1);
+        UUID poging = pogingId(id, 1);
         execute("INSERT INTO ontvangst (poging, notify_id, status, completed_at, ontvangen_op) "
                 + "SELECT id, notify_id, 'permanent-failure', now(), now() FROM poging WHERE id = ?", poging);
 
@@ -603,7 +603,7 @@ class NotificationLifecycleTest extends LifecycleTestBase {
         String body = receiptBody(id, 1, "delivered");
         assertThat(postReceipt(body).status()).isEqualTo(200);
         assertThat(postReceipt(body).status()).isEqualTo(200);
-        assertThat(postReceipt(body.replace(attemptId(id, 1).toString(), UUID.randomUUID().toString())).status())
+        assertThat(postReceipt(body.replace(pogingId(id, 1).toString(), UUID.randomUUID().toString())).status())
                 .isEqualTo(200);
         nmc.runWorkersOnce();
         assertThat(query("SELECT count(*) FROM ontvangst", null)).containsExactly("1");

@@ -9,19 +9,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import nl.overheid.moz.nmc.api.generated.beheer.AuditService;
-import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
-import nl.overheid.moz.nmc.api.generated.beheer.model.ActieSoort;
-import nl.overheid.moz.nmc.beheer.BeheerAudit;
+import nl.overheid.moz.nmc.api.generated.operator.AuditService;
+import nl.overheid.moz.nmc.api.generated.operator.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.operator.model.ActieSoort;
+import nl.overheid.moz.nmc.operator.OperatorAudit;
 
 /** The audit of operator actions, newest first (the operator API). */
-public final class BeheerAuditResource extends AuditService {
+public final class OperatorAuditResource extends AuditService {
 
-    private final BeheerAudit audit;
+    private final OperatorAudit audit;
     private final Responses responses;
     private final ObjectMapper mapper;
 
-    public BeheerAuditResource(BeheerAudit audit, Responses responses, ObjectMapper mapper) {
+    public OperatorAuditResource(OperatorAudit audit, Responses responses, ObjectMapper mapper) {
         this.audit = audit;
         this.responses = responses;
         this.mapper = mapper;
@@ -45,8 +45,8 @@ public final class BeheerAuditResource extends AuditService {
                                             Optional<Long> na, Optional<Integer> limit) {
         long before = OperatorParameters.position(na);
         int size = OperatorParameters.limit(limit);
-        List<BeheerAudit.Entry> entries = audit.list(new BeheerAudit.Filter(
-                actie.map(a -> BeheerAudit.Actie.of(a.getValue())).orElse(null),
+        List<OperatorAudit.Entry> entries = audit.list(new OperatorAudit.Filter(
+                actie.map(a -> OperatorAudit.Action.of(a.getValue())).orElse(null),
                 van.map(OffsetDateTime::toInstant).orElse(null), tot.map(OffsetDateTime::toInstant).orElse(null),
                 before, size + 1));
         Map<String, Object> body = new LinkedHashMap<>();
@@ -55,7 +55,7 @@ public final class BeheerAuditResource extends AuditService {
         responses.json(response, Status.OK_200, body);
     }
 
-    private Map<String, Object> entry(BeheerAudit.Entry entry) {
+    private Map<String, Object> entry(OperatorAudit.Entry entry) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", entry.id());
         body.put("tijdstip", entry.tijdstip());

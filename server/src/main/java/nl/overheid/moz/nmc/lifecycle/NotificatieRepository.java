@@ -14,7 +14,7 @@ import nl.overheid.moz.nmc.db.Statement;
  * notification does not exist) and the sealed data the send task needs. No writes here: status is written
  * only by {@link Transitions}.
  */
-public final class NotificatieReads {
+public final class NotificatieRepository {
 
     private static final String VIEW_COLUMNS = """
             n.id, n.status, n.versie, n.laatste_reden, n.berichttype, n.regie, n.batch_id, n.geldig_tot,
@@ -23,18 +23,18 @@ public final class NotificatieReads {
               WHERE e.notificatie = n.id AND e.naar = 'definitief-bezorgd') AS definitief_op
             """;
 
-    private static final Statement NOTIFICATIE_VIEW = Statement.named("notificatieView", """
+    private static final Statement NOTIFICATIE_VIEW = Statement.named("view", """
             SELECT %s FROM notificatie n WHERE n.id = :id AND n.dv_id = :dvId
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement NOTIFICATIE_BY_DVREF = Statement.named("notificatieByDvRef", """
+    private static final Statement NOTIFICATIE_BY_DVREF = Statement.named("byDvRef", """
             SELECT %s FROM notificatie n
              WHERE n.dv_id = :dvId AND n.dvref_hmac = ANY (CAST(:hmacs AS bytea[]))
              ORDER BY n.aangenomen_op, n.id
              LIMIT :limit
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement NOTIFICATIE_FOR_SENDING = Statement.named("notificatieForSending", """
+    private static final Statement NOTIFICATIE_FOR_SENDING = Statement.named("forSending", """
             SELECT n.id, n.dv_id, n.berichttype, n.regie, n.geldig_tot, n.ontvanger_versleuteld,
                    n.personalisatie_versleuteld, n.datasleutel_gewrapt, n.kek_versie
               FROM notificatie n WHERE n.id = :id
@@ -82,17 +82,17 @@ public final class NotificatieReads {
     }
 
 
-    public Optional<View> notificatieView(DbTransaction tx, UUID dvId, UUID id) {
+    public Optional<View> view(DbTransaction tx, UUID dvId, UUID id) {
         return NOTIFICATIE_VIEW.get(tx).addParam("id", id).addParam("dvId", dvId).execute()
-                .map(NotificatieReads::view);
+                .map(NotificatieRepository::viewOf);
     }
 
-    public List<View> notificatieByDvRef(DbTransaction tx, UUID dvId, List<byte[]> hmacs, int limit) {
+    public List<View> byDvRef(DbTransaction tx, UUID dvId, List<byte[]> hmacs, int limit) {
         return NOTIFICATIE_BY_DVREF.query(tx).addParam("dvId", dvId).addParam("hmacs", hmacs.toArray(new byte[0][]))
-                .addParam("limit", limit).execute().map(NotificatieReads::view).toList();
+                .addParam("limit", limit).execute().map(NotificatieRepository::viewOf).toList();
     }
 
-    public Optional<ForSending> notificatieForSending(DbTransaction tx, UUID id) {
+    public Optional<ForSending> forSending(DbTransaction tx, UUID id) {
         return NOTIFICATIE_FOR_SENDING.get(tx).addParam("id", id).execute().map(row -> new ForSending(
                 DbTypes.uuid(row, "id"), DbTypes.uuid(row, "dv_id"), DbTypes.text(row, "berichttype"),
                 DbTypes.text(row, "regie"), DbTypes.instant(row, "geldig_tot"),
@@ -103,13 +103,13 @@ public final class NotificatieReads {
 
     public Optional<ProcessingContext> processingContext(DbTransaction tx, UUID id) {
         return NOTIFICATIE_PROCESSING_CONTEXT.get(tx).addParam("id", id).execute()
-                .map(NotificatieReads::processingContext);
+                .map(NotificatieRepository::processingContext);
     }
 
     /** The processing contexts of several notifications at once (those that still exist). */
     public List<ProcessingContext> processingContexts(DbTransaction tx, java.util.Collection<UUID> ids) {
         return NOTIFICATIE_PROCESSING_CONTEXTS.query(tx).addParam("ids", ids.toArray(UUID[]::new)).execute()
-                .map(NotificatieReads::processingContext).toList();
+                .map(NotificatieRepository::processingContext).toList();
     }
 
     private static ProcessingContext processingContext(io.helidon.dbclient.DbRow row) {
@@ -120,7 +120,7 @@ public final class NotificatieReads {
     }
 
 
-    private static View view(DbRow row) {
+    private static View viewOf(DbRow row) {
         return new View(DbTypes.uuid(row, "id"), NotificatieStatus.of(DbTypes.text(row, "status")),
                 DbTypes.integer(row, "versie"), Reden.ofNullable(DbTypes.text(row, "laatste_reden")),
                 DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "batch_id"),

@@ -13,7 +13,7 @@ import nl.overheid.moz.nmc.webhook.SigningKeys;
  * The NMC's public signing keys (JWKS), without authentication: at {@code /api/nmc/v1/sleutels} (the contract)
  * and at the host's well-known location {@code /.well-known/jwks.json} ({@link #wellKnown()}).
  */
-public final class SleutelsResource extends SleutelsService {
+public final class KeysResource extends SleutelsService {
 
     public static final String WELL_KNOWN_PATH = "/.well-known/jwks.json";
 
@@ -21,7 +21,7 @@ public final class SleutelsResource extends SleutelsService {
     private final Responses responses;
     private final String cacheControl;
 
-    public SleutelsResource(SigningKeys keys, Responses responses, Duration maxAge) {
+    public KeysResource(SigningKeys keys, Responses responses, Duration maxAge) {
         this.keys = keys;
         this.responses = responses;
         this.cacheControl = "public, max-age=" + maxAge.toSeconds();

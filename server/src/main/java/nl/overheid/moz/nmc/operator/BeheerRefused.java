@@ -1,4 +1,4 @@
-package nl.overheid.moz.nmc.beheer;
+package nl.overheid.moz.nmc.operator;
 
 import java.util.List;
 

@@ -7,22 +7,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import nl.overheid.moz.nmc.api.generated.beheer.TakenService;
-import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
-import nl.overheid.moz.nmc.api.generated.beheer.model.HeropeningAanvraag;
-import nl.overheid.moz.nmc.api.generated.beheer.model.TaakSoort;
-import nl.overheid.moz.nmc.beheer.Beheer;
+import nl.overheid.moz.nmc.api.generated.operator.TakenService;
+import nl.overheid.moz.nmc.api.generated.operator.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.operator.model.HeropeningAanvraag;
+import nl.overheid.moz.nmc.api.generated.operator.model.TaakSoort;
+import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.engine.TaskKind;
 
 /** The operator API's tasks: the parked ones listed, one shown with why it failed, a selection reopened. */
-public final class BeheerTakenResource extends TakenService {
+public final class OperatorTasksResource extends TakenService {
 
-    private final Beheer beheer;
+    private final OperatorActions operatorActions;
     private final JsonBodies bodies;
     private final Responses responses;
 
-    public BeheerTakenResource(Beheer beheer, JsonBodies bodies, Responses responses) {
-        this.beheer = beheer;
+    public OperatorTasksResource(OperatorActions operatorActions, JsonBodies bodies, Responses responses) {
+        this.operatorActions = operatorActions;
         this.bodies = bodies;
         this.responses = responses;
     }
@@ -57,30 +57,30 @@ public final class BeheerTakenResource extends TakenService {
         OperatorParameters.check(fout, "fout", OperatorParameters.ERROR_CLASS);
         long after = OperatorParameters.position(na);
         int size = OperatorParameters.limit(limit);
-        Beheer.Page<Beheer.TaskInfo> page = beheer.parkedTasks(soort.map(s -> TaskKind.of(s.getValue())).orElse(null),
+        OperatorActions.Page<OperatorActions.TaskInfo> page = operatorActions.parkedTasks(soort.map(s -> TaskKind.of(s.getValue())).orElse(null),
                 dienstverlener.orElse(null), fout.orElse(null), after, size);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("taken", page.items().stream().map(BeheerTakenResource::taak).toList());
+        body.put("taken", page.items().stream().map(OperatorTasksResource::taak).toList());
         body.put("volgende", page.next());
         responses.json(response, Status.OK_200, body);
     }
 
     @Override
     protected void handleTaakOpvragen(ServerRequest request, ServerResponse response, Long id) {
-        Beheer.TaskInfo task = beheer.task(id).orElseThrow(ProblemException::notFound);
+        OperatorActions.TaskInfo task = operatorActions.task(id).orElseThrow(ProblemException::notFound);
         responses.json(response, Status.OK_200, taak(task));
     }
 
     @Override
     protected void handleTakenHeropenen(ServerRequest request, ServerResponse response, HeropeningAanvraag body) {
-        Beheer.Reopening done = beheer.reopen(Callers.operator(request).subject(), List.copyOf(body.getTaken()),
+        OperatorActions.Reopening done = operatorActions.reopen(Callers.operator(request).subject(), List.copyOf(body.getTaken()),
                 body.getToelichting());
         responses.json(response, Status.OK_200, Map.of("heropend", done.heropend(),
                 "nietGeparkeerd", done.nietGeparkeerd()));
     }
 
     /** The contract's {@code Taak}: no payload, no lease, no trace id. */
-    private static Map<String, Object> taak(Beheer.TaskInfo info) {
+    private static Map<String, Object> taak(OperatorActions.TaskInfo info) {
         var task = info.task();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", task.id());
@@ -89,7 +89,7 @@ public final class BeheerTakenResource extends TakenService {
         body.put("dienstverlener", info.oin());
         body.put("notificatie", task.notificatie());
         body.put("due", task.due());
-        body.put("pogingenteller", task.pogingenteller());
+        body.put("pogingenteller", task.failureCount());
         body.put("uitstel", task.postponements());
         body.put("laatsteFout", task.laatsteFout());
         body.put("aangemaaktOp", task.aangemaaktOp());

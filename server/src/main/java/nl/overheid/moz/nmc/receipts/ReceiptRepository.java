@@ -9,7 +9,7 @@ import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
 
 /** All SQL of {@code ontvangst}, the receipt store. */
-public final class OntvangstRepository {
+public final class ReceiptRepository {
 
     /**
      * The attempt a reference names, with what a receipt task needs to know about its notification;
@@ -26,7 +26,7 @@ public final class OntvangstRepository {
              WHERE p.id = :poging
             """);
 
-    private static final Statement ONTVANGST_INSERT = Statement.named("ontvangstInsert", """
+    private static final Statement ONTVANGST_INSERT = Statement.named("insert", """
             INSERT INTO ontvangst (poging, notify_id, status, notify_created_at, completed_at, sent_at,
                                    notification_type, template_id, template_version, ontvangen_op)
             VALUES (:poging, :notifyId, :status, :createdAt, :completedAt, :sentAt, :type, :templateId,
@@ -35,7 +35,7 @@ public final class OntvangstRepository {
             RETURNING id
             """);
 
-    private static final Statement ONTVANGST_UNPROCESSED = Statement.named("ontvangstUnprocessed", """
+    private static final Statement ONTVANGST_UNPROCESSED = Statement.named("unprocessed", """
             SELECT id, poging, notify_id, status, completed_at
               FROM ontvangst
              WHERE poging = :poging AND verwerkt_op IS NULL
@@ -43,12 +43,12 @@ public final class OntvangstRepository {
             """);
 
     private static final Statement ONTVANGST_PENDING_FOR_NOTIFICATION = Statement.named(
-            "ontvangstPendingForNotification", """
+            "pendingForNotificatie", """
             SELECT EXISTS (SELECT 1 FROM ontvangst o JOIN poging p ON p.id = o.poging
                             WHERE p.notificatie = :notificatie AND o.verwerkt_op IS NULL) AS pending
             """);
 
-    private static final Statement ONTVANGST_MARK_PROCESSED = Statement.named("ontvangstMarkProcessed", """
+    private static final Statement ONTVANGST_MARK_PROCESSED = Statement.named("markProcessed", """
             UPDATE ontvangst SET verwerkt_op = :now WHERE id = :id
             """);
 
@@ -64,7 +64,7 @@ public final class OntvangstRepository {
     }
 
     /** Stores a receipt; empty when the same receipt was stored before (NotifyNL retries callbacks). */
-    public Optional<Long> ontvangstInsert(DbTransaction tx, Incoming receipt, Instant now) {
+    public Optional<Long> insert(DbTransaction tx, Incoming receipt, Instant now) {
         return ONTVANGST_INSERT.get(tx).addParam("poging", receipt.poging()).addParam("notifyId", receipt.notifyId())
                 .addParam("status", receipt.status()).addParam("createdAt", receipt.createdAt())
                 .addParam("completedAt", receipt.completedAt()).addParam("sentAt", receipt.sentAt())
@@ -74,19 +74,19 @@ public final class OntvangstRepository {
     }
 
     /** The attempt's receipts not yet processed, in their own completed_at order. */
-    public List<Ontvangst> ontvangstUnprocessed(DbTransaction tx, UUID poging) {
-        return ONTVANGST_UNPROCESSED.query(tx).addParam("poging", poging).execute().map(row -> new Ontvangst(
+    public List<Receipt> unprocessed(DbTransaction tx, UUID poging) {
+        return ONTVANGST_UNPROCESSED.query(tx).addParam("poging", poging).execute().map(row -> new Receipt(
                 DbTypes.longValue(row, "id"), DbTypes.uuid(row, "poging"), DbTypes.uuid(row, "notify_id"),
                 DbTypes.text(row, "status"), DbTypes.instant(row, "completed_at"))).toList();
     }
 
     /** Whether a stored receipt of any attempt of the notification still waits for its receipt task. */
-    public boolean ontvangstPending(DbTransaction tx, UUID notificatie) {
+    public boolean pending(DbTransaction tx, UUID notificatie) {
         return ONTVANGST_PENDING_FOR_NOTIFICATION.get(tx).addParam("notificatie", notificatie).execute()
                 .map(row -> row.column("pending").get(Boolean.class)).orElseThrow();
     }
 
-    public void ontvangstMarkProcessed(DbTransaction tx, long id, Instant now) {
+    public void markProcessed(DbTransaction tx, long id, Instant now) {
         ONTVANGST_MARK_PROCESSED.dml(tx).addParam("id", id).addParam("now", now).execute();
     }
 }

@@ -3,14 +3,14 @@ package nl.overheid.moz.nmc.api;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import nl.overheid.moz.nmc.api.generated.beheer.DocumentatieService;
+import nl.overheid.moz.nmc.api.generated.operator.DocumentatieService;
 
 /** Serves the operator API's OpenAPI document at its base path (/core/publish-openapi), without auth. */
-public final class BeheerDocumentatieResource extends DocumentatieService {
+public final class OperatorDocumentationResource extends DocumentatieService {
 
     private final PublishedDocument document;
 
-    public BeheerDocumentatieResource(ApiDocuments documents, ObjectMapper mapper) {
+    public OperatorDocumentationResource(ApiDocuments documents, ObjectMapper mapper) {
         this.document = new PublishedDocument(documents.operator(), documents.operatorYaml(), mapper);
     }
 

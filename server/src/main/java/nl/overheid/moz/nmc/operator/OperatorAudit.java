@@ -1,4 +1,4 @@
-package nl.overheid.moz.nmc.beheer;
+package nl.overheid.moz.nmc.operator;
 
 import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
@@ -16,10 +16,10 @@ import nl.overheid.moz.nmc.engine.Duty;
  * transaction where the action has one, read newest first; and the duty that deletes rows older than the
  * delivery-proof retention, so a notification id an action names goes no later than the notification.
  */
-public final class BeheerAudit implements Duty {
+public final class OperatorAudit implements Duty {
 
     /** The kinds of action, as the database and the API name them. */
-    public enum Actie {
+    public enum Action {
         TAKEN_HEROPENEN("taken-heropenen"), OVERGANG_FORCEREN("overgang-forceren"),
         DIENSTVERLENER_VASTLEGGEN("dienstverlener-vastleggen"), BERICHTTYPE_VASTLEGGEN("berichttype-vastleggen"),
         WEBHOOK_HERVATTEN("webhook-hervatten"), CLUSTER_EPOCH_VERHOGEN("cluster-epoch-verhogen"),
@@ -27,7 +27,7 @@ public final class BeheerAudit implements Duty {
 
         private final String value;
 
-        Actie(String value) {
+        Action(String value) {
             this.value = value;
         }
 
@@ -35,8 +35,8 @@ public final class BeheerAudit implements Duty {
             return value;
         }
 
-        public static Actie of(String value) {
-            for (Actie actie : values()) {
+        public static Action of(String value) {
+            for (Action actie : values()) {
                 if (actie.value.equals(value)) {
                     return actie;
                 }
@@ -46,12 +46,12 @@ public final class BeheerAudit implements Duty {
     }
 
     /** A recorded action; {@code details} is JSON without personal data. */
-    public record Entry(long id, Instant tijdstip, String beheerder, Actie actie, String onderwerp,
+    public record Entry(long id, Instant tijdstip, String beheerder, Action actie, String onderwerp,
                         String toelichting, String details) {
     }
 
     /** Which actions to read ({@code null}: any), before id {@code before} (0: from the newest), at most {@code limit}. */
-    public record Filter(Actie actie, Instant van, Instant tot, long before, int limit) {
+    public record Filter(Action actie, Instant van, Instant tot, long before, int limit) {
     }
 
     private static final Statement BEHEERACTIE_INSERT = Statement.named("beheeractieInsert", """
@@ -78,14 +78,14 @@ public final class BeheerAudit implements Duty {
     private final Clock clock;
     private final Period retention;
 
-    public BeheerAudit(Database database, Clock clock, Period retention) {
+    public OperatorAudit(Database database, Clock clock, Period retention) {
         this.database = database;
         this.clock = clock;
         this.retention = retention;
     }
 
     /** Records an action in the caller's transaction. */
-    public void record(DbTransaction tx, String beheerder, Actie actie, String onderwerp, String toelichting,
+    public void record(DbTransaction tx, String beheerder, Action actie, String onderwerp, String toelichting,
                        String details) {
         BEHEERACTIE_INSERT.dml(tx).addParam("tijdstip", clock.instant()).addParam("beheerder", beheerder)
                 .addParam("actie", actie.value()).addParam("onderwerp", onderwerp)
@@ -93,7 +93,7 @@ public final class BeheerAudit implements Duty {
     }
 
     /** Records an action that had no transaction of its own (or that took several). */
-    public void record(String beheerder, Actie actie, String onderwerp, String toelichting, String details) {
+    public void record(String beheerder, Action actie, String onderwerp, String toelichting, String details) {
         database.inTransactionDo(tx -> record(tx, beheerder, actie, onderwerp, toelichting, details));
     }
 
@@ -102,7 +102,7 @@ public final class BeheerAudit implements Duty {
                 .addParam("actie", filter.actie() == null ? null : filter.actie().value())
                 .addParam("van", filter.van()).addParam("tot", filter.tot()).addParam("limit", filter.limit())
                 .execute().map(row -> new Entry(DbTypes.longValue(row, "id"), DbTypes.instant(row, "tijdstip"),
-                        DbTypes.text(row, "beheerder"), Actie.of(DbTypes.text(row, "actie")),
+                        DbTypes.text(row, "beheerder"), Action.of(DbTypes.text(row, "actie")),
                         DbTypes.text(row, "onderwerp"), DbTypes.text(row, "toelichting"),
                         DbTypes.text(row, "details"))).toList());
     }

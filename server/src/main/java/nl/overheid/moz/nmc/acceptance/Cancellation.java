@@ -5,20 +5,20 @@ import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
-import nl.overheid.moz.nmc.planning.NotificationTasks;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
  * Cancelling (DELETE): only from aangenomen. It takes the notification's row lock like the send task's
  * first transaction does, so a cancel and a claimed send serialise: whichever commits first wins, the
  * other sees the new status.
  */
-public final class Annulering {
+public final class Cancellation {
 
     private final Database database;
     private final Transitions transitions;
-    private final NotificationTasks tasks;
+    private final NotificatieTasks tasks;
 
-    public Annulering(Database database, Transitions transitions, NotificationTasks tasks) {
+    public Cancellation(Database database, Transitions transitions, NotificatieTasks tasks) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;

@@ -9,25 +9,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import nl.overheid.moz.nmc.api.generated.beheer.RegisterService;
-import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
-import nl.overheid.moz.nmc.api.generated.beheer.model.BerichttypeAanvraag;
-import nl.overheid.moz.nmc.api.generated.beheer.model.DienstverlenerAanvraag;
-import nl.overheid.moz.nmc.api.generated.beheer.model.Toelichting;
-import nl.overheid.moz.nmc.beheer.Beheer;
+import nl.overheid.moz.nmc.api.generated.operator.RegisterService;
+import nl.overheid.moz.nmc.api.generated.operator.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.operator.model.BerichttypeAanvraag;
+import nl.overheid.moz.nmc.api.generated.operator.model.DienstverlenerAanvraag;
+import nl.overheid.moz.nmc.api.generated.operator.model.Toelichting;
+import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.webhook.Webhooks;
 
 /** The DV register and the berichttypen through the operator API; a DV's webhook resumed. */
-public final class BeheerRegisterResource extends RegisterService {
+public final class OperatorRegisterResource extends RegisterService {
 
-    private final Beheer beheer;
+    private final OperatorActions operatorActions;
     private final JsonBodies bodies;
     private final Responses responses;
 
-    public BeheerRegisterResource(Beheer beheer, JsonBodies bodies, Responses responses) {
-        this.beheer = beheer;
+    public OperatorRegisterResource(OperatorActions operatorActions, JsonBodies bodies, Responses responses) {
+        this.operatorActions = operatorActions;
         this.bodies = bodies;
         this.responses = responses;
     }
@@ -66,14 +66,14 @@ public final class BeheerRegisterResource extends RegisterService {
     @Override
     protected void handleDienstverlenersOpvragen(ServerRequest request, ServerResponse response) {
         responses.json(response, Status.OK_200, Map.of("dienstverleners",
-                beheer.dienstverleners().stream().map(this::dienstverlener).toList()));
+                operatorActions.dienstverleners().stream().map(this::dienstverlener).toList()));
     }
 
     @Override
     protected void handleDienstverlenerOpvragen(ServerRequest request, ServerResponse response, String oin) {
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
         responses.json(response, Status.OK_200,
-                dienstverlener(beheer.dienstverlener(oin).orElseThrow(ProblemException::notFound)));
+                dienstverlener(operatorActions.dienstverlener(oin).orElseThrow(ProblemException::notFound)));
     }
 
     @Override
@@ -87,8 +87,8 @@ public final class BeheerRegisterResource extends RegisterService {
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
-        Register.Registration saved = beheer.putDienstverlener(Callers.operator(request).subject(),
-                new Beheer.DvInput(oin, body.getNaam(), body.getQuotumPerMinuut(), List.copyOf(body.getBerichttypen()),
+        Register.Registration saved = operatorActions.putDienstverlener(Callers.operator(request).subject(),
+                new OperatorActions.DvInput(oin, body.getNaam(), body.getQuotumPerMinuut(), List.copyOf(body.getBerichttypen()),
                         body.getWebhookUrl(), body.getWebhookMaxMislukkingen(), bevestigingstermijn, maxCursorleeftijd,
                         body.getBeheerkanaal()),
                 body.getToelichting());
@@ -100,13 +100,13 @@ public final class BeheerRegisterResource extends RegisterService {
                                           Toelichting body) {
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
         responses.json(response, Status.OK_200,
-                webhook(beheer.resumeWebhook(Callers.operator(request).subject(), oin, body.getToelichting())));
+                webhook(operatorActions.resumeWebhook(Callers.operator(request).subject(), oin, body.getToelichting())));
     }
 
     @Override
     protected void handleBerichttypenOpvragen(ServerRequest request, ServerResponse response) {
         responses.json(response, Status.OK_200, Map.of("berichttypen",
-                beheer.berichttypen().stream().map(BeheerRegisterResource::berichttype).toList()));
+                operatorActions.berichttypen().stream().map(OperatorRegisterResource::berichttype).toList()));
     }
 
     @Override
@@ -118,7 +118,7 @@ public final class BeheerRegisterResource extends RegisterService {
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
-        Berichttype saved = beheer.putBerichttype(Callers.operator(request).subject(), new Berichttype(code,
+        Berichttype saved = operatorActions.putBerichttype(Callers.operator(request).subject(), new Berichttype(code,
                         body.getTemplateId(), body.getNotifyService() == null ? "standaard" : body.getNotifyService(),
                         geldigheid, body.getMaxPogingen() == null ? 5 : body.getMaxPogingen(),
                         body.getVerwerkingsactiviteit().toString()),
@@ -154,7 +154,7 @@ public final class BeheerRegisterResource extends RegisterService {
         body.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
         body.put("beheerkanaal", contract.beheerkanaal() == null ? null : contract.beheerkanaal().toString());
         if (contract.webhookUrl() != null) {
-            beheer.webhook(registration.id()).ifPresent(state -> body.put("webhook", webhook(state)));
+            operatorActions.webhook(registration.id()).ifPresent(state -> body.put("webhook", webhook(state)));
         }
         return body;
     }
@@ -174,7 +174,7 @@ public final class BeheerRegisterResource extends RegisterService {
         body.put("notifyService", type.notifyService());
         body.put("standaardGeldigheid", type.standaardGeldigheid() == null ? null
                 : type.standaardGeldigheid().toString());
-        body.put("maxPogingen", type.maxPogingenteller());
+        body.put("maxPogingen", type.maxFailures());
         body.put("verwerkingsactiviteit", type.verwerkingsactiviteit());
         return body;
     }

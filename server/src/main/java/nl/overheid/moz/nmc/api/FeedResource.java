@@ -16,7 +16,7 @@ import nl.overheid.moz.nmc.feed.FeedCalls;
  * The change feed and its acknowledgement. The events are the CloudEvents the feed built with the SDK,
  * written by the SDK's own Jackson serialisation ({@code Wijzigingen} of the contract).
  */
-public final class WijzigingenResource extends WijzigingenService {
+public final class FeedResource extends WijzigingenService {
 
     private final Feed feed;
     private final FeedCalls calls;
@@ -25,7 +25,7 @@ public final class WijzigingenResource extends WijzigingenService {
     private final int defaultLimit;
     private final int maxLimit;
 
-    public WijzigingenResource(Feed feed, FeedCalls calls, JsonBodies bodies, Responses responses, int defaultLimit,
+    public FeedResource(Feed feed, FeedCalls calls, JsonBodies bodies, Responses responses, int defaultLimit,
                                int maxLimit) {
         this.feed = feed;
         this.calls = calls;

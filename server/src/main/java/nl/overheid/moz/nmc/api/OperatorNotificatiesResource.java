@@ -6,22 +6,22 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import nl.overheid.moz.nmc.api.generated.beheer.NotificatiesService;
-import nl.overheid.moz.nmc.api.generated.beheer.ValidatorUtils;
-import nl.overheid.moz.nmc.api.generated.beheer.model.OvergangAanvraag;
-import nl.overheid.moz.nmc.beheer.Beheer;
+import nl.overheid.moz.nmc.api.generated.operator.NotificatiesService;
+import nl.overheid.moz.nmc.api.generated.operator.ValidatorUtils;
+import nl.overheid.moz.nmc.api.generated.operator.model.OvergangAanvraag;
+import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 
 /** A forced transition of a notification, through the transition function (the operator API). */
-public final class BeheerNotificatiesResource extends NotificatiesService {
+public final class OperatorNotificatiesResource extends NotificatiesService {
 
-    private final Beheer beheer;
+    private final OperatorActions operatorActions;
     private final JsonBodies bodies;
     private final Responses responses;
 
-    public BeheerNotificatiesResource(Beheer beheer, JsonBodies bodies, Responses responses) {
-        this.beheer = beheer;
+    public OperatorNotificatiesResource(OperatorActions operatorActions, JsonBodies bodies, Responses responses) {
+        this.operatorActions = operatorActions;
         this.bodies = bodies;
         this.responses = responses;
     }
@@ -45,7 +45,7 @@ public final class BeheerNotificatiesResource extends NotificatiesService {
     @Override
     protected void handleOvergangForceren(ServerRequest request, ServerResponse response, UUID id,
                                           OvergangAanvraag body) {
-        Beheer.Forced forced = beheer.forceTransition(Callers.operator(request).subject(), id,
+        OperatorActions.Forced forced = operatorActions.forceTransition(Callers.operator(request).subject(), id,
                 NotificatieStatus.of(body.getNaar().getValue()),
                 body.getReden() == null ? null : Reden.ofNullable(body.getReden().getValue()), body.getToelichting());
         Map<String, Object> answer = new LinkedHashMap<>();

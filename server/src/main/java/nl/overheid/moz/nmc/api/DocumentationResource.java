@@ -6,11 +6,11 @@ import io.helidon.webserver.http.ServerResponse;
 import nl.overheid.moz.nmc.api.generated.dv.DocumentatieService;
 
 /** Serves the DV API's OpenAPI document at its base path (/core/publish-openapi), without auth. */
-public final class DocumentatieResource extends DocumentatieService {
+public final class DocumentationResource extends DocumentatieService {
 
     private final PublishedDocument document;
 
-    public DocumentatieResource(ApiDocuments documents, ObjectMapper mapper) {
+    public DocumentationResource(ApiDocuments documents, ObjectMapper mapper) {
         this.document = new PublishedDocument(documents.dv(), documents.dvYaml(), mapper);
     }
 
