@@ -81,7 +81,7 @@ public final class Acceptance {
     }
 
     /** The accepted notification (or the one an identical earlier request created), as the DV sees it. */
-    public record Accepted(UUID id, NotificatieStatus status, int versie, boolean created) implements Outcome {
+    public record Accepted(UUID id, NotificatieStatus status, int version, boolean created) implements Outcome {
     }
 
     /** A request that was refused; nothing of it is stored. */
@@ -92,8 +92,8 @@ public final class Acceptance {
      * A validated request in either regime; {@code ontvanger} is the e-mail address (decentraal) or the
      * identifying number (centraal). Either is stored only encrypted under the notification's data key.
      */
-    public record Request(String regie, String dvRef, String berichttype, String ontvanger,
-                          Map<String, String> personalisation, Instant geldigTot, String batchId,
+    public record Request(String regime, String dvRef, String berichttype, String recipient,
+                          Map<String, String> personalisation, Instant validUntil, String batchId,
                           Optional<String> traceparent) {
     }
 
@@ -149,10 +149,10 @@ public final class Acceptance {
         if (!dv.berichttypen().contains(request.berichttype())) {
             return Optional.of(new AcceptanceRefused.BerichttypeNotAllowed());
         }
-        if (request.geldigTot() != null && !request.geldigTot().isAfter(now)) {
+        if (request.validUntil() != null && !request.validUntil().isAfter(now)) {
             return Optional.of(new AcceptanceRefused.GeldigTotPassed());
         }
-        if (request.geldigTot() != null && request.geldigTot().isAfter(now.plus(MAX_VALIDITY))) {
+        if (request.validUntil() != null && request.validUntil().isAfter(now.plus(MAX_VALIDITY))) {
             return Optional.of(new AcceptanceRefused.GeldigTotTooFar());
         }
         return Optional.empty();
@@ -164,9 +164,9 @@ public final class Acceptance {
                             List<byte[]> payloadHmacs, Envelope.Sealed sealed, Span trace,
                             DataSubjects.DataSubject subject) {
 
-        NewNotificatie row(UUID dvId, Instant geldigTot) {
+        NewNotificatie row(UUID dvId, Instant validUntil) {
             return new NewNotificatie(id, dvId, dvrefHmac, pepperVersion, payloadHmac, payloadPepperVersion,
-                    request.batchId(), request.berichttype(), request.regie(), geldigTot,
+                    request.batchId(), request.berichttype(), request.regime(), validUntil,
                     sealed.ciphertexts().get("ontvanger"), sealed.ciphertexts().get("personalisatie"),
                     sealed.wrappedKey(), sealed.kekVersion(), trace.traceId(), trace.spanId(), subject.id(),
                     subject.type(), subject.pepperVersion());
@@ -190,9 +190,9 @@ public final class Acceptance {
         List<byte[]> payloadHmacs = new ArrayList<>();
         payloadPeppers.versions().forEach(version -> payloadHmacs.add(payloadPeppers.hmac(version, canonical)));
         UUID id = UUID.randomUUID();
-        DataSubjects.DataSubject subject = request.regie().equals("centraal") ? subjects.kvk(request.ontvanger())
-                : subjects.email(request.ontvanger());
-        Envelope.Sealed sealed = envelope.seal(id, Map.of("ontvanger", request.ontvanger(),
+        DataSubjects.DataSubject subject = request.regime().equals("centraal") ? subjects.kvk(request.recipient())
+                : subjects.email(request.recipient());
+        Envelope.Sealed sealed = envelope.seal(id, Map.of("ontvanger", request.recipient(),
                 "personalisatie", json(request.personalisation())));
         return new Prepared(index, request, id, peppers.dvRef(pepperVersion, dv.id(), request.dvRef()), pepperVersion,
                 payloadPeppers.hmac(payloadPepperVersion, canonical), payloadPepperVersion,
@@ -208,7 +208,7 @@ public final class Acceptance {
     private boolean acceptChunk(Dienstverlener dv, List<Prepared> chunk, Instant now, Outcome[] outcomes) {
         Map<String, Berichttype> types = register.berichttypen(
                 chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
-        AcceptanceQuota.Slots slots = quota.take(dv.id(), dv.quotumPerMinuut(), chunk.size());
+        AcceptanceQuota.Slots slots = quota.take(dv.id(), dv.quotaPerMinute(), chunk.size());
         int used;
         try {
             used = database.inTransaction(tx -> {
@@ -239,10 +239,10 @@ public final class Acceptance {
                     } else if (rows.size() >= slots.granted()) {
                         outcomes[p.index()] = null; // over the quota: answered below, after the commit
                     } else {
-                        Instant geldigTot = p.request().geldigTot() != null ? p.request().geldigTot()
-                                : type.standaardGeldigheid() == null ? null : now.plus(type.standaardGeldigheid());
+                        Instant validUntil = p.request().validUntil() != null ? p.request().validUntil()
+                                : type.defaultValidity() == null ? null : now.plus(type.defaultValidity());
                         toStore.add(p);
-                        rows.add(p.row(dv.id(), geldigTot));
+                        rows.add(p.row(dv.id(), validUntil));
                         firstOfKey.put(p.key(), p);
                     }
                 }
@@ -255,7 +255,7 @@ public final class Acceptance {
                     }
                 }
                 repeatsInChunk.forEach((repeat, first) -> outcomes[repeat.index()] = switch (outcomes[first.index()]) {
-                    case Accepted a -> new Accepted(a.id(), a.status(), a.versie(), false);
+                    case Accepted a -> new Accepted(a.id(), a.status(), a.version(), false);
                     case Refused r -> r;
                 });
                 tasks.planFirstSends(tx, created, types.values().stream()
@@ -280,7 +280,7 @@ public final class Acceptance {
 
     private static Accepted accepted(Transitions.AcceptResult acceptance) {
         Transitions.Locked n = acceptance.notificatie();
-        return new Accepted(n.id(), n.status(), n.versie(), acceptance.created());
+        return new Accepted(n.id(), n.status(), n.version(), acceptance.created());
     }
 
     /**
@@ -290,13 +290,13 @@ public final class Acceptance {
     private String canonicalPayload(Request request) {
         ObjectNode node = mapper.createObjectNode();
         node.put("purpose", "payload");
-        node.put("regie", request.regie());
+        node.put("regie", request.regime());
         node.put("dvRef", request.dvRef());
         node.put("berichttype", request.berichttype());
-        node.put("ontvanger", request.ontvanger());
+        node.put("ontvanger", request.recipient());
         ObjectNode personalisation = node.putObject("personalisation");
         new TreeMap<>(request.personalisation()).forEach(personalisation::put);
-        node.put("geldigTot", request.geldigTot() == null ? null : request.geldigTot().toString());
+        node.put("geldigTot", request.validUntil() == null ? null : request.validUntil().toString());
         node.put("batchId", request.batchId());
         return node.toString();
     }

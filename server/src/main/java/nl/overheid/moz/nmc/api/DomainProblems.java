@@ -65,7 +65,7 @@ public final class DomainProblems {
         return switch (refused) {
             case BeheerRefused.NotFound r -> ProblemException.notFound();
             case BeheerRefused.TransitionNotAllowed r -> ProblemException.conflict(
-                    "De overgang van " + r.van() + " naar " + r.naar() + " is niet toegestaan; er is niets gewijzigd.");
+                    "De overgang van " + r.from() + " naar " + r.to() + " is niet toegestaan; er is niets gewijzigd.");
             case BeheerRefused.EpochMismatch r -> ProblemException.conflict(
                     "De cluster-epoch is " + r.current() + ", niet de opgegeven huidigeEpoch; er is niets gewijzigd.");
             case BeheerRefused.PepperRefused r -> ProblemException.conflict(

@@ -231,7 +231,7 @@ public final class NotificatiesResource extends NotificatiesService {
         NotificatieAangenomen result = new NotificatieAangenomen();
         result.setId(n.id());
         result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(n.status().dbValue()));
-        result.setVersie(n.versie());
+        result.setVersie(n.version());
         return result;
     }
 
@@ -256,10 +256,10 @@ public final class NotificatiesResource extends NotificatiesService {
             throw ProblemException.invalid("dvRef", "pattern",
                     "dvRef is verplicht: 1 tot 200 zichtbare ASCII-tekens.");
         }
-        NotificatieLijst lijst = new NotificatieLijst();
-        lijst.setNotificaties(status.byDvRef(Callers.of(request), dvRef, SEARCH_LIMIT).stream()
+        NotificatieLijst found = new NotificatieLijst();
+        found.setNotificaties(status.byDvRef(Callers.of(request), dvRef, SEARCH_LIMIT).stream()
                 .map(NotificatiesResource::toModel).toList());
-        responses.json(response, Status.OK_200, lijst);
+        responses.json(response, Status.OK_200, found);
     }
 
     @Override
@@ -275,23 +275,23 @@ public final class NotificatiesResource extends NotificatiesService {
         Notificatie model = new Notificatie();
         model.setId(view.id());
         model.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(view.status().dbValue()));
-        model.setVersie(view.versie());
+        model.setVersie(view.version());
         if (view.reden() != null) {
             model.setReden(nl.overheid.moz.nmc.api.generated.dv.model.Reden.fromValue(view.reden().dbValue()));
         }
         model.setBerichttype(view.berichttype());
-        model.setRegie(Notificatie.RegieEnum.fromValue(view.regie()));
+        model.setRegie(Notificatie.RegieEnum.fromValue(view.regime()));
         model.setBatchId(view.batchId());
-        model.setGeldigTot(time(view.geldigTot()));
-        model.setAangenomenOp(time(view.aangenomenOp()));
+        model.setGeldigTot(time(view.validUntil()));
+        model.setAangenomenOp(time(view.acceptedAt()));
         model.setDefinitiefOp(time(view.definitiefOp()));
-        model.setBezorgdOp(time(snapshot.bezorgdOp()));
+        model.setBezorgdOp(time(snapshot.deliveredAt()));
         model.setPogingen(pogingen.stream().map(p -> {
             Poging poging = new Poging();
             poging.setNummer(p.nummer());
             poging.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.PogingStatus.fromValue(p.status().dbValue()));
-            poging.setVerzondenOp(time(p.verzondenOp()));
-            poging.setAfgerondOp(time(p.ontvangstCompletedAt()));
+            poging.setVerzondenOp(time(p.sentAt()));
+            poging.setAfgerondOp(time(p.receiptCompletedAt()));
             return poging;
         }).toList());
         return model;

@@ -40,14 +40,14 @@ public final class OperatorAuditResource extends AuditService {
     }
 
     @Override
-    protected void handleBeheeractiesZoeken(ServerRequest request, ServerResponse response, Optional<ActieSoort> actie,
-                                            Optional<OffsetDateTime> van, Optional<OffsetDateTime> tot,
+    protected void handleBeheeractiesZoeken(ServerRequest request, ServerResponse response, Optional<ActieSoort> action,
+                                            Optional<OffsetDateTime> from, Optional<OffsetDateTime> until,
                                             Optional<Long> na, Optional<Integer> limit) {
         long before = OperatorParameters.position(na);
         int size = OperatorParameters.limit(limit);
         List<OperatorAudit.Entry> entries = audit.list(new OperatorAudit.Filter(
-                actie.map(a -> OperatorAudit.Action.of(a.getValue())).orElse(null),
-                van.map(OffsetDateTime::toInstant).orElse(null), tot.map(OffsetDateTime::toInstant).orElse(null),
+                action.map(a -> OperatorAudit.Action.of(a.getValue())).orElse(null),
+                from.map(OffsetDateTime::toInstant).orElse(null), until.map(OffsetDateTime::toInstant).orElse(null),
                 before, size + 1));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("acties", entries.stream().limit(size).map(this::entry).toList());
@@ -58,11 +58,11 @@ public final class OperatorAuditResource extends AuditService {
     private Map<String, Object> entry(OperatorAudit.Entry entry) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", entry.id());
-        body.put("tijdstip", entry.tijdstip());
-        body.put("beheerder", entry.beheerder());
-        body.put("actie", entry.actie().value());
-        body.put("onderwerp", entry.onderwerp());
-        body.put("toelichting", entry.toelichting());
+        body.put("tijdstip", entry.time());
+        body.put("beheerder", entry.operator());
+        body.put("actie", entry.action().value());
+        body.put("onderwerp", entry.subject());
+        body.put("toelichting", entry.explanation());
         try {
             body.put("details", mapper.readTree(entry.details()));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

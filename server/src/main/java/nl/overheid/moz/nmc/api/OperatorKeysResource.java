@@ -70,8 +70,8 @@ public final class OperatorKeysResource extends SleutelsService {
     @Override
     protected void handleKekHerwrappen(ServerRequest request, ServerResponse response, Toelichting body) {
         OperatorActions.Rewrap done = operatorActions.rewrap(Callers.operator(request).subject(), body.getToelichting());
-        responses.json(response, Status.OK_200, Map.of("herwrapt", done.herwrapt(),
-                "huidigeVersie", done.huidigeVersie(), "rijenPerVersie", done.rijenPerVersie()));
+        responses.json(response, Status.OK_200, Map.of("herwrapt", done.rewrapped(),
+                "huidigeVersie", done.currentVersion(), "rijenPerVersie", done.rowsPerVersion()));
     }
 
     @Override

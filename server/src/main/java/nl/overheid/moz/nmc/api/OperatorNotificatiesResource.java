@@ -50,10 +50,10 @@ public final class OperatorNotificatiesResource extends NotificatiesService {
                 body.getReden() == null ? null : Reden.ofNullable(body.getReden().getValue()), body.getToelichting());
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("notificatie", forced.notificatie());
-        answer.put("van", forced.van().dbValue());
-        answer.put("naar", forced.naar().dbValue());
+        answer.put("van", forced.from().dbValue());
+        answer.put("naar", forced.to().dbValue());
         answer.put("reden", forced.reden() == null ? null : forced.reden().dbValue());
-        answer.put("versie", forced.versie());
+        answer.put("versie", forced.version());
         responses.json(response, Status.OK_200, answer);
     }
 

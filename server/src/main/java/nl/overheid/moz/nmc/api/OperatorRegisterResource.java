@@ -82,14 +82,14 @@ public final class OperatorRegisterResource extends RegisterService {
         // The path is checked before the body, so a bad OIN is named even with a bad body.
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
         List<ProblemException.FieldError> errors = new ArrayList<>();
-        Duration bevestigingstermijn = duration(body.getBevestigingstermijn(), "/bevestigingstermijn", errors);
+        Duration acknowledgementPeriod = duration(body.getBevestigingstermijn(), "/bevestigingstermijn", errors);
         Duration maxCursorleeftijd = duration(body.getMaxCursorleeftijd(), "/maxCursorleeftijd", errors);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
         Register.Registration saved = operatorActions.putDienstverlener(Callers.operator(request).subject(),
                 new OperatorActions.DvInput(oin, body.getNaam(), body.getQuotumPerMinuut(), List.copyOf(body.getBerichttypen()),
-                        body.getWebhookUrl(), body.getWebhookMaxMislukkingen(), bevestigingstermijn, maxCursorleeftijd,
+                        body.getWebhookUrl(), body.getWebhookMaxMislukkingen(), acknowledgementPeriod, maxCursorleeftijd,
                         body.getBeheerkanaal()),
                 body.getToelichting());
         responses.json(response, Status.OK_200, dienstverlener(saved));
@@ -114,13 +114,13 @@ public final class OperatorRegisterResource extends RegisterService {
                                                BerichttypeAanvraag body) {
         OperatorParameters.check(code, "code", OperatorParameters.CODE);
         List<ProblemException.FieldError> errors = new ArrayList<>();
-        Duration geldigheid = duration(body.getStandaardGeldigheid(), "/standaardGeldigheid", errors);
+        Duration validity = duration(body.getStandaardGeldigheid(), "/standaardGeldigheid", errors);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
         Berichttype saved = operatorActions.putBerichttype(Callers.operator(request).subject(), new Berichttype(code,
                         body.getTemplateId(), body.getNotifyService() == null ? "standaard" : body.getNotifyService(),
-                        geldigheid, body.getMaxPogingen() == null ? 5 : body.getMaxPogingen(),
+                        validity, body.getMaxPogingen() == null ? 5 : body.getMaxPogingen(),
                         body.getVerwerkingsactiviteit().toString()),
                 body.getToelichting());
         responses.json(response, Status.OK_200, berichttype(saved));
@@ -146,13 +146,13 @@ public final class OperatorRegisterResource extends RegisterService {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("oin", dv.oin());
         body.put("naam", dv.naam());
-        body.put("quotumPerMinuut", dv.quotumPerMinuut());
+        body.put("quotumPerMinuut", dv.quotaPerMinute());
         body.put("berichttypen", dv.berichttypen());
         body.put("webhookUrl", contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
         body.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
-        body.put("bevestigingstermijn", contract.bevestigingstermijn().toString());
+        body.put("bevestigingstermijn", contract.acknowledgementPeriod().toString());
         body.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
-        body.put("beheerkanaal", contract.beheerkanaal() == null ? null : contract.beheerkanaal().toString());
+        body.put("beheerkanaal", contract.managementChannel() == null ? null : contract.managementChannel().toString());
         if (contract.webhookUrl() != null) {
             operatorActions.webhook(registration.id()).ifPresent(state -> body.put("webhook", webhook(state)));
         }
@@ -172,10 +172,10 @@ public final class OperatorRegisterResource extends RegisterService {
         body.put("code", type.code());
         body.put("templateId", type.notifyTemplateId());
         body.put("notifyService", type.notifyService());
-        body.put("standaardGeldigheid", type.standaardGeldigheid() == null ? null
-                : type.standaardGeldigheid().toString());
+        body.put("standaardGeldigheid", type.defaultValidity() == null ? null
+                : type.defaultValidity().toString());
         body.put("maxPogingen", type.maxFailures());
-        body.put("verwerkingsactiviteit", type.verwerkingsactiviteit());
+        body.put("verwerkingsactiviteit", type.processingActivity());
         return body;
     }
 

@@ -50,15 +50,15 @@ public final class OperatorTasksResource extends TakenService {
     }
 
     @Override
-    protected void handleTakenZoeken(ServerRequest request, ServerResponse response, Optional<TaakSoort> soort,
-                                     Optional<String> dienstverlener, Optional<String> fout, Optional<Long> na,
+    protected void handleTakenZoeken(ServerRequest request, ServerResponse response, Optional<TaakSoort> kind,
+                                     Optional<String> dienstverlener, Optional<String> error, Optional<Long> na,
                                      Optional<Integer> limit) {
         OperatorParameters.check(dienstverlener, "dienstverlener", OperatorParameters.OIN);
-        OperatorParameters.check(fout, "fout", OperatorParameters.ERROR_CLASS);
+        OperatorParameters.check(error, "fout", OperatorParameters.ERROR_CLASS);
         long after = OperatorParameters.position(na);
         int size = OperatorParameters.limit(limit);
-        OperatorActions.Page<OperatorActions.TaskInfo> page = operatorActions.parkedTasks(soort.map(s -> TaskKind.of(s.getValue())).orElse(null),
-                dienstverlener.orElse(null), fout.orElse(null), after, size);
+        OperatorActions.Page<OperatorActions.TaskInfo> page = operatorActions.parkedTasks(kind.map(s -> TaskKind.of(s.getValue())).orElse(null),
+                dienstverlener.orElse(null), error.orElse(null), after, size);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("taken", page.items().stream().map(OperatorTasksResource::taak).toList());
         body.put("volgende", page.next());
@@ -75,8 +75,8 @@ public final class OperatorTasksResource extends TakenService {
     protected void handleTakenHeropenen(ServerRequest request, ServerResponse response, HeropeningAanvraag body) {
         OperatorActions.Reopening done = operatorActions.reopen(Callers.operator(request).subject(), List.copyOf(body.getTaken()),
                 body.getToelichting());
-        responses.json(response, Status.OK_200, Map.of("heropend", done.heropend(),
-                "nietGeparkeerd", done.nietGeparkeerd()));
+        responses.json(response, Status.OK_200, Map.of("heropend", done.reopened(),
+                "nietGeparkeerd", done.notParked()));
     }
 
     /** The contract's {@code Taak}: no payload, no lease, no trace id. */
@@ -91,7 +91,7 @@ public final class OperatorTasksResource extends TakenService {
         body.put("due", task.due());
         body.put("pogingenteller", task.failureCount());
         body.put("uitstel", task.postponements());
-        body.put("laatsteFout", task.laatsteFout());
+        body.put("laatsteFout", task.lastError());
         body.put("aangemaaktOp", task.aangemaaktOp());
         return body;
     }

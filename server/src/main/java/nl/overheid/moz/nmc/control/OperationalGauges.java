@@ -114,15 +114,15 @@ public final class OperationalGauges implements Duty {
             Map<String, long[]> due = new HashMap<>();
             Map<String, Instant> oldest = new HashMap<>();
             TASKS_DUE_BY_KIND.query(tx).addParam("now", now).execute().forEach(row -> {
-                String soort = DbTypes.text(row, "soort");
-                due.put(soort, new long[] {DbTypes.longValue(row, "n"), DbTypes.longValue(row, "lease_verlopen")});
-                oldest.put(soort, DbTypes.instant(row, "oudste"));
+                String kindValue = DbTypes.text(row, "soort");
+                due.put(kindValue, new long[] {DbTypes.longValue(row, "n"), DbTypes.longValue(row, "lease_verlopen")});
+                oldest.put(kindValue, DbTypes.instant(row, "oudste"));
             });
             for (TaskKind kind : TaskKind.values()) {
-                String soort = kind.dbValue();
-                metrics.failedTasks(soort, failed.getOrDefault(soort, 0L));
-                long[] counts = due.getOrDefault(soort, new long[2]);
-                metrics.backlog(soort, counts[0], age(oldest.get(soort), now), counts[1]);
+                String kindValue = kind.dbValue();
+                metrics.failedTasks(kindValue, failed.getOrDefault(kindValue, 0L));
+                long[] counts = due.getOrDefault(kindValue, new long[2]);
+                metrics.backlog(kindValue, counts[0], age(oldest.get(kindValue), now), counts[1]);
             }
             Set<String> oins = new HashSet<>();
             SEND_BACKLOG_BY_DV.query(tx).addParam("now", now).execute().forEach(row -> {

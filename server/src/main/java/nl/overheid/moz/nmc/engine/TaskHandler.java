@@ -32,8 +32,8 @@ public interface TaskHandler {
      * Called in a transaction, after the subject lock, when the task's attempt counter reached its maximum.
      * The default parks the task for an operator ({@code mislukt}).
      */
-    default void onExhausted(DbTransaction tx, Task task, TaskRepository tasks, String fout) {
-        tasks.markFailed(tx, task, fout);
+    default void onExhausted(DbTransaction tx, Task task, TaskRepository tasks, String error) {
+        tasks.markFailed(tx, task, error);
     }
 
     /** NMC-internal failures before {@link #onExhausted}; called in the failure's transaction. */

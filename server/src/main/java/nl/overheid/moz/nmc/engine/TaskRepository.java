@@ -192,11 +192,11 @@ public final class TaskRepository {
 
     /** A task as an operator sees it: no payload beyond the postponements, no lease. */
     public record TaskView(long id, TaskKind kind, String status, UUID dvId, UUID notificatie, Instant due,
-                           int failureCount, int postponements, String laatsteFout, Instant aangemaaktOp) {
+                           int failureCount, int postponements, String lastError, Instant aangemaaktOp) {
     }
 
     /** Which parked tasks to list ({@code null}: any); from after id {@code after}, at most {@code limit}. */
-    public record ParkedFilter(TaskKind kind, UUID dvId, String laatsteFout, long after, int limit) {
+    public record ParkedFilter(TaskKind kind, UUID dvId, String lastError, long after, int limit) {
     }
 
     /** A task put back in the queue. */
@@ -207,7 +207,7 @@ public final class TaskRepository {
     public List<TaskView> listParked(DbTransaction tx, ParkedFilter filter) {
         return TASK_LIST_PARKED.query(tx).addParam("after", filter.after())
                 .addParam("soort", filter.kind() == null ? null : filter.kind().dbValue())
-                .addParam("dvId", filter.dvId()).addParam("fout", filter.laatsteFout())
+                .addParam("dvId", filter.dvId()).addParam("fout", filter.lastError())
                 .addParam("limit", filter.limit()).execute().map(TaskRepository::viewOf).toList();
     }
 
@@ -238,11 +238,11 @@ public final class TaskRepository {
      * kinds that spend none; required for kinds that do, the schema refuses them without).
      */
     public record NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
-                          Instant ontvangstCompletedAt, Instant due, String traceId, String payload, String budget) {
+                          Instant receiptCompletedAt, Instant due, String traceId, String payload, String budget) {
 
         public NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
-                       Instant ontvangstCompletedAt, Instant due, String traceId, String payload) {
-            this(kind, dvId, notificatie, poging, receipt, ontvangstCompletedAt, due, traceId, payload, null);
+                       Instant receiptCompletedAt, Instant due, String traceId, String payload) {
+            this(kind, dvId, notificatie, poging, receipt, receiptCompletedAt, due, traceId, payload, null);
         }
 
         public static NewTask forNotificatie(TaskKind kind, UUID dvId, UUID notificatie, Instant due, String traceId) {
@@ -255,13 +255,13 @@ public final class TaskRepository {
         }
 
         public NewTask withPoging(UUID pogingId) {
-            return new NewTask(kind, dvId, notificatie, pogingId, receipt, ontvangstCompletedAt, due, traceId, payload,
+            return new NewTask(kind, dvId, notificatie, pogingId, receipt, receiptCompletedAt, due, traceId, payload,
                     budget);
         }
 
         /** The same task, spending the send budget {@code key}. */
         public NewTask withBudget(String key) {
-            return new NewTask(kind, dvId, notificatie, poging, receipt, ontvangstCompletedAt, due, traceId, payload,
+            return new NewTask(kind, dvId, notificatie, poging, receipt, receiptCompletedAt, due, traceId, payload,
                     key);
         }
     }
@@ -281,7 +281,7 @@ public final class TaskRepository {
         return TASK_INSERT.dml(tx)
                 .addParam("soort", task.kind()).addParam("dvId", task.dvId()).addParam("notificatie", task.notificatie())
                 .addParam("poging", task.poging()).addParam("ontvangst", task.receipt())
-                .addParam("ontvangstCompletedAt", task.ontvangstCompletedAt()).addParam("due", task.due())
+                .addParam("ontvangstCompletedAt", task.receiptCompletedAt()).addParam("due", task.due())
                 .addParam("traceId", task.traceId()).addParam("payload", task.payload())
                 .addParam("budget", task.budget())
                 .execute() == 1;
@@ -298,7 +298,7 @@ public final class TaskRepository {
                 .addParam("notificaties", all.stream().map(NewTask::notificatie).toArray(UUID[]::new))
                 .addParam("pogingen", all.stream().map(NewTask::poging).toArray(UUID[]::new))
                 .addParam("ontvangsten", texts(all, NewTask::receipt))
-                .addParam("ontvangstCompletedAts", texts(all, NewTask::ontvangstCompletedAt))
+                .addParam("ontvangstCompletedAts", texts(all, NewTask::receiptCompletedAt))
                 .addParam("dues", texts(all, NewTask::due))
                 .addParam("traceIds", texts(all, NewTask::traceId))
                 .addParam("payloads", texts(all, NewTask::payload))
@@ -388,11 +388,11 @@ public final class TaskRepository {
      * Postpones after a failure of a party the NMC calls: the attempt counter does not rise (design §6).
      * The number of postponements is kept in the payload for the backoff.
      */
-    public boolean postpone(DbTransaction tx, Task task, Instant due, String fout) {
+    public boolean postpone(DbTransaction tx, Task task, Instant due, String error) {
         boolean ours = TASK_POSTPONE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("due", due).addParam("fout", fout).execute() == 1;
+                .addParam("due", due).addParam("fout", error).execute() == 1;
         if (ours) {
-            events.postponed(task.kind(), fout);
+            events.postponed(task.kind(), error);
         }
         return ours;
     }
@@ -421,16 +421,16 @@ public final class TaskRepository {
     }
 
     /** Counts an NMC-internal failure and postpones; returns the new counter, or empty when no longer ours. */
-    public Optional<Integer> recordFailure(DbTransaction tx, Task task, Instant due, String fout) {
+    public Optional<Integer> recordFailure(DbTransaction tx, Task task, Instant due, String error) {
         return TASK_RECORD_FAILURE.get(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("due", due).addParam("fout", fout).execute()
+                .addParam("due", due).addParam("fout", error).execute()
                 .map(row -> DbTypes.integer(row, "pogingenteller"));
     }
 
     /** Parks an exhausted task for an operator ({@code mislukt}). */
-    public boolean markFailed(DbTransaction tx, Task task, String fout) {
+    public boolean markFailed(DbTransaction tx, Task task, String error) {
         return TASK_MARK_FAILED.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("fout", fout).execute() == 1;
+                .addParam("fout", error).execute() == 1;
     }
 
     /** Extends the lease before an external call. {@code false}: no longer ours; do not call. */

@@ -214,10 +214,10 @@ public final class TaskWorker implements AutoCloseable {
                         + e.getMessage());
                 return;
             }
-            String fout = e.getClass().getSimpleName();
-            LOG.log(Level.WARNING, "task " + task.id() + " (" + task.kind() + ") failed inside the NMC: " + fout, e);
+            String error = e.getClass().getSimpleName();
+            LOG.log(Level.WARNING, "task " + task.id() + " (" + task.kind() + ") failed inside the NMC: " + error, e);
             try {
-                recordFailure(task, fout);
+                recordFailure(task, error);
             } catch (RuntimeException notRecorded) {
                 LOG.warning(() -> "failure of task " + task.id() + " not recorded (" + notRecorded.getMessage()
                         + "); its lease expires and a later claim retries it");
@@ -260,15 +260,15 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     /** Counts an NMC-internal failure under the subject lock; exhausted tasks go to the handler. */
-    private void recordFailure(Task task, String fout) {
+    private void recordFailure(Task task, String error) {
         database.inTransactionDo(tx -> {
             if (handler.subjectLock().lock(tx, task).isEmpty()) {
                 return;
             }
             Instant due = clock.instant().plus(settings.backoff(task.failureCount() + 1));
-            tasks.recordFailure(tx, task, due, fout).ifPresent(count -> {
+            tasks.recordFailure(tx, task, due, error).ifPresent(count -> {
                 if (count >= handler.maxFailures(tx, task)) {
-                    handler.onExhausted(tx, task, tasks, fout);
+                    handler.onExhausted(tx, task, tasks, error);
                 }
             });
         });

@@ -9,7 +9,7 @@ import java.time.Instant;
  * ago its last event happened (a quiet DV that keeps polling stays current). The DV sees it only as the
  * opaque, tamper-evident text of {@link CursorCodec}.
  */
-public record Cursor(int epoch, String transactieId, long eventId, Instant issuedAt) {
+public record Cursor(int epoch, String transactionId, long eventId, Instant issuedAt) {
 
     /** The position before the oldest event of an epoch. */
     public static Cursor start(int epoch, Instant issuedAt) {
@@ -17,11 +17,11 @@ public record Cursor(int epoch, String transactieId, long eventId, Instant issue
     }
 
     public boolean isStart() {
-        return "0".equals(transactieId) && eventId == 0;
+        return "0".equals(transactionId) && eventId == 0;
     }
 
     /** The same position, handed out again now. */
     public Cursor reissued(Instant now) {
-        return new Cursor(epoch, transactieId, eventId, now);
+        return new Cursor(epoch, transactionId, eventId, now);
     }
 }

@@ -42,7 +42,7 @@ public final class CursorCodec {
     }
 
     public String encode(Cursor cursor) {
-        String plain = "c3." + cursor.epoch() + "." + cursor.transactieId() + "." + cursor.eventId() + "."
+        String plain = "c3." + cursor.epoch() + "." + cursor.transactionId() + "." + cursor.eventId() + "."
                 + cursor.issuedAt().getEpochSecond();
         String sealed = plain + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac(plain));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(sealed.getBytes(StandardCharsets.US_ASCII));

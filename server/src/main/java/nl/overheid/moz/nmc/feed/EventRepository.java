@@ -57,18 +57,18 @@ public final class EventRepository {
             """);
 
     /** One event of the log. */
-    public record Event(long id, String transactieId, Instant tijdstip, UUID notificatie, int volgnummer,
-                        NotificatieStatus van, NotificatieStatus naar, Reden reden) {
+    public record Event(long id, String transactionId, Instant time, UUID notificatie, int volgnummer,
+                        NotificatieStatus from, NotificatieStatus to, Reden reden) {
     }
 
     public List<Event> readAfter(DbTransaction tx, UUID dvId, Cursor after, int limit) {
-        return EVENT_READ_AFTER.query(tx).addParam("dvId", dvId).addParam("xid", after.transactieId())
+        return EVENT_READ_AFTER.query(tx).addParam("dvId", dvId).addParam("xid", after.transactionId())
                 .addParam("eventId", after.eventId()).addParam("limit", limit).execute()
                 .map(row -> {
-                    String van = DbTypes.text(row, "van");
+                    String from = DbTypes.text(row, "van");
                     return new Event(DbTypes.longValue(row, "id"), DbTypes.text(row, "transactie_id"),
                             DbTypes.instant(row, "tijdstip"), DbTypes.uuid(row, "notificatie"),
-                            DbTypes.integer(row, "volgnummer"), van == null ? null : NotificatieStatus.of(van),
+                            DbTypes.integer(row, "volgnummer"), from == null ? null : NotificatieStatus.of(from),
                             NotificatieStatus.of(DbTypes.text(row, "naar")),
                             Reden.ofNullable(DbTypes.text(row, "reden")));
                 })
@@ -86,13 +86,13 @@ public final class EventRepository {
 
     /** When the event a cursor points at was logged; empty when it no longer exists (or never did). */
     public Optional<Instant> timeOf(DbTransaction tx, UUID dvId, Cursor cursor) {
-        return EVENT_TIME.get(tx).addParam("dvId", dvId).addParam("xid", cursor.transactieId())
+        return EVENT_TIME.get(tx).addParam("dvId", dvId).addParam("xid", cursor.transactionId())
                 .addParam("eventId", cursor.eventId()).execute().map(row -> DbTypes.instant(row, "tijdstip"));
     }
 
     /** Whether the cursor's position lies in a part of the log that retention dropped. */
     public boolean positionDropped(DbTransaction tx, Cursor cursor) {
-        return EVENT_POSITION_DROPPED.get(tx).addParam("xid", cursor.transactieId()).execute()
+        return EVENT_POSITION_DROPPED.get(tx).addParam("xid", cursor.transactionId()).execute()
                 .map(row -> row.column("dropped").get(Boolean.class)).orElse(false);
     }
 
@@ -102,7 +102,7 @@ public final class EventRepository {
 
     public void upsertAcknowledgement(DbTransaction tx, UUID dvId, Cursor cursor, String opaque, Instant now) {
         ACKNOWLEDGEMENT_UPSERT.dml(tx).addParam("dvId", dvId).addParam("cursor", opaque)
-                .addParam("epoch", cursor.epoch()).addParam("xid", cursor.transactieId())
+                .addParam("epoch", cursor.epoch()).addParam("xid", cursor.transactionId())
                 .addParam("eventId", cursor.eventId()).addParam("now", now).execute();
     }
 }

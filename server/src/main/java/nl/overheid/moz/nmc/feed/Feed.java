@@ -47,7 +47,7 @@ public final class Feed {
             Cursor after = opaqueCursor == null ? Cursor.start(epoch, now) : usable(tx, dv, opaqueCursor, epoch);
             List<EventRepository.Event> page = events.readAfter(tx, dv.id(), after, limit);
             Cursor next = page.isEmpty() ? after.reissued(now)
-                    : new Cursor(epoch, page.getLast().transactieId(), page.getLast().id(), now);
+                    : new Cursor(epoch, page.getLast().transactionId(), page.getLast().id(), now);
             return new Page(page.stream().map(statusEvents::cloudEvent).toList(), cursors.encode(next));
         });
     }

@@ -35,10 +35,10 @@ public final class StatusEvents {
 
     public CloudEvent cloudEvent(EventRepository.Event event) {
         ObjectNode data = mapper.createObjectNode();
-        if (event.van() != null) {
-            data.put("van", event.van().dbValue());
+        if (event.from() != null) {
+            data.put("van", event.from().dbValue());
         }
-        data.put("naar", event.naar().dbValue());
+        data.put("naar", event.to().dbValue());
         if (event.reden() != null) {
             data.put("reden", event.reden().dbValue());
         }
@@ -46,9 +46,9 @@ public final class StatusEvents {
         return CloudEventBuilder.v1()
                 .withId(Long.toString(event.id()))
                 .withSource(source)
-                .withType(TYPE_PREFIX + event.naar().dbValue())
+                .withType(TYPE_PREFIX + event.to().dbValue())
                 .withSubject(event.notificatie().toString())
-                .withTime(event.tijdstip().atOffset(ZoneOffset.UTC))
+                .withTime(event.time().atOffset(ZoneOffset.UTC))
                 .withDataContentType("application/json")
                 .withExtension("sequence", Integer.toString(event.volgnummer()))
                 .withExtension("sequencetype", "Integer")

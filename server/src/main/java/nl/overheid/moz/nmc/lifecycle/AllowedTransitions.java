@@ -20,7 +20,7 @@ import java.util.Set;
 public final class AllowedTransitions {
 
     /** One allowed pair. */
-    public record Pair(NotificatieStatus van, NotificatieStatus naar) {
+    public record Pair(NotificatieStatus from, NotificatieStatus to) {
     }
 
     public static final Set<Pair> PAIRS = Set.of(
@@ -49,7 +49,7 @@ public final class AllowedTransitions {
     private AllowedTransitions() {
     }
 
-    public static boolean allowed(NotificatieStatus van, NotificatieStatus naar) {
-        return PAIRS.contains(new Pair(van, naar));
+    public static boolean allowed(NotificatieStatus from, NotificatieStatus to) {
+        return PAIRS.contains(new Pair(from, to));
     }
 }

@@ -15,10 +15,10 @@ import java.util.UUID;
  * @param aannameSpanId the acceptance's own span: the parent of every later call about the notification
  * @param ldvBetrokkene the data subject as LDV records name it (pseudonymised) and its type
  */
-public record NewNotificatie(UUID id, UUID dvId, byte[] dvrefHmac, int pepperVersie, byte[] payloadHmac,
-                             int payloadPepperVersie, String batchId, String berichttype, String regie,
-                             Instant geldigTot, byte[] ontvangerVersleuteld, byte[] personalisatieVersleuteld,
-                             byte[] datasleutelGewrapt, int kekVersie, String traceId,
-                             String aannameSpanId, String ldvBetrokkene, String ldvBetrokkeneType,
-                             Integer ldvPepperVersie) {
+public record NewNotificatie(UUID id, UUID dvId, byte[] dvrefHmac, int pepperVersion, byte[] payloadHmac,
+                             int payloadPepperVersion, String batchId, String berichttype, String regime,
+                             Instant validUntil, byte[] recipientEncrypted, byte[] personalisationEncrypted,
+                             byte[] wrappedDataKey, int kekVersion, String traceId,
+                             String acceptanceSpanId, String ldvDataSubject, String ldvDataSubjectType,
+                             Integer ldvPepperVersion) {
 }

@@ -56,20 +56,20 @@ public final class NotificatieRepository {
 
 
     /** The status view of one notification. */
-    public record View(UUID id, NotificatieStatus status, int versie, Reden reden, String berichttype, String regie,
-                       String batchId, Instant geldigTot, Instant aangenomenOp, Instant definitiefOp) {
+    public record View(UUID id, NotificatieStatus status, int version, Reden reden, String berichttype, String regime,
+                       String batchId, Instant validUntil, Instant acceptedAt, Instant definitiefOp) {
     }
 
     /**
      * What the send task needs: the encrypted recipient and personalisation with the wrapped data key
      * ({@code null} once erased), and geldig_tot (fixed at acceptance, so it needs no lock to read).
      */
-    public record ForSending(UUID id, UUID dvId, String berichttype, String regie, Instant geldigTot,
-                             byte[] ontvanger, byte[] personalisatie, byte[] datasleutelGewrapt, int kekVersie) {
+    public record ForSending(UUID id, UUID dvId, String berichttype, String regime, Instant validUntil,
+                             byte[] recipient, byte[] personalisation, byte[] wrappedDataKey, int kekVersion) {
 
         /** Whether {@code geldig_tot} has passed at {@code now}. */
         public boolean expiredAt(Instant now) {
-            return geldigTot != null && !now.isBefore(geldigTot);
+            return validUntil != null && !now.isBefore(validUntil);
         }
     }
 
@@ -77,8 +77,8 @@ public final class NotificatieRepository {
      * What every LDV record about the notification names: its trace and the acceptance's span, the
      * berichttype's processing activity and the pseudonymised data subject. Nothing here needs decrypting.
      */
-    public record ProcessingContext(UUID id, String regie, String traceId, String aannameSpanId,
-                                    String verwerkingsactiviteit, String betrokkene, String betrokkeneType) {
+    public record ProcessingContext(UUID id, String regime, String traceId, String acceptanceSpanId,
+                                    String processingActivity, String dataSubject, String dataSubjectType) {
     }
 
 

@@ -11,8 +11,8 @@ import java.util.UUID;
  * @param ontvangstCompletedAt completed_at of the last receipt applied to it (receipt ordering, delivery proof)
  */
 public record Poging(UUID id, UUID notificatie, int nummer, PogingStatus status, UUID notifyId,
-                     List<UUID> duplicaatNotifyIds, Instant verzondenOp, Instant verzoekGedaanOp,
-                     Instant ontvangstCompletedAt) {
+                     List<UUID> duplicateNotifyIds, Instant sentAt, Instant verzoekGedaanOp,
+                     Instant receiptCompletedAt) {
 
     /** Whether a POST for this attempt was ever made: it may be at NotifyNL even without an answer. */
     public boolean requested() {
@@ -21,6 +21,6 @@ public record Poging(UUID id, UUID notificatie, int nummer, PogingStatus status,
 
     /** Whether a receipt with this NotifyNL id belongs to this attempt without being a new duplicate. */
     public boolean knows(UUID id) {
-        return id.equals(notifyId) || duplicaatNotifyIds.contains(id);
+        return id.equals(notifyId) || duplicateNotifyIds.contains(id);
     }
 }

@@ -3,20 +3,20 @@ package nl.overheid.moz.nmc.lifecycle;
 /** A transition that the rules of design §7.2 do not allow. Never a silent no-op. */
 public final class TransitionRefused extends RuntimeException {
 
-    private final NotificatieStatus van;
-    private final NotificatieStatus naar;
+    private final NotificatieStatus from;
+    private final NotificatieStatus to;
 
-    public TransitionRefused(NotificatieStatus van, NotificatieStatus naar) {
-        super("transition " + van + " -> " + naar + " is not allowed");
-        this.van = van;
-        this.naar = naar;
+    public TransitionRefused(NotificatieStatus from, NotificatieStatus to) {
+        super("transition " + from + " -> " + to + " is not allowed");
+        this.from = from;
+        this.to = to;
     }
 
-    public NotificatieStatus van() {
-        return van;
+    public NotificatieStatus from() {
+        return from;
     }
 
-    public NotificatieStatus naar() {
-        return naar;
+    public NotificatieStatus to() {
+        return to;
     }
 }

@@ -101,17 +101,17 @@ public final class Transitions {
     }
 
     /** A notification as locked in the current transaction. */
-    public record Locked(UUID id, UUID dvId, NotificatieStatus status, int versie, Reden reden, Instant geldigTot,
-                         String berichttype, String regie, String traceId, String aannameSpanId) {
+    public record Locked(UUID id, UUID dvId, NotificatieStatus status, int version, Reden reden, Instant validUntil,
+                         String berichttype, String regime, String traceId, String acceptanceSpanId) {
 
         /** Whether the DV gave an identifying number (centralised) rather than an e-mail address. */
         public boolean centraal() {
-            return "centraal".equals(regie);
+            return "centraal".equals(regime);
         }
 
         /** Whether {@code geldig_tot} has passed at {@code now}: no attempt may start any more. */
         public boolean expiredAt(Instant now) {
-            return geldigTot != null && !now.isBefore(geldigTot);
+            return validUntil != null && !now.isBefore(validUntil);
         }
     }
 
@@ -138,23 +138,23 @@ public final class Transitions {
      * @throws TransitionRefused when (current status, naar) is not an allowed pair
      * @throws IllegalStateException when the row changed since it was locked (a bug: the lock prevents it)
      */
-    public Locked apply(DbTransaction tx, Locked current, NotificatieStatus naar, Reden reden) {
-        if (!AllowedTransitions.allowed(current.status(), naar)) {
-            throw new TransitionRefused(current.status(), naar);
+    public Locked apply(DbTransaction tx, Locked current, NotificatieStatus to, Reden reden) {
+        if (!AllowedTransitions.allowed(current.status(), to)) {
+            throw new TransitionRefused(current.status(), to);
         }
         long updated = NOTIFICATIE_SET_STATUS.dml(tx)
-                .addParam("naar", naar).addParam("reden", reden)
+                .addParam("naar", to).addParam("reden", reden)
                 // Erasure and retention count from the last time the notification became terminal.
-                .addParam("terminaalSinds", naar.terminal() ? clock.instant() : null)
-                .addParam("id", current.id()).addParam("versie", current.versie())
+                .addParam("terminaalSinds", to.terminal() ? clock.instant() : null)
+                .addParam("id", current.id()).addParam("versie", current.version())
                 .execute();
         if (updated != 1) {
             throw new IllegalStateException("notification " + current.id() + " changed under its row lock");
         }
-        int volgnummer = current.versie() + 1;
-        insertEvent(tx, current.dvId(), current.id(), volgnummer, current.status(), naar, reden);
-        return new Locked(current.id(), current.dvId(), naar, volgnummer, reden, current.geldigTot(),
-                current.berichttype(), current.regie(), current.traceId(), current.aannameSpanId());
+        int volgnummer = current.version() + 1;
+        insertEvent(tx, current.dvId(), current.id(), volgnummer, current.status(), to, reden);
+        return new Locked(current.id(), current.dvId(), to, volgnummer, reden, current.validUntil(),
+                current.berichttype(), current.regime(), current.traceId(), current.acceptanceSpanId());
     }
 
     /**
@@ -171,36 +171,36 @@ public final class Transitions {
             return List.of();
         }
         NewNotificatie first = all.getFirst();
-        if (all.stream().anyMatch(n -> !n.dvId().equals(first.dvId()) || !n.regie().equals(first.regie()))) {
+        if (all.stream().anyMatch(n -> !n.dvId().equals(first.dvId()) || !n.regime().equals(first.regime()))) {
             throw new IllegalArgumentException("one acceptance statement takes notifications of one DV and regime");
         }
         Set<UUID> created = NOTIFICATIE_INSERT_ALL.query(tx)
-                .addParam("dvId", first.dvId()).addParam("regie", first.regie())
+                .addParam("dvId", first.dvId()).addParam("regie", first.regime())
                 .addParam("aangenomenOp", clock.instant())
                 .addParam("ids", all.stream().map(NewNotificatie::id).toArray(UUID[]::new))
                 .addParam("dvrefHmacs", all.stream().map(NewNotificatie::dvrefHmac).toArray(byte[][]::new))
-                .addParam("pepperVersies", texts(all, n -> n.pepperVersie()))
+                .addParam("pepperVersies", texts(all, n -> n.pepperVersion()))
                 .addParam("payloadHmacs", all.stream().map(NewNotificatie::payloadHmac).toArray(byte[][]::new))
-                .addParam("payloadPepperVersies", texts(all, n -> n.payloadPepperVersie()))
+                .addParam("payloadPepperVersies", texts(all, n -> n.payloadPepperVersion()))
                 .addParam("batchIds", texts(all, NewNotificatie::batchId))
                 .addParam("berichttypen", texts(all, NewNotificatie::berichttype))
-                .addParam("geldigTots", texts(all, NewNotificatie::geldigTot))
-                .addParam("ontvangers", all.stream().map(NewNotificatie::ontvangerVersleuteld).toArray(byte[][]::new))
+                .addParam("geldigTots", texts(all, NewNotificatie::validUntil))
+                .addParam("ontvangers", all.stream().map(NewNotificatie::recipientEncrypted).toArray(byte[][]::new))
                 .addParam("personalisaties",
-                        all.stream().map(NewNotificatie::personalisatieVersleuteld).toArray(byte[][]::new))
-                .addParam("datasleutels", all.stream().map(NewNotificatie::datasleutelGewrapt).toArray(byte[][]::new))
-                .addParam("kekVersies", texts(all, n -> n.kekVersie()))
+                        all.stream().map(NewNotificatie::personalisationEncrypted).toArray(byte[][]::new))
+                .addParam("datasleutels", all.stream().map(NewNotificatie::wrappedDataKey).toArray(byte[][]::new))
+                .addParam("kekVersies", texts(all, n -> n.kekVersion()))
                 .addParam("traceIds", texts(all, NewNotificatie::traceId))
-                .addParam("aannameSpanIds", texts(all, NewNotificatie::aannameSpanId))
-                .addParam("ldvBetrokkenen", texts(all, NewNotificatie::ldvBetrokkene))
-                .addParam("ldvBetrokkeneTypes", texts(all, NewNotificatie::ldvBetrokkeneType))
-                .addParam("ldvPepperVersies", texts(all, NewNotificatie::ldvPepperVersie))
+                .addParam("aannameSpanIds", texts(all, NewNotificatie::acceptanceSpanId))
+                .addParam("ldvBetrokkenen", texts(all, NewNotificatie::ldvDataSubject))
+                .addParam("ldvBetrokkeneTypes", texts(all, NewNotificatie::ldvDataSubjectType))
+                .addParam("ldvPepperVersies", texts(all, NewNotificatie::ldvPepperVersion))
                 .execute().map(row -> DbTypes.uuid(row, "id")).collect(Collectors.toSet());
         List<AcceptResult> results = new ArrayList<>(all.size());
         for (NewNotificatie n : all) {
             if (created.contains(n.id())) {
                 results.add(new AcceptResult(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null,
-                        n.geldigTot(), n.berichttype(), n.regie(), n.traceId(), n.aannameSpanId()), true));
+                        n.validUntil(), n.berichttype(), n.regime(), n.traceId(), n.acceptanceSpanId()), true));
             } else {
                 results.add(new AcceptResult(findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()),
                         List.of(n.payloadHmac())).orElseThrow(), false));
@@ -238,10 +238,10 @@ public final class Transitions {
     }
 
     private void insertEvent(DbTransaction tx, UUID dvId, UUID notificatie, int volgnummer,
-                             NotificatieStatus van, NotificatieStatus naar, Reden reden) {
+                             NotificatieStatus from, NotificatieStatus to, Reden reden) {
         EVENT_INSERT.dml(tx)
                 .addParam("tijdstip", clock.instant()).addParam("dvId", dvId).addParam("notificatie", notificatie)
-                .addParam("volgnummer", volgnummer).addParam("van", van).addParam("naar", naar).addParam("reden", reden)
+                .addParam("volgnummer", volgnummer).addParam("van", from).addParam("naar", to).addParam("reden", reden)
                 .execute();
     }
 

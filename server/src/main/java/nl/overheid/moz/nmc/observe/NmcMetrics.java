@@ -92,8 +92,8 @@ public final class NmcMetrics implements AutoCloseable {
     // ---- the engine (EngineEvents, wired in the composition root) ----
 
     /** One claim round of a task kind: counted, its latency in a histogram, the tasks it claimed. */
-    public void claimRound(String soort, Duration took, int claimed) {
-        List<Tag> tags = List.of(Tag.create("soort", soort));
+    public void claimRound(String kind, Duration took, int claimed) {
+        List<Tag> tags = List.of(Tag.create("soort", kind));
         registry.getOrCreate(Counter.builder("nmc.engine.claim.rounds").tags(tags)
                 .description("claim rounds per task kind")).increment();
         registry.getOrCreate(Counter.builder("nmc.engine.claimed.tasks").tags(tags)
@@ -103,8 +103,8 @@ public final class NmcMetrics implements AutoCloseable {
     }
 
     /** Tasks re-claimed after their previous claim's lease ran out (a worker died or hung). */
-    public void leasesExpired(String soort, int count) {
-        registry.getOrCreate(Counter.builder("nmc.engine.lease.expiries").tags(List.of(Tag.create("soort", soort)))
+    public void leasesExpired(String kind, int count) {
+        registry.getOrCreate(Counter.builder("nmc.engine.lease.expiries").tags(List.of(Tag.create("soort", kind)))
                 .description("tasks claimed again after their lease expired")).increment(count);
     }
 
@@ -112,27 +112,27 @@ public final class NmcMetrics implements AutoCloseable {
      * A task postponed because a party failed, by party ({@code notifynl}, {@code profielservice}, {@code ldv},
      * {@code nmc} for waiting on its own work) and error class ({@code http-503}, {@code connection}, …).
      */
-    public void postponed(String soort, String cause) {
-        String partij;
-        String fout;
+    public void postponed(String kind, String cause) {
+        String party;
+        String error;
         if (cause == null) {
-            partij = "nmc";
-            fout = "gepland";
+            party = "nmc";
+            error = "gepland";
         } else if (cause.startsWith("ldv")) {
-            partij = "ldv";
-            fout = cause.equals("ldv") ? "onbeschikbaar" : cause.substring(cause.indexOf('-') + 1);
+            party = "ldv";
+            error = cause.equals("ldv") ? "onbeschikbaar" : cause.substring(cause.indexOf('-') + 1);
         } else if (cause.startsWith("profielservice-")) {
-            partij = "profielservice";
-            fout = cause.substring("profielservice-".length());
+            party = "profielservice";
+            error = cause.substring("profielservice-".length());
         } else if (cause.equals("ontvangst-open")) {
-            partij = "nmc";
-            fout = cause;
+            party = "nmc";
+            error = cause;
         } else {
-            partij = "notifynl";
-            fout = cause;
+            party = "notifynl";
+            error = cause;
         }
         registry.getOrCreate(Counter.builder("nmc.engine.postponements")
-                .tags(List.of(Tag.create("soort", soort), Tag.create("partij", partij), Tag.create("fout", fout)))
+                .tags(List.of(Tag.create("soort", kind), Tag.create("partij", party), Tag.create("fout", error)))
                 .description("tasks postponed because a party failed (no attempt counted), by party and error class"))
                 .increment();
     }
@@ -186,14 +186,14 @@ public final class NmcMetrics implements AutoCloseable {
     }
 
     /** Tasks parked as {@code mislukt} of one kind, as last counted. */
-    public void failedTasks(String soort, long count) {
-        set("nmc.tasks.failed", "tasks parked as mislukt, waiting for an operator", List.of(Tag.create("soort", soort)),
+    public void failedTasks(String kind, long count) {
+        set("nmc.tasks.failed", "tasks parked as mislukt, waiting for an operator", List.of(Tag.create("soort", kind)),
                 count);
     }
 
     /** Open tasks of a kind that are due, the age of the oldest due one, and those whose lease ran out unclaimed. */
-    public void backlog(String soort, long due, double oldestDueSeconds, long leaseExpired) {
-        List<Tag> tags = List.of(Tag.create("soort", soort));
+    public void backlog(String kind, long due, double oldestDueSeconds, long leaseExpired) {
+        List<Tag> tags = List.of(Tag.create("soort", kind));
         set("nmc.tasks.backlog", "open tasks that are due (in progress included)", tags, due);
         set("nmc.tasks.oldest.due.seconds", "how long the oldest due open task has been due (0: none)", tags,
                 oldestDueSeconds);

@@ -18,21 +18,21 @@ public abstract sealed class BeheerRefused extends RuntimeException {
 
     /** The (current status, naar) pair is not an allowed transition. */
     public static final class TransitionNotAllowed extends BeheerRefused {
-        private final String van;
-        private final String naar;
+        private final String from;
+        private final String to;
 
-        public TransitionNotAllowed(String van, String naar) {
-            super("transition " + van + " -> " + naar + " is not allowed");
-            this.van = van;
-            this.naar = naar;
+        public TransitionNotAllowed(String from, String to) {
+            super("transition " + from + " -> " + to + " is not allowed");
+            this.from = from;
+            this.to = to;
         }
 
-        public String van() {
-            return van;
+        public String from() {
+            return from;
         }
 
-        public String naar() {
-            return naar;
+        public String to() {
+            return to;
         }
     }
 

@@ -87,7 +87,7 @@ public final class OperatorActions {
     /**
      * Parked tasks, oldest first; {@code oin} a DV's OIN or null. A DV that is not registered has no tasks.
      */
-    public Page<TaskInfo> parkedTasks(TaskKind kind, String oin, String laatsteFout, long after, int limit) {
+    public Page<TaskInfo> parkedTasks(TaskKind kind, String oin, String lastError, long after, int limit) {
         return database.inTransaction(tx -> {
             Map<UUID, String> oins = oins(tx);
             UUID dvId = null;
@@ -98,7 +98,7 @@ public final class OperatorActions {
                     return new Page<TaskInfo>(List.of(), null);
                 }
             }
-            List<TaskInfo> page = tasks.listParked(tx, new TaskRepository.ParkedFilter(kind, dvId, laatsteFout,
+            List<TaskInfo> page = tasks.listParked(tx, new TaskRepository.ParkedFilter(kind, dvId, lastError,
                     after, limit + 1)).stream().map(task -> new TaskInfo(task, oins.get(task.dvId()))).toList();
             return page.size() > limit
                     ? new Page<>(page.subList(0, limit), page.get(limit - 1).task().id())
@@ -113,16 +113,16 @@ public final class OperatorActions {
     }
 
     /** What a reopening did: the tasks open again, and those left alone (not parked). */
-    public record Reopening(List<Long> heropend, List<Long> nietGeparkeerd) {
+    public record Reopening(List<Long> reopened, List<Long> notParked) {
     }
 
     /** Puts the parked ones of {@code ids} back in the queue, due now; one audit row for the selection. */
-    public Reopening reopen(String beheerder, List<Long> ids, String toelichting) {
+    public Reopening reopen(String operator, List<Long> ids, String explanation) {
         List<TaskRepository.Reopened> reopened = database.inTransaction(tx -> {
             List<TaskRepository.Reopened> done = tasks.reopenParked(tx, ids, clock.instant());
             Set<Long> open = done.stream().map(TaskRepository.Reopened::id).collect(Collectors.toSet());
-            audit.record(tx, beheerder, OperatorAudit.Action.TAKEN_HEROPENEN,
-                    ids.size() == 1 ? "taak " + ids.getFirst() : ids.size() + " taken", toelichting,
+            audit.record(tx, operator, OperatorAudit.Action.TAKEN_HEROPENEN,
+                    ids.size() == 1 ? "taak " + ids.getFirst() : ids.size() + " taken", explanation,
                     json(Map.of("heropend", ids.stream().filter(open::contains).toList(),
                             "nietGeparkeerd", ids.stream().filter(id -> !open.contains(id)).toList())));
             return done;
@@ -136,7 +136,7 @@ public final class OperatorActions {
     // ---- notifications --------------------------------------------------------------------------------
 
     /** A transition an operator forced. */
-    public record Forced(UUID notificatie, NotificatieStatus van, NotificatieStatus naar, Reden reden, int versie) {
+    public record Forced(UUID notificatie, NotificatieStatus from, NotificatieStatus to, Reden reden, int version) {
     }
 
     /**
@@ -144,35 +144,35 @@ public final class OperatorActions {
      * event, {@code versie} + 1); a terminal status completes its open work and plans its erasure, as every
      * terminal transition does. The audit row is written in the same transaction.
      */
-    public Forced forceTransition(String beheerder, UUID id, NotificatieStatus naar, Reden reden, String toelichting) {
+    public Forced forceTransition(String operator, UUID id, NotificatieStatus to, Reden reden, String explanation) {
         try {
             return database.inTransaction(tx -> {
                 Transitions.Locked current = transitions.lock(tx, id)
                         .orElseThrow(() -> new BeheerRefused.NotFound("notification"));
-                Transitions.Locked after = transitions.apply(tx, current, naar, reden);
-                if (naar.terminal()) {
+                Transitions.Locked after = transitions.apply(tx, current, to, reden);
+                if (to.terminal()) {
                     notificatieTasks.completeAll(tx, after);
                 }
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("van", current.status().dbValue());
-                details.put("naar", naar.dbValue());
+                details.put("naar", to.dbValue());
                 details.put("reden", reden == null ? null : reden.dbValue());
-                details.put("versie", after.versie());
-                audit.record(tx, beheerder, OperatorAudit.Action.OVERGANG_FORCEREN, "notificatie " + id, toelichting,
+                details.put("versie", after.version());
+                audit.record(tx, operator, OperatorAudit.Action.OVERGANG_FORCEREN, "notificatie " + id, explanation,
                         json(details));
-                return new Forced(id, current.status(), naar, reden, after.versie());
+                return new Forced(id, current.status(), to, reden, after.version());
             });
         } catch (TransitionRefused refused) {
-            throw new BeheerRefused.TransitionNotAllowed(refused.van().dbValue(), refused.naar().dbValue());
+            throw new BeheerRefused.TransitionNotAllowed(refused.from().dbValue(), refused.to().dbValue());
         }
     }
 
     // ---- the register ---------------------------------------------------------------------------------
 
     /** What an operator registers for a DV; a null duration or count takes the schema's default. */
-    public record DvInput(String oin, String naam, int quotumPerMinuut, List<String> berichttypen, URI webhookUrl,
-                          Integer webhookMaxMislukkingen, Duration bevestigingstermijn, Duration maxCursorleeftijd,
-                          URI beheerkanaal) {
+    public record DvInput(String oin, String naam, int quotaPerMinute, List<String> berichttypen, URI webhookUrl,
+                          Integer webhookMaxMislukkingen, Duration acknowledgementPeriod, Duration maxCursorleeftijd,
+                          URI managementChannel) {
     }
 
     public List<Register.Registration> dienstverleners() {
@@ -192,11 +192,11 @@ public final class OperatorActions {
      * Registers or replaces a DV after checking what the NMC must be able to use: existing berichttypen, a
      * webhook and management channel the webhook rules allow, positive periods.
      */
-    public Register.Registration putDienstverlener(String beheerder, DvInput input, String toelichting) {
+    public Register.Registration putDienstverlener(String operator, DvInput input, String explanation) {
         List<BeheerRefused.Invalid> errors = new ArrayList<>();
         webhookError("/webhookUrl", input.webhookUrl()).ifPresent(errors::add);
-        webhookError("/beheerkanaal", input.beheerkanaal()).ifPresent(errors::add);
-        positive("/bevestigingstermijn", input.bevestigingstermijn()).ifPresent(errors::add);
+        webhookError("/beheerkanaal", input.managementChannel()).ifPresent(errors::add);
+        positive("/bevestigingstermijn", input.acknowledgementPeriod()).ifPresent(errors::add);
         positive("/maxCursorleeftijd", input.maxCursorleeftijd()).ifPresent(errors::add);
         return database.inTransaction(tx -> {
             Set<String> known = register.allBerichttypen(tx).stream().map(Berichttype::code).collect(Collectors.toSet());
@@ -211,22 +211,22 @@ public final class OperatorActions {
             Contract contract = new Contract(input.webhookUrl(),
                     input.webhookMaxMislukkingen() == null ? Contract.DEFAULT_WEBHOOK_MAX_MISLUKKINGEN
                             : input.webhookMaxMislukkingen(),
-                    input.bevestigingstermijn() == null ? Contract.DEFAULT_BEVESTIGINGSTERMIJN : input.bevestigingstermijn(),
+                    input.acknowledgementPeriod() == null ? Contract.DEFAULT_BEVESTIGINGSTERMIJN : input.acknowledgementPeriod(),
                     input.maxCursorleeftijd() == null ? Contract.DEFAULT_MAX_CURSORLEEFTIJD : input.maxCursorleeftijd(),
-                    input.beheerkanaal());
+                    input.managementChannel());
             List<String> types = input.berichttypen().stream().distinct().sorted().toList();
-            register.put(tx, new Register.DvSeed(input.oin(), input.naam(), types, input.quotumPerMinuut(), contract));
+            register.put(tx, new Register.DvSeed(input.oin(), input.naam(), types, input.quotaPerMinute(), contract));
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("naam", input.naam());
-            details.put("quotumPerMinuut", input.quotumPerMinuut());
+            details.put("quotumPerMinuut", input.quotaPerMinute());
             details.put("berichttypen", types);
             details.put("webhookUrl", contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
             details.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
-            details.put("bevestigingstermijn", contract.bevestigingstermijn().toString());
+            details.put("bevestigingstermijn", contract.acknowledgementPeriod().toString());
             details.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
-            details.put("beheerkanaal", contract.beheerkanaal() == null ? null : contract.beheerkanaal().toString());
-            audit.record(tx, beheerder, OperatorAudit.Action.DIENSTVERLENER_VASTLEGGEN, "dienstverlener " + input.oin(),
-                    toelichting, json(details));
+            details.put("beheerkanaal", contract.managementChannel() == null ? null : contract.managementChannel().toString());
+            audit.record(tx, operator, OperatorAudit.Action.DIENSTVERLENER_VASTLEGGEN, "dienstverlener " + input.oin(),
+                    explanation, json(details));
             return register.registrations(tx, input.oin()).getFirst();
         });
     }
@@ -236,10 +236,10 @@ public final class OperatorActions {
     }
 
     /** Registers or replaces a berichttype; its validity, if any, must be positive. */
-    public Berichttype putBerichttype(String beheerder, Berichttype type, String toelichting) {
+    public Berichttype putBerichttype(String operator, Berichttype type, String explanation) {
         List<BeheerRefused.Invalid> errors = new ArrayList<>();
-        positive("/standaardGeldigheid", type.standaardGeldigheid()).ifPresent(errors::add);
-        URI activity = URI.create(type.verwerkingsactiviteit());
+        positive("/standaardGeldigheid", type.defaultValidity()).ifPresent(errors::add);
+        URI activity = URI.create(type.processingActivity());
         if (!activity.isAbsolute()) {
             errors.add(new BeheerRefused.Invalid("/verwerkingsactiviteit", "format", "Moet een absolute URI zijn."));
         }
@@ -251,21 +251,21 @@ public final class OperatorActions {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("templateId", type.notifyTemplateId().toString());
             details.put("notifyService", type.notifyService());
-            details.put("standaardGeldigheid", type.standaardGeldigheid() == null ? null
-                    : type.standaardGeldigheid().toString());
+            details.put("standaardGeldigheid", type.defaultValidity() == null ? null
+                    : type.defaultValidity().toString());
             details.put("maxPogingen", type.maxFailures());
-            details.put("verwerkingsactiviteit", type.verwerkingsactiviteit());
-            audit.record(tx, beheerder, OperatorAudit.Action.BERICHTTYPE_VASTLEGGEN, "berichttype " + type.code(),
-                    toelichting, json(details));
+            details.put("verwerkingsactiviteit", type.processingActivity());
+            audit.record(tx, operator, OperatorAudit.Action.BERICHTTYPE_VASTLEGGEN, "berichttype " + type.code(),
+                    explanation, json(details));
         });
         return type;
     }
 
     /** Resumes the DV's paused webhook now, as the DV itself can. */
-    public Webhooks.State resumeWebhook(String beheerder, String oin, String toelichting) {
+    public Webhooks.State resumeWebhook(String operator, String oin, String explanation) {
         Register.Registration dv = dienstverlener(oin).orElseThrow(() -> new BeheerRefused.NotFound("DV"));
         Webhooks.State state = webhooks.resume(dv.id()).orElseThrow(() -> new BeheerRefused.NotFound("webhook"));
-        audit.record(beheerder, OperatorAudit.Action.WEBHOOK_HERVATTEN, "dienstverlener " + oin, toelichting,
+        audit.record(operator, OperatorAudit.Action.WEBHOOK_HERVATTEN, "dienstverlener " + oin, explanation,
                 json(Map.of("mislukkingen", state.mislukkingen())));
         return state;
     }
@@ -277,40 +277,40 @@ public final class OperatorActions {
     }
 
     /** Raises the cluster epoch by one if it is {@code expected} now (the operator's confirmation). */
-    public int raiseClusterEpoch(String beheerder, int expected, String toelichting) {
+    public int raiseClusterEpoch(String operator, int expected, String explanation) {
         return database.inTransaction(tx -> {
             int raised = events.raiseClusterEpoch(tx, expected)
                     .orElseThrow(() -> new BeheerRefused.EpochMismatch(events.clusterEpoch(tx)));
-            audit.record(tx, beheerder, OperatorAudit.Action.CLUSTER_EPOCH_VERHOGEN, "cluster", toelichting,
+            audit.record(tx, operator, OperatorAudit.Action.CLUSTER_EPOCH_VERHOGEN, "cluster", explanation,
                     json(Map.of("van", expected, "naar", raised)));
             return raised;
         });
     }
 
     /** What a re-wrap round did. */
-    public record Rewrap(int herwrapt, int huidigeVersie, Map<Integer, Long> rijenPerVersie) {
+    public record Rewrap(int rewrapped, int currentVersion, Map<Integer, Long> rowsPerVersion) {
     }
 
     /** Runs one round of the KEK re-wrap now (it also runs as a duty). */
-    public Rewrap rewrap(String beheerder, String toelichting) {
+    public Rewrap rewrap(String operator, String explanation) {
         int done = keyRewrap.runOnce();
         Map<Integer, Long> perVersion = keyRewrap.rowsPerVersion();
         Rewrap result = new Rewrap(done, keyRewrap.currentVersion(), perVersion);
-        audit.record(beheerder, OperatorAudit.Action.KEK_HERWRAPPEN, "kek", toelichting,
-                json(Map.of("herwrapt", done, "huidigeVersie", result.huidigeVersie(), "rijenPerVersie", perVersion)));
+        audit.record(operator, OperatorAudit.Action.KEK_HERWRAPPEN, "kek", explanation,
+                json(Map.of("herwrapt", done, "huidigeVersie", result.currentVersion(), "rijenPerVersie", perVersion)));
         return result;
     }
 
     /** Marks a pepper version compromised (refused when no other version could take over). */
-    public void markPepperCompromised(String beheerder, PepperCompromises.Purpose purpose, int version,
-                                      String toelichting) {
+    public void markPepperCompromised(String operator, PepperCompromises.Purpose purpose, int version,
+                                      String explanation) {
         try {
             pepperCompromises.markCompromised(purpose, version);
         } catch (PepperCompromises.Refused refused) {
             throw new BeheerRefused.PepperRefused(refused.getMessage());
         }
-        audit.record(beheerder, OperatorAudit.Action.PEPPER_COMPROMITTEREN, "pepper " + purpose.dbValue() + " " + version,
-                toelichting, json(Map.of("doel", purpose.dbValue(), "versie", version)));
+        audit.record(operator, OperatorAudit.Action.PEPPER_COMPROMITTEREN, "pepper " + purpose.dbValue() + " " + version,
+                explanation, json(Map.of("doel", purpose.dbValue(), "versie", version)));
     }
 
     // ---- helpers --------------------------------------------------------------------------------------

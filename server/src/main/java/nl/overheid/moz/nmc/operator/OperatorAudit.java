@@ -36,9 +36,9 @@ public final class OperatorAudit implements Duty {
         }
 
         public static Action of(String value) {
-            for (Action actie : values()) {
-                if (actie.value.equals(value)) {
-                    return actie;
+            for (Action action : values()) {
+                if (action.value.equals(value)) {
+                    return action;
                 }
             }
             throw new IllegalArgumentException("unknown action " + value);
@@ -46,12 +46,12 @@ public final class OperatorAudit implements Duty {
     }
 
     /** A recorded action; {@code details} is JSON without personal data. */
-    public record Entry(long id, Instant tijdstip, String beheerder, Action actie, String onderwerp,
-                        String toelichting, String details) {
+    public record Entry(long id, Instant time, String operator, Action action, String subject,
+                        String explanation, String details) {
     }
 
     /** Which actions to read ({@code null}: any), before id {@code before} (0: from the newest), at most {@code limit}. */
-    public record Filter(Action actie, Instant van, Instant tot, long before, int limit) {
+    public record Filter(Action action, Instant from, Instant until, long before, int limit) {
     }
 
     private static final Statement BEHEERACTIE_INSERT = Statement.named("beheeractieInsert", """
@@ -85,22 +85,22 @@ public final class OperatorAudit implements Duty {
     }
 
     /** Records an action in the caller's transaction. */
-    public void record(DbTransaction tx, String beheerder, Action actie, String onderwerp, String toelichting,
+    public void record(DbTransaction tx, String operator, Action action, String subject, String explanation,
                        String details) {
-        BEHEERACTIE_INSERT.dml(tx).addParam("tijdstip", clock.instant()).addParam("beheerder", beheerder)
-                .addParam("actie", actie.value()).addParam("onderwerp", onderwerp)
-                .addParam("toelichting", toelichting).addParam("details", details).execute();
+        BEHEERACTIE_INSERT.dml(tx).addParam("tijdstip", clock.instant()).addParam("beheerder", operator)
+                .addParam("actie", action.value()).addParam("onderwerp", subject)
+                .addParam("toelichting", explanation).addParam("details", details).execute();
     }
 
     /** Records an action that had no transaction of its own (or that took several). */
-    public void record(String beheerder, Action actie, String onderwerp, String toelichting, String details) {
-        database.inTransactionDo(tx -> record(tx, beheerder, actie, onderwerp, toelichting, details));
+    public void record(String operator, Action action, String subject, String explanation, String details) {
+        database.inTransactionDo(tx -> record(tx, operator, action, subject, explanation, details));
     }
 
     public List<Entry> list(Filter filter) {
         return database.inTransaction(tx -> BEHEERACTIE_LIST.query(tx).addParam("before", filter.before())
-                .addParam("actie", filter.actie() == null ? null : filter.actie().value())
-                .addParam("van", filter.van()).addParam("tot", filter.tot()).addParam("limit", filter.limit())
+                .addParam("actie", filter.action() == null ? null : filter.action().value())
+                .addParam("van", filter.from()).addParam("tot", filter.until()).addParam("limit", filter.limit())
                 .execute().map(row -> new Entry(DbTypes.longValue(row, "id"), DbTypes.instant(row, "tijdstip"),
                         DbTypes.text(row, "beheerder"), Action.of(DbTypes.text(row, "actie")),
                         DbTypes.text(row, "onderwerp"), DbTypes.text(row, "toelichting"),

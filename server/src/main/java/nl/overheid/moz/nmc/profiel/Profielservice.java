@@ -14,7 +14,7 @@ public interface Profielservice {
     Lookup lookUp(String kvkNummer, Span span);
 
     /** Reports the business's address invalid; idempotent on {@code meldingId}. */
-    Report reportInvalid(UUID meldingId, String kvkNummer, Span span);
+    Report reportInvalid(UUID reportId, String kvkNummer, Span span);
 
     /** The outcome of a lookup. */
     sealed interface Lookup {

@@ -85,13 +85,13 @@ public final class ProfielserviceClient implements Profielservice {
     }
 
     @Override
-    public Report reportInvalid(UUID meldingId, String kvkNummer, Span span) {
+    public Report reportInvalid(UUID reportId, String kvkNummer, Span span) {
         try {
             OngeldigMeldingOntvangen received = api.emailadresOngeldigMelden(new OngeldigMelding()
-                    .meldingId(meldingId).identificerendNummer(kvkNummer).soort(OngeldigMelding.SoortEnum.KVK)
+                    .meldingId(reportId).identificerendNummer(kvkNummer).soort(OngeldigMelding.SoortEnum.KVK)
                     .kanaal(OngeldigMelding.KanaalEnum.EMAIL).reden(OngeldigMelding.RedenEnum.PERMANENT_FAILURE),
                     span.traceparent());
-            if (received != null && meldingId.equals(received.getMeldingId())) {
+            if (received != null && reportId.equals(received.getMeldingId())) {
                 return new Report.Reported();
             }
             FailedCalls.warn(LOG, REPORT, "acknowledged for another meldingId", span, REPORT_NEXT);

@@ -103,10 +103,10 @@ public final class ReceiptProcessor implements TaskHandler {
             metrics.duplicateNotifyId();
         }
         Instant completedAt = ReceiptRules.effectiveCompletedAt(receipt.completedAt(), now);
-        boolean older = poging.ontvangstCompletedAt() != null && completedAt.isBefore(poging.ontvangstCompletedAt());
+        boolean older = poging.receiptCompletedAt() != null && completedAt.isBefore(poging.receiptCompletedAt());
         ReceiptRules.Decision decision = ReceiptRules.judge(new ReceiptRules.Situation(n.status(), poging.nummer(),
                 poging.status(), older, ReceiptStatus.of(receipt.status()), poging.status() == PogingStatus.BEZORGD,
-                ReceiptRules.withinMebvPeriod(poging.ontvangstCompletedAt(), completedAt, mebvPeriod),
+                ReceiptRules.withinMebvPeriod(poging.receiptCompletedAt(), completedAt, mebvPeriod),
                 n.expiredAt(now)));
         // The processor applies exactly the effects the Decision declares (the ones ReceiptRulesTest checks
         // over every situation), in this order: attempt, transition, finalise task, resend.
@@ -119,8 +119,8 @@ public final class ReceiptProcessor implements TaskHandler {
             pogingen.applyOutcome(tx, poging.id(), decision.outcome(), completedAt);
             notificatieTasks.completeReconciliation(tx, n, poging.id());
         }
-        if (decision.naar() != null) {
-            after = transitions.apply(tx, after, decision.naar(), decision.reden());
+        if (decision.to() != null) {
+            after = transitions.apply(tx, after, decision.to(), decision.reden());
         }
         if (decision.completeFinalise()) {
             notificatieTasks.complete(tx, after, TaskKind.VASTSTELLEN);

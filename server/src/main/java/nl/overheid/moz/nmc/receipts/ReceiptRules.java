@@ -62,7 +62,7 @@ public final class ReceiptRules {
          * The attempt failed and the notification ends ({@code naar}, {@code reden}). From bezorgd (a
          * failure within the MEBV period) the open finalise task is completed.
          */
-        record Ends(PogingStatus outcome, NotificatieStatus naar, Reden reden, boolean fromBezorgd)
+        record Ends(PogingStatus outcome, NotificatieStatus to, Reden reden, boolean fromBezorgd)
                 implements Decision {
         }
 
@@ -86,10 +86,10 @@ public final class ReceiptRules {
         }
 
         /** The notification's transition target; {@code null}: no transition. */
-        default NotificatieStatus naar() {
+        default NotificatieStatus to() {
             return switch (this) {
                 case Delivered d -> NotificatieStatus.BEZORGD;
-                case Ends e -> e.naar();
+                case Ends e -> e.to();
                 case Resend r -> r.fromBezorgd() ? NotificatieStatus.VERZONDEN : null;
                 default -> null;
             };

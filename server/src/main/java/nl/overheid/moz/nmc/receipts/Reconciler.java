@@ -117,7 +117,7 @@ public final class Reconciler implements TaskHandler {
         Optional<Subject> subject = database.inTransaction(tx -> pogingen.byId(tx, task.poging())
                 .flatMap(p -> reads.processingContext(tx, p.notificatie()).map(c -> new Subject(p, c))));
         if (subject.isEmpty() || !subject.get().poging().status().running()
-                || subject.get().poging().verzondenOp() == null) {
+                || subject.get().poging().sentAt() == null) {
             owned.underLocks(task, subjectLock(), (tx, n) -> tasks.complete(tx, task));
             return;
         }
@@ -129,15 +129,15 @@ public final class Reconciler implements TaskHandler {
         if (poging.notifyId() != null) {
             ids.add(poging.notifyId());
         }
-        ids.addAll(poging.duplicaatNotifyIds());
+        ids.addAll(poging.duplicateNotifyIds());
         boolean pending = false;
         boolean unavailable = false;
         String reason = null;
         for (UUID id : ids.isEmpty() ? java.util.Collections.<UUID>singletonList(null) : ids) {
-            Span span = Span.childOf(context.traceId(), context.aannameSpanId());
+            Span span = Span.childOf(context.traceId(), context.acceptanceSpanId());
             if (!(ldv.record(new ProcessingLog.Processing(span, ProcessingLog.Operation.STATUS_OPVRAGEN,
-                    context.verwerkingsactiviteit(), new DataSubjects.DataSubject(context.betrokkene(),
-                    context.betrokkeneType()), now)) instanceof ProcessingLog.Written.Acknowledged)) {
+                    context.processingActivity(), new DataSubjects.DataSubject(context.dataSubject(),
+                    context.dataSubjectType()), now)) instanceof ProcessingLog.Written.Acknowledged)) {
                 unavailable = true;
                 reason = "ldv";
                 break;
@@ -179,7 +179,7 @@ public final class Reconciler implements TaskHandler {
     }
 
     private void reschedule(Task task, Poging poging, Instant now) {
-        Optional<Instant> next = schedule.next(poging.verzondenOp(), now);
+        Optional<Instant> next = schedule.next(poging.sentAt(), now);
         if (next.isEmpty()) {
             unknown(task);
             return;

@@ -15,20 +15,20 @@ import java.util.Objects;
  * @param maxCursorleeftijd      a cursor older than this gets 410 and no longer holds back cleanup
  * @param beheerkanaal           where reports go (an https endpoint of the DV's management), or null
  */
-public record Contract(URI webhookUrl, int webhookMaxMislukkingen, Duration bevestigingstermijn,
-                       Duration maxCursorleeftijd, URI beheerkanaal) {
+public record Contract(URI webhookUrl, int webhookMaxMislukkingen, Duration acknowledgementPeriod,
+                       Duration maxCursorleeftijd, URI managementChannel) {
 
     public static final int DEFAULT_WEBHOOK_MAX_MISLUKKINGEN = 10;
     public static final Duration DEFAULT_BEVESTIGINGSTERMIJN = Duration.ofDays(7);
     public static final Duration DEFAULT_MAX_CURSORLEEFTIJD = Duration.ofDays(30);
 
     public Contract {
-        Objects.requireNonNull(bevestigingstermijn, "bevestigingstermijn");
+        Objects.requireNonNull(acknowledgementPeriod, "bevestigingstermijn");
         Objects.requireNonNull(maxCursorleeftijd, "maxCursorleeftijd");
         if (webhookMaxMislukkingen < 1) {
             throw new IllegalArgumentException("webhook-max-mislukkingen must be at least 1");
         }
-        if (bevestigingstermijn.isNegative() || bevestigingstermijn.isZero()
+        if (acknowledgementPeriod.isNegative() || acknowledgementPeriod.isZero()
                 || maxCursorleeftijd.isNegative() || maxCursorleeftijd.isZero()) {
             throw new IllegalArgumentException("bevestigingstermijn and max-cursorleeftijd must be positive");
         }

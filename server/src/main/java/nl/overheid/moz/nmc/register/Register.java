@@ -162,9 +162,9 @@ public final class Register {
     }
 
     private static Berichttype berichttype(DbRow row) {
-        Long geldigheid = DbTypes.nullableLong(row, "geldigheid_seconds");
+        Long validity = DbTypes.nullableLong(row, "geldigheid_seconds");
         return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
-                DbTypes.text(row, "notify_service"), geldigheid == null ? null : Duration.ofSeconds(geldigheid),
+                DbTypes.text(row, "notify_service"), validity == null ? null : Duration.ofSeconds(validity),
                 DbTypes.integer(row, "max_pogingenteller"), DbTypes.text(row, "verwerkingsactiviteit"));
     }
 
@@ -193,9 +193,9 @@ public final class Register {
             for (Berichttype type : berichttypen) {
                 BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
                         .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
-                        .addParam("geldigheid", type.standaardGeldigheid())
+                        .addParam("geldigheid", type.defaultValidity())
                         .addParam("maxPogingen", type.maxFailures())
-                        .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
+                        .addParam("verwerkingsactiviteit", type.processingActivity()).execute();
             }
             for (DvSeed dv : dienstverleners) {
                 UUID id = dienstverlenerUpsert(tx, dv);
@@ -211,12 +211,12 @@ public final class Register {
     private static UUID dienstverlenerUpsert(DbTransaction tx, DvSeed dv) {
         Contract c = dv.contract();
         return DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
-                .addParam("quotum", dv.quotumPerMinuut())
+                .addParam("quotum", dv.quotaPerMinute())
                 .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
                 .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
-                .addParam("bevestigingstermijn", c.bevestigingstermijn())
+                .addParam("bevestigingstermijn", c.acknowledgementPeriod())
                 .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
-                .addParam("beheerkanaal", c.beheerkanaal() == null ? null : c.beheerkanaal().toString())
+                .addParam("beheerkanaal", c.managementChannel() == null ? null : c.managementChannel().toString())
                 .execute()
                 .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
     }
@@ -268,17 +268,17 @@ public final class Register {
     public void put(DbTransaction tx, Berichttype type) {
         BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
                 .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
-                .addParam("geldigheid", type.standaardGeldigheid())
+                .addParam("geldigheid", type.defaultValidity())
                 .addParam("maxPogingen", type.maxFailures())
-                .addParam("verwerkingsactiviteit", type.verwerkingsactiviteit()).execute();
+                .addParam("verwerkingsactiviteit", type.processingActivity()).execute();
         berichttypen = null;
     }
 
     /** A DV to seed, with its feedback contract. */
-    public record DvSeed(String oin, String naam, List<String> berichttypen, int quotumPerMinuut, Contract contract) {
+    public record DvSeed(String oin, String naam, List<String> berichttypen, int quotaPerMinute, Contract contract) {
 
-        public DvSeed(String oin, String naam, List<String> berichttypen, int quotumPerMinuut) {
-            this(oin, naam, berichttypen, quotumPerMinuut, Contract.defaults());
+        public DvSeed(String oin, String naam, List<String> berichttypen, int quotaPerMinute) {
+            this(oin, naam, berichttypen, quotaPerMinute, Contract.defaults());
         }
     }
 }

@@ -83,13 +83,13 @@ public final class InvalidAddressReporter implements TaskHandler {
             return;
         }
         NotificatieRepository.ForSending sealed = report.sealed();
-        String kvkNummer = envelope.open(sealed.id(), sealed.datasleutelGewrapt(), sealed.kekVersie(),
-                java.util.Map.of("ontvanger", sealed.ontvanger())).get("ontvanger");
+        String kvkNummer = envelope.open(sealed.id(), sealed.wrappedDataKey(), sealed.kekVersion(),
+                java.util.Map.of("ontvanger", sealed.recipient())).get("ontvanger");
         NotificatieRepository.ProcessingContext c = report.context();
-        Span span = Span.childOf(c.traceId(), c.aannameSpanId());
+        Span span = Span.childOf(c.traceId(), c.acceptanceSpanId());
         ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(span,
-                ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN, c.verwerkingsactiviteit(),
-                new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()), clock.instant()));
+                ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN, c.processingActivity(),
+                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()), clock.instant()));
         String failure = switch (written) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
             case ProcessingLog.Written.Acknowledged ack -> switch (profielservice.reportInvalid(sealed.id(), kvkNummer, span)) {
@@ -115,11 +115,11 @@ public final class InvalidAddressReporter implements TaskHandler {
     private Report prepare(DbTransaction tx, Task task) {
         NotificatieRepository.ForSending sealed = notificaties.forSending(tx, task.notificatie()).orElse(null);
         NotificatieRepository.ProcessingContext context = notificaties.processingContext(tx, task.notificatie()).orElse(null);
-        if (sealed == null || context == null || !"centraal".equals(sealed.regie())) {
+        if (sealed == null || context == null || !"centraal".equals(sealed.regime())) {
             tasks.complete(tx, task);
             return null;
         }
-        if (sealed.datasleutelGewrapt() == null) {
+        if (sealed.wrappedDataKey() == null) {
             // Erased: the number can no longer be read, so nobody can report it. An operator decides.
             tasks.markFailed(tx, task, "datasleutel-gewist");
             metrics.invalidReportParked();
@@ -132,8 +132,8 @@ public final class InvalidAddressReporter implements TaskHandler {
 
     /** A report that keeps failing inside the NMC is parked like one the Profielservice keeps refusing. */
     @Override
-    public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String fout) {
-        taskRepository.markFailed(tx, task, fout);
+    public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String error) {
+        taskRepository.markFailed(tx, task, error);
         metrics.invalidReportParked();
     }
 

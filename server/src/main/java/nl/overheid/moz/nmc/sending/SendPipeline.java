@@ -165,24 +165,24 @@ public final class SendPipeline implements TaskHandler {
         if (endedExpired(task, job)) {
             return;
         }
-        if (job.sealed().datasleutelGewrapt() == null) {
+        if (job.sealed().wrappedDataKey() == null) {
             // Erased (a late receipt re-opened it after its erasure): nothing can be sent any more.
             owned.underLocks(task, subjectLock(), (tx, n) -> endErased(tx, task, job, n));
             return;
         }
-        Map<String, String> opened = envelope.open(job.sealed().id(), job.sealed().datasleutelGewrapt(),
-                job.sealed().kekVersie(), Map.of("ontvanger", job.sealed().ontvanger(),
-                        "personalisatie", job.sealed().personalisatie()));
-        String ontvanger = opened.get("ontvanger");
+        Map<String, String> opened = envelope.open(job.sealed().id(), job.sealed().wrappedDataKey(),
+                job.sealed().kekVersion(), Map.of("ontvanger", job.sealed().recipient(),
+                        "personalisatie", job.sealed().personalisation()));
+        String recipient = opened.get("ontvanger");
         Map<String, String> personalisation = mapper.readValue(opened.get("personalisatie"), new TypeReference<>() { });
-        String emailAddress = ontvanger;
-        if (job.context().regie().equals("centraal")) {
+        String emailAddress = recipient;
+        if (job.context().regime().equals("centraal")) {
             Span lookup = job.childSpan();
             if (!recorded(job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, lookup)) {
                 commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
                 return;
             }
-            switch (profielservice.lookUp(ontvanger, lookup)) {
+            switch (profielservice.lookUp(recipient, lookup)) {
                 case Profielservice.Lookup.Found found -> emailAddress = found.emailadres();
                 case Profielservice.Lookup.NoContact noContact -> {
                     owned.underLocks(task, subjectLock(), (tx, n) -> endWithoutContact(tx, task, job, n));
@@ -253,8 +253,8 @@ public final class SendPipeline implements TaskHandler {
     /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */
     private boolean recorded(Job job, ProcessingLog.Operation operation, Span span) {
         NotificatieRepository.ProcessingContext c = job.context();
-        return ldv.record(new ProcessingLog.Processing(span, operation, c.verwerkingsactiviteit(),
-                new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()), clock.instant()))
+        return ldv.record(new ProcessingLog.Processing(span, operation, c.processingActivity(),
+                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()), clock.instant()))
                 instanceof ProcessingLog.Written.Acknowledged;
     }
 
@@ -334,8 +334,8 @@ public final class SendPipeline implements TaskHandler {
         return new Job(poging, sealed, context, berichttype, task.budget());
     }
 
-    private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus naar, Reden reden) {
-        notificatieTasks.completeAll(tx, transitions.apply(tx, n, naar, reden));
+    private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus to, Reden reden) {
+        notificatieTasks.completeAll(tx, transitions.apply(tx, n, to, reden));
         return null;
     }
 
@@ -411,7 +411,7 @@ public final class SendPipeline implements TaskHandler {
 
     /** An exhausted send task ends the notification technisch-mislukt (design §6). */
     @Override
-    public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String fout) {
+    public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String error) {
         Transitions.Locked n = transitions.lock(tx, task.notificatie()).orElse(null);
         if (n != null && (n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN)) {
@@ -439,7 +439,7 @@ public final class SendPipeline implements TaskHandler {
 
         /** A new operation in the notification's trace, a child of its acceptance. */
         Span childSpan() {
-            return Span.childOf(context.traceId(), context.aannameSpanId());
+            return Span.childOf(context.traceId(), context.acceptanceSpanId());
         }
     }
 }

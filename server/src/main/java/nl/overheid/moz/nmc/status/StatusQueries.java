@@ -35,9 +35,9 @@ public final class StatusQueries {
     public record Snapshot(NotificatieRepository.View view, List<Poging> pogingen) {
 
         /** The delivery proof: the completed_at NotifyNL reported on the attempt that was delivered. */
-        public Instant bezorgdOp() {
+        public Instant deliveredAt() {
             return pogingen.stream().filter(p -> p.status() == PogingStatus.BEZORGD)
-                    .map(Poging::ontvangstCompletedAt).findFirst().orElse(null);
+                    .map(Poging::receiptCompletedAt).findFirst().orElse(null);
         }
     }
 

@@ -119,8 +119,8 @@ public final class WebhookDelivery implements TaskHandler {
         Span call = Span.root();
         for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
             ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
-                    Span.childOf(c.traceId(), c.aannameSpanId()), ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
-                    c.verwerkingsactiviteit(), new DataSubjects.DataSubject(c.betrokkene(), c.betrokkeneType()),
+                    Span.childOf(c.traceId(), c.acceptanceSpanId()), ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
+                    c.processingActivity(), new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
                     clock.instant()));
             if (!(written instanceof ProcessingLog.Written.Acknowledged)) {
                 // No record, no call: the LDV's failure is not the DV's, so the webhook's count is untouched.
@@ -151,10 +151,10 @@ public final class WebhookDelivery implements TaskHandler {
                     + position.epoch() + "; delivering from the oldest event of epoch " + epoch);
             positions.restart(tx, position.dvId(), epoch);
             after = Cursor.start(epoch, now);
-        } else if (position.transactieId() == null) {
+        } else if (position.transactionId() == null) {
             after = Cursor.start(epoch, now);
         } else {
-            after = new Cursor(epoch, position.transactieId(), position.eventId(), now);
+            after = new Cursor(epoch, position.transactionId(), position.eventId(), now);
         }
         List<EventRepository.Event> page = events.readAfter(tx, position.dvId(), after, settings.batchSize());
         if (page.isEmpty()) {
@@ -163,7 +163,7 @@ public final class WebhookDelivery implements TaskHandler {
         }
         tasks.extendLease(tx, task, now.plus(lease));
         EventRepository.Event last = page.getLast();
-        String cursor = cursors.encode(new Cursor(epoch, last.transactieId(), last.id(), now));
+        String cursor = cursors.encode(new Cursor(epoch, last.transactionId(), last.id(), now));
         List<CloudEvent> cloudEvents = page.stream().map(statusEvents::cloudEvent).toList();
         byte[] body;
         try {
@@ -183,7 +183,7 @@ public final class WebhookDelivery implements TaskHandler {
             switch (outcome) {
                 case WebhookClient.Outcome.Delivered delivered -> {
                     EventRepository.Event last = batch.events().getLast();
-                    positions.delivered(tx, position.dvId(), batch.epoch(), last.transactieId(), last.id(), now);
+                    positions.delivered(tx, position.dvId(), batch.epoch(), last.transactionId(), last.id(), now);
                     metrics.webhookDelivered(batch.events().size());
                     // A full batch: there may be more at once. Otherwise look again after the idle interval.
                     tasks.reschedule(tx, task, batch.events().size() >= settings.batchSize() ? now

@@ -68,8 +68,8 @@ public final class WebhookPositions {
      * @param transactieId the delivery position (with {@code eventId}); null before the first delivery
      * @param webhookUrl   null when the DV has no webhook (any more)
      */
-    public record Position(UUID dvId, Integer epoch, String transactieId, Long eventId, int mislukkingen, int pauzes,
-                           Instant gepauzeerdTot, Instant geleverdOp, String laatsteFout, URI webhookUrl,
+    public record Position(UUID dvId, Integer epoch, String transactionId, Long eventId, int mislukkingen, int pauzes,
+                           Instant gepauzeerdTot, Instant geleverdOp, String lastError, URI webhookUrl,
                            int maxMislukkingen) {
 
         boolean pausedAt(Instant now) {
@@ -85,14 +85,14 @@ public final class WebhookPositions {
         return WEBHOOK_POSITION_GET.get(tx).addParam("dvId", dvId).execute().map(WebhookPositions::position);
     }
 
-    void delivered(DbTransaction tx, UUID dvId, int epoch, String transactieId, long eventId, Instant now) {
+    void delivered(DbTransaction tx, UUID dvId, int epoch, String transactionId, long eventId, Instant now) {
         WEBHOOK_POSITION_DELIVERED.dml(tx).addParam("dvId", dvId).addParam("epoch", epoch)
-                .addParam("xid", transactieId).addParam("eventId", eventId).addParam("now", now).execute();
+                .addParam("xid", transactionId).addParam("eventId", eventId).addParam("now", now).execute();
     }
 
-    void failed(DbTransaction tx, UUID dvId, int mislukkingen, int pauzes, Instant until, String fout) {
+    void failed(DbTransaction tx, UUID dvId, int mislukkingen, int pauzes, Instant until, String error) {
         WEBHOOK_POSITION_FAILED.dml(tx).addParam("dvId", dvId).addParam("mislukkingen", mislukkingen)
-                .addParam("pauzes", pauzes).addParam("until", until).addParam("fout", fout).execute();
+                .addParam("pauzes", pauzes).addParam("until", until).addParam("fout", error).execute();
     }
 
     /** After a restore or promotion the position means nothing: deliver from the oldest event again. */

@@ -84,8 +84,8 @@ public final class Webhooks implements Duty {
 
     private State state(WebhookPositions.Position position, int epoch) {
         Instant now = clock.instant();
-        String cursor = position.transactieId() == null || (position.epoch() != null && position.epoch() != epoch)
-                ? null : cursors.encode(new Cursor(epoch, position.transactieId(), position.eventId(), now));
+        String cursor = position.transactionId() == null || (position.epoch() != null && position.epoch() != epoch)
+                ? null : cursors.encode(new Cursor(epoch, position.transactionId(), position.eventId(), now));
         boolean paused = position.pausedAt(now);
         return new State(paused, position.mislukkingen(), paused ? position.gepauzeerdTot() : null, cursor);
     }

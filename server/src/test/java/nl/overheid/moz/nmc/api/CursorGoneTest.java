@@ -82,9 +82,9 @@ class CursorGoneTest {
         accept("GONE-3");
         String cursor = http.get(FEED, token(TestNmc.DV_A)).json().path("cursor").asText();
         Cursor decoded = codec.decode(cursor).orElseThrow();
-        String otherEpoch = codec.encode(new Cursor(decoded.epoch() + 1, decoded.transactieId(), decoded.eventId(),
+        String otherEpoch = codec.encode(new Cursor(decoded.epoch() + 1, decoded.transactionId(), decoded.eventId(),
                 decoded.issuedAt()));
-        String olderFormat = Base64.getUrlEncoder().withoutPadding().encodeToString(("c2.1." + decoded.transactieId()
+        String olderFormat = Base64.getUrlEncoder().withoutPadding().encodeToString(("c2.1." + decoded.transactionId()
                 + "." + decoded.eventId() + "." + decoded.issuedAt().getEpochSecond()).getBytes());
 
         String epochType = assertGone(http.get(FEED + "?cursor=" + otherEpoch, token(TestNmc.DV_A)),

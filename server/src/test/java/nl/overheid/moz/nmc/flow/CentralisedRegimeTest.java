@@ -328,8 +328,8 @@ class CentralisedRegimeTest extends LifecycleTestBase {
             }
 
             @Override
-            public Report reportInvalid(UUID meldingId, String kvkNummer, nl.overheid.moz.nmc.trace.Span span) {
-                return parties.profielservice().reportInvalid(meldingId, kvkNummer, span);
+            public Report reportInvalid(UUID reportId, String kvkNummer, nl.overheid.moz.nmc.trace.Span span) {
+                return parties.profielservice().reportInvalid(reportId, kvkNummer, span);
             }
         }));
 

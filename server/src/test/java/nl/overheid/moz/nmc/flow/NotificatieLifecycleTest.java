@@ -330,7 +330,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         var codec = new nl.overheid.moz.nmc.feed.CursorCodec(TestNmc.CURSOR_KEY);
         nl.overheid.moz.nmc.feed.Cursor decoded = codec.decode(cursor).orElseThrow();
         String otherEpoch = codec.encode(new nl.overheid.moz.nmc.feed.Cursor(decoded.epoch() + 1,
-                decoded.transactieId(), decoded.eventId(), decoded.issuedAt()));
+                decoded.transactionId(), decoded.eventId(), decoded.issuedAt()));
 
         Http.Response gone = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + otherEpoch, tokenA());
         assertThat(gone.status()).isEqualTo(410);
@@ -338,7 +338,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenB()).status())
                 .as("another DV's cursor points at no event of the caller").isEqualTo(410);
         String olderFormat = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-                ("c2.1." + decoded.transactieId() + "." + decoded.eventId() + "." + decoded.issuedAt().getEpochSecond())
+                ("c2.1." + decoded.transactionId() + "." + decoded.eventId() + "." + decoded.issuedAt().getEpochSecond())
                         .getBytes());
         assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + olderFormat, tokenA()).status())
                 .as("a cursor of the NMC's older format is a lost position, not a client error").isEqualTo(410);

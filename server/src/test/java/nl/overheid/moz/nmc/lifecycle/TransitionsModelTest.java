@@ -41,34 +41,34 @@ class TransitionsModelTest {
      * Who may enter each status, rule by rule. Each line is one sentence of the design; none refers to the
      * implementation's table.
      */
-    static boolean allowedByTheRules(NotificatieStatus van, NotificatieStatus naar) {
+    static boolean allowedByTheRules(NotificatieStatus from, NotificatieStatus to) {
         // Terminal statuses absorb; bezorgstatus-onbekend is the one a late receipt may still correct.
-        if (van.terminal() && van != BEZORGSTATUS_ONBEKEND) {
+        if (from.terminal() && from != BEZORGSTATUS_ONBEKEND) {
             return false;
         }
-        return switch (naar) {
+        return switch (to) {
             // Only acceptance creates aangenomen; nothing returns to it.
             case AANGENOMEN -> false;
             // The start of the first send.
-            case IN_VERZENDING -> van == AANGENOMEN;
+            case IN_VERZENDING -> from == AANGENOMEN;
             // Cancelling is possible only while aangenomen.
-            case GEANNULEERD -> van == AANGENOMEN;
+            case GEANNULEERD -> from == AANGENOMEN;
             // NotifyNL's 201 on the first attempt; the claim of the resend (an event, the status stays); a
             // temporary failure within the MEBV period on the attempt bezorgd rests on.
-            case VERZONDEN -> van == IN_VERZENDING || van == VERZONDEN || van == BEZORGD;
+            case VERZONDEN -> from == IN_VERZENDING || from == VERZONDEN || from == BEZORGD;
             // delivered on any attempt, also a late one after bezorgstatus-onbekend.
-            case BEZORGD -> van == VERZONDEN || van == BEZORGSTATUS_ONBEKEND;
+            case BEZORGD -> from == VERZONDEN || from == BEZORGSTATUS_ONBEKEND;
             // The finaliser, after the MEBV period, and only from bezorgd.
-            case DEFINITIEF_BEZORGD -> van == BEZORGD;
+            case DEFINITIEF_BEZORGD -> from == BEZORGD;
             // NotifyNL 400 or no contact data (in-verzending), a permanent failure or a failed attempt 2
             // (verzonden, bezorgd within the period), a late permanent failure (bezorgstatus-onbekend).
-            case NIET_BEZORGBAAR -> van != AANGENOMEN;
+            case NIET_BEZORGBAAR -> from != AANGENOMEN;
             // An exhausted send task, before or after the claim; technical failure of attempt 2.
-            case TECHNISCH_MISLUKT -> van == AANGENOMEN || van == IN_VERZENDING || van == VERZONDEN;
+            case TECHNISCH_MISLUKT -> from == AANGENOMEN || from == IN_VERZENDING || from == VERZONDEN;
             // geldig_tot passed before an attempt could start (any status before the outcome).
-            case VERLOPEN -> van == AANGENOMEN || van == IN_VERZENDING || van == VERZONDEN || van == BEZORGD;
+            case VERLOPEN -> from == AANGENOMEN || from == IN_VERZENDING || from == VERZONDEN || from == BEZORGD;
             // No outcome to be had: only an attempt at NotifyNL can end up unknown.
-            case BEZORGSTATUS_ONBEKEND -> van == VERZONDEN;
+            case BEZORGSTATUS_ONBEKEND -> from == VERZONDEN;
         };
     }
 
@@ -77,12 +77,12 @@ class TransitionsModelTest {
         NotificatieStatus status = AANGENOMEN;
         final List<String> events = new ArrayList<>(List.of("null>aangenomen"));
 
-        boolean apply(NotificatieStatus naar) {
-            if (!allowedByTheRules(status, naar)) {
+        boolean apply(NotificatieStatus to) {
+            if (!allowedByTheRules(status, to)) {
                 return false;
             }
-            events.add(status + ">" + naar);
-            status = naar;
+            events.add(status + ">" + to);
+            status = to;
             return true;
         }
     }
@@ -90,10 +90,10 @@ class TransitionsModelTest {
     @Test
     void theRulesAllowExactlyTheTwentyPairsOfTheStatusTableBesidesAcceptance() {
         Set<AllowedTransitions.Pair> byTheRules = new java.util.HashSet<>();
-        for (NotificatieStatus van : NotificatieStatus.values()) {
-            for (NotificatieStatus naar : NotificatieStatus.values()) {
-                if (allowedByTheRules(van, naar)) {
-                    byTheRules.add(new AllowedTransitions.Pair(van, naar));
+        for (NotificatieStatus from : NotificatieStatus.values()) {
+            for (NotificatieStatus to : NotificatieStatus.values()) {
+                if (allowedByTheRules(from, to)) {
+                    byTheRules.add(new AllowedTransitions.Pair(from, to));
                 }
             }
         }
@@ -116,35 +116,35 @@ class TransitionsModelTest {
             database.inTransaction(tx -> transitions.accept(tx, Notifications.aNotificationWithId(id, dvId)));
             Model model = new Model();
             for (int step = 0; step < 12; step++) {
-                NotificatieStatus van = model.status;
+                NotificatieStatus from = model.status;
                 // Half the steps take a move the rules allow that keeps the notification alive, so the walk gets
                 // deep; some take any allowed move; the rest probe refusals.
                 List<NotificatieStatus> allowedMoves = java.util.Arrays.stream(statuses)
-                        .filter(to -> allowedByTheRules(van, to)).toList();
+                        .filter(to -> allowedByTheRules(from, to)).toList();
                 List<NotificatieStatus> liveMoves = allowedMoves.stream()
                         .filter(to -> !to.terminal() || to == BEZORGSTATUS_ONBEKEND).toList();
                 int roll = random.nextInt(10);
-                NotificatieStatus naar = roll < 5 && !liveMoves.isEmpty()
+                NotificatieStatus to = roll < 5 && !liveMoves.isEmpty()
                         ? liveMoves.get(random.nextInt(liveMoves.size()))
                         : roll < 8 && !allowedMoves.isEmpty() ? allowedMoves.get(random.nextInt(allowedMoves.size()))
                         : statuses[random.nextInt(statuses.length)];
-                boolean allowed = model.apply(naar);
+                boolean allowed = model.apply(to);
                 boolean applied;
                 try {
-                    database.inTransactionDo(tx -> transitions.apply(tx, transitions.lock(tx, id).orElseThrow(), naar,
+                    database.inTransactionDo(tx -> transitions.apply(tx, transitions.lock(tx, id).orElseThrow(), to,
                             null));
                     applied = true;
                 } catch (TransitionRefused refused) {
                     applied = false;
                 }
-                assertThat(applied).as("seed %d run %d step %d: %s -> %s", SEED, run, step, van, naar)
+                assertThat(applied).as("seed %d run %d step %d: %s -> %s", SEED, run, step, from, to)
                         .isEqualTo(allowed);
                 if (applied) {
-                    visitedPairs.add(van + ">" + naar);
+                    visitedPairs.add(from + ">" + to);
                 }
                 Transitions.Locked actual = database.inTransaction(tx -> transitions.lock(tx, id).orElseThrow());
                 assertThat(actual.status()).isEqualTo(model.status);
-                assertThat(actual.versie()).isEqualTo(model.events.size());
+                assertThat(actual.version()).isEqualTo(model.events.size());
                 List<String> events = database.inTransaction(tx -> tx.createQuery("""
                         SELECT coalesce(van, 'null') || '>' || naar AS step FROM event
                          WHERE notificatie = :id ORDER BY volgnummer

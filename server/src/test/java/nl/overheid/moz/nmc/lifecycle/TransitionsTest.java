@@ -45,7 +45,7 @@ class TransitionsTest {
         Transitions.Locked n = accept();
 
         assertThat(n.status()).isEqualTo(NotificatieStatus.AANGENOMEN);
-        assertThat(n.versie()).isEqualTo(1);
+        assertThat(n.version()).isEqualTo(1);
         assertThat(events(n.id())).containsExactly("1:null>aangenomen");
     }
 
@@ -123,8 +123,8 @@ class TransitionsTest {
         try (Connection c = DB.connect(); Statement s = c.createStatement();
              ResultSet rows = s.executeQuery("SELECT van, naar FROM toegestane_overgang")) {
             while (rows.next()) {
-                String van = rows.getString("van");
-                table.add(new AllowedTransitions.Pair(van == null ? null : NotificatieStatus.of(van),
+                String from = rows.getString("van");
+                table.add(new AllowedTransitions.Pair(from == null ? null : NotificatieStatus.of(from),
                         NotificatieStatus.of(rows.getString("naar"))));
             }
         }

@@ -170,14 +170,14 @@ class EventRetentionTest {
     // --- helpers ----------------------------------------------------------------------------------------------
 
     /** An event as the log holds it: its id and transaction id. */
-    private record Event(long id, String transactieId) {
+    private record Event(long id, String transactionId) {
     }
 
-    private Event event(UUID dvId, Instant tijdstip) {
+    private Event event(UUID dvId, Instant time) {
         try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement("""
                 INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, naar)
                 VALUES (?, ?, gen_random_uuid(), 1, 'aangenomen') RETURNING id, CAST(transactie_id AS text)""")) {
-            s.setTimestamp(1, Timestamp.from(tijdstip));
+            s.setTimestamp(1, Timestamp.from(time));
             s.setObject(2, dvId);
             try (ResultSet row = s.executeQuery()) {
                 row.next();
@@ -190,25 +190,25 @@ class EventRetentionTest {
         }
     }
 
-    private void acknowledge(UUID dvId, Event event, Instant tijdstip) {
+    private void acknowledge(UUID dvId, Event event, Instant time) {
         update("""
                 INSERT INTO bevestiging (dv_id, cursor, cluster_epoch, transactie_id, event_id, tijdstip)
                 VALUES (?, 'opaque', 1, CAST(? AS xid8), ?, ?)
                 ON CONFLICT (dv_id) DO UPDATE SET transactie_id = excluded.transactie_id,
                        event_id = excluded.event_id, tijdstip = excluded.tijdstip""",
-                dvId, event.transactieId(), event.id(), Timestamp.from(tijdstip));
+                dvId, event.transactionId(), event.id(), Timestamp.from(time));
     }
 
     /** The acknowledgement of a DV that has read nothing yet: the start position. */
-    private void acknowledgeStart(UUID dvId, Instant tijdstip) {
-        acknowledge(dvId, new Event(0, "0"), tijdstip);
+    private void acknowledgeStart(UUID dvId, Instant time) {
+        acknowledge(dvId, new Event(0, "0"), time);
     }
 
     private void webhookPosition(UUID dvId, Event event) {
         update("""
                 INSERT INTO webhookpositie (dv_id, transactie_id, event_id) VALUES (?, CAST(? AS xid8), ?)
                 ON CONFLICT (dv_id) DO UPDATE SET transactie_id = excluded.transactie_id, event_id = excluded.event_id""",
-                dvId, event == null ? null : event.transactieId(), event == null ? null : event.id());
+                dvId, event == null ? null : event.transactionId(), event == null ? null : event.id());
     }
 
     private UUID secondDv() {

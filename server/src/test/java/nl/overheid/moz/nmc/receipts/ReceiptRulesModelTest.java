@@ -96,7 +96,7 @@ class ReceiptRulesModelTest {
         };
         return String.join("\t", d.getClass().getSimpleName(),
                 d.outcome() == null ? "-" : d.outcome().dbValue(),
-                d.naar() == null ? "-" : d.naar().dbValue(),
+                d.to() == null ? "-" : d.to().dbValue(),
                 d.reden() == null ? "-" : d.reden().dbValue(),
                 from);
     }

@@ -45,8 +45,8 @@ class ReceiptRulesTest {
     void everyTransitionItAsksForIsAnAllowedPair() {
         for (Situation s : everySituation()) {
             Decision d = ReceiptRules.judge(s);
-            if (d.naar() != null) {
-                assertThat(AllowedTransitions.allowed(s.notificatie(), d.naar())).as(s + " -> " + d).isTrue();
+            if (d.to() != null) {
+                assertThat(AllowedTransitions.allowed(s.notificatie(), d.to())).as(s + " -> " + d).isTrue();
             }
         }
     }
@@ -55,7 +55,7 @@ class ReceiptRulesTest {
     void terminalStatusesAbsorbExceptBezorgstatusOnbekend() {
         for (Situation s : everySituation()) {
             if (s.notificatie().terminal() && s.notificatie() != NotificatieStatus.BEZORGSTATUS_ONBEKEND) {
-                assertThat(ReceiptRules.judge(s).naar()).as(s.toString()).isNull();
+                assertThat(ReceiptRules.judge(s).to()).as(s.toString()).isNull();
                 assertThat(ReceiptRules.judge(s).planResend()).as(s.toString()).isFalse();
             }
         }
@@ -89,7 +89,7 @@ class ReceiptRulesTest {
             Decision d = ReceiptRules.judge(s);
             if (d.planFinalise()) {
                 assertThat(s.receipt()).isEqualTo(ReceiptStatus.DELIVERED);
-                NotificatieStatus after = d.naar() != null ? d.naar() : s.notificatie();
+                NotificatieStatus after = d.to() != null ? d.to() : s.notificatie();
                 assertThat(after).as(s.toString()).isEqualTo(NotificatieStatus.BEZORGD);
             }
         }

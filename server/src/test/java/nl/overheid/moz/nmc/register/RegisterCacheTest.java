@@ -29,11 +29,11 @@ class RegisterCacheTest {
 
     @Test
     void aDvIsReadOnceWithinTheTtlAndAgainAfterIt() {
-        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotumPerMinuut()).isEqualTo(10);
+        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute()).isEqualTo(10);
         DB.execute("UPDATE dienstverlener SET quotum_per_minuut = 20", null);
-        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotumPerMinuut()).as("cached").isEqualTo(10);
+        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute()).as("cached").isEqualTo(10);
         clock.advance(Duration.ofSeconds(5));
-        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotumPerMinuut()).as("read again").isEqualTo(20);
+        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute()).as("read again").isEqualTo(20);
         assertThat(register.dienstverlenerByOin("00000001000000000000")).as("an unknown OIN").isEmpty();
     }
 

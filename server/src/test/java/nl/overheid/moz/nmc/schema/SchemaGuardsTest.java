@@ -327,8 +327,8 @@ class SchemaGuardsTest {
     @Test
     void aTaskOfAKindThatCallsNotifyNlNamesTheBudgetItSpends() throws SQLException {
         UUID id = accepted();
-        for (String soort : new String[] {"verzenden", "reconcilieren"}) {
-            refused("23514", "INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('" + soort + "', '" + DV
+        for (String kind : new String[] {"verzenden", "reconcilieren"}) {
+            refused("23514", "INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('" + kind + "', '" + DV
                     + "', '" + id + "', now())", "taak_budget_ck");
         }
         exec("INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('vaststellen', '" + DV + "', '" + id + "', now())");
@@ -397,7 +397,7 @@ class SchemaGuardsTest {
 
     // --- helpers ------------------------------------------------------------------------------------------
 
-    private String insert(UUID id, String status, int versie) {
+    private String insert(UUID id, String status, int version) {
         return """
                 INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie,
                                          berichttype, regie,
@@ -405,12 +405,12 @@ class SchemaGuardsTest {
                                          datasleutel_gewrapt, kek_versie, trace_id, aangenomen_op)
                 VALUES ('%1$s', '%2$s', sha256('%1$s'::bytea), 1, sha256('p%1$s'::bytea), 1, 'schema-check', 'decentraal',
                         '%3$s', %4$d, '\\x01', '\\x02', '\\x03', 1, '0af7651916cd43dd8448eb211c80319c', now())
-                """.formatted(id, DV, status, versie);
+                """.formatted(id, DV, status, version);
     }
 
-    private String event(UUID id, int volgnummer, String van, String naar) {
+    private String event(UUID id, int volgnummer, String from, String to) {
         return "INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar) VALUES (now(), '" + DV + "', '"
-                + id + "', " + volgnummer + ", " + (van == null ? "NULL" : "'" + van + "'") + ", '" + naar + "')";
+                + id + "', " + volgnummer + ", " + (from == null ? "NULL" : "'" + from + "'") + ", '" + to + "')";
     }
 
     private String receipt(UUID poging, String status, String completedAt) {
@@ -428,12 +428,12 @@ class SchemaGuardsTest {
     }
 
     /** What the transition function does, uncommitted: lock, versie + 1, the event. */
-    private void transition(UUID id, String naar) throws SQLException {
+    private void transition(UUID id, String to) throws SQLException {
         String[] current = one("SELECT status || ' ' || versie FROM notificatie WHERE id = '" + id + "' FOR UPDATE")
                 .split(" ");
-        int versie = Integer.parseInt(current[1]) + 1;
-        exec("UPDATE notificatie SET status = '" + naar + "', versie = " + versie + " WHERE id = '" + id + "'");
-        exec(event(id, versie, current[0], naar));
+        int version = Integer.parseInt(current[1]) + 1;
+        exec("UPDATE notificatie SET status = '" + to + "', versie = " + version + " WHERE id = '" + id + "'");
+        exec(event(id, version, current[0], to));
     }
 
     /** A committed first attempt of the notification. */

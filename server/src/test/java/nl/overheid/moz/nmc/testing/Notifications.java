@@ -24,9 +24,9 @@ public final class Notifications {
 
     /** The notification with the idempotency key of another (same DV, dvRef HMAC and payload HMAC). */
     public static NewNotificatie withHmacs(NewNotificatie n, byte[] dvrefHmac, byte[] payloadHmac) {
-        return new NewNotificatie(n.id(), n.dvId(), dvrefHmac, n.pepperVersie(), payloadHmac,
-                n.payloadPepperVersie(), n.batchId(), n.berichttype(), n.regie(), n.geldigTot(),
-                n.ontvangerVersleuteld(), n.personalisatieVersleuteld(), n.datasleutelGewrapt(), n.kekVersie(),
-                n.traceId(), n.aannameSpanId(), n.ldvBetrokkene(), n.ldvBetrokkeneType(), n.ldvPepperVersie());
+        return new NewNotificatie(n.id(), n.dvId(), dvrefHmac, n.pepperVersion(), payloadHmac,
+                n.payloadPepperVersion(), n.batchId(), n.berichttype(), n.regime(), n.validUntil(),
+                n.recipientEncrypted(), n.personalisationEncrypted(), n.wrappedDataKey(), n.kekVersion(),
+                n.traceId(), n.acceptanceSpanId(), n.ldvDataSubject(), n.ldvDataSubjectType(), n.ldvPepperVersion());
     }
 }

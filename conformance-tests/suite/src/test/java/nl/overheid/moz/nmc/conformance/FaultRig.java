@@ -261,7 +261,7 @@ final class FaultRig implements AutoCloseable {
     // ---------------------------------------------------------------------------------------------------
 
     /** One notification as the database has it. */
-    record Row(String status, int versie, int pogingen) {
+    record Row(String status, int version, int pogingen) {
     }
 
     Map<String, Row> rows() {
@@ -304,8 +304,8 @@ final class FaultRig implements AutoCloseable {
         for (String dv : load.submissions().stream().map(s -> s.dv).distinct().toList()) {
             Map<String, List<Integer>> sequences = feedSequences(feedBaseUrl, dv);
             for (DvLoad.Submission s : load.submissions().stream().filter(x -> x.dv.equals(dv)).toList()) {
-                int versie = rows.get(s.id().toString()).versie();
-                List<Integer> expected = java.util.stream.IntStream.rangeClosed(1, versie).boxed().toList();
+                int version = rows.get(s.id().toString()).version();
+                List<Integer> expected = java.util.stream.IntStream.rangeClosed(1, version).boxed().toList();
                 assertThat(sequences.get(s.id().toString())).as("the feed's volgnummers of " + s.id())
                         .isEqualTo(expected);
             }

@@ -35,11 +35,11 @@ abstract class HappyPathSuite {
     protected final ConformanceEnvironment environment = ConformanceEnvironment.get();
 
     /** The result of an acceptance. */
-    protected record Accepted(UUID id, String status, int versie, String location) {
+    protected record Accepted(UUID id, String status, int version, String location) {
     }
 
     /** The status of a notification: status, version and reason (may be null). */
-    protected record Snapshot(String status, int versie, String reden) {
+    protected record Snapshot(String status, int version, String reden) {
     }
 
     /** A feed page: the events as JSON and the next cursor. */
@@ -75,11 +75,11 @@ abstract class HappyPathSuite {
     void aNotificationTravelsToDefinitiefBezorgdAndTheFeedYieldsItsFiveEvents() throws Exception {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl");
         assertThat(accepted.status()).isEqualTo("aangenomen");
-        assertThat(accepted.versie()).isEqualTo(1);
+        assertThat(accepted.version()).isEqualTo(1);
         assertThat(accepted.location()).endsWith("/api/nmc/v1/notificaties/" + accepted.id());
 
         Snapshot last = awaitStatus(accepted.id(), "definitief-bezorgd");
-        assertThat(last.versie()).isEqualTo(5);
+        assertThat(last.version()).isEqualTo(5);
 
         // The feed shows an event once no older transaction in the cluster runs: under load a moment later.
         List<JsonNode> events = await(() -> {
@@ -122,7 +122,7 @@ abstract class HappyPathSuite {
         assertThat(accepted.get(3)).isNull();
         for (Accepted one : accepted.subList(0, 2)) {
             assertThat(one.status()).isEqualTo("aangenomen");
-            assertThat(awaitStatus(one.id(), "definitief-bezorgd").versie()).isEqualTo(5);
+            assertThat(awaitStatus(one.id(), "definitief-bezorgd").version()).isEqualTo(5);
         }
     }
 
@@ -180,7 +180,7 @@ abstract class HappyPathSuite {
     void aTemporaryFailureIsResentOnceAndThenEndsNietBezorgbaar() {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), NotifyNlSimulator.TEMP_FAIL_ADDRESS);
         Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
-        assertThat(end.versie()).as("aangenomen, in-verzending, verzonden, resend, niet-bezorgbaar").isEqualTo(5);
+        assertThat(end.version()).as("aangenomen, in-verzending, verzonden, resend, niet-bezorgbaar").isEqualTo(5);
         assertThat(environment.notifyNl.sentNotifications().stream()
                 .filter(n -> NotifyNlSimulator.TEMP_FAIL_ADDRESS.equals(n.emailAddress())).count())
                 .isGreaterThanOrEqualTo(2);
@@ -191,7 +191,7 @@ abstract class HappyPathSuite {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), NotifyNlSimulator.NO_CALLBACK_ADDRESS);
         Snapshot end = awaitStatus(accepted.id(), "technisch-mislukt");
         assertThat(end.reden()).isEqualTo("technisch");
-        assertThat(end.versie()).as("aangenomen, in-verzending, verzonden, resend, technisch-mislukt").isEqualTo(5);
+        assertThat(end.version()).as("aangenomen, in-verzending, verzonden, resend, technisch-mislukt").isEqualTo(5);
     }
 
     @Test
@@ -200,7 +200,7 @@ abstract class HappyPathSuite {
         assertThat(accepted.status()).isEqualTo("aangenomen");
 
         Snapshot last = awaitStatus(accepted.id(), "definitief-bezorgd");
-        assertThat(last.versie()).isEqualTo(5);
+        assertThat(last.version()).isEqualTo(5);
 
         // The lookup and the send of this notification carried a traceparent whose span the LDV acknowledged
         // before the call reached the party.
@@ -240,7 +240,7 @@ abstract class HappyPathSuite {
             Accepted accepted = acceptCentraal(token(), "conf-" + UUID.randomUUID(), kvk);
             Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
             assertThat(end.reden()).isEqualTo("geen-contactgegevens");
-            assertThat(end.versie()).isEqualTo(3);
+            assertThat(end.version()).isEqualTo(3);
         }
     }
 

@@ -753,10 +753,10 @@ class TransitionTableTest {
      * tests on the same cluster — the last event may show a moment later: read until all its versions are there.
      */
     private List<String> pathInTheFeed(UUID id) {
-        int versie = notificatie(id).path("versie").asInt();
+        int version = notificatie(id).path("versie").asInt();
         Instant deadline = Instant.now().plusSeconds(15);
         List<String> path = readFeed(id);
-        while (path.size() < versie && Instant.now().isBefore(deadline)) {
+        while (path.size() < version && Instant.now().isBefore(deadline)) {
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {

@@ -79,7 +79,7 @@ public final class EventWorkload {
     }
 
     /** One event as its own transaction read it back before committing. */
-    record Written(long id, long xid, UUID dvId, UUID notificatie, int volgnummer, NotificatieStatus naar) {
+    record Written(long id, long xid, UUID dvId, UUID notificatie, int volgnummer, NotificatieStatus to) {
     }
 
     /** A transaction whose commit returned, with its events in id order. */
@@ -322,12 +322,12 @@ public final class EventWorkload {
         public Transitions.Locked apply(Transitions transitions, DbTransaction tx) {
             Transitions.Locked current = transitions.lock(tx, notificatie).orElseThrow();
             Optional<Move> move = shared ? sharedMove(current.status(), choice) : ownMove(current.status(), choice);
-            return move.map(m -> transitions.apply(tx, current, m.naar(), m.reden()))
+            return move.map(m -> transitions.apply(tx, current, m.to(), m.reden()))
                     .orElseGet(() -> new Accept(instead).apply(transitions, tx));
         }
     }
 
-    private record Move(NotificatieStatus naar, Reden reden) {
+    private record Move(NotificatieStatus to, Reden reden) {
     }
 
     /** A writer's own notification runs towards an end, mostly the happy one. */
@@ -449,7 +449,7 @@ public final class EventWorkload {
                 if (contendedIds.contains(event.notificatie())) {
                     continue;
                 }
-                if (event.naar().terminal() && event.naar() != NotificatieStatus.BEZORGSTATUS_ONBEKEND) {
+                if (event.to().terminal() && event.to() != NotificatieStatus.BEZORGSTATUS_ONBEKEND) {
                     Integer index = ownIndex.remove(event.notificatie());
                     if (index != null) {
                         UUID last = own.removeLast();
