@@ -43,6 +43,7 @@ class ArchitectureTest {
                 .layer("Lifecycle").definedBy(ROOT + ".lifecycle..")
                 .layer("Db").definedBy(ROOT + ".db..")
                 .layer("Logging").definedBy(ROOT + ".logging..")
+                .layer("Refusal").definedBy(ROOT + ".refusal..")
                 .whereLayer("Composition root").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Composition root")
                 .whereLayer("Steps").mayOnlyBeAccessedByLayers("Composition root", "Api")
@@ -52,6 +53,7 @@ class ArchitectureTest {
                 .whereLayer("Db").mayOnlyBeAccessedByLayers("Composition root", "Steps", "Support", "Engine",
                         "Lifecycle")
                 .whereLayer("Logging").mayNotAccessAnyLayer()
+                .whereLayer("Refusal").mayNotAccessAnyLayer()
                 .check(classes);
     }
 
@@ -86,7 +88,7 @@ class ArchitectureTest {
 
     @Test
     void onlyTheApiSpeaksHttp() {
-        noClasses().that().resideOutsideOfPackages(ROOT + ".api..").and().doNotHaveFullyQualifiedName(ROOT + ".Nmc")
+        noClasses().that().resideOutsideOfPackages(ROOT + ".api..").and().doNotHaveFullyQualifiedName(ROOT + ".HttpEdge")
                 .should().dependOnClassesThat().resideInAnyPackage("io.helidon.http..", "io.helidon.webserver..")
                 .check(classes);
     }

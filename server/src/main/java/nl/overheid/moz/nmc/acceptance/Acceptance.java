@@ -6,17 +6,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.stream.Collectors;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
-import java.util.ArrayList;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.WorkSignals;
@@ -28,6 +28,7 @@ import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.Peppers;
+import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.register.Register;
@@ -85,7 +86,7 @@ public final class Acceptance {
     }
 
     /** A request that was refused; nothing of it is stored. */
-    public record Refused(AcceptanceRefused reason) implements Outcome {
+    public record Refused(Refusal reason) implements Outcome {
     }
 
     /**
@@ -104,7 +105,7 @@ public final class Acceptance {
      * Accepts a validated request of the DV, or returns the notification an identical earlier request
      * created.
      *
-     * @throws AcceptanceRefused when the DV may not send this berichttype, geldigTot is unusable, or the
+     * @throws Refusal when the DV may not send this berichttype, geldigTot is unusable, or the
      *                           DV's quota is used up; nothing is stored then
      */
     public Accepted accept(Dienstverlener dv, Request request) {
@@ -127,7 +128,7 @@ public final class Acceptance {
         List<Prepared> prepared = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             Request request = requests.get(i);
-            Optional<AcceptanceRefused> refusal = check(dv, request, now);
+            Optional<Refusal> refusal = check(dv, request, now);
             if (refusal.isPresent()) {
                 outcomes[i] = new Refused(refusal.get());
             } else {
@@ -145,15 +146,15 @@ public final class Acceptance {
     }
 
     /** What a request refuses on by itself, before anything is stored. */
-    private static Optional<AcceptanceRefused> check(Dienstverlener dv, Request request, Instant now) {
+    private static Optional<Refusal> check(Dienstverlener dv, Request request, Instant now) {
         if (!dv.berichttypen().contains(request.berichttype())) {
-            return Optional.of(new AcceptanceRefused.BerichttypeNotAllowed());
+            return Optional.of(new Refusal.BerichttypeNotAllowed());
         }
         if (request.validUntil() != null && !request.validUntil().isAfter(now)) {
-            return Optional.of(new AcceptanceRefused.GeldigTotPassed());
+            return Optional.of(new Refusal.ValidUntilPassed());
         }
         if (request.validUntil() != null && request.validUntil().isAfter(now.plus(MAX_VALIDITY))) {
-            return Optional.of(new AcceptanceRefused.GeldigTotTooFar());
+            return Optional.of(new Refusal.ValidUntilTooFar());
         }
         return Optional.empty();
     }
@@ -235,7 +236,7 @@ public final class Acceptance {
                     } else if (first != null) {
                         repeatsInChunk.put(p, first);
                     } else if (type == null) {
-                        outcomes[p.index()] = new Refused(new AcceptanceRefused.BerichttypeUnknown());
+                        outcomes[p.index()] = new Refused(new Refusal.BerichttypeUnknown());
                     } else if (rows.size() >= slots.granted()) {
                         outcomes[p.index()] = null; // over the quota: answered below, after the commit
                     } else {
@@ -268,7 +269,7 @@ public final class Acceptance {
         }
         quota.giveBack(slots, slots.granted() - used);
         if (chunk.stream().anyMatch(p -> outcomes[p.index()] == null)) {
-            Refused exhausted = new Refused(new AcceptanceRefused.QuotaExhausted(quota.retryAfter(dv.id())));
+            Refused exhausted = new Refused(new Refusal.QuotaExhausted(quota.retryAfter(dv.id())));
             chunk.stream().filter(p -> outcomes[p.index()] == null).forEach(p -> outcomes[p.index()] = exhausted);
         }
         return used > 0;

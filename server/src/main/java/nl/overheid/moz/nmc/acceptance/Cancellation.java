@@ -6,6 +6,7 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
+import nl.overheid.moz.nmc.refusal.Refusal;
 
 /**
  * Cancelling (DELETE): only from aangenomen. It takes the notification's row lock like the send task's
@@ -27,16 +28,16 @@ public final class Cancellation {
     /**
      * Cancels the caller's notification.
      *
-     * @throws CancelRefused.NotFound when it is not the caller's
-     * @throws CancelRefused.NotCancellable when it is past aangenomen
+     * @throws Refusal.NotFound when it is not the caller's
+     * @throws Refusal.NotCancellable when it is past aangenomen
      */
     public void cancel(UUID dvId, UUID notificatieId) {
         database.inTransactionDo(tx -> {
             Transitions.Locked n = transitions.lock(tx, notificatieId)
                     .filter(locked -> locked.dvId().equals(dvId))
-                    .orElseThrow(CancelRefused.NotFound::new);
+                    .orElseThrow(() -> new Refusal.NotFound("notification"));
             if (n.status() != NotificatieStatus.AANGENOMEN) {
-                throw new CancelRefused.NotCancellable(n.status());
+                throw new Refusal.NotCancellable(n.status().dbValue());
             }
             tasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.GEANNULEERD, Reden.GEANNULEERD));
         });

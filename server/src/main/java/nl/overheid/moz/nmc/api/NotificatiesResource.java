@@ -13,7 +13,7 @@ import java.util.function.Function;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import nl.overheid.moz.nmc.acceptance.AcceptanceRefused;
+import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.api.generated.dv.model.CentraleNotificatiesBulkAanvraag;
 import nl.overheid.moz.nmc.api.generated.dv.model.DecentraleNotificatiesBulkAanvraag;
 import java.util.Map;
@@ -175,7 +175,7 @@ public final class NotificatiesResource extends NotificatiesService {
                         .set("notificatie", mapper.valueToTree(aangenomen(accepted)));
                 case Acceptance.Refused refused -> {
                     ProblemException problem = DomainProblems.of(refused.reason());
-                    if (refused.reason() instanceof AcceptanceRefused.QuotaExhausted exhausted) {
+                    if (refused.reason() instanceof Refusal.QuotaExhausted exhausted) {
                         retryAfter = Math.max(retryAfter, Math.max(1, exhausted.retryAfter().toSeconds()));
                     }
                     results[positions.get(k)] = refused(problem.under("/notificaties/" + positions.get(k)));

@@ -23,13 +23,6 @@ public record DatabaseSettings(String url, String user, String password, int poo
                                Duration statementTimeout, Duration idleInTransactionTimeout,
                                Duration transactionTimeout, String schemaMode, boolean sessionOptions) {
 
-    /** With the session options sent (direct connections, tests). */
-    public DatabaseSettings(String url, String user, String password, int poolSize, Duration statementTimeout,
-                            Duration idleInTransactionTimeout, Duration transactionTimeout, String schemaMode) {
-        this(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode,
-                true);
-    }
-
     public static final int DEFAULT_POOL_SIZE = 24;
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
@@ -50,6 +43,12 @@ public record DatabaseSettings(String url, String user, String password, int poo
         }
     }
 
+    /** A direct connection with the defaults: the pool, the timeouts, the session options sent, the schema validated. */
+    public static DatabaseSettings of(String url, String user, String password) {
+        return new DatabaseSettings(url, user, password, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT,
+                DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT, DEFAULT_TRANSACTION_TIMEOUT, "validate", true);
+    }
+
     public static DatabaseSettings from(Config db) {
         return new DatabaseSettings(
                 db.get("url").asString().orElse(null),
@@ -61,5 +60,29 @@ public record DatabaseSettings(String url, String user, String password, int poo
                 db.get("transaction-timeout").as(Duration.class).orElse(DEFAULT_TRANSACTION_TIMEOUT),
                 db.get("schema").asString().orElse("validate"),
                 db.get("session-options").asBoolean().orElse(true));
+    }
+
+    public DatabaseSettings withPoolSize(int poolSize) {
+        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+    }
+
+    public DatabaseSettings withStatementTimeout(Duration statementTimeout) {
+        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+    }
+
+    public DatabaseSettings withIdleInTransactionTimeout(Duration idleInTransactionTimeout) {
+        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+    }
+
+    public DatabaseSettings withTransactionTimeout(Duration transactionTimeout) {
+        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+    }
+
+    public DatabaseSettings withSchemaMode(String schemaMode) {
+        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+    }
+
+    public DatabaseSettings withSessionOptions(boolean sessionOptions) {
+        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
     }
 }

@@ -97,4 +97,44 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
             throw new IllegalArgumentException(key + " must be positive");
         }
     }
+
+    public EngineSettings withPollInterval(Duration pollInterval) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withBatchSize(int batchSize) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withParallelism(int parallelism) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withMaxDvsPerRound(int maxDvsPerRound) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withLease(Duration lease) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withBackoffBase(Duration backoffBase) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withBackoffMax(Duration backoffMax) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withReconcileShare(double reconcileShare) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withControlInterval(Duration controlInterval) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
+
+    public EngineSettings withShutdownGrace(Duration shutdownGrace) {
+        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+    }
 }

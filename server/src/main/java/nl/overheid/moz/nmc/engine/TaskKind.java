@@ -5,29 +5,24 @@ import nl.overheid.moz.nmc.db.DbValue;
 
 /**
  * The kinds of side-effect work (design §6): the vocabulary of {@code taak.soort}. Which package handles a
- * kind is the wiring's business; the engine only claims, leases and retries them.
+ * kind is the wiring's business; the engine only claims, leases and retries them. The periodic duties (control,
+ * partitions, retention, re-wrapping) are not task rows: they run as {@link Duty}s.
  */
 public enum TaskKind implements DbValue {
-    /** First send and resend of a notification; claimed against the send budget. */
+    /** First send and resend of a notification ({@code sending/SendPipeline}); claimed against the send budget. */
     VERZENDEN("verzenden"),
-    /** Apply one stored NotifyNL receipt. */
+    /** Apply the stored NotifyNL receipts of one attempt ({@code receipts/ReceiptProcessor}). */
     VERWERKEN("verwerken"),
-    /** Ask NotifyNL for the status of an attempt without a receipt. */
+    /** Ask NotifyNL for the status of an attempt without a receipt ({@code receipts/Reconciler}). */
     RECONCILIEREN("reconcilieren"),
-    /** Finalise a delivered notification after the MEBV period. */
+    /** Finalise a delivered notification after the MEBV period ({@code receipts/Finaliser}). */
     VASTSTELLEN("vaststellen"),
-    /** Report an e-mail address invalid at the Profielservice (centralised regime; not built yet). */
+    /** Report an e-mail address invalid at the Profielservice, centralised regime ({@code sending/InvalidAddressReporter}). */
     ONGELDIG_MELDEN("ongeldig-melden"),
-    /** Push a DV's events to its webhook (per DV; not built yet). */
+    /** Push a DV's events to its webhook, one long-lived task per DV ({@code webhook/WebhookDelivery}). */
     TERUGKOPPELEN("terugkoppelen"),
-    /** Reserved: the control duty runs as a periodic agent, not as a task row. */
-    CONTROLE("controle"),
-    /** Maintenance of partitions and retention (not built yet as a task). */
-    ONDERHOUD("onderhoud"),
-    /** Erase a notification's data key (not built yet). */
-    WISSEN("wissen"),
-    /** Re-wrap data keys under a new KEK (not built yet). */
-    HERWRAPPEN("herwrappen");
+    /** Erase a notification's data key a fixed period after its terminal status ({@code retention/Erasure}). */
+    WISSEN("wissen");
 
     private final String value;
 

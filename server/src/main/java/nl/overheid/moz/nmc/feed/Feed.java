@@ -6,12 +6,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 
 /**
  * Step 5, pull side: the DV reads its events by cursor and acknowledges a cursor. A cursor of another
  * cluster epoch, one older than the DV's max cursor age, one into a partition retention dropped, or one whose
- * event is otherwise not the caller's is refused, each for its own reason ({@link CursorRefused}), and the DV
+ * event is otherwise not the caller's is refused, each for its own reason ({@link Refusal}), and the DV
  * restarts from the oldest available event (no cursor).
  */
 public final class Feed {
@@ -38,7 +39,7 @@ public final class Feed {
     /**
      * The caller's events after the cursor ({@code null}: from the oldest available), at most {@code limit}.
      *
-     * @throws CursorRefused when the cursor cannot be used
+     * @throws Refusal when the cursor cannot be used
      */
     public Page read(Dienstverlener dv, String opaqueCursor, int limit) {
         return database.inTransaction(tx -> {
@@ -55,7 +56,7 @@ public final class Feed {
     /**
      * Records the DV's acknowledgement. A webhook 2xx never does this: only the DV acknowledges.
      *
-     * @throws CursorRefused when the cursor cannot be used
+     * @throws Refusal when the cursor cannot be used
      */
     public void acknowledge(Dienstverlener dv, String opaqueCursor) {
         database.inTransactionDo(tx -> {
@@ -66,16 +67,16 @@ public final class Feed {
 
     private Cursor usable(DbTransaction tx, Dienstverlener dv, String opaque, int epoch) {
         Cursor cursor = cursors.decode(opaque).orElseThrow(() -> cursors.recognisable(opaque)
-                ? new CursorRefused.NotRecognised() : new CursorRefused.Unreadable());
+                ? new Refusal.CursorNotRecognised() : new Refusal.CursorUnreadable());
         if (cursor.epoch() != epoch) {
-            throw new CursorRefused.OtherEpoch();
+            throw new Refusal.CursorOtherEpoch();
         }
         if (cursor.issuedAt().isBefore(clock.instant().minus(dv.maxCursorleeftijd()))) {
-            throw new CursorRefused.TooOld();
+            throw new Refusal.CursorTooOld();
         }
         if (!cursor.isStart() && events.timeOf(tx, dv.id(), cursor).isEmpty()) {
-            throw events.positionDropped(tx, cursor) ? new CursorRefused.PartitionDropped()
-                    : new CursorRefused.EventGone();
+            throw events.positionDropped(tx, cursor) ? new Refusal.CursorPartitionDropped()
+                    : new Refusal.CursorEventGone();
         }
         return cursor;
     }

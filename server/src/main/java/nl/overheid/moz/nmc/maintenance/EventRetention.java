@@ -12,12 +12,13 @@ import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
+import nl.overheid.moz.nmc.refusal.Refusal;
 
 /**
  * Event-log retention (design §10): drops a range partition once its youngest event is older than the
  * delivery-proof retention and no acknowledgement or webhook position still needs it. An acknowledgement older
  * than its DV's max cursor age no longer counts, the highest partition and {@code event_default} are never
- * dropped. A cursor into a dropped partition gets its own 410 ({@code CursorRefused.PartitionDropped}).
+ * dropped. A cursor into a dropped partition gets its own 410 ({@code Refusal.CursorPartitionDropped}).
  *
  * <p>The rules are the SQL functions {@code event_partition_expired} and {@code event_partition_drop} (V7): the
  * candidates are found without a lock, and each drop is a transaction of its own under {@link ShortLocks} that

@@ -23,6 +23,7 @@ import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.TransitionRefused;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
+import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Contract;
 import nl.overheid.moz.nmc.register.Register;
@@ -148,7 +149,7 @@ public final class OperatorActions {
         try {
             return database.inTransaction(tx -> {
                 Transitions.Locked current = transitions.lock(tx, id)
-                        .orElseThrow(() -> new BeheerRefused.NotFound("notification"));
+                        .orElseThrow(() -> new Refusal.NotFound("notification"));
                 Transitions.Locked after = transitions.apply(tx, current, to, reden);
                 if (to.terminal()) {
                     notificatieTasks.completeAll(tx, after);
@@ -163,7 +164,7 @@ public final class OperatorActions {
                 return new Forced(id, current.status(), to, reden, after.version());
             });
         } catch (TransitionRefused refused) {
-            throw new BeheerRefused.TransitionNotAllowed(refused.from().dbValue(), refused.to().dbValue());
+            throw new Refusal.TransitionNotAllowed(refused.from().dbValue(), refused.to().dbValue());
         }
     }
 
@@ -193,7 +194,7 @@ public final class OperatorActions {
      * webhook and management channel the webhook rules allow, positive periods.
      */
     public Register.Registration putDienstverlener(String operator, DvInput input, String explanation) {
-        List<BeheerRefused.Invalid> errors = new ArrayList<>();
+        List<Refusal.Invalid> errors = new ArrayList<>();
         webhookError("/webhookUrl", input.webhookUrl()).ifPresent(errors::add);
         webhookError("/beheerkanaal", input.managementChannel()).ifPresent(errors::add);
         positive("/bevestigingstermijn", input.acknowledgementPeriod()).ifPresent(errors::add);
@@ -202,11 +203,11 @@ public final class OperatorActions {
             Set<String> known = register.allBerichttypen(tx).stream().map(Berichttype::code).collect(Collectors.toSet());
             for (int i = 0; i < input.berichttypen().size(); i++) {
                 if (!known.contains(input.berichttypen().get(i))) {
-                    errors.add(new BeheerRefused.Invalid("/berichttypen/" + i, "unknown", "Dit berichttype bestaat niet."));
+                    errors.add(new Refusal.Invalid("/berichttypen/" + i, "unknown", "Dit berichttype bestaat niet."));
                 }
             }
             if (!errors.isEmpty()) {
-                throw new BeheerRefused.InvalidRegistration(errors);
+                throw new Refusal.InvalidRegistration(errors);
             }
             Contract contract = new Contract(input.webhookUrl(),
                     input.webhookMaxMislukkingen() == null ? Contract.DEFAULT_WEBHOOK_MAX_MISLUKKINGEN
@@ -237,14 +238,14 @@ public final class OperatorActions {
 
     /** Registers or replaces a berichttype; its validity, if any, must be positive. */
     public Berichttype putBerichttype(String operator, Berichttype type, String explanation) {
-        List<BeheerRefused.Invalid> errors = new ArrayList<>();
+        List<Refusal.Invalid> errors = new ArrayList<>();
         positive("/standaardGeldigheid", type.defaultValidity()).ifPresent(errors::add);
         URI activity = URI.create(type.processingActivity());
         if (!activity.isAbsolute()) {
-            errors.add(new BeheerRefused.Invalid("/verwerkingsactiviteit", "format", "Moet een absolute URI zijn."));
+            errors.add(new Refusal.Invalid("/verwerkingsactiviteit", "format", "Moet een absolute URI zijn."));
         }
         if (!errors.isEmpty()) {
-            throw new BeheerRefused.InvalidRegistration(errors);
+            throw new Refusal.InvalidRegistration(errors);
         }
         database.inTransactionDo(tx -> {
             register.put(tx, type);
@@ -263,8 +264,8 @@ public final class OperatorActions {
 
     /** Resumes the DV's paused webhook now, as the DV itself can. */
     public Webhooks.State resumeWebhook(String operator, String oin, String explanation) {
-        Register.Registration dv = dienstverlener(oin).orElseThrow(() -> new BeheerRefused.NotFound("DV"));
-        Webhooks.State state = webhooks.resume(dv.id()).orElseThrow(() -> new BeheerRefused.NotFound("webhook"));
+        Register.Registration dv = dienstverlener(oin).orElseThrow(() -> new Refusal.NotFound("DV"));
+        Webhooks.State state = webhooks.resume(dv.id()).orElseThrow(() -> new Refusal.NotFound("webhook"));
         audit.record(operator, OperatorAudit.Action.WEBHOOK_HERVATTEN, "dienstverlener " + oin, explanation,
                 json(Map.of("mislukkingen", state.mislukkingen())));
         return state;
@@ -280,7 +281,7 @@ public final class OperatorActions {
     public int raiseClusterEpoch(String operator, int expected, String explanation) {
         return database.inTransaction(tx -> {
             int raised = events.raiseClusterEpoch(tx, expected)
-                    .orElseThrow(() -> new BeheerRefused.EpochMismatch(events.clusterEpoch(tx)));
+                    .orElseThrow(() -> new Refusal.EpochMismatch(events.clusterEpoch(tx)));
             audit.record(tx, operator, OperatorAudit.Action.CLUSTER_EPOCH_VERHOGEN, "cluster", explanation,
                     json(Map.of("van", expected, "naar", raised)));
             return raised;
@@ -307,7 +308,7 @@ public final class OperatorActions {
         try {
             pepperCompromises.markCompromised(purpose, version);
         } catch (PepperCompromises.Refused refused) {
-            throw new BeheerRefused.PepperRefused(refused.getMessage());
+            throw new Refusal.PepperRefused(refused.getMessage());
         }
         audit.record(operator, OperatorAudit.Action.PEPPER_COMPROMITTEREN, "pepper " + purpose.dbValue() + " " + version,
                 explanation, json(Map.of("doel", purpose.dbValue(), "versie", version)));
@@ -320,20 +321,20 @@ public final class OperatorActions {
                 .collect(Collectors.toMap(Register.Registration::id, r -> r.dv().oin()));
     }
 
-    private Optional<BeheerRefused.Invalid> webhookError(String field, URI url) {
+    private Optional<Refusal.Invalid> webhookError(String field, URI url) {
         if (url == null) {
             return Optional.empty();
         }
-        return webhookTargets.refusedUrl(url).map(code -> new BeheerRefused.Invalid(field, code, switch (code) {
+        return webhookTargets.refusedUrl(url).map(code -> new Refusal.Invalid(field, code, switch (code) {
             case "url-not-https" -> "Moet een https-URL zijn.";
             case "address-not-public" -> "Moet naar een openbaar adres wijzen.";
             default -> "Is geen bruikbare absolute URL.";
         }));
     }
 
-    private static Optional<BeheerRefused.Invalid> positive(String field, Duration duration) {
+    private static Optional<Refusal.Invalid> positive(String field, Duration duration) {
         return duration != null && (duration.isZero() || duration.isNegative())
-                ? Optional.of(new BeheerRefused.Invalid(field, "minimum", "Moet een positieve duur zijn."))
+                ? Optional.of(new Refusal.Invalid(field, "minimum", "Moet een positieve duur zijn."))
                 : Optional.empty();
     }
 

@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.receipts;
 
 import java.time.Clock;
 import java.time.Duration;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -30,14 +31,13 @@ public final class Finaliser implements TaskHandler {
     private final ReceiptRepository receiptRepository;
     private final Clock clock;
 
-    public Finaliser(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
-                     Transitions transitions, ReceiptRepository receiptRepository, Clock clock) {
-        this.owned = owned;
-        this.tasks = tasks;
-        this.notificatieTasks = notificatieTasks;
-        this.transitions = transitions;
+    public Finaliser(HandlerSupport support, ReceiptRepository receiptRepository) {
+        this.owned = support.owned();
+        this.tasks = support.tasks();
+        this.notificatieTasks = support.notificatieTasks();
+        this.transitions = support.transitions();
         this.receiptRepository = receiptRepository;
-        this.clock = clock;
+        this.clock = support.clock();
     }
 
     @Override

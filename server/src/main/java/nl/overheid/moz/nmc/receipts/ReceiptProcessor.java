@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -45,21 +46,19 @@ public final class ReceiptProcessor implements TaskHandler {
      *                       callback window, so a failure receipt within the period cannot cross it
      * @param firstReconciliation when an attempt adopted from a receipt is first reconciled
      */
-    public ReceiptProcessor(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
-                            PogingRepository pogingen, ReceiptRepository receiptRepository, Transitions transitions,
-                            Clock clock, Duration mebvPeriod, Duration finaliseMargin, Duration firstReconciliation,
-                            NmcMetrics metrics) {
-        this.owned = owned;
-        this.tasks = tasks;
-        this.notificatieTasks = notificatieTasks;
-        this.pogingen = pogingen;
+    public ReceiptProcessor(HandlerSupport support, ReceiptRepository receiptRepository, Duration mebvPeriod,
+            Duration finaliseMargin, Duration firstReconciliation) {
+        this.owned = support.owned();
+        this.tasks = support.tasks();
+        this.notificatieTasks = support.notificatieTasks();
+        this.pogingen = support.pogingen();
         this.receiptRepository = receiptRepository;
-        this.transitions = transitions;
-        this.clock = clock;
+        this.transitions = support.transitions();
+        this.clock = support.clock();
         this.mebvPeriod = mebvPeriod;
         this.finaliseMargin = finaliseMargin;
         this.firstReconciliation = firstReconciliation;
-        this.metrics = metrics;
+        this.metrics = support.metrics();
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -59,23 +60,21 @@ public final class Reconciler implements TaskHandler {
     private final Clock clock;
     private final WorkSignals signals;
 
-    public Reconciler(Database database, OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
-                      PogingRepository pogingen, NotificatieRepository reads, Transitions transitions,
-                      ReceiptStore receipts, NotifyNlServices notifyNl, UnusedTokens unusedTokens, ProcessingLog ldv,
-                      ReconcileSchedule schedule, Clock clock, WorkSignals signals) {
+    public Reconciler(HandlerSupport support, Database database, ReceiptStore receipts, NotifyNlServices notifyNl,
+            UnusedTokens unusedTokens, ReconcileSchedule schedule, WorkSignals signals) {
         this.database = database;
-        this.owned = owned;
-        this.tasks = tasks;
-        this.notificatieTasks = notificatieTasks;
-        this.pogingen = pogingen;
-        this.transitions = transitions;
+        this.owned = support.owned();
+        this.tasks = support.tasks();
+        this.notificatieTasks = support.notificatieTasks();
+        this.pogingen = support.pogingen();
+        this.transitions = support.transitions();
         this.receipts = receipts;
         this.notifyNl = notifyNl;
         this.unusedTokens = unusedTokens;
-        this.reads = reads;
-        this.ldv = ldv;
+        this.reads = support.notificaties();
+        this.ldv = support.ldv();
         this.schedule = schedule;
-        this.clock = clock;
+        this.clock = support.clock();
         this.signals = signals;
     }
 

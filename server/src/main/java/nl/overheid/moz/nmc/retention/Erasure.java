@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc.retention;
 
 import io.helidon.dbclient.DbTransaction;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -28,10 +29,10 @@ public final class Erasure implements TaskHandler {
     private final TaskRepository tasks;
     private final NotificatieTasks notificatieTasks;
 
-    public Erasure(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks) {
-        this.owned = owned;
-        this.tasks = tasks;
-        this.notificatieTasks = notificatieTasks;
+    public Erasure(HandlerSupport support) {
+        this.owned = support.owned();
+        this.tasks = support.tasks();
+        this.notificatieTasks = support.notificatieTasks();
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -45,21 +46,19 @@ public final class InvalidAddressReporter implements TaskHandler {
     private final IntFunction<Duration> backoff;
     private final int maxPostponements;
 
-    public InvalidAddressReporter(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
-                          NotificatieRepository notificaties, Envelope envelope, Profielservice profielservice,
-                          ProcessingLog ldv, NmcMetrics metrics, Clock clock, Duration lease,
-                          IntFunction<Duration> backoff, int maxPostponements) {
-        this.owned = owned;
-        this.tasks = tasks;
-        this.notificatieTasks = notificatieTasks;
-        this.notificaties = notificaties;
+    public InvalidAddressReporter(HandlerSupport support, Envelope envelope, Profielservice profielservice,
+            int maxPostponements) {
+        this.owned = support.owned();
+        this.tasks = support.tasks();
+        this.notificatieTasks = support.notificatieTasks();
+        this.notificaties = support.notificaties();
         this.envelope = envelope;
         this.profielservice = profielservice;
-        this.ldv = ldv;
-        this.metrics = metrics;
-        this.clock = clock;
-        this.lease = lease;
-        this.backoff = backoff;
+        this.ldv = support.ldv();
+        this.metrics = support.metrics();
+        this.clock = support.clock();
+        this.lease = support.lease();
+        this.backoff = support.backoff();
         this.maxPostponements = maxPostponements;
     }
 

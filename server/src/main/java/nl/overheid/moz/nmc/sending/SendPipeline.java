@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -86,28 +87,24 @@ public final class SendPipeline implements TaskHandler {
      * @param backoff             delay before the n-th retry of a postponed call
      * @param firstReconciliation when an accepted attempt is first looked up at NotifyNL
      */
-    public SendPipeline(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
-                        PogingRepository pogingen, NotificatieRepository notificaties, Transitions transitions,
-                        Register register, Envelope envelope, NotifyNlServices notifyNl,
-                        UnusedTokens unusedTokens, Profielservice profielservice, ProcessingLog ldv, Clock clock,
-                        Duration lease, IntFunction<Duration> backoff, Duration firstReconciliation,
-                        NmcMetrics metrics) {
-        this.metrics = metrics;
-        this.owned = owned;
-        this.tasks = tasks;
-        this.notificatieTasks = notificatieTasks;
-        this.pogingen = pogingen;
-        this.notificaties = notificaties;
-        this.transitions = transitions;
+    public SendPipeline(HandlerSupport support, Register register, Envelope envelope, NotifyNlServices notifyNl,
+            UnusedTokens unusedTokens, Profielservice profielservice, Duration firstReconciliation) {
+        this.metrics = support.metrics();
+        this.owned = support.owned();
+        this.tasks = support.tasks();
+        this.notificatieTasks = support.notificatieTasks();
+        this.pogingen = support.pogingen();
+        this.notificaties = support.notificaties();
+        this.transitions = support.transitions();
         this.register = register;
         this.envelope = envelope;
         this.notifyNl = notifyNl;
         this.unusedTokens = unusedTokens;
         this.profielservice = profielservice;
-        this.ldv = ldv;
-        this.clock = clock;
-        this.lease = lease;
-        this.backoff = backoff;
+        this.ldv = support.ldv();
+        this.clock = support.clock();
+        this.lease = support.lease();
+        this.backoff = support.backoff();
         this.firstReconciliation = firstReconciliation;
     }
 

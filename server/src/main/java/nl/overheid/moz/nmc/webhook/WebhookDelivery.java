@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -65,27 +66,25 @@ public final class WebhookDelivery implements TaskHandler {
     private final Clock clock;
     private final Duration lease;
 
-    public WebhookDelivery(OwnedTasks owned, TaskRepository tasks, WebhookPositions positions, EventRepository events,
-                           StatusEvents statusEvents, CursorCodec cursors, NotificatieRepository notificaties,
-                           ProcessingLog ldv, SigningKeys keys, WebhookTargets targets, WebhookClient client,
-                           WebhookSettings settings, ObjectMapper mapper, NmcMetrics metrics, Clock clock,
-                           Duration lease) {
-        this.owned = owned;
-        this.tasks = tasks;
+    public WebhookDelivery(HandlerSupport support, WebhookPositions positions, EventRepository events,
+            StatusEvents statusEvents, CursorCodec cursors, SigningKeys keys, WebhookTargets targets, WebhookClient client,
+            WebhookSettings settings, ObjectMapper mapper) {
+        this.owned = support.owned();
+        this.tasks = support.tasks();
         this.positions = positions;
         this.events = events;
         this.statusEvents = statusEvents;
         this.cursors = cursors;
-        this.notificaties = notificaties;
-        this.ldv = ldv;
+        this.notificaties = support.notificaties();
+        this.ldv = support.ldv();
         this.keys = keys;
         this.targets = targets;
         this.client = client;
         this.settings = settings;
         this.mapper = mapper;
-        this.metrics = metrics;
-        this.clock = clock;
-        this.lease = lease;
+        this.metrics = support.metrics();
+        this.clock = support.clock();
+        this.lease = support.lease();
     }
 
     @Override

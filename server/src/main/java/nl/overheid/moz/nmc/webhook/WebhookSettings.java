@@ -40,20 +40,28 @@ public record WebhookSettings(URI issuer, Duration tokenLifetime, Duration jwksM
         }
     }
 
+    /** The defaults: tokens of five minutes, calls of 2 s to connect and 10 s in all, batches of 100, pauses up to a day. */
+    public static WebhookSettings defaults() {
+        return new WebhookSettings(URI.create("https://nmc.moza.overheid.nl"), Duration.ofMinutes(5), Duration.ofMinutes(5),
+                Duration.ofSeconds(2), Duration.ofSeconds(10), 64 * 1024, 100, Duration.ofSeconds(2), Duration.ofSeconds(5),
+                Duration.ofMinutes(1), Duration.ofDays(1), false);
+    }
+
     public static WebhookSettings from(Config webhook) {
+        WebhookSettings d = defaults();
         return new WebhookSettings(
-                URI.create(webhook.get("issuer").asString().orElse("https://nmc.moza.overheid.nl")),
-                webhook.get("token-lifetime").as(Duration.class).orElse(Duration.ofMinutes(5)),
-                webhook.get("jwks-max-age").as(Duration.class).orElse(Duration.ofMinutes(5)),
-                webhook.get("connect-timeout").as(Duration.class).orElse(Duration.ofSeconds(2)),
-                webhook.get("read-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)),
-                webhook.get("max-response-bytes").asInt().orElse(64 * 1024),
-                webhook.get("batch-size").asInt().orElse(100),
-                webhook.get("idle-interval").as(Duration.class).orElse(Duration.ofSeconds(2)),
-                webhook.get("retry-base").as(Duration.class).orElse(Duration.ofSeconds(5)),
-                webhook.get("pause-base").as(Duration.class).orElse(Duration.ofMinutes(1)),
-                webhook.get("pause-max").as(Duration.class).orElse(Duration.ofDays(1)),
-                webhook.get("allow-private-targets").asBoolean().orElse(false));
+                webhook.get("issuer").asString().map(URI::create).orElse(d.issuer()),
+                webhook.get("token-lifetime").as(Duration.class).orElse(d.tokenLifetime()),
+                webhook.get("jwks-max-age").as(Duration.class).orElse(d.jwksMaxAge()),
+                webhook.get("connect-timeout").as(Duration.class).orElse(d.connectTimeout()),
+                webhook.get("read-timeout").as(Duration.class).orElse(d.readTimeout()),
+                webhook.get("max-response-bytes").asInt().orElse(d.maxResponseBytes()),
+                webhook.get("batch-size").asInt().orElse(d.batchSize()),
+                webhook.get("idle-interval").as(Duration.class).orElse(d.idleInterval()),
+                webhook.get("retry-base").as(Duration.class).orElse(d.retryBase()),
+                webhook.get("pause-base").as(Duration.class).orElse(d.pauseBase()),
+                webhook.get("pause-max").as(Duration.class).orElse(d.pauseMax()),
+                webhook.get("allow-private-targets").asBoolean().orElse(d.allowPrivateTargets()));
     }
 
     /** The wait after the n-th failure in a row (n ≥ 1), before the webhook pauses. */
@@ -72,5 +80,53 @@ public record WebhookSettings(URI issuer, Duration tokenLifetime, Duration jwksM
             wait = wait.multipliedBy(2);
         }
         return wait.compareTo(max) > 0 ? max : wait;
+    }
+
+    public WebhookSettings withIssuer(URI issuer) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withTokenLifetime(Duration tokenLifetime) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withJwksMaxAge(Duration jwksMaxAge) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withConnectTimeout(Duration connectTimeout) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withReadTimeout(Duration readTimeout) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withMaxResponseBytes(int maxResponseBytes) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withBatchSize(int batchSize) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withIdleInterval(Duration idleInterval) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withRetryBase(Duration retryBase) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withPauseBase(Duration pauseBase) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withPauseMax(Duration pauseMax) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+    }
+
+    public WebhookSettings withAllowPrivateTargets(boolean allowPrivateTargets) {
+        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
     }
 }

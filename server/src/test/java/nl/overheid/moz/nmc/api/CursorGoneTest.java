@@ -14,6 +14,7 @@ import nl.overheid.moz.nmc.feed.Cursor;
 import nl.overheid.moz.nmc.feed.CursorCodec;
 import nl.overheid.moz.nmc.testing.EventLogPartitions;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestDatabase;
@@ -68,7 +69,7 @@ class CursorGoneTest {
         accept("GONE-2");
 
         clock.advance(Duration.ofDays(1).plusSeconds(1));
-        nmc.runDutiesOnce();    // the DV read but did not acknowledge: nothing holds the partition
+        ManualRunner.of(nmc).runDutiesOnce();    // the DV read but did not acknowledge: nothing holds the partition
 
         assertGone(http.get(FEED + "?cursor=" + cursor, token(TestNmc.DV_A)), "cursor-partitie-verwijderd");
         assertGone(http.put(ACK, token(TestNmc.DV_A), "{\"cursor\":\"" + cursor + "\"}"), "cursor-partitie-verwijderd");

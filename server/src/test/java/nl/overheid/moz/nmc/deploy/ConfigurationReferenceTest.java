@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.ReadKeys;
 import nl.overheid.moz.nmc.testing.TestDatabase;
@@ -65,7 +66,7 @@ class ConfigurationReferenceTest {
         ReadKeys read = new ReadKeys();
         try (Nmc nmc = Nmc.start(read.wrap(TestNmc.config(TestDatabase.get(), new TestIam(), "http://127.0.0.1:9",
                 false)), MutableClock.startingNow())) {
-            nmc.runDutiesOnce();
+            ManualRunner.of(nmc).runDutiesOnce();
         }
         Set<String> readKeys = read.keys().stream().map(ConfigurationReferenceTest::normalise)
                 .filter(key -> !key.equals("server.*")).collect(Collectors.toCollection(TreeSet::new));

@@ -84,8 +84,7 @@ class BudgetClaimTest {
     }
 
     private TaskWorker worker(Sender sender, int maxDvsPerRound) {
-        EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 8, maxDvsPerRound, LEASE,
-                Duration.ofSeconds(1), Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), Duration.ofSeconds(5));
+        EngineSettings settings = TaskEngineTest.SETTINGS.withMaxDvsPerRound(maxDvsPerRound);
         return new TaskWorker(sender, database, tasks, budget, new WorkSignals(), clock, settings);
     }
 

@@ -43,8 +43,8 @@ class GracefulStopTest {
 
     /** One task at a time, so the rest of a claimed batch waits for its turn. */
     private EngineSettings settings(Duration grace) {
-        return new EngineSettings(Duration.ofMillis(50), 50, 1, 20, LEASE, Duration.ofSeconds(1),
-                Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), grace);
+        return EngineSettings.defaults().withPollInterval(Duration.ofMillis(50)).withParallelism(1).withLease(LEASE)
+                .withBackoffBase(Duration.ofSeconds(1)).withBackoffMax(Duration.ofSeconds(10)).withShutdownGrace(grace);
     }
 
     /** Runs each task until the test opens the gate, then completes it; records what it started. */
@@ -54,7 +54,7 @@ class GracefulStopTest {
 
         @Override
         public TaskKind kind() {
-            return TaskKind.ONDERHOUD;
+            return TaskKind.WISSEN;
         }
 
         @Override
@@ -144,7 +144,7 @@ class GracefulStopTest {
     private void plan(int count) {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
-                tasks.insert(tx, TaskRepository.NewTask.standalone(TaskKind.ONDERHOUD, dvId, clock.instant()));
+                tasks.insert(tx, TaskRepository.NewTask.standalone(TaskKind.WISSEN, dvId, clock.instant()));
             }
         });
     }

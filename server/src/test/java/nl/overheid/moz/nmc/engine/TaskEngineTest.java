@@ -36,8 +36,11 @@ class TaskEngineTest {
     private final OwnedTasks owned = new OwnedTasks(database, tasks);
     private final WorkSignals signals = new WorkSignals();
     private final SendBudget budget = new SendBudget(Map.of("standaard", 3000), 0.1);
-    private final EngineSettings settings = new EngineSettings(Duration.ofMillis(100), 50, 8, 20, LEASE,
-            Duration.ofSeconds(1), Duration.ofSeconds(10), 0.1, Duration.ofMinutes(1), Duration.ofSeconds(5));
+    /** The engine's defaults with a short poll, 8 at once, a short lease, quick backoff and a short grace. */
+    static final EngineSettings SETTINGS = EngineSettings.defaults().withPollInterval(Duration.ofMillis(100))
+            .withParallelism(8).withLease(LEASE).withBackoffBase(Duration.ofSeconds(1))
+            .withBackoffMax(Duration.ofSeconds(10)).withShutdownGrace(Duration.ofSeconds(5));
+    private final EngineSettings settings = SETTINGS;
     private UUID dvId;
 
     @BeforeEach
@@ -100,9 +103,9 @@ class TaskEngineTest {
 
     @Test
     void tasksThatActOnNoNotificationAreClaimedWithAndWithoutADv() {
-        plan(TaskKind.ONDERHOUD, dvId, null, 1);
-        plan(TaskKind.ONDERHOUD, null, null, 1);
-        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+        plan(TaskKind.WISSEN, dvId, null, 1);
+        plan(TaskKind.WISSEN, null, null, 1);
+        Probe probe = new Probe(TaskKind.WISSEN, SubjectLock.NONE);
 
         assertThat(worker(probe).runOnce()).isEqualTo(2);
         assertThat(probe.seen).extracting(Task::dvId).containsExactlyInAnyOrder(dvId, null);
@@ -144,8 +147,8 @@ class TaskEngineTest {
     @Test
     void twoWorkersClaimingTheSameDueTasksRunEachTaskExactlyOnce() throws Exception {
         List<UUID> dvs = List.of(dvId, UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
-        dvs.forEach(dv -> plan(TaskKind.ONDERHOUD, dv, null, 60));
-        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+        dvs.forEach(dv -> plan(TaskKind.WISSEN, dv, null, 60));
+        Probe probe = new Probe(TaskKind.WISSEN, SubjectLock.NONE);
         TaskWorker first = worker(probe);
         TaskWorker second = worker(probe);
 
@@ -168,8 +171,8 @@ class TaskEngineTest {
 
     @Test
     void aReclaimAfterAnExpiredLeaseRaisesTheEpochAndTheStaleClaimWritesNothing() {
-        plan(TaskKind.ONDERHOUD, dvId, null, 1);
-        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+        plan(TaskKind.WISSEN, dvId, null, 1);
+        Probe probe = new Probe(TaskKind.WISSEN, SubjectLock.NONE);
         probe.complete = false;
         TaskWorker worker = worker(probe);
 
@@ -195,8 +198,8 @@ class TaskEngineTest {
 
     @Test
     void aTaskThatKeepsFailingIsParkedForAnOperatorAtItsKindsMaximum() {
-        plan(TaskKind.ONDERHOUD, dvId, null, 1);
-        Probe probe = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE);
+        plan(TaskKind.WISSEN, dvId, null, 1);
+        Probe probe = new Probe(TaskKind.WISSEN, SubjectLock.NONE);
         probe.fail = true;
         TaskWorker worker = worker(probe);
         for (int failure = 1; failure <= TaskHandler.DEFAULT_MAX_FAILURES; failure++) {
@@ -209,8 +212,8 @@ class TaskEngineTest {
 
     @Test
     void aTaskThatCouldNotReachTheDatabaseIsNotCountedAsFailed() {
-        plan(TaskKind.ONDERHOUD, dvId, null, 1);
-        TaskHandler unreachable = new Probe(TaskKind.ONDERHOUD, SubjectLock.NONE) {
+        plan(TaskKind.WISSEN, dvId, null, 1);
+        TaskHandler unreachable = new Probe(TaskKind.WISSEN, SubjectLock.NONE) {
             @Override
             public void execute(Task task) {
                 throw new IllegalStateException(new java.sql.SQLTransientConnectionException("pool exhausted"));

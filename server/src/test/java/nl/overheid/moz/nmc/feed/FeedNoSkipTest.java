@@ -42,9 +42,8 @@ class FeedNoSkipTest {
         // The workload reshapes the event partitions, so it gets a database of its own, and a pool with a
         // connection for every writer, reader and the maintenance duty.
         int connections = settings.writers() + settings.laggards() + settings.dvs() * (PAGE_SIZES.length + 1) + 2;
-        try (Database database = Database.open(new DatabaseSettings(db.url(), db.user(), db.password(), connections,
-                DatabaseSettings.DEFAULT_STATEMENT_TIMEOUT, DatabaseSettings.DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
-                DatabaseSettings.DEFAULT_TRANSACTION_TIMEOUT, "migrate"))) {
+        try (Database database = Database.open(DatabaseSettings.of(db.url(), db.user(), db.password())
+                .withPoolSize(connections).withSchemaMode("migrate"))) {
             EventWorkload workload = EventWorkload.prepare(database, settings);
             Feed feed = new Feed(database, new EventRepository(),
                     new StatusEvents(URI.create("urn:nld:oin:00000001234567890000:systeem:nmc")),

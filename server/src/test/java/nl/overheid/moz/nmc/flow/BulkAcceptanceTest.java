@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 
@@ -120,7 +121,7 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         assertThat(query("SELECT count(*) FROM taak WHERE soort = 'verzenden'", null)).containsExactly("3");
         UUID nieuw = UUID.fromString(results.get(4).path("notificatie").path("id").asText());
         assertThat(status(nieuw)).isEqualTo("aangenomen:1");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(nieuw)).as("a notification of a bulk request is sent like any other")
                 .isEqualTo("verzonden:3");
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +48,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         notify.profiel(KVK, ADDRESS);
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
 
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verzonden:3");
         List<ServeEvent> calls = journal();
@@ -96,7 +97,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         acceptCentraal("R-1", KVK, Map.of());
         acceptCentraal("R-2", KVK, Map.of());
         acceptCentraal("R-3", "87654321", Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         List<String> subjects = journal().stream().filter(call -> party(call).equals(LDV))
                 .map(call -> attribute(body(call), "dpl.core.data_subject_id")).distinct().toList();
@@ -110,8 +111,8 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .willReturn(PartiesStub.problem(404, problemType)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
 
-        nmc.runWorkersOnce();
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
         assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json().path("reden").asText())
@@ -144,7 +145,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         notify.server().stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH)).atPriority(1).willReturn(answer));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
 
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("in-verzending:2");
         assertThat(pogingen(id)).containsExactly("1:gepland");
@@ -156,7 +157,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         notify.reset();
         notify.profiel(KVK, ADDRESS);
         clock.advance(Duration.ofSeconds(11));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verzonden:3");
         assertThat(pogingen(id)).containsExactly("1:verzonden");
@@ -168,13 +169,13 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(1)).toString()));
         for (int round = 0; round < 5; round++) {
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofSeconds(11));
         }
         assertThat(status(id)).isEqualTo("in-verzending:2");
 
         clock.advance(Duration.ofMinutes(1));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verlopen:3");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(SEND);
@@ -202,7 +203,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         UUID centraal = acceptCentraal(DV_REF, KVK, Map.of());
         UUID decentraal = accept("DOSSIER-4712", Map.of());
 
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsOnly(LDV);
         assertThat(pogingen(centraal)).containsExactly("1:gepland");
@@ -212,7 +213,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         notify.reset();
         notify.profiel(KVK, ADDRESS);
         clock.advance(Duration.ofSeconds(11));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(centraal)).isEqualTo("verzonden:3");
         assertThat(status(decentraal)).isEqualTo("verzonden:3");
@@ -226,7 +227,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
 
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV);
         assertThat(pogingen(id)).containsExactly("1:gepland");
@@ -236,13 +237,13 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     void aPermanentFailureIsReportedOnceWithTheNumberInTheBodyAndTheNotificationAsReportId() {
         notify.profiel(KVK, ADDRESS);
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.server().resetRequests();
 
         receipt(id, 1, "permanent-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         clock.advance(Duration.ofMinutes(5));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
         List<ServeEvent> calls = journal();
@@ -267,10 +268,10 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                         .withBody("{\"meldingId\": \"{{jsonPath request.body '$.meldingId'}}\"}")
                         .withTransformers("response-template")));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         receipt(id, 1, "permanent-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(journal()).extracting(CentralisedRegimeTest::party).filteredOn(REPORT::equals).hasSize(1);
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).as("only its erasure waits")
@@ -284,10 +285,10 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
                         .withBody("{\"meldingId\": \"" + UUID.randomUUID() + "\"}")));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         receipt(id, 1, "permanent-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(query("SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
                 .containsExactly("open:profielservice-contract");
@@ -297,15 +298,15 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     void aReportThatKeepsFailingInsideTheNmcIsParkedAndCountedToo() {
         notify.profiel(KVK, ADDRESS);
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         double parkedBefore = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
         assertThat(postReceipt(receiptBody(id, 1, "permanent-failure")).status()).isEqualTo(200);
-        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
         // The data key can no longer be unwrapped: an NMC-internal failure at every try.
         execute("UPDATE notificatie SET datasleutel_gewrapt = '\\x00' WHERE id = ?", id);
 
         for (int round = 0; round < 7; round++) {
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofSeconds(11));
         }
 
@@ -333,7 +334,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
             }
         }));
 
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verlopen:3");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).as("no send, and no record of one")
@@ -352,7 +353,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
             return written;
         }));
 
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verlopen:3");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV);
@@ -362,13 +363,13 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     void aFailureWithinTheMebvPeriodIsReportedToo() {
         notify.profiel(KVK, ADDRESS);
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "delivered");
         clock.advance(Duration.ofDays(2));
         notify.server().resetRequests();
 
         receipt(id, 1, "permanent-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
@@ -378,11 +379,11 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     void aFailedResendIsNotReportedButAFinalTemporaryFailureIsNotAnInvalidAddressEither() {
         notify.profiel(KVK, ADDRESS);
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "temporary-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 2, "temporary-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(REPORT);
@@ -393,8 +394,8 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         notify.profiel(KVK, ADDRESS);
         notify.answer(400, "BadRequestError");
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(REPORT);
@@ -403,9 +404,9 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     @Test
     void aDecentralisedPermanentFailureIsNotReported() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "permanent-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(LOOKUP, REPORT);
@@ -417,12 +418,12 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         notify.server().stubFor(post(urlPathEqualTo(PartiesStub.REPORT_PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         double parkedBefore = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
 
         receipt(id, 1, "permanent-failure");
         for (int round = 0; round < 6; round++) {
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofSeconds(11));
         }
 
@@ -439,13 +440,13 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     void noNumberOrAddressReachesTheTablesOrTheLogs() {
         notify.profiel(KVK, ADDRESS);
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "permanent-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.server().stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(503)));
         acceptCentraal("DOSSIER-4712", KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         String stored = String.join("\n", query("""
                 SELECT row_to_json(e)::text FROM event e

@@ -14,6 +14,7 @@ import java.util.logging.LogRecord;
 import nl.overheid.moz.nmc.ldv.LdvClient;
 import nl.overheid.moz.nmc.profiel.ProfielserviceClient;
 import nl.overheid.moz.nmc.sending.NotifyNlClient;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class FailedCallLogTest extends LifecycleTestBase {
     void aNotifyNlOutageIsAWarningWithTheStatusAndTheTrace() {
         fail(SEND, answerQuoting(503, "$.email_address"));
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(warningOf(NotifyNlClient.class))
                 .startsWith("NotifyNL POST /v2/notifications/email failed: HTTP 503 ")
@@ -43,7 +44,7 @@ class FailedCallLogTest extends LifecycleTestBase {
     void aRefusedCredentialSaysWhatToCheck() {
         fail(SEND, answerQuoting(403, "$.email_address"));
         accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(warningOf(NotifyNlClient.class)).contains("HTTP 403 (check notifynl.services.standaard.api-key)");
         assertNoPersonalData(EMAIL);
@@ -53,7 +54,7 @@ class FailedCallLogTest extends LifecycleTestBase {
     void aRefusalOfTheEmailIsAWarningThatNamesTheConsequence() {
         fail(SEND, answerQuoting(400, "$.email_address"));
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).startsWith("niet-bezorgbaar");
         assertThat(warningOf(NotifyNlClient.class)).contains("HTTP 400").contains(traceId(id))
@@ -65,7 +66,7 @@ class FailedCallLogTest extends LifecycleTestBase {
     void aBrokenConnectionIsAWarningWithTheKindOfFailure() {
         notify.breakConnections();
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(warningOf(NotifyNlClient.class)).contains("failed: no usable answer (").contains(traceId(id));
         assertNoPersonalData(EMAIL);
@@ -75,7 +76,7 @@ class FailedCallLogTest extends LifecycleTestBase {
     void aProfielserviceFailureIsAWarningWithoutTheKvkNumber() {
         fail(PartiesStub.LOOKUP_PATH, answerQuoting(500, "$.identificerendNummer"));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(warningOf(ProfielserviceClient.class))
                 .startsWith("Profielservice POST /contactgegevens/opvragingen failed: HTTP 500 ")
@@ -87,7 +88,7 @@ class FailedCallLogTest extends LifecycleTestBase {
     void anLdvFailureIsAWarningThatNamesTheRecordAndTheCallThatWaits() {
         fail(PartiesStub.LDV_PATH, answerQuoting(503, "$.trace_id"));
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(warningOf(LdvClient.class))
                 .startsWith("LDV POST /dataverwerkingen (record nmc.notifynl.email-versturen) failed: HTTP 503 ")

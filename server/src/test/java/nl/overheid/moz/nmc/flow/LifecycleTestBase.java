@@ -16,6 +16,7 @@ import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestDatabase;
@@ -110,7 +111,7 @@ abstract class LifecycleTestBase {
     /** A receipt under this NotifyNL id (e.g. a duplicate's), processed at once. */
     protected void receipt(UUID id, int nummer, String status, String notifyId) {
         assertThat(postReceipt(receiptBody(id, nummer, status, notifyId, clock.instant())).status()).isEqualTo(200);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
     }
 
     protected Http.Response postReceipt(String body) {

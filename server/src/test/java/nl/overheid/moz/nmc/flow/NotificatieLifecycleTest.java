@@ -20,6 +20,7 @@ import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestDatabase;
@@ -40,7 +41,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         assertThat(status(id)).isEqualTo("aangenomen:1");
 
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
 
         receipt(id, 1, "delivered");
@@ -50,11 +51,11 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(delivered.path("pogingen").get(0).path("status").asText()).isEqualTo("bezorgd");
 
         clock.advance(Duration.ofDays(7));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).as("not final before the callback window has passed too").isEqualTo("bezorgd:4");
 
         clock.advance(Duration.ofMinutes(26));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
 
         JsonNode page = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json();
@@ -81,10 +82,10 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aTemporaryFailureOnTheFirstAttemptIsResentAndTheSecondAttemptDecides() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         receipt(id, 1, "temporary-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).as("the resend is an event although the status stays").isEqualTo("verzonden:4");
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
 
@@ -97,7 +98,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aPermanentFailureEndsNietBezorgbaarOnbereikbaar() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "permanent-failure");
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
     }
@@ -105,13 +106,13 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aFailureWithinTheMebvPeriodUndoesBezorgd() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "delivered");
         clock.advance(Duration.ofDays(1));
         receipt(id, 1, "permanent-failure");
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
         clock.advance(Duration.ofDays(8));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).as("the finalise task was completed by the failure").isEqualTo("niet-bezorgbaar:5");
     }
 
@@ -119,7 +120,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void notifyRefusingTheEmailEndsNietBezorgbaar() {
         notify.answer(400, "BadRequestError");
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
         assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
     }
@@ -129,14 +130,14 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         notify.answer(503, "ServiceUnavailable");
         UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
         for (int i = 0; i < 8; i++) {
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofSeconds(11));
         }
         assertThat(status(id)).isEqualTo("in-verzending:2");
         assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id)).containsExactly("0");
 
         clock.advance(Duration.ofHours(1));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verlopen:3");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).as("only its erasure waits")
                 .containsExactly("wissen");
@@ -146,10 +147,10 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void notifyRecoveringAfterAnOutageStillSendsTheSameAttempt() {
         notify.answer(500, "Exception");
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.reset();
         clock.advance(Duration.ofMinutes(1));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
         assertThat(pogingen(id)).containsExactly("1:verzonden");
     }
@@ -157,16 +158,16 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aLostCallbackIsFoundByReconciliation() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.status(notifyId(id, 1), "delivered", clock.instant());
 
         clock.advance(Duration.ofMinutes(59));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).as("not asked before the first hour").isEqualTo("verzonden:3");
 
         clock.advance(Duration.ofMinutes(2));
-        nmc.runWorkersOnce();
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgd:4");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
     }
@@ -174,21 +175,21 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aDeliveredOnTheFirstAttemptWhileTheResendWaitsMakesItBezorgdAndNothingIsResent() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status()).isEqualTo(200);
-        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
                 .as("the resend waits").containsExactly("1");
 
         clock.advance(Duration.ofSeconds(30));
         assertThat(postReceipt(receiptBody(id, 1, "delivered")).status()).isEqualTo(200);
-        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
         assertThat(status(id)).isEqualTo("bezorgd:4");
         int posts = notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"))).size();
 
-        nmc.runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"))))
@@ -200,9 +201,9 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aDeliveredOnAttemptOneWhileAttemptTwoRunsLeavesTheReconciliationOfAttemptTwo() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "temporary-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
         UUID second = pogingId(id, 2);
 
@@ -217,7 +218,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aDeliveredUnderADuplicateNotifyNlIdMakesTheNotificationBezorgd() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         String duplicate = UUID.randomUUID().toString();
 
         receipt(id, 1, "delivered", duplicate);
@@ -230,7 +231,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void reconciliationAsksNotifyNlForEveryIdOfTheAttemptAndADeliveredDuplicateCounts() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         UUID duplicate = UUID.randomUUID();
         execute("UPDATE poging SET duplicaat_notify_ids = ARRAY[CAST('" + duplicate + "' AS uuid)] "
                 + "WHERE notificatie = ?", id);
@@ -238,8 +239,8 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         notify.status(duplicate.toString(), "delivered", clock.instant());
 
         clock.advance(Duration.ofMinutes(61));
-        nmc.runWorkersOnce();
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("bezorgd:4");
         for (String notifyId : List.of(notifyId(id, 1), duplicate.toString())) {
@@ -252,10 +253,10 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void anAttemptNotifyNlDoesNotKnowEndsBezorgstatusOnbekendAndALateReceiptCorrectsIt() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.status(null, null, null);
         clock.advance(Duration.ofHours(2));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
         assertThat(pogingen(id)).containsExactly("1:onbekend");
 
@@ -266,18 +267,18 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void anAttemptStillSendingIsAskedAgainUntilNotifyNlsRetentionEnds() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.status(notifyId(id, 1), "sending", null);
         for (int hour = 0; hour < 24 * 7 - 1; hour++) {
             clock.advance(Duration.ofHours(1));
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
         }
         assertThat(status(id)).isEqualTo("verzonden:3");
         assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/" + notifyId(id, 1)))))
                 .as("asked by its NotifyNL id after 1 h, 6 h, 24 h and then daily").hasSize(3 + 5);
         clock.advance(Duration.ofHours(2));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
     }
 
@@ -285,19 +286,19 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void aNotificationWhoseTaskWasLostIsPickedUpByTheControlDuty() {
         UUID id = accept(DV_REF, Map.of());
         execute("DELETE FROM taak WHERE notificatie = ?", id);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("aangenomen:1");
 
-        assertThat(nmc.runDutiesOnce()).isEqualTo(1);
-        assertThat(nmc.runDutiesOnce()).as("planning is idempotent").isZero();
-        nmc.runWorkersOnce();
+        assertThat(ManualRunner.of(nmc).runDutiesOnce()).isEqualTo(1);
+        assertThat(ManualRunner.of(nmc).runDutiesOnce()).as("planning is idempotent").isZero();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
 
         receipt(id, 1, "delivered");
         execute("DELETE FROM taak WHERE notificatie = ?", id);
-        assertThat(nmc.runDutiesOnce()).isEqualTo(1);
+        assertThat(ManualRunner.of(nmc).runDutiesOnce()).isEqualTo(1);
         clock.advance(Duration.ofDays(8));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
     }
 
@@ -401,14 +402,14 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void aReceiptThatOvertakesTheSendCommitActsOnBehalfOfTheWorkerWhoseLateCommitWritesNothing() throws Exception {
         GatedNotifyNl gated = restartWithGatedNotifyNl();
         UUID id = accept(DV_REF, Map.of());
-        Thread sender = Thread.ofVirtual().start(nmc::runWorkersOnce);
+        Thread sender = Thread.ofVirtual().start(ManualRunner.of(nmc)::runWorkersOnce);
         assertThat(gated.entered.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the POST is in flight").isTrue();
         UUID pogingRef = pogingId(id, 1);
 
         assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference", pogingRef.toString(),
                 "status", "delivered", "completed_at", clock.instant().toString(), "notification_type", "email")))
                 .status()).isEqualTo(200);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgd:4");
         assertThat(transactionsOfSentAndDelivered(id))
                 .as("the receipt task wrote in-verzending -> verzonden itself, with bezorgd").isEqualTo("1");
@@ -427,13 +428,13 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         GatedNotifyNl gated = restartWithGatedNotifyNl();
         gated.release.countDown();
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
 
         assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference",
                 pogingId(id, 1).toString(), "status", "delivered", "completed_at", clock.instant().toString(),
                 "notification_type", "email"))).status()).isEqualTo(200);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgd:4");
         assertThat(transactionsOfSentAndDelivered(id)).as("the send commit wrote verzonden, the receipt bezorgd")
                 .isEqualTo("2");
@@ -446,7 +447,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void aSendPostponedByAnOutageDoesNotStartAfterGeldigTotWhenNotifyNlIsBack() {
         notify.answer(503, "ServiceUnavailable");
         UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(10)).toString()));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("in-verzending:2");
         var posts = com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"));
@@ -454,7 +455,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
         notify.reset();
         clock.advance(Duration.ofMinutes(11));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verlopen:3");
         assertThat(notify.server().findAll(posts)).as("no POST after geldig_tot (a 5xx may have arrived, so it "
                 + "was looked up by reference first)").hasSize(sent);
@@ -484,7 +485,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         }));
         locked.await();
         // ... while the send task is claimed (the claim never touches the notification) and its start waits.
-        Thread sender = Thread.ofVirtual().start(nmc::runWorkersOnce);
+        Thread sender = Thread.ofVirtual().start(ManualRunner.of(nmc)::runWorkersOnce);
         for (int i = 0; i < 200 && !query("SELECT claim_epoch FROM taak WHERE notificatie = ?", id).equals(List.of("1")); i++) {
             Thread.sleep(25);
         }
@@ -502,13 +503,13 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void anUncertainSendPastGeldigTotIsLookedUpNotEndedBlindly() {
         notify.breakConnections();
         UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("in-verzending:2");
 
         clock.advance(Duration.ofHours(2));
         String notifyId = UUID.randomUUID().toString();
         notify.status(notifyId, "sending", null);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).as("NotifyNL had it after all: the attempt runs to its outcome").isEqualTo("verzonden:3");
         assertThat(query("SELECT notify_id FROM poging WHERE notificatie = ?", id)).containsExactly(notifyId);
     }
@@ -518,16 +519,16 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         notify.breakConnections();
         notify.status(null, null, null);
         UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         clock.advance(Duration.ofHours(2));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verlopen:3");
     }
 
     @Test
     void finalisingWaitsForAStoredFailureReceiptAndTheControlDutyGetsItProcessed() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "delivered");
         // a failure receipt within the period that was stored but whose receipt task got lost
         UUID poging = pogingId(id, 1);
@@ -535,13 +536,13 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 + "SELECT id, notify_id, 'permanent-failure', now(), now() FROM poging WHERE id = ?", poging);
 
         clock.advance(Duration.ofDays(8));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).as("finalising does not overtake the stored failure").isEqualTo("bezorgd:4");
 
-        nmc.runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verwerken'", id))
                 .as("the control duty planned the lost receipt task").containsExactly("1");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
     }
 
@@ -550,12 +551,12 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         execute("UPDATE notificatie SET datasleutel_gewrapt = '\\x00' WHERE id = ?", id);
         for (int round = 1; round <= 4; round++) {
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofMinutes(1));
             assertThat(status(id)).as("failure %d of 5 only postpones", round).isEqualTo("in-verzending:2");
         }
         assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id)).containsExactly("4");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("technisch-mislukt:3");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).as("only its erasure waits")
                 .containsExactly("wissen");
@@ -569,7 +570,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(cancelled.status()).isEqualTo(200);
         assertThat(cancelled.json().path("status").asText()).isEqualTo("geannuleerd");
         assertThat(cancelled.json().path("reden").asText()).isEqualTo("geannuleerd");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(notify.server().getAllServeEvents()).isEmpty();
 
         Http.Response again = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
@@ -599,13 +600,13 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aRetriedCallbackIsStoredOnceAndAnUnknownReferenceNotAtAll() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         String body = receiptBody(id, 1, "delivered");
         assertThat(postReceipt(body).status()).isEqualTo(200);
         assertThat(postReceipt(body).status()).isEqualTo(200);
         assertThat(postReceipt(body.replace(pogingId(id, 1).toString(), UUID.randomUUID().toString())).status())
                 .isEqualTo(200);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(query("SELECT count(*) FROM ontvangst", null)).containsExactly("1");
         assertThat(status(id)).isEqualTo("bezorgd:4");
     }
@@ -613,11 +614,11 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void noPersonalDataReachesTheLogTablesOrTheLogs() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "delivered");
         notify.answer(400, "BadRequestError");
         accept("DOSSIER-4712", Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         String stored = String.join("\n", query("""
                 SELECT row_to_json(e)::text FROM event e

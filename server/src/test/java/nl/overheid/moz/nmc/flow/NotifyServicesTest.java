@@ -23,6 +23,7 @@ import java.util.UUID;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
@@ -78,7 +79,7 @@ class NotifyServicesTest extends LifecycleTestBase {
 
     /** Send claim rounds until one claims nothing. */
     private void drainSends() {
-        while (nmc.runWorkerOnce(TaskKind.VERZENDEN) > 0) {
+        while (ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN) > 0) {
             // the next round
         }
     }
@@ -118,7 +119,7 @@ class NotifyServicesTest extends LifecycleTestBase {
     void aBerichttypeOfTheSecondServiceIsSentAndLookedUpWithThatServicesKey() throws Exception {
         UUID a = accept(TestNmc.BERICHTTYPE);
         UUID b = accept(TestNmc.BERICHTTYPE_B);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(a)).isEqualTo("verzonden:3");
         assertThat(status(b)).isEqualTo("verzonden:3");
 
@@ -135,7 +136,7 @@ class NotifyServicesTest extends LifecycleTestBase {
         notify.status(notifyIdA, "sending", null);
         notify.status(notifyIdB, "sending", null);
         clock.advance(Duration.ofHours(1).plusSeconds(1));
-        assertThat(nmc.runWorkerOnce(TaskKind.RECONCILIEREN)).isEqualTo(2);
+        assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN)).isEqualTo(2);
         List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathMatching("/v2/notifications/.+")));
         assertThat(lookups).hasSize(2);
         for (LoggedRequest lookup : lookups) {
@@ -183,7 +184,7 @@ class NotifyServicesTest extends LifecycleTestBase {
         acceptMany(TestNmc.BERICHTTYPE, 9);
         notify.server().stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(503)));
-        assertThat(nmc.runWorkerOnce(TaskKind.VERZENDEN)).isEqualTo(9);
+        assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN)).isEqualTo(9);
         assertThat(posts()).as("no LDV record, no call").isEmpty();
 
         notify.reset();
@@ -218,10 +219,10 @@ class NotifyServicesTest extends LifecycleTestBase {
                 + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
         assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("standaard");
 
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         assertThat(posts()).isEmpty();
         assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("tweede");
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         assertThat(posts()).singleElement().satisfies(post -> assertThat(signedBy(post)).isEqualTo(SERVICE_B));
         assertThat(status(id)).isEqualTo("verzonden:3");
     }
@@ -229,7 +230,7 @@ class NotifyServicesTest extends LifecycleTestBase {
     @Test
     void aReceiptIsStoredOnlyWithTheCallbackTokenOfItsNotificationsService() {
         UUID b = accept(TestNmc.BERICHTTYPE_B);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         String body = receiptBody(b, 1, "delivered");
 
         assertThat(http.post("/api/nmc/v1/notifynl-callback", "not-a-configured-token-at-all", body).status())
@@ -239,7 +240,7 @@ class NotifyServicesTest extends LifecycleTestBase {
         assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", pogingId(b, 1))).containsExactly("0");
 
         assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN_B, body).status()).isEqualTo(200);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(b)).isEqualTo("bezorgd:4");
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestIam;
 import nl.overheid.moz.nmc.testing.TestNmc;
@@ -55,10 +56,10 @@ class OperatorApiTest extends LifecycleTestBase {
         notify.server().stubFor(com.github.tomakehurst.wiremock.client.WireMock.post(urlPathEqualTo(PartiesStub.REPORT_PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "permanent-failure");
         for (int round = 0; round < 6; round++) {
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofSeconds(11));
         }
 
@@ -95,7 +96,7 @@ class OperatorApiTest extends LifecycleTestBase {
         assertThat(get("/taken").json().path("taken")).isEmpty();
 
         // Watch it complete: the report is made and the task is gone.
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(notify.server().findAll(postRequestedFor(urlPathEqualTo(PartiesStub.REPORT_PATH))))
                 .hasSize(reportsBefore + 1);
         assertThat(get("/taken/" + taskId).status()).isEqualTo(404);
@@ -201,7 +202,7 @@ class OperatorApiTest extends LifecycleTestBase {
         // The webhook, the epoch, the KEK and the pepper.
         assertThat(post("/dienstverleners/" + TestNmc.DV_B + "/webhook/hervatting",
                 Map.of("toelichting", "x")).status()).as("DV B has no webhook").isEqualTo(404);
-        nmc.runDutiesOnce();   // plans DV C's webhook position
+        ManualRunner.of(nmc).runDutiesOnce();   // plans DV C's webhook position
         Http.Response resumed = post("/dienstverleners/" + oin + "/webhook/hervatting", Map.of("toelichting",
                 "DV meldt webhook hersteld"));
         assertThat(resumed.status()).as(resumed.body()).isEqualTo(200);

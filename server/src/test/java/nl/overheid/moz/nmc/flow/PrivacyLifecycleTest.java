@@ -15,6 +15,7 @@ import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.retention.PepperCompromises;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 
@@ -34,17 +35,17 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     @Test
     void theDataKeyIsErasedTheErasurePeriodAfterTheTerminalStatusAndNotBefore() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "permanent-failure");
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
         List<String> ciphertexts = ciphertexts(id);
 
         clock.advance(Duration.ofDays(29));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(key(id)).as("not before its period").isEqualTo("key");
 
         clock.advance(Duration.ofDays(1).plusMinutes(1));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(key(id)).isEqualTo("erased");
         assertThat(query("SELECT ldv_betrokkene IS NULL FROM notificatie WHERE id = ?", id)).containsExactly("t");
@@ -56,20 +57,20 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     @Test
     void anErasedNotificationThatALateReceiptReopensEndsTechnischMisluktInsteadOfSending() {
         UUID id = accept(DV_REF, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.status(null, null, null);                      // NotifyNL does not know the attempt
         clock.advance(Duration.ofHours(2));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
         clock.advance(Duration.ofDays(31));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(key(id)).isEqualTo("erased");
 
         receipt(id, 1, "delivered");                          // a very late delivery report re-opens it
         assertThat(status(id)).isEqualTo("bezorgd:5");
         clock.advance(Duration.ofHours(1));
         receipt(id, 1, "temporary-failure");                  // a bounce within the MEBV period: a resend
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).as("resend started (7), then ended: nothing to send").isEqualTo("technisch-mislukt:8");
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:technisch-mislukt");
@@ -81,17 +82,17 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     void anInvalidAddressReportOfAnErasedNotificationIsParkedNotRetriedForever() {
         notify.profiel(KVK, "ondernemer@bedrijf.example");
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         notify.status(null, null, null);
         clock.advance(Duration.ofHours(2));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         clock.advance(Duration.ofDays(31));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(key(id)).isEqualTo("erased");
         double parked = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
 
         receipt(id, 1, "permanent-failure");
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
         assertThat(query("SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? "
@@ -105,24 +106,24 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         List<UUID> finished = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             UUID id = accept("OUD-" + i, Map.of());
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
             receipt(id, 1, "permanent-failure");
             finished.add(id);
         }
         notify.profiel(KVK, "ondernemer@bedrijf.example");
         UUID centraal = acceptCentraal("OUD-C", KVK, Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(centraal, 1, "delivered");
         clock.advance(Duration.ofDays(8));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(centraal)).isEqualTo("definitief-bezorgd:5");
         finished.add(centraal);
 
         clock.advance(Duration.ofDays(7 * 366));
         UUID live = accept("NIEUW-1", Map.of());             // accepted now, still on its way
         for (int round = 0; round < 10; round++) {
-            nmc.runDutiesOnce();
-            nmc.runWorkersOnce();
+            ManualRunner.of(nmc).runDutiesOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
         }
 
         for (UUID id : finished) {
@@ -162,15 +163,15 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         AtomicBoolean sending = new AtomicBoolean(true);
         Thread load = Thread.ofVirtual().start(() -> {
             while (sending.get()) {
-                nmc.runWorkerOnce(TaskKind.VERZENDEN);
+                ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
             }
         });
         for (int round = 0; round < 20; round++) {
-            nmc.runDutiesOnce();
+            ManualRunner.of(nmc).runDutiesOnce();
         }
         sending.set(false);
         load.join();
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(query("SELECT kek_versie || ':' || count(*) FROM notificatie GROUP BY kek_versie", null))
                 .containsExactly("2:30");
@@ -201,7 +202,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     void aCompromisedPepperVersionIsNoLongerUsedAndItsRowsAreErasedEarlyWhileSearchStillFindsThem() {
         restartWithConfig(twoDvrefPeppers());
         UUID finished = accept("GEHEIM-1", Map.of());
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         receipt(finished, 1, "permanent-failure");
         UUID live = accept("GEHEIM-2", Map.of());
         assertThat(query("SELECT DISTINCT pepper_versie FROM notificatie", null)).containsExactly("1");
@@ -209,17 +210,17 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         nmc.pepperCompromises().markCompromised(PepperCompromises.Purpose.DVREF, 1);
         UUID after = accept("GEHEIM-3", Map.of());
         assertThat(query("SELECT pepper_versie FROM notificatie WHERE id = ?", after)).containsExactly("2");
-        nmc.runDutiesOnce();
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(key(finished)).as("erased at once").isEqualTo("erased");
         assertThat(key(live)).as("a live notification is still sent").isEqualTo("key");
         assertThat(status(live)).startsWith("verzonden");
         receipt(live, 1, "delivered");
         clock.advance(Duration.ofDays(8));
-        nmc.runWorkersOnce();
-        nmc.runDutiesOnce();
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(live)).startsWith("definitief-bezorgd");
         assertThat(key(live)).as("erased as soon as it is terminal").isEqualTo("erased");
 

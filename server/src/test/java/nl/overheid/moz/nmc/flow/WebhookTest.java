@@ -22,6 +22,7 @@ import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.DvWebhookStub;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import nl.overheid.moz.nmc.testing.TestWebhookKeys;
@@ -52,7 +53,7 @@ class WebhookTest extends LifecycleTestBase {
         dv.trust(http.baseUrl() + "/.well-known/jwks.json", ISSUER);
         sql("UPDATE dienstverlener SET webhook_url = '" + dv.url() + "', webhook_max_mislukkingen = 3 WHERE oin = '"
                 + TestNmc.DV_A + "'");
-        nmc.runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
     }
 
     private void restart(String config) {
@@ -71,7 +72,7 @@ class WebhookTest extends LifecycleTestBase {
         for (int i = 0; i < 3; i++) {
             accept("WH-" + i, Map.of());
         }
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);       // 3 × (aangenomen, in-verzending, verzonden) = 9 events
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);       // 3 × (aangenomen, in-verzending, verzonden) = 9 events
 
         deliverAll();
 
@@ -106,10 +107,10 @@ class WebhookTest extends LifecycleTestBase {
         dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(503)));
         accept("WH-1", Map.of());
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
 
         for (int failure = 1; failure <= 3; failure++) {
-            nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+            ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
             clock.advance(Duration.ofSeconds(30));   // past each retry wait (10 s, 20 s)
         }
         assertThat(calls()).hasSize(3);
@@ -117,10 +118,10 @@ class WebhookTest extends LifecycleTestBase {
         assertThat(paused.path("status").asText()).isEqualTo("gepauzeerd");
         Instant firstPause = Instant.parse(paused.path("gepauzeerdTot").asText());
 
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(calls()).as("nothing while paused").hasSize(3);
         clock.advance(Duration.between(clock.instant(), firstPause).plusSeconds(1));
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(calls()).as("one try after the pause").hasSize(4);
         Instant secondPause = Instant.parse(http.get("/api/nmc/v1/webhook", tokenA()).json()
                 .path("gepauzeerdTot").asText());
@@ -134,7 +135,7 @@ class WebhookTest extends LifecycleTestBase {
         Http.Response resumed = http.post("/api/nmc/v1/webhook/hervatting", tokenA(), "");
         assertThat(resumed.status()).isEqualTo(200);
         assertThat(resumed.json().path("status").asText()).isEqualTo("actief");
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
 
         assertThat(calls()).hasSize(1);
         JsonNode after = http.get("/api/nmc/v1/webhook", tokenA()).json();
@@ -147,9 +148,9 @@ class WebhookTest extends LifecycleTestBase {
         dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(307).withHeader("Location", dv.server().baseUrl() + "/elders")));
         accept("WH-1", Map.of());
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
 
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
 
         assertThat(dv.server().findAll(postRequestedFor(urlPathEqualTo("/elders")))).isEmpty();
         assertThat(position()).isEqualTo("1:redirect-307:no position");
@@ -160,14 +161,14 @@ class WebhookTest extends LifecycleTestBase {
         dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(200).withFixedDelay(4_000)));
         accept("WH-1", Map.of());
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(position()).isEqualTo("1:timeout:no position");
 
         dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(200).withBody(new byte[200 * 1024])));
         clock.advance(Duration.ofSeconds(30));
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(position()).isEqualTo("2:response-too-large:no position");
     }
 
@@ -185,14 +186,14 @@ class WebhookTest extends LifecycleTestBase {
                 """.formatted(TestWebhookKeys.CURRENT.yaml(null, null), next.yaml(publish.toString(), sign.toString())));
         assertThat(kids()).containsExactly(TestWebhookKeys.CURRENT.kid, next.kid);
         accept("WH-1", Map.of());
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);   // the DV caches the JWKS now, holding both keys
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);   // the DV caches the JWKS now, holding both keys
         List<ServeEvent> before = calls();
 
         clock.advance(Duration.ofMinutes(11));
         accept("WH-2", Map.of());
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
 
         assertThat(dv.verdicts()).extracting(DvWebhookStub.Verdict::kid)
                 .containsExactly(TestWebhookKeys.CURRENT.kid, next.kid);
@@ -241,19 +242,19 @@ class WebhookTest extends LifecycleTestBase {
     void everyNotificationInABatchHasItsLdvRecordBeforeTheCallAndWithoutOneNothingIsCalled() {
         accept("WH-1", Map.of());
         accept("WH-2", Map.of());
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         notify.server().resetRequests();
         notify.server().stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH)).atPriority(1)
                 .willReturn(aResponse().withStatus(503)));
 
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(calls()).isEmpty();
         assertThat(position()).as("an LDV failure is not the DV's").isEqualTo("0:none:no position");
 
         notify.reset();
         notify.server().resetRequests();
         clock.advance(Duration.ofSeconds(30));
-        nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
 
         List<ServeEvent> records = new ArrayList<>(notify.server().getAllServeEvents());
         assertThat(records).hasSize(2).allSatisfy(record -> assertThat(record.getRequest().getBodyAsString())
@@ -271,7 +272,7 @@ class WebhookTest extends LifecycleTestBase {
                 "dvRef", "WH-B", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL)));
         assertThat(b.status()).isEqualTo(202);
         UUID other = UUID.fromString(b.json().path("id").asText());
-        nmc.runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
 
         deliverAll();
 
@@ -323,12 +324,12 @@ class WebhookTest extends LifecycleTestBase {
         UUID id = accept("WH-1", Map.of());
         assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenA()).status()).isEqualTo(200);
 
-        nmc.runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
         assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).as("not older than 7 days yet")
                 .isEmpty();
         clock.advance(Duration.ofDays(8));
-        nmc.runDutiesOnce();
-        nmc.runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
 
         assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).singleElement().satisfies(report -> {
             JsonNode body = MAPPER.readTree(report.getBodyAsString());
@@ -341,7 +342,7 @@ class WebhookTest extends LifecycleTestBase {
         String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("cursor").asText();
         http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(), "{\"cursor\":\"" + cursor + "\"}");
         clock.advance(Duration.ofDays(2));
-        nmc.runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
         assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"").orElseThrow()).isZero();
         assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).hasSize(1);
     }
@@ -353,7 +354,7 @@ class WebhookTest extends LifecycleTestBase {
         for (int round = 0; round < 20; round++) {
             int before = calls().size();
             clock.advance(Duration.ofSeconds(3));   // past the idle interval
-            nmc.runWorkerOnce(TaskKind.TERUGKOPPELEN);
+            ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
             if (calls().size() == before) {
                 return;
             }

@@ -14,6 +14,7 @@ import java.util.logging.Logger;
 import java.util.logging.StreamHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.RunningNmc;
 import nl.overheid.moz.nmc.testing.TestDatabase;
@@ -118,7 +119,7 @@ class LogLinesTest {
         String dvId = DB.query("SELECT dv_id FROM notificatie WHERE id = CAST(? AS uuid)", id).getFirst();
 
         nmc.parties().answer(503, "ServiceUnavailable");
-        nmc.nmc().runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
 
         List<JsonNode> failed = lines().stream()
                 .filter(line -> line.path("level").asText().equals("WARNING")

@@ -14,6 +14,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.PrometheusText;
 import nl.overheid.moz.nmc.testing.RunningNmc;
@@ -95,7 +96,7 @@ class MetricsTest {
         assertThat(accept("metrics-1").status()).isEqualTo(202);
         assertThat(accept("metrics-2").status()).isEqualTo(202);
         CLOCK.advance(Duration.ofSeconds(30));
-        nmc.nmc().runDutiesOnce();
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
 
         PrometheusText queued = scrape();
         assertThat(queued.require("nmc_api_requests_total", accepted)).isEqualTo(requests + 2);
@@ -112,8 +113,8 @@ class MetricsTest {
         double claimed = queued.value("nmc_engine_claimed_tasks_total", sending);
         Map<String, String> standaardNow = Map.of("service", "standaard", "doel", "sending", "venster", "huidig");
         double tokensTaken = queued.require("nmc_send_budget_taken", standaardNow);
-        nmc.nmc().runWorkerOnce(TaskKind.VERZENDEN);
-        nmc.nmc().runDutiesOnce();
+        ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
         PrometheusText sent = scrape();
         assertThat(sent.require("nmc_engine_claim_rounds_total", sending)).isEqualTo(rounds + 1);
         assertThat(sent.require("nmc_engine_claimed_tasks_total", sending)).isEqualTo(claimed + 2);
@@ -160,7 +161,7 @@ class MetricsTest {
         PrometheusText before = scrape();
         nmc.parties().answer(503, "ServiceUnavailable");
         try {
-            nmc.nmc().runWorkerOnce(TaskKind.VERZENDEN);
+            ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
         } finally {
             nmc.parties().reset();
         }
@@ -171,7 +172,7 @@ class MetricsTest {
         // A claim whose lease ran out: the task is due again with its old lease still set.
         DB.execute("UPDATE taak SET due = now() - interval '1 hour', lease_tot = now() - interval '1 minute'"
                 + " WHERE soort = 'verzenden'", null);
-        nmc.nmc().runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
         assertThat(scrape().require("nmc_engine_lease_expiries_total", sending))
                 .isEqualTo(before.value("nmc_engine_lease_expiries_total", sending) + 1);
     }
@@ -184,9 +185,9 @@ class MetricsTest {
                     "dvRef", "contact-" + System.nanoTime(), "berichttype", TestNmc.BERICHTTYPE,
                     "identificerendNummer", "99999999"))).status()).isEqualTo(202);
         }
-        nmc.nmc().runWorkerOnce(TaskKind.VERZENDEN);
-        nmc.nmc().runDutiesOnce();
-        nmc.nmc().runDutiesOnce();
+        ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
 
         PrometheusText metrics = scrape();
         Map<String, String> a = Map.of("dv", TestNmc.DV_A);
@@ -206,7 +207,7 @@ class MetricsTest {
 
     @Test
     void everyPerDvLabelIsADvOfTheRegister() {
-        nmc.nmc().runDutiesOnce();
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
         Set<String> register = new HashSet<>(DB.query("SELECT oin FROM dienstverlener", null));
         List<PrometheusText.Sample> perDv = scrape().samples().stream()
                 .filter(sample -> sample.labels().containsKey("dv")).toList();

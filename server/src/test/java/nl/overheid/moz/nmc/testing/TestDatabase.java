@@ -185,9 +185,7 @@ public final class TestDatabase {
     }
 
     public DatabaseSettings settings() {
-        return new DatabaseSettings(url, user, password, 6, DatabaseSettings.DEFAULT_STATEMENT_TIMEOUT,
-                DatabaseSettings.DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT, DatabaseSettings.DEFAULT_TRANSACTION_TIMEOUT,
-                "migrate");
+        return DatabaseSettings.of(url, user, password).withPoolSize(6).withSchemaMode("migrate");
     }
 
     public Database open() {

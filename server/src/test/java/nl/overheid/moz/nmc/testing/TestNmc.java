@@ -9,7 +9,7 @@ import nl.overheid.moz.nmc.Nmc;
 
 /**
  * The real NMC assembly for tests, on the test database, with a test IAM gateway and a given NotifyNL
- * base URL. Background workers are off unless asked for: tests drive them with {@link Nmc#runWorkersOnce()}
+ * base URL. Background workers are off unless asked for: tests drive them with {@link ManualRunner}
  * and a {@link MutableClock}.
  */
 public final class TestNmc {
@@ -47,14 +47,14 @@ public final class TestNmc {
     private TestNmc() {
     }
 
-    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean autostart) {
-        return config(database, iam, notifyBaseUrl, autostart, "{}");
+    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean engineEnabled) {
+        return config(database, iam, notifyBaseUrl, engineEnabled, "{}");
     }
 
     /** The test configuration with {@code overridesYaml} on top (e.g. a fixed port or a short MEBV period). */
-    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean autostart,
+    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean engineEnabled,
                                 String overridesYaml) {
-        return config(database, iam, notifyBaseUrl, notifyBaseUrl, autostart, overridesYaml);
+        return config(database, iam, notifyBaseUrl, notifyBaseUrl, engineEnabled, overridesYaml);
     }
 
     /**
@@ -62,8 +62,8 @@ public final class TestNmc {
      * {@code partiesBaseUrl} (their base paths appended), with {@code overridesYaml} on top.
      */
     public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
-                                boolean autostart, String overridesYaml) {
-        return config(database, iam, notifyBaseUrl, partiesBaseUrl, autostart, overridesYaml, base -> base);
+                                boolean engineEnabled, String overridesYaml) {
+        return config(database, iam, notifyBaseUrl, partiesBaseUrl, engineEnabled, overridesYaml, base -> base);
     }
 
     /**
@@ -71,13 +71,13 @@ public final class TestNmc {
      * leaving out a key version (configuration sources merge, they do not remove).
      */
     public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
-                                boolean autostart, String overridesYaml, java.util.function.UnaryOperator<String> editBase) {
+                                boolean engineEnabled, String overridesYaml, java.util.function.UnaryOperator<String> editBase) {
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()
                 .addSource(ConfigSources.create(overridesYaml, MediaTypes.APPLICATION_YAML))
                 .addSource(ConfigSources.create(editBase.apply(yaml(database, iam, notifyBaseUrl, partiesBaseUrl,
-                        autostart)), MediaTypes.APPLICATION_YAML))
+                        engineEnabled)), MediaTypes.APPLICATION_YAML))
                 .build();
     }
 
@@ -86,7 +86,7 @@ public final class TestNmc {
      * its configuration from a file.
      */
     public static String yaml(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
-                              boolean autostart) {
+                              boolean engineEnabled) {
         Base64.Encoder b64 = Base64.getEncoder();
         return """
                 server:
@@ -150,7 +150,7 @@ public final class TestNmc {
                   signing-keys:
                     - %s
                 engine:
-                  autostart: %s
+                  enabled: %s
                   poll-interval: PT0.1S
                   backoff-base: PT1S
                   backoff-max: PT10S
@@ -189,7 +189,7 @@ public final class TestNmc {
                 b64.encodeToString("test-payload-pepper-0123456789abcdef01234567".getBytes()),
                 b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
                 b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
-                TestWebhookKeys.CURRENT.yaml(null, null), autostart, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY,
+                TestWebhookKeys.CURRENT.yaml(null, null), engineEnabled, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY,
                 TEMPLATE_ID, PROCESSING_ACTIVITY, BERICHTTYPE_B, TEMPLATE_ID_B, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE,
                 BERICHTTYPE_B, DV_B, BERICHTTYPE, BERICHTTYPE_B, DV_SMALL_QUOTA, BERICHTTYPE);
     }

@@ -55,9 +55,8 @@ class WebhookTargetsTest {
 
     @Test
     void retryWaitsDoubleUpToThePauseAndPausesUpToADay() {
-        WebhookSettings settings = new WebhookSettings(URI.create("https://nmc"), Duration.ofMinutes(5),
-                Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofSeconds(1), 1024, 10, Duration.ofSeconds(1),
-                Duration.ofSeconds(10), Duration.ofMinutes(1), Duration.ofDays(1), false);
+        WebhookSettings settings = WebhookSettings.defaults().withRetryBase(Duration.ofSeconds(10))
+                .withPauseBase(Duration.ofMinutes(1)).withPauseMax(Duration.ofDays(1));
         assertThat(settings.retryAfter(1)).isEqualTo(Duration.ofSeconds(10));
         assertThat(settings.retryAfter(3)).isEqualTo(Duration.ofSeconds(40));
         assertThat(settings.retryAfter(10)).isEqualTo(Duration.ofMinutes(1));

@@ -19,6 +19,7 @@ import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.testing.TestWebhookKeys;
 
 /** The webhook's real handler assembled for tests below the API (the no-skip test's webhook reader). */
@@ -34,17 +35,18 @@ public final class WebhookTestSupport {
     public static WebhookDelivery delivery(Database database, TaskRepository tasks, EventRepository events,
                                            StatusEvents statusEvents, CursorCodec cursors, NotificatieRepository reads,
                                            ProcessingLog ldv, NmcMetrics metrics, int batchSize, Clock clock) {
-        WebhookSettings settings = new WebhookSettings(URI.create("https://nmc.test.local"), Duration.ofMinutes(5),
-                Duration.ofMinutes(5), Duration.ofSeconds(2), Duration.ofSeconds(10), 64 * 1024, batchSize,
-                Duration.ZERO, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ofSeconds(1), true);
+        WebhookSettings settings = WebhookSettings.defaults().withIssuer(URI.create("https://nmc.test.local"))
+                .withBatchSize(batchSize).withIdleInterval(Duration.ZERO).withRetryBase(Duration.ofMillis(10))
+                .withPauseBase(Duration.ofSeconds(1)).withPauseMax(Duration.ofSeconds(1)).withAllowPrivateTargets(true);
         KeyPair pair = TestWebhookKeys.CURRENT.keyPair;
         SigningKeys keys = new SigningKeys(List.of(SigningKeys.of(TestWebhookKeys.CURRENT.kid, pair.getPrivate(),
                 pair.getPublic(), Instant.EPOCH, Instant.EPOCH)), settings.issuer(), settings.tokenLifetime(),
                 settings.jwksMaxAge(), clock, Clock.systemUTC());
         ObjectMapper mapper = new ObjectMapper().registerModule(StatusEvents.jacksonModule());
-        return new WebhookDelivery(new OwnedTasks(database, tasks), tasks, new WebhookPositions(), events, statusEvents,
-                cursors, reads, ldv, keys, new WebhookTargets(true), new WebhookClient(settings), settings, mapper,
-                metrics, clock, Duration.ofMinutes(1));
+        HandlerSupport support = new HandlerSupport(new OwnedTasks(database, tasks), tasks, null, null, null, reads, ldv,
+                metrics, clock, Duration.ofMinutes(1), failures -> Duration.ofSeconds(1));
+        return new WebhookDelivery(support, new WebhookPositions(), events, statusEvents, cursors, keys,
+                new WebhookTargets(true), new WebhookClient(settings), settings, mapper);
     }
 
     /** Gives the DV this webhook, its delivery position and its task, as onboarding and the duty would. */

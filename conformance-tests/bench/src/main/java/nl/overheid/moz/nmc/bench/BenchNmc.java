@@ -83,7 +83,7 @@ public final class BenchNmc implements AutoCloseable {
                     .set("db.user", context.postgres().user())
                     .set("db.password", context.postgres().password())
                     .set("auth.jwks-uri", context.repository().resolve(".dev/iam/jwks.json"))
-                    .set("engine.autostart", options.engine);
+                    .set("engine.enabled", options.engine);
             if (parties != null) {
                 builder.set("notifynl.base-url", parties.baseUrl())
                         .set("ldv.base-url", parties.baseUrl() + InstantParties.LDV_BASE_PATH);

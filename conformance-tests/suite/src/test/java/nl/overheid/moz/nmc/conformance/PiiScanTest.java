@@ -38,6 +38,7 @@ import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
 import nl.overheid.moz.nmc.testing.DvWebhookStub;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
@@ -115,7 +116,7 @@ class PiiScanTest {
         http = new Http("http://127.0.0.1:" + nmc.port());
         webhook.trust(http.baseUrl() + "/.well-known/jwks.json", "https://nmc.test.local");
         sql("UPDATE dienstverlener SET webhook_url = '" + webhook.url() + "' WHERE oin = '" + TestNmc.DV_A + "'");
-        nmc.runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
 
         for (Regime regime : Regime.values()) {
             delivered(regime);
@@ -134,7 +135,7 @@ class PiiScanTest {
         quota();
         callbacks();
         feedAndSearch();
-        nmc.runDutiesOnce();
+        ManualRunner.of(nmc).runDutiesOnce();
         settle();
         metrics = call("GET /observe/metrics", () -> http.get("/observe/metrics", null));
     }

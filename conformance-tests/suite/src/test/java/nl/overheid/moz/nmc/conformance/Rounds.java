@@ -3,6 +3,7 @@ package nl.overheid.moz.nmc.conformance;
 import java.time.Instant;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 
 /**
  * Drives an NMC whose workers run one round at a time against NotifyNL's simulator on the NMC's own clock (a zero
@@ -24,7 +25,7 @@ final class Rounds {
             // Likewise a receipt that a send of this very round caused and that arrived before the round ended.
             boolean busy = partiesBusy(notifyNl);
             int receiptsBefore = notifyNl.callbacksDelivered();
-            int work = nmc.runWorkersOnce();
+            int work = ManualRunner.of(nmc).runWorkersOnce();
             boolean waited = awaitParties(notifyNl) || notifyNl.callbacksDelivered() != receiptsBefore;
             if (work == 0 && !waited && !busy) {
                 return;

@@ -29,6 +29,7 @@ import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
 import nl.overheid.moz.nmc.simulator.ReceivedCall;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
@@ -433,7 +434,7 @@ class TransitionTableTest {
 
     private UUID resendAnswered400(Regime regime) {
         UUID id = accept(regime, Recipient.TEMPORARY_FAILURE);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         refuseSends();
         settle();
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
@@ -443,7 +444,7 @@ class TransitionTableTest {
 
     private UUID noContactDataAtTheResend(Regime regime) {
         UUID id = accept(regime, Recipient.TEMPORARY_FAILURE);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         parties.profielservice.registerWithoutPreference(ProfielserviceSimulator.KVK_TEMP_FAIL);
         settle();
         assertThat(notificatie(id).path("reden").asText()).isEqualTo("geen-contactgegevens");
@@ -473,7 +474,7 @@ class TransitionTableTest {
     private UUID temporaryFailureAfterGeldigTot(Regime regime) {
         UUID id = accept(regime, Recipient.TEMPORARY_FAILURE,
                 Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(30)).toString()));
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         awaitParties();
         clock.advance(Duration.ofMinutes(31));
         settle();
@@ -566,16 +567,16 @@ class TransitionTableTest {
 
     private UUID deliveredOnAttemptOneWhileTheResendWaits(Regime regime) {
         UUID id = accept(regime, Recipient.TEMPORARY_FAILURE);
-        nmc.runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
         awaitParties();
-        nmc.runWorkerOnce(TaskKind.VERWERKEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
                 .as("the resend waits").containsExactly("1");
 
         clock.advance(Duration.ofSeconds(1));
         parties.notifyNl.laterOutcome(notifyId(id, 1), "delivered");
         awaitParties();
-        nmc.runWorkerOnce(TaskKind.VERWERKEN);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
         assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
         settle();
         assertThat(parties.notifyNl.sentNotifications()).as("the resend completed without sending").hasSize(1);

@@ -1,0 +1,78 @@
+package nl.overheid.moz.nmc;
+
+import io.helidon.config.Config;
+import java.time.Clock;
+import java.time.Duration;
+import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.engine.EngineEvents;
+import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SendBudget;
+import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.engine.UnusedTokens;
+import nl.overheid.moz.nmc.engine.WorkSignals;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
+import nl.overheid.moz.nmc.lifecycle.PogingRepository;
+import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.NotificatieTasks;
+import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.register.RegisterSeed;
+import nl.overheid.moz.nmc.webhook.WebhookTargets;
+
+/**
+ * The core every step builds on: the register, the lifecycle (the transition function and the rows it guards), the
+ * task engine's tables and budget, and where the two meet ({@link NotificatieTasks}); with the metrics and the
+ * signals that wake idle workers.
+ */
+record Core(Database database, Clock clock, Settings settings, Register register, WebhookTargets webhookTargets,
+            NmcMetrics metrics, EngineEvents engineEvents, WorkSignals signals, Transitions transitions,
+            PogingRepository pogingen, NotificatieRepository notificaties, TaskRepository tasks, OwnedTasks owned,
+            NotificatieTasks notificatieTasks, SendBudget budget, UnusedTokens unusedTokens) {
+
+    /** Builds the core on an open database whose schema is current, and seeds the register. */
+    static Core create(Config config, Settings settings, Database database, Clock clock) {
+        Register register = new Register(database, clock, settings.registerCacheTtl());
+        WebhookTargets webhookTargets = new WebhookTargets(settings.webhook().allowPrivateTargets());
+        RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> {
+            seed.requireWebhooks(webhookTargets::refusedUrl);
+            seed.requireNotifyServices(settings.notifyNl().services().keySet());
+            seed.apply(register);
+        });
+        // Fail fast rather than at the first send: a berichttype whose NotifyNL service has no key would get
+        // NotifyNL's 400 with another service's key, recorded as niet-bezorgbaar.
+        register.requireNotifyServices(settings.notifyNl().services().keySet());
+
+        Transitions transitions = new Transitions(clock);
+        NmcMetrics metrics = new NmcMetrics();
+        EngineEvents engineEvents = engineEvents(metrics);
+        TaskRepository tasks = new TaskRepository(engineEvents);
+        // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
+        SendBudget budget = new SendBudget(settings.notifyNl().perMinute(), settings.engine().reconcileShare());
+        return new Core(database, clock, settings, register, webhookTargets, metrics, engineEvents, new WorkSignals(),
+                transitions, new PogingRepository(clock), new NotificatieRepository(), tasks,
+                new OwnedTasks(database, tasks),
+                new NotificatieTasks(tasks, transitions, register, clock, settings.retention().eraseAfter()), budget,
+                new UnusedTokens(database, budget, clock));
+    }
+
+    /** The engine's events, counted by the metrics (the engine knows no metric). */
+    private static EngineEvents engineEvents(NmcMetrics metrics) {
+        return new EngineEvents() {
+            @Override
+            public void claimRound(TaskKind kind, Duration took, int claimed) {
+                metrics.claimRound(kind.dbValue(), took, claimed);
+            }
+
+            @Override
+            public void leasesExpired(TaskKind kind, int count) {
+                metrics.leasesExpired(kind.dbValue(), count);
+            }
+
+            @Override
+            public void postponed(TaskKind kind, String cause) {
+                metrics.postponed(kind.dbValue(), cause);
+            }
+        };
+    }
+}

@@ -1,0 +1,47 @@
+package nl.overheid.moz.nmc;
+
+import io.helidon.config.Config;
+import java.util.List;
+import nl.overheid.moz.nmc.control.ControlDuty;
+import nl.overheid.moz.nmc.control.OperationalGauges;
+import nl.overheid.moz.nmc.engine.DutyRunner;
+import nl.overheid.moz.nmc.engine.SendBudgetUpkeep;
+import nl.overheid.moz.nmc.feed.UnacknowledgedReports;
+import nl.overheid.moz.nmc.maintenance.EventPartitions;
+import nl.overheid.moz.nmc.maintenance.EventRetention;
+import nl.overheid.moz.nmc.retention.NotificatieRetention;
+
+/**
+ * The periodic duties, run by one {@link DutyRunner} on every instance (each is idempotent across instances): the
+ * control duty, the gauges, the event log's partitions and retention, the budget windows, notification retention,
+ * the KEK re-wrap and pepper compromises, the webhooks, the unacknowledged-status reports, and the housekeeping of
+ * the feed's rate limit, the quota and the audit.
+ */
+record Duties(DutyRunner runner, OperationalGauges gauges) {
+
+    static Duties create(Config config, Core core, Keys keys, Steps steps) {
+        Settings settings = core.settings();
+        OperationalGauges gauges = new OperationalGauges(core.database(), core.metrics(), core.clock(),
+                OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")),
+                core.budget());
+        DutyRunner runner = new DutyRunner(List.of(
+                new ControlDuty(core.database(), core.clock(), settings.nmc().finaliseMargin(), core.signals(),
+                        core.metrics()),
+                gauges,
+                new EventPartitions(core.database()),
+                new EventRetention(core.database(), core.clock(), settings.nmc().eventLogRetention()),
+                new SendBudgetUpkeep(core.database(), core.budget(), core.clock()),
+                new NotificatieRetention(core.database(), core.clock(), settings.retention()),
+                keys.keyRewrap(),
+                keys.pepperCompromises(),
+                steps.webhooks(),
+                new UnacknowledgedReports(core.database(), steps.events(), core.metrics(), core.clock(),
+                        settings.feed().unacknowledgedCheckInterval(), settings.feed().unacknowledgedReportInterval(),
+                        settings.feed().managementChannelTimeout()),
+                steps.feedCalls(),
+                steps.acceptanceQuota(),
+                steps.operatorAudit()), settings.engine().controlInterval());
+        gauges.runOnce(); // the first scrape reads counted values, not zeros
+        return new Duties(runner, gauges);
+    }
+}

@@ -1,0 +1,41 @@
+package nl.overheid.moz.nmc;
+
+import io.helidon.config.Config;
+import java.time.Duration;
+import nl.overheid.moz.nmc.db.DatabaseSettings;
+import nl.overheid.moz.nmc.engine.EngineSettings;
+import nl.overheid.moz.nmc.feed.FeedSettings;
+import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
+import nl.overheid.moz.nmc.receipts.ReconcileSchedule;
+import nl.overheid.moz.nmc.retention.RetentionSettings;
+import nl.overheid.moz.nmc.sending.NotifyNlSettings;
+import nl.overheid.moz.nmc.webhook.WebhookSettings;
+
+/**
+ * Every subsystem's settings, read from configuration once and before anything starts, so a value the NMC
+ * cannot run with refuses the start before a connection is opened ({@code Main.refusal}).
+ *
+ * @param engineEnabled whether this instance runs the task workers and the periodic duties ({@code engine.enabled},
+ *                      default true); an instance without them serves the API only
+ * @param registerCacheTtl how long a DV's register entry and the berichttypen are used before they are read again
+ */
+record Settings(NmcSettings nmc, DatabaseSettings db, EngineSettings engine, boolean engineEnabled,
+                NotifyNlSettings notifyNl, ProfielserviceSettings profielservice, WebhookSettings webhook,
+                FeedSettings feed, RetentionSettings retention, ReconcileSchedule reconcile,
+                Duration registerCacheTtl) {
+
+    static Settings from(Config config) {
+        NmcSettings nmc = NmcSettings.from(config);
+        return new Settings(nmc,
+                DatabaseSettings.from(config.get("db")),
+                EngineSettings.from(config.get("engine")),
+                config.get("engine.enabled").asBoolean().orElse(true),
+                NotifyNlSettings.from(config.get("notifynl")),
+                ProfielserviceSettings.from(config.get("profielservice")),
+                WebhookSettings.from(config.get("webhook")),
+                FeedSettings.from(config.get("feed")),
+                RetentionSettings.from(config, nmc.eventLogRetention()),
+                ReconcileSchedule.from(config.get("lifecycle")),
+                config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)));
+    }
+}
