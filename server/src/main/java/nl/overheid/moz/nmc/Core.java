@@ -7,6 +7,7 @@ import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.EngineEvents;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SendBudget;
+import nl.overheid.moz.nmc.engine.SendBudgetRepository;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.UnusedTokens;
@@ -17,6 +18,7 @@ import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.register.RegisterRepository;
 import nl.overheid.moz.nmc.register.RegisterSeed;
 import nl.overheid.moz.nmc.webhook.WebhookTargets;
 
@@ -32,7 +34,7 @@ record Core(Database database, Clock clock, Settings settings, Register register
 
     /** Builds the core on an open database whose schema is current, and seeds the register. */
     static Core create(Config config, Settings settings, Database database, Clock clock) {
-        Register register = new Register(database, clock, settings.registerCacheTtl());
+        Register register = new Register(database, new RegisterRepository(), clock, settings.registerCacheTtl());
         WebhookTargets webhookTargets = new WebhookTargets(settings.webhook().allowPrivateTargets());
         RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> {
             seed.requireWebhooks(webhookTargets::refusedUrl);
@@ -43,14 +45,16 @@ record Core(Database database, Clock clock, Settings settings, Register register
         // NotifyNL's 400 with another service's key, recorded as niet-bezorgbaar.
         register.requireNotifyServices(settings.notifyNl().services().keySet());
 
-        Transitions transitions = new Transitions(clock);
+        NotificatieRepository notificaties = new NotificatieRepository();
+        Transitions transitions = new Transitions(notificaties, clock);
         NmcMetrics metrics = new NmcMetrics();
         EngineEvents engineEvents = engineEvents(metrics);
         TaskRepository tasks = new TaskRepository(engineEvents);
         // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
-        SendBudget budget = new SendBudget(settings.notifyNl().perMinute(), settings.engine().reconcileShare());
+        SendBudget budget = new SendBudget(new SendBudgetRepository(), settings.notifyNl().perMinute(),
+                settings.engine().reconcileShare());
         return new Core(database, clock, settings, register, webhookTargets, metrics, engineEvents, new WorkSignals(),
-                transitions, new PogingRepository(clock), new NotificatieRepository(), tasks,
+                transitions, new PogingRepository(clock), notificaties, tasks,
                 new OwnedTasks(database, tasks),
                 new NotificatieTasks(tasks, transitions, register, clock, settings.retention().eraseAfter()), budget,
                 new UnusedTokens(database, budget, clock));

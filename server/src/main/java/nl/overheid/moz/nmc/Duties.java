@@ -3,13 +3,16 @@ package nl.overheid.moz.nmc;
 import io.helidon.config.Config;
 import java.util.List;
 import nl.overheid.moz.nmc.control.ControlDuty;
+import nl.overheid.moz.nmc.control.ControlRepository;
 import nl.overheid.moz.nmc.control.OperationalGauges;
 import nl.overheid.moz.nmc.engine.DutyRunner;
 import nl.overheid.moz.nmc.engine.SendBudgetUpkeep;
 import nl.overheid.moz.nmc.feed.UnacknowledgedReports;
 import nl.overheid.moz.nmc.maintenance.EventPartitions;
 import nl.overheid.moz.nmc.maintenance.EventRetention;
+import nl.overheid.moz.nmc.maintenance.PartitionRepository;
 import nl.overheid.moz.nmc.retention.NotificatieRetention;
+import nl.overheid.moz.nmc.retention.RetentionRepository;
 
 /**
  * The periodic duties, run by one {@link DutyRunner} on every instance (each is idempotent across instances): the
@@ -21,17 +24,20 @@ record Duties(DutyRunner runner, OperationalGauges gauges) {
 
     static Duties create(Config config, Core core, Keys keys, Steps steps) {
         Settings settings = core.settings();
-        OperationalGauges gauges = new OperationalGauges(core.database(), core.metrics(), core.clock(),
+        ControlRepository control = new ControlRepository();
+        PartitionRepository partitions = new PartitionRepository();
+        OperationalGauges gauges = new OperationalGauges(core.database(), control, core.metrics(), core.clock(),
                 OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")),
                 core.budget());
         DutyRunner runner = new DutyRunner(List.of(
-                new ControlDuty(core.database(), core.clock(), settings.nmc().finaliseMargin(), core.signals(),
-                        core.metrics()),
+                new ControlDuty(core.database(), control, core.clock(), settings.nmc().finaliseMargin(),
+                        core.signals(), core.metrics()),
                 gauges,
-                new EventPartitions(core.database()),
-                new EventRetention(core.database(), core.clock(), settings.nmc().eventLogRetention()),
+                new EventPartitions(core.database(), partitions),
+                new EventRetention(core.database(), partitions, core.clock(), settings.nmc().eventLogRetention()),
                 new SendBudgetUpkeep(core.database(), core.budget(), core.clock()),
-                new NotificatieRetention(core.database(), core.clock(), settings.retention()),
+                new NotificatieRetention(core.database(), new RetentionRepository(), core.clock(),
+                        settings.retention()),
                 keys.keyRewrap(),
                 keys.pepperCompromises(),
                 steps.webhooks(),

@@ -10,6 +10,7 @@ import nl.overheid.moz.nmc.privacy.KekProvider;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.retention.KeyRewrap;
 import nl.overheid.moz.nmc.retention.PepperCompromises;
+import nl.overheid.moz.nmc.retention.RetentionRepository;
 import nl.overheid.moz.nmc.webhook.SigningKeys;
 
 /**
@@ -25,11 +26,12 @@ record Keys(Envelope envelope, Peppers peppers, Peppers payloadPeppers, Peppers 
         Peppers peppers = Peppers.from(config.get("privacy.pepper"));
         Peppers payloadPeppers = Peppers.from(config.get("privacy.payload-pepper"));
         Peppers ldvPeppers = Peppers.from(config.get("privacy.ldv-pepper"));
-        PepperCompromises pepperCompromises = new PepperCompromises(core.database(), Map.of(
+        RetentionRepository retention = new RetentionRepository();
+        PepperCompromises pepperCompromises = new PepperCompromises(core.database(), retention, Map.of(
                 PepperCompromises.Purpose.DVREF, peppers, PepperCompromises.Purpose.PAYLOAD, payloadPeppers,
                 PepperCompromises.Purpose.LDV, ldvPeppers), core.clock());
         pepperCompromises.refresh();
-        KeyRewrap keyRewrap = new KeyRewrap(core.database(), envelope, core.metrics(),
+        KeyRewrap keyRewrap = new KeyRewrap(core.database(), retention, envelope, core.metrics(),
                 core.settings().retention().batchSize(), core.settings().retention().timeBudget());
         keyRewrap.requireConfiguredVersions();
         return new Keys(envelope, peppers, payloadPeppers, ldvPeppers, new DataSubjects(ldvPeppers), pepperCompromises,

@@ -5,13 +5,16 @@ import java.util.List;
 import nl.overheid.moz.nmc.acceptance.Acceptance;
 import nl.overheid.moz.nmc.acceptance.AcceptanceQuota;
 import nl.overheid.moz.nmc.acceptance.Cancellation;
+import nl.overheid.moz.nmc.acceptance.QuotaRepository;
 import nl.overheid.moz.nmc.engine.TaskWorker;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
+import nl.overheid.moz.nmc.feed.FeedCallRepository;
 import nl.overheid.moz.nmc.feed.FeedCalls;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.operator.OperatorAudit;
+import nl.overheid.moz.nmc.operator.OperatorAuditRepository;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.receipts.Finaliser;
 import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
@@ -19,12 +22,13 @@ import nl.overheid.moz.nmc.receipts.ReceiptRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptStore;
 import nl.overheid.moz.nmc.receipts.Reconciler;
 import nl.overheid.moz.nmc.retention.Erasure;
+import nl.overheid.moz.nmc.retention.RetentionRepository;
 import nl.overheid.moz.nmc.sending.InvalidAddressReporter;
 import nl.overheid.moz.nmc.sending.SendPipeline;
 import nl.overheid.moz.nmc.status.StatusQueries;
 import nl.overheid.moz.nmc.webhook.WebhookClient;
 import nl.overheid.moz.nmc.webhook.WebhookDelivery;
-import nl.overheid.moz.nmc.webhook.WebhookPositions;
+import nl.overheid.moz.nmc.webhook.WebhookPositionRepository;
 import nl.overheid.moz.nmc.webhook.Webhooks;
 
 /**
@@ -48,7 +52,7 @@ record Steps(List<TaskWorker> workers, Acceptance acceptance, AcceptanceQuota ac
         Duration firstReconciliation = settings.reconcile().steps().getFirst();
         EventRepository events = new EventRepository();
         StatusEvents statusEvents = new StatusEvents(settings.nmc().eventSource());
-        WebhookPositions webhookPositions = new WebhookPositions();
+        WebhookPositionRepository webhookPositions = new WebhookPositionRepository();
 
         List<TaskWorker> workers = List.of(
                         new SendPipeline(support, core.register(), keys.envelope(), parties.notifyNl(),
@@ -60,7 +64,7 @@ record Steps(List<TaskWorker> workers, Acceptance acceptance, AcceptanceQuota ac
                         new Finaliser(support, receiptRepository),
                         new InvalidAddressReporter(support, keys.envelope(), parties.profielservice(),
                                 settings.profielservice().reportMaxPostponements()),
-                        new Erasure(support),
+                        new Erasure(support, new RetentionRepository()),
                         new WebhookDelivery(support, webhookPositions, events, statusEvents, keys.cursors(),
                                 keys.signingKeys(), core.webhookTargets(), new WebhookClient(settings.webhook()),
                                 settings.webhook(), Nmc.objectMapper()))
@@ -69,10 +73,10 @@ record Steps(List<TaskWorker> workers, Acceptance acceptance, AcceptanceQuota ac
                         core.clock(), settings.engine(), core.engineEvents()))
                 .toList();
 
-        AcceptanceQuota acceptanceQuota = new AcceptanceQuota(core.database(), core.clock());
+        AcceptanceQuota acceptanceQuota = new AcceptanceQuota(core.database(), new QuotaRepository(), core.clock());
         Webhooks webhooks = new Webhooks(core.database(), webhookPositions, core.tasks(), events, keys.cursors(),
                 core.signals(), core.clock());
-        OperatorAudit operatorAudit = new OperatorAudit(core.database(), core.clock(),
+        OperatorAudit operatorAudit = new OperatorAudit(core.database(), new OperatorAuditRepository(), core.clock(),
                 settings.retention().notifications());
         return new Steps(workers,
                 new Acceptance(core.database(), core.transitions(), core.notificatieTasks(), core.notificaties(),
@@ -83,7 +87,8 @@ record Steps(List<TaskWorker> workers, Acceptance acceptance, AcceptanceQuota ac
                 new StatusQueries(core.database(), core.notificaties(), core.pogingen(), keys.peppers()),
                 receiptStore, events, statusEvents,
                 new Feed(core.database(), events, statusEvents, keys.cursors(), core.clock()),
-                new FeedCalls(core.database(), core.clock(), settings.feed().rateLimitPerSecond()),
+                new FeedCalls(core.database(), new FeedCallRepository(), core.clock(),
+                        settings.feed().rateLimitPerSecond()),
                 webhooks,
                 new OperatorActions(core.database(), core.tasks(), core.transitions(), core.notificatieTasks(),
                         core.register(), core.webhookTargets(), webhooks, events, keys.keyRewrap(),

@@ -4,16 +4,23 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.helidon.dbclient.DbExecute;
+import java.util.Set;
+import nl.overheid.moz.nmc.db.Statement;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The layers point one way: api → step packages → engine and lifecycle → db, with the composition root
  *  ({@code Nmc}, {@code Main}) above everything. The engine has no notification logic and the lifecycle no
- * task; nothing below the API speaks HTTP; no two packages depend on each other.
+ * task; nothing below the API speaks HTTP; no two packages depend on each other. SQL sits only in data-access
+ * classes (see {@link Statement}).
  */
 class ArchitectureTest {
 
@@ -90,6 +97,49 @@ class ArchitectureTest {
     void onlyTheApiSpeaksHttp() {
         noClasses().that().resideOutsideOfPackages(ROOT + ".api..").and().doNotHaveFullyQualifiedName(ROOT + ".HttpEdge")
                 .should().dependOnClassesThat().resideInAnyPackage("io.helidon.http..", "io.helidon.webserver..")
+                .check(classes);
+    }
+
+    /** The {@code DbExecute} methods that do not take SQL text (or a configured statement's name). */
+    private static final Set<String> DB_EXECUTE_WITHOUT_SQL = Set.of("unwrap");
+    private static final Set<String> STATEMENT_SQL_METHODS = Set.of("<init>", "named", "query", "get", "dml");
+    private static final Set<String> CONNECTION_SQL_METHODS = Set.of("prepareStatement", "prepareCall",
+            "createStatement", "nativeSQL");
+
+    /** Outside the {@code db} package and the classes named {@code *Repository} (with their nested classes). */
+    private static final DescribedPredicate<JavaClass> OUTSIDE_DATA_ACCESS = DescribedPredicate.describe(
+            "are neither in ..db.. nor named *Repository", javaClass -> {
+                JavaClass top = javaClass;
+                while (top.getEnclosingClass().isPresent()) {
+                    top = top.getEnclosingClass().get();
+                }
+                String packageName = top.getPackageName();
+                return !(packageName.equals(ROOT + ".db") || packageName.startsWith(ROOT + ".db.")
+                        || top.getSimpleName().endsWith("Repository"));
+            });
+
+    /** A call that declares, prepares or runs SQL text. */
+    private static final DescribedPredicate<JavaCall<?>> CARRIES_SQL = DescribedPredicate.describe(
+            "declares, prepares or runs SQL (Statement, DbExecute, java.sql.Connection)", call -> {
+                JavaClass owner = call.getTarget().getOwner();
+                String name = call.getTarget().getName();
+                if (owner.isEquivalentTo(Statement.class)) {
+                    return STATEMENT_SQL_METHODS.contains(name);
+                }
+                if (owner.isAssignableTo(DbExecute.class)) {
+                    return !DB_EXECUTE_WITHOUT_SQL.contains(name);
+                }
+                return owner.isAssignableTo(java.sql.Connection.class) && CONNECTION_SQL_METHODS.contains(name);
+            });
+
+    /**
+     * SQL lives in data-access classes only: the {@code db} package and a {@code *Repository} per table or aggregate.
+     * Every other class calls repository methods.
+     */
+    @Test
+    void sqlLivesOnlyInDataAccessClasses() {
+        noClasses().that(OUTSIDE_DATA_ACCESS)
+                .should().callCodeUnitWhere(CARRIES_SQL)
                 .check(classes);
     }
 

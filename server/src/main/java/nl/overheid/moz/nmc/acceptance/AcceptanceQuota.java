@@ -7,8 +7,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 
 /**
@@ -31,29 +29,13 @@ public final class AcceptanceQuota implements Duty {
 
     static final Duration WINDOW = Duration.ofMinutes(1);
 
-    private static final Statement TAKE = Statement.named("acceptanceQuotaTake", """
-            SELECT aannamequotum_nemen(:dvId, :second, :windowStart, :quota, :wanted) AS toegekend
-            """);
-
-    private static final Statement GIVE_BACK = Statement.named("acceptanceQuotaGiveBack", """
-            UPDATE aannameteller SET aantal = GREATEST(0, aantal - :unused)
-             WHERE dv_id = :dvId AND tijdvak = :second
-            """);
-
-    /* Only on a refusal: when the oldest grant still in the window leaves it. */
-    private static final Statement OLDEST = Statement.named("acceptanceQuotaOldest", """
-            SELECT MIN(tijdvak) AS oudste FROM aannameteller
-             WHERE dv_id = :dvId AND tijdvak > :windowStart AND aantal > 0
-            """);
-
-    private static final Statement FORGET = Statement.named("acceptanceQuotaForget",
-            "DELETE FROM aannameteller WHERE tijdvak <= :before");
-
     private final Database database;
+    private final QuotaRepository quota;
     private final Clock clock;
 
-    public AcceptanceQuota(Database database, Clock clock) {
+    public AcceptanceQuota(Database database, QuotaRepository quota, Clock clock) {
         this.database = database;
+        this.quota = quota;
         this.clock = clock;
     }
 
@@ -69,10 +51,7 @@ public final class AcceptanceQuota implements Duty {
     public Slots take(UUID dvId, int quotaPerMinute, int wanted) {
         Instant second = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Instant windowStart = second.minus(WINDOW);
-        int granted = database.autocommit(db -> TAKE.get(db).addParam("dvId", dvId)
-                .addParam("second", second).addParam("windowStart", windowStart)
-                .addParam("quota", quotaPerMinute).addParam("wanted", wanted).execute()
-                .map(row -> DbTypes.integer(row, "toegekend")).orElseThrow());
+        int granted = database.autocommit(db -> quota.take(db, dvId, second, windowStart, quotaPerMinute, wanted));
         return new Slots(dvId, second, granted);
     }
 
@@ -81,17 +60,14 @@ public final class AcceptanceQuota implements Duty {
         if (unused <= 0) {
             return;
         }
-        database.autocommit(db -> GIVE_BACK.dml(db).addParam("dvId", slots.dvId())
-                .addParam("second", slots.second()).addParam("unused", unused).execute());
+        database.autocommit(db -> quota.giveBack(db, slots.dvId(), slots.second(), unused));
     }
 
     /** How long until the oldest acceptance in the DV's window leaves it (at least one second). */
     public Duration retryAfter(UUID dvId) {
         Instant now = clock.instant();
         Instant windowStart = now.truncatedTo(ChronoUnit.SECONDS).minus(WINDOW);
-        Optional<Instant> oldest = database.autocommit(db -> OLDEST.get(db).addParam("dvId", dvId)
-                .addParam("windowStart", windowStart).execute()
-                .map(row -> DbTypes.instant(row, "oudste")));
+        Optional<Instant> oldest = database.autocommit(db -> quota.oldest(db, dvId, windowStart));
         Instant freed = oldest.orElse(now).plus(WINDOW);
         long millis = Duration.between(now, freed).toMillis();
         return Duration.ofSeconds(Math.max(1, (millis + 999) / 1000));
@@ -106,6 +82,6 @@ public final class AcceptanceQuota implements Duty {
     @Override
     public int runOnce() {
         Instant before = clock.instant().minus(WINDOW).minusSeconds(1);
-        return Math.toIntExact(database.inTransaction(tx -> FORGET.dml(tx).addParam("before", before).execute()));
+        return Math.toIntExact(database.inTransaction(tx -> quota.forget(tx, before)));
     }
 }

@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.SendBudget;
 import nl.overheid.moz.nmc.engine.Duty;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -29,35 +27,6 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
 public final class OperationalGauges implements Duty {
 
     private static final Logger LOG = Logger.getLogger(OperationalGauges.class.getName());
-
-    private static final Statement TASKS_FAILED_BY_KIND = Statement.named("tasksFailedByKind", """
-            SELECT soort, count(*) AS n FROM taak WHERE status = 'mislukt' GROUP BY soort
-            """);
-
-    private static final Statement TASKS_DUE_BY_KIND = Statement.named("tasksDueByKind", """
-            SELECT soort, count(*) AS n, min(due) AS oudste,
-                   count(*) FILTER (WHERE lease_tot < :now) AS lease_verlopen
-              FROM taak WHERE status = 'open' AND due <= :now GROUP BY soort
-            """);
-
-    private static final Statement SEND_BACKLOG_BY_DV = Statement.named("sendBacklogByDv", """
-            SELECT d.oin, count(t.id) AS n, min(t.due) AS oudste
-              FROM dienstverlener d
-              LEFT JOIN taak t ON t.dv_id = d.id AND t.soort = 'verzenden' AND t.status = 'open' AND t.due <= :now
-             GROUP BY d.oin
-            """);
-
-    private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
-            SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'
-            """);
-
-    private static final Statement MISSING_CONTACT_BY_DV = Statement.named("missingContactByDv", """
-            SELECT d.oin, count(n.id) AS terminaal,
-                   count(n.id) FILTER (WHERE n.laatste_reden = 'geen-contactgegevens') AS geen
-              FROM dienstverlener d
-              LEFT JOIN notificatie n ON n.dv_id = d.id AND n.regie = 'centraal' AND n.terminaal_sinds >= :since
-             GROUP BY d.oin
-            """);
 
     /** {@code observe.geen-contactgegevens.*}: the window, the threshold share and the least count it needs. */
     public record MissingContactSettings(Duration window, double threshold, long minNotifications) {
@@ -83,16 +52,18 @@ public final class OperationalGauges implements Duty {
     }
 
     private final Database database;
+    private final ControlRepository control;
     private final NmcMetrics metrics;
     private final Clock clock;
     private final MissingContactSettings missingContact;
     private final SendBudget budget;
     private final Set<String> reportedAbove = new HashSet<>();
 
-    public OperationalGauges(Database database, NmcMetrics metrics, Clock clock, MissingContactSettings missingContact,
-                             SendBudget budget) {
+    public OperationalGauges(Database database, ControlRepository control, NmcMetrics metrics, Clock clock,
+                             MissingContactSettings missingContact, SendBudget budget) {
         this.budget = budget;
         this.database = database;
+        this.control = control;
         this.metrics = metrics;
         this.clock = clock;
         this.missingContact = missingContact;
@@ -108,15 +79,12 @@ public final class OperationalGauges implements Duty {
     public synchronized int runOnce() {
         Instant now = clock.instant();
         database.inTransactionDo(tx -> {
-            Map<String, Long> failed = new HashMap<>();
-            TASKS_FAILED_BY_KIND.query(tx).execute()
-                    .forEach(row -> failed.put(DbTypes.text(row, "soort"), DbTypes.longValue(row, "n")));
+            Map<String, Long> failed = control.failedTasksByKind(tx);
             Map<String, long[]> due = new HashMap<>();
             Map<String, Instant> oldest = new HashMap<>();
-            TASKS_DUE_BY_KIND.query(tx).addParam("now", now).execute().forEach(row -> {
-                String kindValue = DbTypes.text(row, "soort");
-                due.put(kindValue, new long[] {DbTypes.longValue(row, "n"), DbTypes.longValue(row, "lease_verlopen")});
-                oldest.put(kindValue, DbTypes.instant(row, "oudste"));
+            control.dueTasksByKind(tx, now).forEach(tasks -> {
+                due.put(tasks.kind(), new long[] {tasks.count(), tasks.leaseExpired()});
+                oldest.put(tasks.kind(), tasks.oldest());
             });
             for (TaskKind kind : TaskKind.values()) {
                 String kindValue = kind.dbValue();
@@ -125,16 +93,13 @@ public final class OperationalGauges implements Duty {
                 metrics.backlog(kindValue, counts[0], age(oldest.get(kindValue), now), counts[1]);
             }
             Set<String> oins = new HashSet<>();
-            SEND_BACKLOG_BY_DV.query(tx).addParam("now", now).execute().forEach(row -> {
-                String oin = DbTypes.text(row, "oin");
-                oins.add(oin);
-                metrics.sendBacklog(oin, DbTypes.longValue(row, "n"), age(DbTypes.instant(row, "oudste"), now));
+            control.sendBacklogByDv(tx, now).forEach(backlog -> {
+                oins.add(backlog.oin());
+                metrics.sendBacklog(backlog.oin(), backlog.count(), age(backlog.oldest(), now));
             });
-            metrics.statusUnknown(NOTIFICATIONS_STATUS_UNKNOWN.get(tx).execute()
-                    .map(row -> DbTypes.longValue(row, "n")).orElse(0L));
-            MISSING_CONTACT_BY_DV.query(tx).addParam("since", now.minus(missingContact.window())).execute()
-                    .forEach(row -> missingContact(DbTypes.text(row, "oin"), DbTypes.longValue(row, "terminaal"),
-                            DbTypes.longValue(row, "geen")));
+            metrics.statusUnknown(control.statusUnknown(tx));
+            control.missingContactByDv(tx, now.minus(missingContact.window()))
+                    .forEach(dv -> missingContact(dv.oin(), dv.terminal(), dv.missing()));
             for (String venster : List.of("huidig", "vorig")) {
                 Instant moment = venster.equals("huidig") ? now : now.minusSeconds(60);
                 budget.windowUse(tx, moment).forEach(use -> metrics.sendBudget(use.key(),

@@ -8,9 +8,14 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One named SQL statement with {@code :name} parameters, kept as a constant next to the code that owns the
- * table (name: Table+Verb, e.g. {@code claimDue}). The name shows in DbClient's errors and lets a
+ * One named SQL statement with {@code :name} parameters. The name shows in DbClient's errors and lets a
  * {@code DbClientService} (metrics, tracing) tell statements apart.
+ *
+ * <p>Where SQL lives: only in data-access classes, named {@code *Repository}, one per table or aggregate (tables
+ * written together) in the package of the step that owns it, plus this package and the Flyway migrations. A
+ * repository declares its statements as constants (name Table+Verb) and offers domain verbs without the table
+ * prefix ({@code claimDue}, {@code markSent}); every other class calls those and holds no SQL. The transaction
+ * stays the caller's. {@code ArchitectureTest.sqlLivesOnlyInDataAccessClasses} keeps it so.
  *
  * <p>DbClient's parameter parser reads {@code ::type} as a parameter named {@code type}, so casts are
  * written {@code CAST(x AS type)}; a statement with {@code ::} is refused when the class loads.

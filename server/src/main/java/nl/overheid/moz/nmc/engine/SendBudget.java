@@ -10,8 +10,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * The send budget (design §6): a token bucket per budget key per one-minute window, in the database, so several
@@ -27,31 +25,7 @@ public final class SendBudget {
 
     private static final Logger LOG = Logger.getLogger(SendBudget.class.getName());
 
-    /*
-     * One statement. In SET, b.resterend is the value before this take, so laatst_toegekend records exactly
-     * what this take got even when other takes run at the same time (they serialise on the row).
-     */
-    private static final Statement BUDGET_TAKE = Statement.named("budgetTake", """
-            INSERT INTO verzendbudget AS b (notify_service, venster, resterend, laatst_toegekend)
-            VALUES (:service, :window, greatest(:capacity - :want, 0), least(:want, :capacity))
-            ON CONFLICT (notify_service, venster) DO UPDATE
-               SET resterend = greatest(b.resterend - :want, 0),
-                   laatst_toegekend = least(b.resterend, :want)
-            RETURNING laatst_toegekend
-            """);
-
-    private static final Statement BUDGET_FORGET = Statement.named("budgetForget",
-            "DELETE FROM verzendbudget WHERE venster < :before");
-
-    /* Never above the capacity: a window holds at most what it started with, whatever is given back. */
-    private static final Statement BUDGET_RETURN = Statement.named("budgetReturn", """
-            UPDATE verzendbudget SET resterend = least(resterend + :tokens, :capacity)
-             WHERE notify_service = :service AND venster = :window
-            """);
-
-    private static final Statement BUDGET_WINDOW = Statement.named("budgetWindow",
-            "SELECT notify_service, resterend FROM verzendbudget WHERE venster = :window");
-
+    private final SendBudgetRepository buckets;
     private final Map<String, Integer> perMinute;
     private final double reconcileShare;
     private final Set<String> warnedUnknown = ConcurrentHashMap.newKeySet();
@@ -61,7 +35,7 @@ public final class SendBudget {
      *                       service, 3,000 a minute unless agreed otherwise)
      * @param reconcileShare the fraction of every window reserved for reconciliation
      */
-    public SendBudget(Map<String, Integer> perMinute, double reconcileShare) {
+    public SendBudget(SendBudgetRepository buckets, Map<String, Integer> perMinute, double reconcileShare) {
         if (reconcileShare < 0 || reconcileShare >= 1) {
             throw new IllegalArgumentException("invalid reconcile share " + reconcileShare);
         }
@@ -70,6 +44,7 @@ public final class SendBudget {
                 throw new IllegalArgumentException("invalid send budget " + key + ": " + limit + " a minute");
             }
         });
+        this.buckets = buckets;
         this.perMinute = Map.copyOf(new TreeMap<>(perMinute));
         this.reconcileShare = reconcileShare;
     }
@@ -95,7 +70,7 @@ public final class SendBudget {
 
     /** Removes the windows that ended before {@code before} (they can no longer be taken from). */
     public long budgetForget(DbTransaction tx, Instant before) {
-        return BUDGET_FORGET.dml(tx).addParam("before", before).execute();
+        return buckets.forget(tx, before);
     }
 
     /** Takes up to {@code want} tokens of {@code key}'s share for {@code purpose} in the current window; returns how many it got. */
@@ -114,9 +89,7 @@ public final class SendBudget {
         if (capacity == 0) {
             return 0;
         }
-        return BUDGET_TAKE.get(tx).addParam("service", bucket(key, purpose)).addParam("window", window(now))
-                .addParam("capacity", capacity).addParam("want", want).execute()
-                .map(row -> DbTypes.integer(row, "laatst_toegekend")).orElseThrow();
+        return buckets.take(tx, bucket(key, purpose), window(now), capacity, want);
     }
 
     /**
@@ -128,8 +101,7 @@ public final class SendBudget {
                              Instant now) {
         if (tokens > 0 && purpose != TaskHandler.Budget.NONE && perMinute.containsKey(key)
                 && window(takenAt).equals(window(now))) {
-            BUDGET_RETURN.dml(tx).addParam("tokens", tokens).addParam("capacity", capacity(key, purpose))
-                    .addParam("service", bucket(key, purpose)).addParam("window", window(now)).execute();
+            buckets.giveBack(tx, bucket(key, purpose), window(now), tokens, capacity(key, purpose));
         }
     }
 
@@ -140,9 +112,7 @@ public final class SendBudget {
 
     /** The use of every configured budget and share in the window of {@code moment} (for the operators' gauges). */
     public List<WindowUse> windowUse(DbTransaction tx, Instant moment) {
-        Map<String, Integer> remaining = new java.util.HashMap<>();
-        BUDGET_WINDOW.query(tx).addParam("window", window(moment)).execute()
-                .forEach(row -> remaining.put(DbTypes.text(row, "notify_service"), DbTypes.integer(row, "resterend")));
+        Map<String, Integer> remaining = buckets.remaining(tx, window(moment));
         List<WindowUse> use = new java.util.ArrayList<>();
         for (String key : new java.util.TreeSet<>(perMinute.keySet())) {
             for (TaskHandler.Budget purpose : List.of(TaskHandler.Budget.SENDING, TaskHandler.Budget.RECONCILING)) {

@@ -1,6 +1,8 @@
 package nl.overheid.moz.nmc.feed;
 
 import io.helidon.dbclient.DbTransaction;
+import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -11,8 +13,8 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 
 /**
- * Reads of the event log for the feed, and the acknowledgements ({@code bevestiging}). Events are written
- * only by the transition function.
+ * Reads of the event log for the feed, the acknowledgements ({@code bevestiging}), and the unacknowledged terminal
+ * statuses with the reports about them ({@code beheermelding}). Events are written only by the transition function.
  */
 public final class EventRepository {
 
@@ -55,6 +57,36 @@ public final class EventRepository {
             ON CONFLICT (dv_id) DO UPDATE SET cursor = excluded.cursor, cluster_epoch = excluded.cluster_epoch,
                    transactie_id = excluded.transactie_id, event_id = excluded.event_id, tijdstip = excluded.tijdstip
             """);
+
+    /*
+     * Per DV: the count beyond the acknowledgement (all of them without one), via the feed's index
+     * (dv_id, transactie_id, id). An acknowledgement of another cluster epoch says nothing about this log.
+     */
+    private static final Statement UNACKNOWLEDGED_TERMINAL_COUNT = Statement.named("unacknowledgedTerminalCount", """
+            SELECT d.id, d.oin, d.beheerkanaal, m.gemeld_op,
+                   (SELECT count(*) FROM event e
+                     WHERE e.dv_id = d.id
+                       AND e.naar = ANY (CAST(:terminal AS text[]))
+                       AND e.tijdstip < CAST(:now AS timestamptz) - d.bevestigingstermijn
+                       AND (b.dv_id IS NULL OR (e.transactie_id, e.id) > (b.transactie_id, b.event_id))) AS aantal,
+                   (SELECT min(e.tijdstip) FROM event e
+                     WHERE e.dv_id = d.id
+                       AND e.naar = ANY (CAST(:terminal AS text[]))
+                       AND e.tijdstip < CAST(:now AS timestamptz) - d.bevestigingstermijn
+                       AND (b.dv_id IS NULL OR (e.transactie_id, e.id) > (b.transactie_id, b.event_id))) AS oudste,
+                   CAST(extract(epoch FROM d.bevestigingstermijn) AS bigint) AS termijn_seconds
+              FROM dienstverlener d
+              LEFT JOIN bevestiging b ON b.dv_id = d.id AND b.cluster_epoch = :epoch
+              LEFT JOIN beheermelding m ON m.dv_id = d.id
+            """);
+
+    private static final Statement MANAGEMENT_REPORT_RECORD = Statement.named("managementReportRecord", """
+            INSERT INTO beheermelding (dv_id, gemeld_op, aantal) VALUES (:dvId, :now, :aantal)
+            ON CONFLICT (dv_id) DO UPDATE SET gemeld_op = excluded.gemeld_op, aantal = excluded.aantal
+            """);
+
+    private static final String[] TERMINAL = NotificatieStatus.TERMINAL.stream()
+            .map(NotificatieStatus::dbValue).toArray(String[]::new);
 
     /** One event of the log. */
     public record Event(long id, String transactionId, Instant time, UUID notificatie, int volgnummer,
@@ -104,5 +136,33 @@ public final class EventRepository {
         ACKNOWLEDGEMENT_UPSERT.dml(tx).addParam("dvId", dvId).addParam("cursor", opaque)
                 .addParam("epoch", cursor.epoch()).addParam("xid", cursor.transactionId())
                 .addParam("eventId", cursor.eventId()).addParam("now", now).execute();
+    }
+
+    /** One DV's unacknowledged terminal statuses, with its management channel and when it was last told. */
+    record UnacknowledgedCount(UUID dvId, String oin, URI channel, Instant lastReported, long count, Instant oldest,
+                               Duration termijn) {
+    }
+
+    /**
+     * Per DV: the terminal events older than its {@code bevestigingstermijn} beyond its acknowledgement of cluster
+     * epoch {@code epoch} (all of them without one).
+     */
+    List<UnacknowledgedCount> unacknowledgedTerminal(DbTransaction tx, Instant now, int epoch) {
+        return UNACKNOWLEDGED_TERMINAL_COUNT.query(tx).addParam("terminal", TERMINAL).addParam("now", now)
+                .addParam("epoch", epoch).execute()
+                .map(row -> {
+                    String channel = DbTypes.text(row, "beheerkanaal");
+                    return new UnacknowledgedCount(DbTypes.uuid(row, "id"), DbTypes.text(row, "oin"),
+                            channel == null ? null : URI.create(channel), DbTypes.instant(row, "gemeld_op"),
+                            DbTypes.longValue(row, "aantal"), DbTypes.instant(row, "oudste"),
+                            Duration.ofSeconds(DbTypes.longValue(row, "termijn_seconds")));
+                })
+                .toList();
+    }
+
+    /** Records that the DV was told of {@code count} unacknowledged statuses at {@code now}. */
+    void recordReport(DbTransaction tx, UUID dvId, Instant now, long count) {
+        MANAGEMENT_REPORT_RECORD.dml(tx).addParam("dvId", dvId)
+                .addParam("now", now).addParam("aantal", count).execute();
     }
 }

@@ -7,8 +7,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.OptionalLong;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 
 /**
@@ -18,24 +16,17 @@ import nl.overheid.moz.nmc.engine.Duty;
  */
 public final class FeedCalls implements Duty {
 
-    private static final Statement FEED_CALL_COUNT = Statement.named("feedCallCount", """
-            INSERT INTO feedaanroep (dv_id, tijdvak, aantal) VALUES (:dvId, :window, 1)
-            ON CONFLICT (dv_id, tijdvak) DO UPDATE SET aantal = feedaanroep.aantal + 1
-            RETURNING aantal
-            """);
-
-    private static final Statement FEED_CALL_FORGET = Statement.named("feedCallForget",
-            "DELETE FROM feedaanroep WHERE tijdvak < :before");
-
     private final Database database;
+    private final FeedCallRepository calls;
     private final Clock clock;
     private final int perSecond;
 
-    public FeedCalls(Database database, Clock clock, int perSecond) {
+    public FeedCalls(Database database, FeedCallRepository calls, Clock clock, int perSecond) {
         if (perSecond < 1) {
             throw new IllegalArgumentException("feed.rate-limit-per-second must be at least 1");
         }
         this.database = database;
+        this.calls = calls;
         this.clock = clock;
         this.perSecond = perSecond;
     }
@@ -47,8 +38,7 @@ public final class FeedCalls implements Duty {
     public OptionalLong take(UUID dvId) {
         Instant now = clock.instant();
         Instant window = now.truncatedTo(ChronoUnit.SECONDS);
-        int count = database.inTransaction(tx -> FEED_CALL_COUNT.get(tx).addParam("dvId", dvId)
-                .addParam("window", window).execute().map(row -> DbTypes.integer(row, "aantal")).orElseThrow());
+        int count = database.inTransaction(tx -> calls.count(tx, dvId, window));
         if (count <= perSecond) {
             return OptionalLong.empty();
         }
@@ -65,7 +55,6 @@ public final class FeedCalls implements Duty {
     @Override
     public int runOnce() {
         Instant before = clock.instant().minusSeconds(60);
-        return Math.toIntExact(database.inTransaction(tx -> FEED_CALL_FORGET.dml(tx).addParam("before", before)
-                .execute()));
+        return Math.toIntExact(database.inTransaction(tx -> calls.forget(tx, before)));
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.dbclient.DbTransaction;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -14,13 +13,10 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
-import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
+import nl.overheid.moz.nmc.feed.EventRepository.UnacknowledgedCount;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 
 /**
@@ -33,41 +29,6 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
 public final class UnacknowledgedReports implements Duty {
 
     private static final Logger LOG = Logger.getLogger(UnacknowledgedReports.class.getName());
-
-    /*
-     * Per DV: the count beyond the acknowledgement (all of them without one), via the feed's index
-     * (dv_id, transactie_id, id). An acknowledgement of another cluster epoch says nothing about this log.
-     */
-    private static final Statement UNACKNOWLEDGED_TERMINAL_COUNT = Statement.named("unacknowledgedTerminalCount", """
-            SELECT d.id, d.oin, d.beheerkanaal, m.gemeld_op,
-                   (SELECT count(*) FROM event e
-                     WHERE e.dv_id = d.id
-                       AND e.naar = ANY (CAST(:terminal AS text[]))
-                       AND e.tijdstip < CAST(:now AS timestamptz) - d.bevestigingstermijn
-                       AND (b.dv_id IS NULL OR (e.transactie_id, e.id) > (b.transactie_id, b.event_id))) AS aantal,
-                   (SELECT min(e.tijdstip) FROM event e
-                     WHERE e.dv_id = d.id
-                       AND e.naar = ANY (CAST(:terminal AS text[]))
-                       AND e.tijdstip < CAST(:now AS timestamptz) - d.bevestigingstermijn
-                       AND (b.dv_id IS NULL OR (e.transactie_id, e.id) > (b.transactie_id, b.event_id))) AS oudste,
-                   CAST(extract(epoch FROM d.bevestigingstermijn) AS bigint) AS termijn_seconds
-              FROM dienstverlener d
-              LEFT JOIN bevestiging b ON b.dv_id = d.id AND b.cluster_epoch = :epoch
-              LEFT JOIN beheermelding m ON m.dv_id = d.id
-            """);
-
-    private static final Statement MANAGEMENT_REPORT_RECORD = Statement.named("managementReportRecord", """
-            INSERT INTO beheermelding (dv_id, gemeld_op, aantal) VALUES (:dvId, :now, :aantal)
-            ON CONFLICT (dv_id) DO UPDATE SET gemeld_op = excluded.gemeld_op, aantal = excluded.aantal
-            """);
-
-    private static final String[] TERMINAL = NotificatieStatus.TERMINAL.stream()
-            .map(NotificatieStatus::dbValue).toArray(String[]::new);
-
-    /** One DV's count. */
-    record Count(UUID dvId, String oin, URI channel, Instant lastReported, long count, Instant oldest,
-                 Duration termijn) {
-    }
 
     private final Database database;
     private final EventRepository events;
@@ -109,33 +70,23 @@ public final class UnacknowledgedReports implements Duty {
         }
         lastCheck = now;
         int reported = 0;
-        for (Count count : database.inTransaction(tx -> counts(tx, now))) {
+        for (UnacknowledgedCount count : database.inTransaction(tx -> counts(tx, now))) {
             metrics.unacknowledgedTerminal(count.oin(), count.count());
             boolean due = count.lastReported() == null || !count.lastReported().plus(reportInterval).isAfter(now);
             if (count.count() > 0 && count.channel() != null && due && report(count, now)) {
-                database.inTransactionDo(tx -> MANAGEMENT_REPORT_RECORD.dml(tx).addParam("dvId", count.dvId())
-                        .addParam("now", now).addParam("aantal", count.count()).execute());
+                database.inTransactionDo(tx -> events.recordReport(tx, count.dvId(), now, count.count()));
                 reported++;
             }
         }
         return reported;
     }
 
-    List<Count> counts(DbTransaction tx, Instant now) {
-        return UNACKNOWLEDGED_TERMINAL_COUNT.query(tx).addParam("terminal", TERMINAL).addParam("now", now)
-                .addParam("epoch", events.clusterEpoch(tx)).execute()
-                .map(row -> {
-                    String channel = DbTypes.text(row, "beheerkanaal");
-                    return new Count(DbTypes.uuid(row, "id"), DbTypes.text(row, "oin"),
-                            channel == null ? null : URI.create(channel), DbTypes.instant(row, "gemeld_op"),
-                            DbTypes.longValue(row, "aantal"), DbTypes.instant(row, "oudste"),
-                            Duration.ofSeconds(DbTypes.longValue(row, "termijn_seconds")));
-                })
-                .toList();
+    List<UnacknowledgedCount> counts(DbTransaction tx, Instant now) {
+        return events.unacknowledgedTerminal(tx, now, events.clusterEpoch(tx));
     }
 
     /** The report on the DV's management channel; {@code false} when it did not take it (tried next period). */
-    private boolean report(Count count, Instant now) {
+    private boolean report(UnacknowledgedCount count, Instant now) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("onderwerp", "onbevestigde-terminale-statussen");
         body.put("dienstverlener", count.oin());

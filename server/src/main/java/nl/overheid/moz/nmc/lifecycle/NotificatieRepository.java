@@ -5,16 +5,87 @@ import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
 
 /**
- * Reads of {@code notificatie}: the DV's status view (always scoped to the caller's DV, so another DV's
- * notification does not exist) and the sealed data the send task needs. No writes here: status is written
- * only by {@link Transitions}.
+ * The SQL of the notification aggregate: {@code notificatie} with the {@code event} written with each of its
+ * transitions. The reads: the DV's status view (always scoped to the caller's DV, so another DV's notification
+ * does not exist) and the sealed data the send task needs. The writes (lock, status, event, acceptance) are
+ * called only by {@link Transitions}, which holds the rules: lock order, allowed pairs, {@code versie} + 1.
  */
 public final class NotificatieRepository {
+
+    private static final String LOCKED_COLUMNS =
+            "id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id, aanname_span_id";
+
+    private static final Statement NOTIFICATIE_LOCK = Statement.named("notificatieLock", """
+            SELECT %s FROM notificatie WHERE id = :id FOR NO KEY UPDATE
+            """.formatted(LOCKED_COLUMNS));
+
+    private static final Statement NOTIFICATIE_SET_STATUS = Statement.named("notificatieSetStatus", """
+            UPDATE notificatie
+               SET status = :naar, versie = versie + 1, laatste_reden = :reden, terminaal_sinds = :terminaalSinds
+             WHERE id = :id AND versie = :versie
+            """);
+
+    private static final Statement EVENT_INSERT = Statement.named("eventInsert", """
+            INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar, reden)
+            VALUES (:tijdstip, :dvId, :notificatie, :volgnummer, :van, :naar, :reden)
+            """);
+
+    /*
+     * Acceptance of any number of notifications of one DV in one statement: the rows come in as arrays, the
+     * unique idempotency index drops a repeat, and each new row gets its first event (volgnummer 1) in the
+     * same statement. Timestamps and small integers travel as text arrays (the driver binds those for sure).
+     */
+    private static final Statement NOTIFICATIE_INSERT_ALL = Statement.named("notificatieInsertAll", """
+            WITH input AS (
+                SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:dvrefHmacs AS bytea[]),
+                                     CAST(:pepperVersies AS int[]), CAST(:payloadHmacs AS bytea[]),
+                                     CAST(:payloadPepperVersies AS int[]), CAST(:batchIds AS text[]),
+                                     CAST(:berichttypen AS text[]), CAST(:geldigTots AS timestamptz[]),
+                                     CAST(:ontvangers AS bytea[]), CAST(:personalisaties AS bytea[]),
+                                     CAST(:datasleutels AS bytea[]), CAST(:kekVersies AS int[]),
+                                     CAST(:traceIds AS text[]), CAST(:aannameSpanIds AS text[]),
+                                     CAST(:ldvBetrokkenen AS text[]), CAST(:ldvBetrokkeneTypes AS text[]),
+                                     CAST(:ldvPepperVersies AS int[]))
+                       AS i(id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie, batch_id,
+                            berichttype, geldig_tot, ontvanger, personalisatie, datasleutel, kek_versie, trace_id,
+                            aanname_span_id, ldv_betrokkene, ldv_betrokkene_type, ldv_pepper_versie)
+            ), inserted AS (
+                INSERT INTO notificatie (id, dv_id, dvref_hmac, pepper_versie, payload_hmac, payload_pepper_versie,
+                                         batch_id, berichttype, regie, status, versie, geldig_tot,
+                                         ontvanger_versleuteld, personalisatie_versleuteld, datasleutel_gewrapt,
+                                         kek_versie, trace_id, aanname_span_id, ldv_betrokkene, ldv_betrokkene_type,
+                                         ldv_pepper_versie, aangenomen_op)
+                SELECT i.id, :dvId, i.dvref_hmac, i.pepper_versie, i.payload_hmac, i.payload_pepper_versie,
+                       i.batch_id, i.berichttype, :regie, 'aangenomen', 1, i.geldig_tot, i.ontvanger,
+                       i.personalisatie, i.datasleutel, i.kek_versie, i.trace_id, i.aanname_span_id,
+                       i.ldv_betrokkene, i.ldv_betrokkene_type, i.ldv_pepper_versie, :aangenomenOp
+                  FROM input i
+                ON CONFLICT (dv_id, dvref_hmac, payload_hmac) DO NOTHING
+                RETURNING id
+            ), events AS (
+                INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar, reden)
+                SELECT :aangenomenOp, :dvId, id, 1, NULL, 'aangenomen', NULL FROM inserted
+            )
+            SELECT id FROM inserted
+            """);
+
+    /*
+     * Earlier acceptances among candidate HMACs (every pepper version of every request in a chunk); the caller
+     * pairs them up, since a row may match one request's dvRef and another's payload.
+     */
+    private static final Statement NOTIFICATIE_BY_IDEMPOTENCY_KEYS = Statement.named("notificatieByIdempotencyKeys", """
+            SELECT %s, dvref_hmac, payload_hmac FROM notificatie
+             WHERE dv_id = :dvId AND dvref_hmac = ANY (CAST(:dvrefHmacs AS bytea[]))
+               AND payload_hmac = ANY (CAST(:payloadHmacs AS bytea[]))
+            """.formatted(LOCKED_COLUMNS));
 
     private static final String VIEW_COLUMNS = """
             n.id, n.status, n.versie, n.laatste_reden, n.berichttype, n.regie, n.batch_id, n.geldig_tot,
@@ -119,6 +190,94 @@ public final class NotificatieRepository {
                 DbTypes.text(row, "ldv_betrokkene_type"));
     }
 
+
+    /**
+     * Locks the notification row and returns its current state. {@code FOR NO KEY UPDATE}: it serialises
+     * every writer of the notification, but not the inserts of its tasks, attempts and receipts, whose
+     * foreign keys only take a key-share lock on it (with {@code FOR UPDATE} a send commit and a stored
+     * receipt could deadlock through those).
+     *
+     * <p>Concurrency: blocks while another transaction holds the row. Empty when the notification does not
+     * exist.
+     */
+    Optional<Transitions.Locked> lock(DbTransaction tx, UUID id) {
+        return NOTIFICATIE_LOCK.get(tx).addParam("id", id).execute().map(NotificatieRepository::locked);
+    }
+
+    /**
+     * Sets the status of the notification at {@code version} and raises its version by one; returns the rows
+     * changed (0 when the version moved on).
+     */
+    long setStatus(DbTransaction tx, UUID id, int version, NotificatieStatus to, Reden reden, Instant terminalSince) {
+        return NOTIFICATIE_SET_STATUS.dml(tx)
+                .addParam("naar", to).addParam("reden", reden)
+                .addParam("terminaalSinds", terminalSince)
+                .addParam("id", id).addParam("versie", version)
+                .execute();
+    }
+
+    /** Writes the event of a transition. */
+    void insertEvent(DbTransaction tx, Instant time, UUID dvId, UUID notificatie, int volgnummer,
+                     NotificatieStatus from, NotificatieStatus to, Reden reden) {
+        EVENT_INSERT.dml(tx)
+                .addParam("tijdstip", time).addParam("dvId", dvId).addParam("notificatie", notificatie)
+                .addParam("volgnummer", volgnummer).addParam("van", from).addParam("naar", to).addParam("reden", reden)
+                .execute();
+    }
+
+    /**
+     * Inserts notifications of one DV and regime, each with its first event, in one statement; returns the ids
+     * of those inserted (a repeat of an earlier acceptance is not).
+     *
+     * <p>Concurrency: two identical requests at once serialise on the unique index; the loser sees the
+     * winner's row.
+     */
+    Set<UUID> insertAll(DbTransaction tx, UUID dvId, String regime, Instant acceptedAt, List<NewNotificatie> all) {
+        return NOTIFICATIE_INSERT_ALL.query(tx)
+                .addParam("dvId", dvId).addParam("regie", regime)
+                .addParam("aangenomenOp", acceptedAt)
+                .addParam("ids", all.stream().map(NewNotificatie::id).toArray(UUID[]::new))
+                .addParam("dvrefHmacs", all.stream().map(NewNotificatie::dvrefHmac).toArray(byte[][]::new))
+                .addParam("pepperVersies", texts(all, n -> n.pepperVersion()))
+                .addParam("payloadHmacs", all.stream().map(NewNotificatie::payloadHmac).toArray(byte[][]::new))
+                .addParam("payloadPepperVersies", texts(all, n -> n.payloadPepperVersion()))
+                .addParam("batchIds", texts(all, NewNotificatie::batchId))
+                .addParam("berichttypen", texts(all, NewNotificatie::berichttype))
+                .addParam("geldigTots", texts(all, NewNotificatie::validUntil))
+                .addParam("ontvangers", all.stream().map(NewNotificatie::recipientEncrypted).toArray(byte[][]::new))
+                .addParam("personalisaties",
+                        all.stream().map(NewNotificatie::personalisationEncrypted).toArray(byte[][]::new))
+                .addParam("datasleutels", all.stream().map(NewNotificatie::wrappedDataKey).toArray(byte[][]::new))
+                .addParam("kekVersies", texts(all, n -> n.kekVersion()))
+                .addParam("traceIds", texts(all, NewNotificatie::traceId))
+                .addParam("aannameSpanIds", texts(all, NewNotificatie::acceptanceSpanId))
+                .addParam("ldvBetrokkenen", texts(all, NewNotificatie::ldvDataSubject))
+                .addParam("ldvBetrokkeneTypes", texts(all, NewNotificatie::ldvDataSubjectType))
+                .addParam("ldvPepperVersies", texts(all, NewNotificatie::ldvPepperVersion))
+                .execute().map(row -> DbTypes.uuid(row, "id")).collect(Collectors.toSet());
+    }
+
+    private static String[] texts(List<NewNotificatie> all, Function<NewNotificatie, Object> field) {
+        return all.stream().map(field).map(value -> value == null ? null : value.toString()).toArray(String[]::new);
+    }
+
+    /** The DV's notifications stored under any pair of the given HMACs. */
+    List<Transitions.Repeatable> byIdempotencyKeys(DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs,
+                                                   List<byte[]> payloadHmacs) {
+        return NOTIFICATIE_BY_IDEMPOTENCY_KEYS.query(tx).addParam("dvId", dvId)
+                .addParam("dvrefHmacs", dvrefHmacs.toArray(byte[][]::new))
+                .addParam("payloadHmacs", payloadHmacs.toArray(byte[][]::new)).execute()
+                .map(row -> new Transitions.Repeatable(locked(row), row.column("dvref_hmac").get(byte[].class),
+                        row.column("payload_hmac").get(byte[].class))).toList();
+    }
+
+    private static Transitions.Locked locked(DbRow row) {
+        return new Transitions.Locked(DbTypes.uuid(row, "id"), DbTypes.uuid(row, "dv_id"),
+                NotificatieStatus.of(DbTypes.text(row, "status")), DbTypes.integer(row, "versie"),
+                Reden.ofNullable(DbTypes.text(row, "laatste_reden")), DbTypes.instant(row, "geldig_tot"),
+                DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "trace_id"),
+                DbTypes.text(row, "aanname_span_id"));
+    }
 
     private static View viewOf(DbRow row) {
         return new View(DbTypes.uuid(row, "id"), NotificatieStatus.of(DbTypes.text(row, "status")),

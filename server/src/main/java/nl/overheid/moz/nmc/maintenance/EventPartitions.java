@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 
 /**
@@ -15,7 +13,8 @@ import nl.overheid.moz.nmc.engine.Duty;
  * Should the upkeep have lagged anyway, the rows that fell into {@code event_default} are first moved into a
  * range partition of their own: until then no partition can be made over them, and retention never drops the
  * default. The work is the SQL functions {@code event_partition_ensure_next} (V4) and {@code
- * event_default_adopt} (V7), which know the catalogue; each step runs under {@link ShortLocks}.
+ * event_default_adopt} (V7), which know the catalogue, called through {@link PartitionRepository}; each step
+ * runs under {@link ShortLocks}.
  */
 public final class EventPartitions implements Duty {
 
@@ -25,20 +24,12 @@ public final class EventPartitions implements Duty {
     /** Ranges adopted from the default partition per round at most, each in its own transaction. */
     static final int MAX_ADOPTIONS_PER_ROUND = 10;
 
-    private static final Statement EVENT_PARTITION_ENSURE_NEXT = Statement.named("eventPartitionEnsureNext",
-            "SELECT event_partition_ensure_next(CAST(:ratio AS numeric)) AS created");
-
-    // Asked in a transaction of its own, so that the adoption's first lock is the one on `event`.
-    private static final Statement EVENT_DEFAULT_HAS_ROWS = Statement.named("eventDefaultHasRows",
-            "SELECT EXISTS (SELECT 1 FROM event_default) AS has_rows");
-
-    private static final Statement EVENT_DEFAULT_ADOPT = Statement.named("eventDefaultAdopt",
-            "SELECT partitie, verplaatst FROM event_default_adopt()");
-
     private final Database database;
+    private final PartitionRepository partitions;
 
-    public EventPartitions(Database database) {
+    public EventPartitions(Database database, PartitionRepository partitions) {
         this.database = database;
+        this.partitions = partitions;
     }
 
     /** A range partition made for rows of the default partition, and how many rows moved into it. */
@@ -47,9 +38,8 @@ public final class EventPartitions implements Duty {
 
     /** Creates the next partition when it is due; returns its name if one was created. */
     public Optional<String> ensureNext(double fillRatio) {
-        Optional<String> created = ShortLocks.tryInTransaction(database, tx -> EVENT_PARTITION_ENSURE_NEXT.get(tx)
-                        .addParam("ratio", Double.toString(fillRatio)).execute()
-                        .map(row -> DbTypes.text(row, "created")))
+        Optional<String> created = ShortLocks.tryInTransaction(database, partitions,
+                        tx -> partitions.ensureNext(tx, fillRatio))
                 .flatMap(name -> name);
         created.ifPresent(name -> LOG.info(() -> "created event-log partition " + name));
         return created;
@@ -66,9 +56,8 @@ public final class EventPartitions implements Duty {
     public List<Adopted> adoptDefault() {
         List<Adopted> adopted = new ArrayList<>();
         while (adopted.size() < MAX_ADOPTIONS_PER_ROUND && defaultHasRows()) {
-            Optional<Optional<Adopted>> step = ShortLocks.tryInTransaction(database, tx -> EVENT_DEFAULT_ADOPT.get(tx)
-                    .execute().map(row -> new Adopted(DbTypes.text(row, "partitie"),
-                            DbTypes.longValue(row, "verplaatst"))));
+            Optional<Optional<Adopted>> step = ShortLocks.tryInTransaction(database, partitions,
+                    partitions::adoptDefault);
             if (step.isEmpty()) {
                 LOG.fine("rows of event_default not moved: the event log's lock was not granted; next round");
                 break;
@@ -83,9 +72,9 @@ public final class EventPartitions implements Duty {
         return adopted;
     }
 
+    /* Asked in a transaction of its own, so that the adoption's first lock is the one on `event`. */
     private boolean defaultHasRows() {
-        return database.inTransaction(tx -> EVENT_DEFAULT_HAS_ROWS.get(tx).execute()
-                .map(row -> row.column("has_rows").get(Boolean.class)).orElse(false));
+        return database.inTransaction(partitions::defaultHasRows);
     }
 
     @Override

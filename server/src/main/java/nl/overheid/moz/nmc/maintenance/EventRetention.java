@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 import nl.overheid.moz.nmc.refusal.Refusal;
 
@@ -31,21 +29,17 @@ public final class EventRetention implements Duty {
     /** Partitions dropped per round at most, each in its own transaction. */
     static final int MAX_DROPS_PER_ROUND = 10;
 
-    private static final Statement EVENT_PARTITION_EXPIRED = Statement.named("eventPartitionExpired",
-            "SELECT naam FROM event_partition_expired(:nu, :grens) AS naam");
-
-    private static final Statement EVENT_PARTITION_DROP = Statement.named("eventPartitionDrop",
-            "SELECT event_partition_drop(:naam, :nu) AS dropped");
-
     private final Database database;
+    private final PartitionRepository partitions;
     private final Clock clock;
     private final Period retention;
 
-    public EventRetention(Database database, Clock clock, Period retention) {
+    public EventRetention(Database database, PartitionRepository partitions, Clock clock, Period retention) {
         if (retention.isNegative() || retention.isZero()) {
             throw new IllegalArgumentException("retention.event-log must be a positive period");
         }
         this.database = database;
+        this.partitions = partitions;
         this.clock = clock;
         this.retention = retention;
     }
@@ -53,14 +47,11 @@ public final class EventRetention implements Duty {
     /** Drops the partitions whose time is over at {@code now}, lowest first; returns their names. */
     public List<String> dropExpired(Instant now) {
         Instant cutoff = now.atOffset(ZoneOffset.UTC).minus(retention).toInstant();
-        List<String> expired = database.inTransaction(tx -> EVENT_PARTITION_EXPIRED.query(tx)
-                .addParam("nu", now).addParam("grens", cutoff).execute()
-                .map(row -> DbTypes.text(row, "naam")).toList());
+        List<String> expired = database.inTransaction(tx -> partitions.expired(tx, now, cutoff));
         List<String> dropped = new ArrayList<>();
         for (String partition : expired.subList(0, Math.min(expired.size(), MAX_DROPS_PER_ROUND))) {
-            Optional<Boolean> step = ShortLocks.tryInTransaction(database, tx -> EVENT_PARTITION_DROP.get(tx)
-                    .addParam("naam", partition).addParam("nu", now).execute()
-                    .map(row -> row.column("dropped").get(Boolean.class)).orElse(false));
+            Optional<Boolean> step = ShortLocks.tryInTransaction(database, partitions,
+                    tx -> partitions.drop(tx, partition, now));
             if (step.isEmpty()) {
                 LOG.fine(() -> "event-log partition " + partition + " not dropped: the lock was not granted; next round");
                 break;

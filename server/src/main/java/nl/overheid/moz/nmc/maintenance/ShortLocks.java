@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.SqlStates;
-import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * How maintenance changes the event log's partitions: each step in a transaction of its own that waits at most
@@ -17,18 +16,15 @@ final class ShortLocks {
 
     static final Duration LOCK_TIMEOUT = Duration.ofMillis(500);
 
-    // transaction-local (true), so nothing outlives the transaction on a pooled connection
-    private static final Statement LOCK_TIMEOUT_SET = Statement.named("lockTimeoutSet",
-            "SELECT set_config('lock_timeout', :timeout, true) AS lock_timeout");
-
     private ShortLocks() {
     }
 
     /** Runs {@code work} in one transaction under the short lock timeout; empty when a lock was not granted. */
-    static <T> Optional<T> tryInTransaction(Database database, Function<DbTransaction, T> work) {
+    static <T> Optional<T> tryInTransaction(Database database, PartitionRepository partitions,
+                                            Function<DbTransaction, T> work) {
         try {
             return Optional.of(database.inTransaction(tx -> {
-                LOCK_TIMEOUT_SET.get(tx).addParam("timeout", LOCK_TIMEOUT.toMillis() + "ms").execute();
+                partitions.limitLockWait(tx, LOCK_TIMEOUT);
                 return work.apply(tx);
             }));
         } catch (RuntimeException e) {

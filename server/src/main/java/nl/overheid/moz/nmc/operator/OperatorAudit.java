@@ -7,8 +7,6 @@ import java.time.ZoneOffset;
 import java.time.Instant;
 import java.util.List;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 
 /**
@@ -54,32 +52,14 @@ public final class OperatorAudit implements Duty {
     public record Filter(Action action, Instant from, Instant until, long before, int limit) {
     }
 
-    private static final Statement BEHEERACTIE_INSERT = Statement.named("beheeractieInsert", """
-            INSERT INTO beheeractie (tijdstip, beheerder, actie, onderwerp, toelichting, details)
-            VALUES (:tijdstip, :beheerder, :actie, :onderwerp, :toelichting, CAST(:details AS jsonb))
-            """);
-
-    private static final Statement BEHEERACTIE_LIST = Statement.named("beheeractieList", """
-            SELECT id, tijdstip, beheerder, actie, onderwerp, toelichting, CAST(details AS text) AS details
-              FROM beheeractie
-             WHERE (:before = 0 OR id < :before)
-               AND (CAST(:actie AS text) IS NULL OR actie = :actie)
-               AND (CAST(:van AS timestamptz) IS NULL OR tijdstip >= :van)
-               AND (CAST(:tot AS timestamptz) IS NULL OR tijdstip < :tot)
-             ORDER BY id DESC
-             LIMIT :limit
-            """);
-
-    private static final Statement BEHEERACTIE_DELETE_OLD = Statement.named("beheeractieDeleteOld", """
-            DELETE FROM beheeractie WHERE id IN (SELECT id FROM beheeractie WHERE tijdstip < :before LIMIT 1000)
-            """);
-
     private final Database database;
+    private final OperatorAuditRepository audit;
     private final Clock clock;
     private final Period retention;
 
-    public OperatorAudit(Database database, Clock clock, Period retention) {
+    public OperatorAudit(Database database, OperatorAuditRepository audit, Clock clock, Period retention) {
         this.database = database;
+        this.audit = audit;
         this.clock = clock;
         this.retention = retention;
     }
@@ -87,9 +67,7 @@ public final class OperatorAudit implements Duty {
     /** Records an action in the caller's transaction. */
     public void record(DbTransaction tx, String operator, Action action, String subject, String explanation,
                        String details) {
-        BEHEERACTIE_INSERT.dml(tx).addParam("tijdstip", clock.instant()).addParam("beheerder", operator)
-                .addParam("actie", action.value()).addParam("onderwerp", subject)
-                .addParam("toelichting", explanation).addParam("details", details).execute();
+        audit.insert(tx, clock.instant(), operator, action, subject, explanation, details);
     }
 
     /** Records an action that had no transaction of its own (or that took several). */
@@ -98,13 +76,7 @@ public final class OperatorAudit implements Duty {
     }
 
     public List<Entry> list(Filter filter) {
-        return database.inTransaction(tx -> BEHEERACTIE_LIST.query(tx).addParam("before", filter.before())
-                .addParam("actie", filter.action() == null ? null : filter.action().value())
-                .addParam("van", filter.from()).addParam("tot", filter.until()).addParam("limit", filter.limit())
-                .execute().map(row -> new Entry(DbTypes.longValue(row, "id"), DbTypes.instant(row, "tijdstip"),
-                        DbTypes.text(row, "beheerder"), Action.of(DbTypes.text(row, "actie")),
-                        DbTypes.text(row, "onderwerp"), DbTypes.text(row, "toelichting"),
-                        DbTypes.text(row, "details"))).toList());
+        return database.inTransaction(tx -> audit.list(tx, filter));
     }
 
     @Override
@@ -115,7 +87,6 @@ public final class OperatorAudit implements Duty {
     @Override
     public int runOnce() {
         Instant before = clock.instant().atOffset(ZoneOffset.UTC).minus(retention).toInstant();
-        return Math.toIntExact(database.inTransaction(tx -> BEHEERACTIE_DELETE_OLD.dml(tx)
-                .addParam("before", before).execute()));
+        return Math.toIntExact(database.inTransaction(tx -> audit.deleteOlderThan(tx, before)));
     }
 }

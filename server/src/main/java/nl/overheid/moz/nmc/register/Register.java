@@ -1,101 +1,27 @@
 package nl.overheid.moz.nmc.register;
 
-import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * The DV register ({@code dienstverlener}, {@code dienstverlener_berichttype}) and the berichttype table.
- * Onboarding fills them; the local run seeds them from configuration ({@link #upsert}).
+ * Onboarding fills them; the local run seeds them from configuration ({@link #upsert}). Caches what it reads;
+ * the SQL is {@link RegisterRepository}'s.
  */
 public final class Register {
 
-    private static final Statement DIENSTVERLENER_BY_OIN = Statement.named("dienstverlenerByOin", """
-            SELECT d.id, d.oin, d.naam, d.quotum_per_minuut,
-                   CAST(extract(epoch FROM d.max_cursorleeftijd) AS bigint) AS max_cursor_seconds,
-                   coalesce(array_agg(b.berichttype) FILTER (WHERE b.berichttype IS NOT NULL), '{}') AS berichttypen
-              FROM dienstverlener d
-              LEFT JOIN dienstverlener_berichttype b ON b.dv_id = d.id
-             WHERE d.oin = :oin
-             GROUP BY d.id, d.oin, d.naam, d.quotum_per_minuut, d.max_cursorleeftijd
-            """);
-
-    private static final Statement BERICHTTYPE_BY_CODE = Statement.named("berichttypeByCode", """
-            SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
-                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
-              FROM berichttype WHERE code = :code
-            """);
-
-    private static final Statement BERICHTTYPE_UPSERT = Statement.named("berichttypeUpsert", """
-            INSERT INTO berichttype (code, notify_template_id, notify_service, standaard_geldigheid, max_pogingenteller,
-                                     verwerkingsactiviteit)
-            VALUES (:code, :template, :service, CAST(:geldigheid AS interval), :maxPogingen, :verwerkingsactiviteit)
-            ON CONFLICT (code) DO UPDATE SET notify_template_id = excluded.notify_template_id,
-                   notify_service = excluded.notify_service, standaard_geldigheid = excluded.standaard_geldigheid,
-                   max_pogingenteller = excluded.max_pogingenteller,
-                   verwerkingsactiviteit = excluded.verwerkingsactiviteit
-            """);
-
-    private static final Statement DIENSTVERLENER_UPSERT = Statement.named("dienstverlenerUpsert", """
-            INSERT INTO dienstverlener (oin, naam, quotum_per_minuut, webhook_url, webhook_max_mislukkingen,
-                                        bevestigingstermijn, max_cursorleeftijd, beheerkanaal)
-            VALUES (:oin, :naam, :quotum, :webhook, :maxMislukkingen, CAST(:bevestigingstermijn AS interval),
-                    CAST(:maxCursorleeftijd AS interval), :beheerkanaal)
-            ON CONFLICT (oin) DO UPDATE SET naam = excluded.naam, quotum_per_minuut = excluded.quotum_per_minuut,
-                   webhook_url = excluded.webhook_url, webhook_max_mislukkingen = excluded.webhook_max_mislukkingen,
-                   bevestigingstermijn = excluded.bevestigingstermijn,
-                   max_cursorleeftijd = excluded.max_cursorleeftijd, beheerkanaal = excluded.beheerkanaal
-            RETURNING id
-            """);
-
-    private static final Statement DIENSTVERLENER_ALLOW_BERICHTTYPE = Statement.named("dienstverlenerAllowBerichttype", """
-            INSERT INTO dienstverlener_berichttype (dv_id, berichttype) VALUES (:dvId, :berichttype)
-            ON CONFLICT DO NOTHING
-            """);
-
-    private static final Statement BERICHTTYPE_ALL = Statement.named("berichttypeAll", """
-            SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
-                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
-              FROM berichttype
-            """);
-    private static final Statement BERICHTTYPE_SERVICES = Statement.named("berichttypeServices",
-            "SELECT code, notify_service FROM berichttype ORDER BY code");
-
-
-    /* The operator API's reads and writes: a DV with everything agreed at onboarding, its berichttypen a set. */
-    private static final Statement DIENSTVERLENER_REGISTRATIONS = Statement.named("dienstverlenerRegistrations", """
-            SELECT d.id, d.oin, d.naam, d.quotum_per_minuut, d.webhook_url, d.webhook_max_mislukkingen,
-                   CAST(extract(epoch FROM d.bevestigingstermijn) AS bigint) AS bevestigingstermijn_seconds,
-                   CAST(extract(epoch FROM d.max_cursorleeftijd) AS bigint) AS max_cursor_seconds, d.beheerkanaal,
-                   coalesce(array_agg(b.berichttype ORDER BY b.berichttype) FILTER (WHERE b.berichttype IS NOT NULL),
-                            '{}') AS berichttypen
-              FROM dienstverlener d
-              LEFT JOIN dienstverlener_berichttype b ON b.dv_id = d.id
-             WHERE CAST(:oin AS text) IS NULL OR d.oin = :oin
-             GROUP BY d.id
-             ORDER BY d.oin
-            """);
-
-    private static final Statement DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN = Statement.named(
-            "dienstverlenerDisallowOtherBerichttypen", """
-            DELETE FROM dienstverlener_berichttype
-             WHERE dv_id = :dvId AND berichttype <> ALL (CAST(:berichttypen AS text[]))
-            """);
-
     private final Database database;
+    private final RegisterRepository repository;
     private final Clock clock;
     private final Duration cacheTtl;
     /* Every request reads its DV and berichttype; both change only by onboarding. */
@@ -104,15 +30,16 @@ public final class Register {
 
     /** A register read at every call (tests, tools). */
     public Register(Database database) {
-        this(database, Clock.systemUTC(), Duration.ZERO);
+        this(database, new RegisterRepository(), Clock.systemUTC(), Duration.ZERO);
     }
 
     /**
      * @param cacheTtl how long a DV or the berichttypen read from the database are used before they are read
      *                 again ({@code register.cache-ttl}): a change by onboarding takes effect within it
      */
-    public Register(Database database, Clock clock, Duration cacheTtl) {
+    public Register(Database database, RegisterRepository repository, Clock clock, Duration cacheTtl) {
         this.database = database;
+        this.repository = repository;
         this.clock = clock;
         this.cacheTtl = cacheTtl;
     }
@@ -140,8 +67,7 @@ public final class Register {
     public Map<String, Berichttype> berichttypen(Set<String> codes) {
         Cached<Map<String, Berichttype>> cached = berichttypen;
         if (!fresh(cached)) {
-            Map<String, Berichttype> all = database.autocommit(db -> BERICHTTYPE_ALL.query(db).execute()
-                    .map(Register::berichttype).collect(Collectors.toUnmodifiableMap(Berichttype::code, t -> t)));
+            Map<String, Berichttype> all = database.autocommit(repository::berichttypen);
             cached = new Cached<>(all, clock.instant());
             berichttypen = cached;
         }
@@ -150,22 +76,11 @@ public final class Register {
     }
 
     private Optional<Dienstverlener> readDienstverlener(String oin) {
-        return database.autocommit(db -> DIENSTVERLENER_BY_OIN.get(db).addParam("oin", oin).execute()
-                .map(row -> new Dienstverlener(DbTypes.uuid(row, "id"), DbTypes.text(row, "oin"),
-                        DbTypes.text(row, "naam"), new HashSet<>(DbTypes.strings(row, "berichttypen")),
-                        DbTypes.integer(row, "quotum_per_minuut"),
-                        Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")))));
+        return database.autocommit(db -> repository.dienstverlener(db, oin));
     }
 
     public Optional<Berichttype> berichttype(DbTransaction tx, String code) {
-        return BERICHTTYPE_BY_CODE.get(tx).addParam("code", code).execute().map(Register::berichttype);
-    }
-
-    private static Berichttype berichttype(DbRow row) {
-        Long validity = DbTypes.nullableLong(row, "geldigheid_seconds");
-        return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
-                DbTypes.text(row, "notify_service"), validity == null ? null : Duration.ofSeconds(validity),
-                DbTypes.integer(row, "max_pogingenteller"), DbTypes.text(row, "verwerkingsactiviteit"));
+        return repository.berichttype(tx, code);
     }
 
     /**
@@ -174,11 +89,10 @@ public final class Register {
      * niet-bezorgbaar. Onboarding registers berichttypen in the database, so the check reads the table.
      */
     public void requireNotifyServices(java.util.Set<String> configured) {
-        List<String> missing = database.inTransaction(tx -> BERICHTTYPE_SERVICES.query(tx).execute()
-                .filter(row -> !configured.contains(DbTypes.text(row, "notify_service")))
-                .map(row -> "berichttype " + DbTypes.text(row, "code") + " uses NotifyNL service "
-                        + DbTypes.text(row, "notify_service"))
-                .toList());
+        List<String> missing = database.inTransaction(repository::notifyServices).entrySet().stream()
+                .filter(service -> !configured.contains(service.getValue()))
+                .map(service -> "berichttype " + service.getKey() + " uses NotifyNL service " + service.getValue())
+                .toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException(String.join("; ", missing) + ", which has no configuration: set "
                     + "notifynl.services.<service>.api-key (configured: " + new java.util.TreeSet<>(configured) + ")");
@@ -191,34 +105,15 @@ public final class Register {
         this.berichttypen = null;
         database.inTransactionDo(tx -> {
             for (Berichttype type : berichttypen) {
-                BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
-                        .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
-                        .addParam("geldigheid", type.defaultValidity())
-                        .addParam("maxPogingen", type.maxFailures())
-                        .addParam("verwerkingsactiviteit", type.processingActivity()).execute();
+                repository.upsertBerichttype(tx, type);
             }
             for (DvSeed dv : dienstverleners) {
-                UUID id = dienstverlenerUpsert(tx, dv);
+                UUID id = repository.upsertDienstverlener(tx, dv);
                 for (String type : dv.berichttypen()) {
-                    DIENSTVERLENER_ALLOW_BERICHTTYPE.dml(tx).addParam("dvId", id).addParam("berichttype", type)
-                            .execute();
+                    repository.allowBerichttype(tx, id, type);
                 }
             }
         });
-    }
-
-    /** Inserts or updates the DV's register row and its contract (seeding and onboarding alike); returns its id. */
-    private static UUID dienstverlenerUpsert(DbTransaction tx, DvSeed dv) {
-        Contract c = dv.contract();
-        return DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
-                .addParam("quotum", dv.quotaPerMinute())
-                .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
-                .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
-                .addParam("bevestigingstermijn", c.acknowledgementPeriod())
-                .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
-                .addParam("beheerkanaal", c.managementChannel() == null ? null : c.managementChannel().toString())
-                .execute()
-                .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
     }
 
     /** A DV as registered, with what was agreed at onboarding. */
@@ -227,24 +122,12 @@ public final class Register {
 
     /** Every registered DV ({@code oin} null) or the one with this OIN, by OIN. */
     public List<Registration> registrations(DbTransaction tx, String oin) {
-        return DIENSTVERLENER_REGISTRATIONS.query(tx).addParam("oin", oin).execute()
-                .map(row -> {
-                    String webhook = DbTypes.text(row, "webhook_url");
-                    String kanaal = DbTypes.text(row, "beheerkanaal");
-                    return new Registration(DbTypes.uuid(row, "id"), new DvSeed(DbTypes.text(row, "oin"),
-                            DbTypes.text(row, "naam"), DbTypes.strings(row, "berichttypen"),
-                            DbTypes.integer(row, "quotum_per_minuut"),
-                            new Contract(webhook == null ? null : java.net.URI.create(webhook),
-                                    DbTypes.integer(row, "webhook_max_mislukkingen"),
-                                    Duration.ofSeconds(DbTypes.longValue(row, "bevestigingstermijn_seconds")),
-                                    Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")),
-                                    kanaal == null ? null : java.net.URI.create(kanaal))));
-                }).toList();
+        return repository.registrations(tx, oin);
     }
 
     /** Every berichttype, by code (read now, not through the cache). */
     public List<Berichttype> allBerichttypen(DbTransaction tx) {
-        return BERICHTTYPE_ALL.query(tx).execute().map(Register::berichttype)
+        return repository.allBerichttypen(tx).stream()
                 .sorted(java.util.Comparator.comparing(Berichttype::code)).toList();
     }
 
@@ -254,11 +137,10 @@ public final class Register {
      * their {@code register.cache-ttl}.
      */
     public UUID put(DbTransaction tx, DvSeed dv) {
-        UUID id = dienstverlenerUpsert(tx, dv);
-        DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN.dml(tx).addParam("dvId", id)
-                .addParam("berichttypen", dv.berichttypen().toArray(String[]::new)).execute();
+        UUID id = repository.upsertDienstverlener(tx, dv);
+        repository.disallowOtherBerichttypen(tx, id, dv.berichttypen());
         for (String type : dv.berichttypen()) {
-            DIENSTVERLENER_ALLOW_BERICHTTYPE.dml(tx).addParam("dvId", id).addParam("berichttype", type).execute();
+            repository.allowBerichttype(tx, id, type);
         }
         dienstverleners.remove(dv.oin());
         return id;
@@ -266,11 +148,7 @@ public final class Register {
 
     /** Registers a berichttype or replaces it, in the caller's transaction. */
     public void put(DbTransaction tx, Berichttype type) {
-        BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
-                .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
-                .addParam("geldigheid", type.defaultValidity())
-                .addParam("maxPogingen", type.maxFailures())
-                .addParam("verwerkingsactiviteit", type.processingActivity()).execute();
+        repository.upsertBerichttype(tx, type);
         berichttypen = null;
     }
 

@@ -2,7 +2,6 @@ package nl.overheid.moz.nmc.retention;
 
 import io.helidon.dbclient.DbTransaction;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -21,15 +20,13 @@ import nl.overheid.moz.nmc.planning.NotificatieTasks;
  */
 public final class Erasure implements TaskHandler {
 
-    private static final Statement NOTIFICATIE_ERASE = Statement.named("notificatieErase", """
-            UPDATE notificatie SET datasleutel_gewrapt = NULL, ldv_betrokkene = NULL WHERE id = :id
-            """);
-
+    private final RetentionRepository retention;
     private final OwnedTasks owned;
     private final TaskRepository tasks;
     private final NotificatieTasks notificatieTasks;
 
-    public Erasure(HandlerSupport support) {
+    public Erasure(HandlerSupport support, RetentionRepository retention) {
+        this.retention = retention;
         this.owned = support.owned();
         this.tasks = support.tasks();
         this.notificatieTasks = support.notificatieTasks();
@@ -52,7 +49,7 @@ public final class Erasure implements TaskHandler {
 
     private void erase(DbTransaction tx, Task task, Transitions.Locked n) {
         if (n.status().terminal()) {
-            NOTIFICATIE_ERASE.dml(tx).addParam("id", n.id()).execute();
+            retention.erase(tx, n.id());
         }
         tasks.complete(tx, task);
     }

@@ -2,12 +2,8 @@ package nl.overheid.moz.nmc.retention;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.UUID;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.privacy.Envelope;
@@ -23,31 +19,17 @@ public final class KeyRewrap implements Duty {
 
     private static final Logger LOG = Logger.getLogger(KeyRewrap.class.getName());
 
-    private static final Statement NOTIFICATIE_OLD_KEYS = Statement.named("notificatieOldKeys", """
-            SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
-             WHERE kek_versie <> :current AND datasleutel_gewrapt IS NOT NULL
-             LIMIT :batch
-             FOR NO KEY UPDATE SKIP LOCKED
-            """);
-
-    private static final Statement NOTIFICATIE_REWRAP = Statement.named("notificatieRewrap", """
-            UPDATE notificatie SET datasleutel_gewrapt = :wrapped, kek_versie = :kekVersie
-             WHERE id = :id AND datasleutel_gewrapt IS NOT NULL
-            """);
-
-    private static final Statement NOTIFICATIE_COUNT_PER_KEK = Statement.named("notificatieCountPerKek", """
-            SELECT kek_versie, count(*) AS aantal FROM notificatie WHERE datasleutel_gewrapt IS NOT NULL
-             GROUP BY kek_versie
-            """);
-
     private final Database database;
+    private final RetentionRepository retention;
     private final Envelope envelope;
     private final NmcMetrics metrics;
     private final int batchSize;
     private final Duration timeBudget;
 
-    public KeyRewrap(Database database, Envelope envelope, NmcMetrics metrics, int batchSize, Duration timeBudget) {
+    public KeyRewrap(Database database, RetentionRepository retention, Envelope envelope, NmcMetrics metrics,
+                     int batchSize, Duration timeBudget) {
         this.database = database;
+        this.retention = retention;
         this.envelope = envelope;
         this.metrics = metrics;
         this.batchSize = batchSize;
@@ -68,13 +50,9 @@ public final class KeyRewrap implements Duty {
         do {
             step = database.inTransaction(tx -> {
                 int count = 0;
-                for (var row : NOTIFICATIE_OLD_KEYS.query(tx).addParam("current", current)
-                        .addParam("batch", batchSize).execute().toList()) {
-                    UUID id = DbTypes.uuid(row, "id");
-                    Envelope.Rewrapped rewrapped = envelope.rewrap(id, row.column("datasleutel_gewrapt").get(byte[].class),
-                            DbTypes.integer(row, "kek_versie"));
-                    NOTIFICATIE_REWRAP.dml(tx).addParam("id", id).addParam("wrapped", rewrapped.wrappedKey())
-                            .addParam("kekVersie", rewrapped.kekVersion()).execute();
+                for (RetentionRepository.WrappedKey key : retention.lockOldKeys(tx, current, batchSize)) {
+                    Envelope.Rewrapped rewrapped = envelope.rewrap(key.notificatie(), key.wrapped(), key.kekVersion());
+                    retention.rewrap(tx, key.notificatie(), rewrapped.wrappedKey(), rewrapped.kekVersion());
                     count++;
                 }
                 return count;
@@ -99,12 +77,7 @@ public final class KeyRewrap implements Duty {
 
     /** Rows that still have a data key, per KEK version. */
     public Map<Integer, Long> rowsPerVersion() {
-        return database.inTransaction(tx -> {
-            Map<Integer, Long> counts = new TreeMap<>();
-            NOTIFICATIE_COUNT_PER_KEK.query(tx).execute().forEach(row ->
-                    counts.put(DbTypes.integer(row, "kek_versie"), DbTypes.longValue(row, "aantal")));
-            return counts;
-        });
+        return database.inTransaction(retention::countPerKek);
     }
 
     /** Refuses to start when rows use a KEK version the configuration no longer has: they could not be sent. */

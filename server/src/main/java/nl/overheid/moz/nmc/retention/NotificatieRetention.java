@@ -7,7 +7,6 @@ import java.time.Period;
 import java.time.ZoneOffset;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 
 /**
@@ -27,46 +26,18 @@ public final class NotificatieRetention implements Duty {
 
     private static final Logger LOG = Logger.getLogger(NotificatieRetention.class.getName());
 
-    private static final Statement ERASURE_PLAN_MISSING = Statement.named("erasurePlanMissing", """
-            INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
-            SELECT 'wissen', n.dv_id, n.id, n.terminaal_sinds + CAST(:eraseAfter AS interval), n.trace_id
-              FROM notificatie n
-             WHERE n.terminaal_sinds IS NOT NULL AND n.datasleutel_gewrapt IS NOT NULL
-               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort = 'wissen')
-             ORDER BY n.terminaal_sinds
-             LIMIT :batch
-            ON CONFLICT DO NOTHING
-            """);
-
-    private static final Statement ERASURE_BRING_FORWARD_COMPROMISED = Statement.named("erasureBringForwardCompromised", """
-            UPDATE taak SET due = :now
-             WHERE id IN (
-                   SELECT t.id FROM taak t
-                     JOIN notificatie n ON n.id = t.notificatie
-                     JOIN pepper_gecompromitteerd p
-                       ON (p.doel = 'dvref' AND n.pepper_versie = p.versie)
-                       OR (p.doel = 'payload' AND n.payload_pepper_versie = p.versie)
-                       OR (p.doel = 'ldv' AND n.ldv_pepper_versie = p.versie)
-                    WHERE t.soort = 'wissen' AND t.status = 'open' AND t.due > :now
-                      AND n.datasleutel_gewrapt IS NOT NULL
-                    LIMIT :batch)
-            """);
-
-    private static final Statement NOTIFICATIE_DELETE_EXPIRED = Statement.named("notificatieDeleteExpired", """
-            DELETE FROM notificatie WHERE id IN (
-                SELECT id FROM notificatie WHERE terminaal_sinds < :cutoff
-                 ORDER BY terminaal_sinds LIMIT :batch FOR UPDATE SKIP LOCKED)
-            """);
-
     private final Database database;
+    private final RetentionRepository repository;
     private final Clock clock;
     private final Duration eraseAfter;
     private final Period retention;
     private final int batchSize;
     private final Duration timeBudget;
 
-    public NotificatieRetention(Database database, Clock clock, RetentionSettings settings) {
+    public NotificatieRetention(Database database, RetentionRepository repository, Clock clock,
+                                RetentionSettings settings) {
         this.database = database;
+        this.repository = repository;
         this.clock = clock;
         this.eraseAfter = settings.eraseAfter();
         this.retention = settings.notifications();
@@ -85,21 +56,18 @@ public final class NotificatieRetention implements Duty {
         long done = 0;
         long step;
         do {
-            step = database.inTransaction(tx -> ERASURE_PLAN_MISSING.dml(tx).addParam("eraseAfter", eraseAfter)
-                    .addParam("batch", batchSize).execute());
+            step = database.inTransaction(tx -> repository.planMissingErasures(tx, eraseAfter, batchSize));
             done += step;
         } while (step == batchSize && System.nanoTime() < deadline);
         do {
             Instant now = clock.instant();
-            step = database.inTransaction(tx -> ERASURE_BRING_FORWARD_COMPROMISED.dml(tx).addParam("now", now)
-                    .addParam("batch", batchSize).execute());
+            step = database.inTransaction(tx -> repository.bringForwardCompromisedErasures(tx, now, batchSize));
             done += step;
         } while (step == batchSize && System.nanoTime() < deadline);
         long deleted = 0;
         do {
             Instant cutoff = clock.instant().atZone(ZoneOffset.UTC).minus(retention).toInstant();
-            step = database.inTransaction(tx -> NOTIFICATIE_DELETE_EXPIRED.dml(tx).addParam("cutoff", cutoff)
-                    .addParam("batch", batchSize).execute());
+            step = database.inTransaction(tx -> repository.deleteExpired(tx, cutoff, batchSize));
             deleted += step;
         } while (step == batchSize && System.nanoTime() < deadline);
         if (deleted > 0) {

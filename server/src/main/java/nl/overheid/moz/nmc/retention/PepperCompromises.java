@@ -6,8 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.db.DbTypes;
-import nl.overheid.moz.nmc.db.Statement;
 import nl.overheid.moz.nmc.engine.Duty;
 import nl.overheid.moz.nmc.privacy.Peppers;
 
@@ -44,20 +42,15 @@ public final class PepperCompromises implements Duty {
         }
     }
 
-    private static final Statement PEPPER_MARK_COMPROMISED = Statement.named("pepperMarkCompromised", """
-            INSERT INTO pepper_gecompromitteerd (doel, versie, gemarkeerd_op) VALUES (:doel, :versie, :now)
-            ON CONFLICT DO NOTHING
-            """);
-
-    private static final Statement PEPPER_COMPROMISED_ALL = Statement.named("pepperCompromisedAll",
-            "SELECT doel, versie FROM pepper_gecompromitteerd");
-
     private final Database database;
+    private final RetentionRepository retention;
     private final Map<Purpose, Peppers> peppers;
     private final Clock clock;
 
-    public PepperCompromises(Database database, Map<Purpose, Peppers> peppers, Clock clock) {
+    public PepperCompromises(Database database, RetentionRepository retention, Map<Purpose, Peppers> peppers,
+                             Clock clock) {
         this.database = database;
+        this.retention = retention;
         this.peppers = Map.copyOf(peppers);
         this.clock = clock;
     }
@@ -72,8 +65,7 @@ public final class PepperCompromises implements Duty {
             throw new Refused("no other usable " + purpose.dbValue() + " pepper version is configured; "
                     + "configure the next version first");
         }
-        database.inTransactionDo(tx -> PEPPER_MARK_COMPROMISED.dml(tx).addParam("doel", purpose.dbValue())
-                .addParam("versie", version).addParam("now", clock.instant()).execute());
+        database.inTransactionDo(tx -> retention.markCompromised(tx, purpose.dbValue(), version, clock.instant()));
         LOG.warning(() -> purpose.dbValue() + " pepper version " + version + " marked compromised");
         refresh();
     }
@@ -95,14 +87,13 @@ public final class PepperCompromises implements Duty {
         for (Purpose purpose : Purpose.values()) {
             marked.put(purpose, new HashSet<>());
         }
-        database.inTransactionDo(tx -> PEPPER_COMPROMISED_ALL.query(tx).execute().forEach(row -> {
-            String doel = DbTypes.text(row, "doel");
+        database.inTransaction(retention::compromisedPeppers).forEach(compromised -> {
             for (Purpose purpose : Purpose.values()) {
-                if (purpose.dbValue().equals(doel)) {
-                    marked.get(purpose).add(DbTypes.integer(row, "versie"));
+                if (purpose.dbValue().equals(compromised.purpose())) {
+                    marked.get(purpose).add(compromised.version());
                 }
             }
-        }));
+        });
         marked.forEach((purpose, versions) -> peppers.get(purpose).compromised(versions));
         // Every purpose must keep a usable version (refuses a start whose configuration dropped the last one).
         peppers.forEach((purpose, ring) -> {

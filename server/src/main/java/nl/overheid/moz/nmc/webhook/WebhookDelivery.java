@@ -51,7 +51,7 @@ public final class WebhookDelivery implements TaskHandler {
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
-    private final WebhookPositions positions;
+    private final WebhookPositionRepository positions;
     private final EventRepository events;
     private final StatusEvents statusEvents;
     private final CursorCodec cursors;
@@ -66,7 +66,7 @@ public final class WebhookDelivery implements TaskHandler {
     private final Clock clock;
     private final Duration lease;
 
-    public WebhookDelivery(HandlerSupport support, WebhookPositions positions, EventRepository events,
+    public WebhookDelivery(HandlerSupport support, WebhookPositionRepository positions, EventRepository events,
             StatusEvents statusEvents, CursorCodec cursors, SigningKeys keys, WebhookTargets targets, WebhookClient client,
             WebhookSettings settings, ObjectMapper mapper) {
         this.owned = support.owned();
@@ -94,7 +94,7 @@ public final class WebhookDelivery implements TaskHandler {
 
     /** The subject is the DV's webhook position: the resume call takes the same lock first. */
     @Override
-    public SubjectLock<WebhookPositions.Position> subjectLock() {
+    public SubjectLock<WebhookPositionRepository.Position> subjectLock() {
         return (tx, task) -> positions.lock(tx, task.dvId());
     }
 
@@ -133,7 +133,7 @@ public final class WebhookDelivery implements TaskHandler {
         settle(task, batch, outcome);
     }
 
-    private Batch prepare(DbTransaction tx, Task task, WebhookPositions.Position position) {
+    private Batch prepare(DbTransaction tx, Task task, WebhookPositionRepository.Position position) {
         Instant now = clock.instant();
         if (position.webhookUrl() == null) {
             tasks.complete(tx, task);   // the DV no longer has a webhook

@@ -24,15 +24,15 @@ public final class Webhooks implements Duty {
     }
 
     private final Database database;
-    private final WebhookPositions positions;
+    private final WebhookPositionRepository positions;
     private final TaskRepository tasks;
     private final EventRepository events;
     private final CursorCodec cursors;
     private final WorkSignals signals;
     private final Clock clock;
 
-    public Webhooks(Database database, WebhookPositions positions, TaskRepository tasks, EventRepository events,
-                    CursorCodec cursors, WorkSignals signals, Clock clock) {
+    public Webhooks(Database database, WebhookPositionRepository positions, TaskRepository tasks,
+                    EventRepository events, CursorCodec cursors, WorkSignals signals, Clock clock) {
         this.database = database;
         this.positions = positions;
         this.tasks = tasks;
@@ -55,7 +55,7 @@ public final class Webhooks implements Duty {
      */
     public Optional<State> resume(UUID dvId) {
         Optional<State> resumed = database.inTransaction(tx -> {
-            Optional<WebhookPositions.Position> locked = positions.lock(tx, dvId)
+            Optional<WebhookPositionRepository.Position> locked = positions.lock(tx, dvId)
                     .filter(position -> position.webhookUrl() != null);
             if (locked.isEmpty()) {
                 return Optional.<State>empty();
@@ -82,7 +82,7 @@ public final class Webhooks implements Duty {
         return Math.toIntExact(planned);
     }
 
-    private State state(WebhookPositions.Position position, int epoch) {
+    private State state(WebhookPositionRepository.Position position, int epoch) {
         Instant now = clock.instant();
         String cursor = position.transactionId() == null || (position.epoch() != null && position.epoch() != epoch)
                 ? null : cursors.encode(new Cursor(epoch, position.transactionId(), position.eventId(), now));

@@ -40,7 +40,7 @@ class AcceptanceQuotaTest {
     private AcceptanceQuota instance() {
         Database database = DB.open();
         opened.add(database);
-        return new AcceptanceQuota(database, clock);
+        return new AcceptanceQuota(database, new QuotaRepository(), clock);
     }
 
     @Test

@@ -39,7 +39,7 @@ class BudgetClaimTest {
     private final MutableClock clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MINUTES).plusSeconds(1));
     private final TaskRepository tasks = new TaskRepository();
     private final OwnedTasks owned = new OwnedTasks(database, tasks);
-    private final SendBudget budget = new SendBudget(LIMITS, 0.1);
+    private final SendBudget budget = new SendBudget(new SendBudgetRepository(), LIMITS, 0.1);
     private final UnusedTokens unusedTokens = new UnusedTokens(database, budget, clock);
     private UUID dvA;
 

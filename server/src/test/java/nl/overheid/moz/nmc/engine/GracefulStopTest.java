@@ -33,7 +33,8 @@ class GracefulStopTest {
     private final MutableClock clock = MutableClock.startingNow();
     private final TaskRepository tasks = new TaskRepository();
     private final OwnedTasks owned = new OwnedTasks(database, tasks);
-    private final SendBudget budget = new SendBudget(java.util.Map.of("standaard", 3000), 0.1);
+    private final SendBudget budget = new SendBudget(new SendBudgetRepository(), java.util.Map.of("standaard", 3000),
+            0.1);
     private UUID dvId;
 
     @BeforeEach

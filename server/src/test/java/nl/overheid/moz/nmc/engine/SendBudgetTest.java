@@ -20,7 +20,7 @@ class SendBudgetTest {
 
     private static final TestDatabase DB = TestDatabase.get();
     private static final Database database = DB.shared();
-    private final SendBudget budget = new SendBudget(Map.of("svc", 100, "other", 40), 0.1);
+    private final SendBudget budget = new SendBudget(new SendBudgetRepository(), Map.of("svc", 100, "other", 40), 0.1);
     private final Instant window = Instant.parse("2026-12-01T10:15:00Z");
 
     @BeforeEach

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.Notifications;
@@ -35,7 +36,7 @@ class TaskEngineTest {
     private final TaskRepository tasks = new TaskRepository();
     private final OwnedTasks owned = new OwnedTasks(database, tasks);
     private final WorkSignals signals = new WorkSignals();
-    private final SendBudget budget = new SendBudget(Map.of("standaard", 3000), 0.1);
+    private final SendBudget budget = new SendBudget(new SendBudgetRepository(), Map.of("standaard", 3000), 0.1);
     /** The engine's defaults with a short poll, 8 at once, a short lease, quick backoff and a short grace. */
     static final EngineSettings SETTINGS = EngineSettings.defaults().withPollInterval(Duration.ofMillis(100))
             .withParallelism(8).withLease(LEASE).withBackoffBase(Duration.ofSeconds(1))
@@ -118,7 +119,7 @@ class TaskEngineTest {
         UUID notificatie = acceptOne();
         plan(TaskKind.RECONCILIEREN, dvId, notificatie, 1);
         List<String> locked = new CopyOnWriteArrayList<>();
-        Transitions transitions = new Transitions(clock);
+        Transitions transitions = new Transitions(new NotificatieRepository(), clock);
         SubjectLock<Transitions.Locked> notificatieLock = (tx, task) -> {
             Optional<Transitions.Locked> n = transitions.lock(tx, task.notificatie());
             locked.add(n.map(l -> l.status().dbValue()).orElse("gone"));
@@ -252,7 +253,7 @@ class TaskEngineTest {
 
     private UUID acceptOne() {
         UUID id = UUID.randomUUID();
-        database.inTransaction((DbTransaction tx) -> new Transitions(clock).accept(tx,
+        database.inTransaction((DbTransaction tx) -> new Transitions(new NotificatieRepository(), clock).accept(tx,
                 Notifications.aNotificationWithId(id, dvId)));
         return id;
     }

@@ -465,7 +465,8 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void aCancelThatWinsTheNotificationLockFromAClaimedSendStopsIt() throws Exception {
         UUID id = accept(DV_REF, Map.of());
         nl.overheid.moz.nmc.db.Database database = DB.shared();
-        nl.overheid.moz.nmc.lifecycle.Transitions transitions = new nl.overheid.moz.nmc.lifecycle.Transitions(clock);
+        nl.overheid.moz.nmc.lifecycle.Transitions transitions = new nl.overheid.moz.nmc.lifecycle.Transitions(
+                new nl.overheid.moz.nmc.lifecycle.NotificatieRepository(), clock);
         var notificatieTasks = new nl.overheid.moz.nmc.planning.NotificatieTasks(
                 new nl.overheid.moz.nmc.engine.TaskRepository(), transitions,
                 new nl.overheid.moz.nmc.register.Register(database), clock, Duration.ofDays(30));

@@ -106,7 +106,7 @@ class TransitionsModelTest {
     @Test
     void theDatabaseFollowsTheModelThroughRandomSequences() {
         UUID dvId = DB.resetWithOneDv(database);
-        Transitions transitions = new Transitions(MutableClock.startingNow());
+        Transitions transitions = new Transitions(new NotificatieRepository(), MutableClock.startingNow());
         Random random = new Random(SEED);
         NotificatieStatus[] statuses = NotificatieStatus.values();
         Set<String> visitedPairs = new java.util.HashSet<>();

@@ -24,7 +24,7 @@ class TransitionsTest {
     private static final TestDatabase DB = TestDatabase.get();
     private static final Database database = DB.shared();
     private final MutableClock clock = MutableClock.startingNow();
-    private final Transitions transitions = new Transitions(clock);
+    private final Transitions transitions = new Transitions(new NotificatieRepository(), clock);
     private UUID dvId;
 
     @BeforeEach

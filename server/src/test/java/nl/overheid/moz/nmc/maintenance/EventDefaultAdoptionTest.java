@@ -34,7 +34,7 @@ class EventDefaultAdoptionTest {
             UUID dv = DB.resetWithOneDv(database);
             EventLogPartitions.reset(DB);
             String highest = EventLogPartitions.cutAtNow(DB, false);
-            EventPartitions partitions = new EventPartitions(database);
+            EventPartitions partitions = new EventPartitions(database, new PartitionRepository());
             List<Long> written = Collections.synchronizedList(new ArrayList<>());
             for (int i = 0; i < 50; i++) {
                 written.add(insert(dv));

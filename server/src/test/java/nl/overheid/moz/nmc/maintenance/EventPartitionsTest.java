@@ -15,7 +15,7 @@ class EventPartitionsTest {
     @Test
     void theNextPartitionIsCreatedWhenTheCurrentOneIsFullEnoughAndOnlyOnce() {
         try (Database database = DB.open()) {
-            EventPartitions partitions = new EventPartitions(database);
+            EventPartitions partitions = new EventPartitions(database, new PartitionRepository());
             List<String> before = rangePartitions(database);
 
             assertThat(partitions.ensureNext()).as("a fresh schema is far below 80%%").isEmpty();

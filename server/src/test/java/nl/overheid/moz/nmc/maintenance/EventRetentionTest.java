@@ -50,7 +50,7 @@ class EventRetentionTest {
     void reset() {
         dv = DB.resetWithOneDv(database);
         EventLogPartitions.reset(DB);
-        retention = new EventRetention(database, clock, RETENTION);
+        retention = new EventRetention(database, new PartitionRepository(), clock, RETENTION);
     }
 
     @Test
@@ -135,7 +135,7 @@ class EventRetentionTest {
     @Test
     void theCurrentPartitionTheHighestAndTheDefaultAreNeverDropped() {
         Instant old = clock.instant().minus(Duration.ofDays(100));
-        new EventPartitions(database).ensureNext(0);
+        new EventPartitions(database, new PartitionRepository()).ensureNext(0);
         event(dv, old);
         assertThat(retention.dropExpired(clock.instant()))
                 .as("the partition that holds the current transaction id still takes events").isEmpty();

@@ -18,7 +18,7 @@ class RegisterCacheTest {
     private static final TestDatabase DB = TestDatabase.get();
     private static final String OIN = "00000001999999999000";
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
-    private final Register register = new Register(DB.shared(), clock, Duration.ofSeconds(5));
+    private final Register register = new Register(DB.shared(), new RegisterRepository(), clock, Duration.ofSeconds(5));
 
     @BeforeEach
     void seed() {

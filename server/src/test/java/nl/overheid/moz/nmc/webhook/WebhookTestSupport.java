@@ -45,13 +45,13 @@ public final class WebhookTestSupport {
         ObjectMapper mapper = new ObjectMapper().registerModule(StatusEvents.jacksonModule());
         HandlerSupport support = new HandlerSupport(new OwnedTasks(database, tasks), tasks, null, null, null, reads, ldv,
                 metrics, clock, Duration.ofMinutes(1), failures -> Duration.ofSeconds(1));
-        return new WebhookDelivery(support, new WebhookPositions(), events, statusEvents, cursors, keys,
-                new WebhookTargets(true), new WebhookClient(settings), settings, mapper);
+        return new WebhookDelivery(support, new WebhookPositionRepository(), events, statusEvents, cursors,
+                keys, new WebhookTargets(true), new WebhookClient(settings), settings, mapper);
     }
 
     /** Gives the DV this webhook, its delivery position and its task, as onboarding and the duty would. */
     public static void register(DbTransaction tx, UUID dvId, URI url) {
         DV_WEBHOOK_SET.dml(tx).addParam("url", url.toString()).addParam("dvId", dvId).execute();
-        new WebhookPositions().ensure(tx, Instant.now());
+        new WebhookPositionRepository().ensure(tx, Instant.now());
     }
 }

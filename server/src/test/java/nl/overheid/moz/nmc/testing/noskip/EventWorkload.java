@@ -23,10 +23,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.maintenance.EventPartitions;
+import nl.overheid.moz.nmc.maintenance.PartitionRepository;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.register.Register;
@@ -87,7 +89,7 @@ public final class EventWorkload {
     }
 
     private final Database database;
-    private final Transitions transitions = new Transitions(Clock.systemUTC());
+    private final Transitions transitions = new Transitions(new NotificatieRepository(), Clock.systemUTC());
     private final Settings settings;
     private final List<Dienstverlener> dvs;
     private final List<UUID> contended = new ArrayList<>();
@@ -476,7 +478,7 @@ public final class EventWorkload {
 
         @Override
         public void run() throws InterruptedException {
-            EventPartitions partitions = new EventPartitions(database);
+            EventPartitions partitions = new EventPartitions(database, new PartitionRepository());
             while (!abort.get() && !writersDone.get() && created.get() == null) {
                 partitions.ensureNext().ifPresent(name -> {
                     createdAtNanos.set(System.nanoTime());

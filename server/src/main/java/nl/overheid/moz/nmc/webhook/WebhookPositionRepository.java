@@ -10,10 +10,11 @@ import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
 
 /**
- * The webhook's delivery position per DV ({@code webhookpositie}), with the DV's webhook from the register.
- * The position is the last event delivered with a 2xx; it is not an acknowledgement.
+ * The SQL of the webhook's delivery position per DV ({@code webhookpositie}), with the DV's webhook from the
+ * register. The position is the last event delivered with a 2xx; it is not an acknowledgement. The position and
+ * the DV's one {@code terugkoppelen} task are planned together, from the register, in one set-based insert each.
  */
-public final class WebhookPositions {
+public final class WebhookPositionRepository {
 
     private static final String COLUMNS = """
             w.dv_id, w.cluster_epoch, CAST(w.transactie_id AS text) AS transactie_id, w.event_id, w.mislukkingen,
@@ -78,11 +79,11 @@ public final class WebhookPositions {
     }
 
     public Optional<Position> lock(DbTransaction tx, UUID dvId) {
-        return WEBHOOK_POSITION_LOCK.get(tx).addParam("dvId", dvId).execute().map(WebhookPositions::position);
+        return WEBHOOK_POSITION_LOCK.get(tx).addParam("dvId", dvId).execute().map(WebhookPositionRepository::position);
     }
 
     public Optional<Position> get(DbTransaction tx, UUID dvId) {
-        return WEBHOOK_POSITION_GET.get(tx).addParam("dvId", dvId).execute().map(WebhookPositions::position);
+        return WEBHOOK_POSITION_GET.get(tx).addParam("dvId", dvId).execute().map(WebhookPositionRepository::position);
     }
 
     void delivered(DbTransaction tx, UUID dvId, int epoch, String transactionId, long eventId, Instant now) {

@@ -1,0 +1,163 @@
+package nl.overheid.moz.nmc.control;
+
+import io.helidon.dbclient.DbTransaction;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
+
+/**
+ * The SQL of control: the repairs of {@link ControlDuty} (inserts of missing {@code taak} rows, guarded by the
+ * unique indexes) and the counts of {@link OperationalGauges} (tasks, notifications, per DV), each bounded by
+ * an index.
+ */
+public final class ControlRepository {
+
+    private static final String NO_TASK = """
+            NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort <> 'verwerken')
+            """;
+
+    private static final Statement TASK_PLAN_MISSING_SEND = Statement.named("taskPlanMissingSend", """
+            INSERT INTO taak (soort, dv_id, notificatie, due, trace_id, budget)
+            SELECT 'verzenden', n.dv_id, n.id, :now, n.trace_id, b.notify_service
+              FROM notificatie n
+              JOIN berichttype b ON b.code = n.berichttype
+             WHERE n.status IN ('aangenomen', 'in-verzending') AND %s
+            ON CONFLICT DO NOTHING
+            """.formatted(NO_TASK));
+
+    private static final Statement TASK_PLAN_MISSING_AFTER_SENT = Statement.named("taskPlanMissingAfterSent", """
+            INSERT INTO taak (soort, dv_id, notificatie, poging, due, trace_id, budget)
+            SELECT CASE WHEN running.id IS NULL THEN 'verzenden' ELSE 'reconcilieren' END,
+                   n.dv_id, n.id, running.id, :now, n.trace_id, b.notify_service
+              FROM notificatie n
+              JOIN berichttype b ON b.code = n.berichttype
+              LEFT JOIN LATERAL (SELECT p.id FROM poging p
+                                  WHERE p.notificatie = n.id AND p.status IN ('verzonden', 'onbekend')
+                                  ORDER BY p.nummer DESC LIMIT 1) running ON true
+             WHERE n.status = 'verzonden' AND %s
+            ON CONFLICT DO NOTHING
+            """.formatted(NO_TASK));
+
+    private static final Statement TASK_PLAN_MISSING_FINALISE = Statement.named("taskPlanMissingFinalise", """
+            INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
+            SELECT 'vaststellen', n.dv_id, n.id,
+                   coalesce((SELECT max(p.ontvangst_completed_at) FROM poging p
+                              WHERE p.notificatie = n.id AND p.status = 'bezorgd'), :now)
+                     + CAST(:margin AS interval),
+                   n.trace_id
+              FROM notificatie n
+             WHERE n.status = 'bezorgd' AND %s
+            ON CONFLICT DO NOTHING
+            """.formatted(NO_TASK));
+
+    private static final Statement TASK_PLAN_MISSING_RECEIPTS = Statement.named("taskPlanMissingReceipts", """
+            INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id)
+            SELECT DISTINCT ON (o.poging) 'verwerken', n.dv_id, n.id, o.poging, o.id, o.completed_at, :now, n.trace_id
+              FROM ontvangst o
+              JOIN poging p ON p.id = o.poging
+              JOIN notificatie n ON n.id = p.notificatie
+             WHERE o.verwerkt_op IS NULL
+               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.poging = o.poging)
+             ORDER BY o.poging, o.completed_at NULLS LAST, o.id
+            ON CONFLICT DO NOTHING
+            """);
+
+    private static final Statement TASKS_FAILED_BY_KIND = Statement.named("tasksFailedByKind", """
+            SELECT soort, count(*) AS n FROM taak WHERE status = 'mislukt' GROUP BY soort
+            """);
+
+    private static final Statement TASKS_DUE_BY_KIND = Statement.named("tasksDueByKind", """
+            SELECT soort, count(*) AS n, min(due) AS oudste,
+                   count(*) FILTER (WHERE lease_tot < :now) AS lease_verlopen
+              FROM taak WHERE status = 'open' AND due <= :now GROUP BY soort
+            """);
+
+    private static final Statement SEND_BACKLOG_BY_DV = Statement.named("sendBacklogByDv", """
+            SELECT d.oin, count(t.id) AS n, min(t.due) AS oudste
+              FROM dienstverlener d
+              LEFT JOIN taak t ON t.dv_id = d.id AND t.soort = 'verzenden' AND t.status = 'open' AND t.due <= :now
+             GROUP BY d.oin
+            """);
+
+    private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
+            SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'
+            """);
+
+    private static final Statement MISSING_CONTACT_BY_DV = Statement.named("missingContactByDv", """
+            SELECT d.oin, count(n.id) AS terminaal,
+                   count(n.id) FILTER (WHERE n.laatste_reden = 'geen-contactgegevens') AS geen
+              FROM dienstverlener d
+              LEFT JOIN notificatie n ON n.dv_id = d.id AND n.regie = 'centraal' AND n.terminaal_sinds >= :since
+             GROUP BY d.oin
+            """);
+
+    /** The open tasks of one kind that are due: how many, the oldest due time and how many leases expired. */
+    record DueTasks(String kind, long count, Instant oldest, long leaseExpired) {
+    }
+
+    /** One DV's due send tasks: how many and the oldest due time (null without any). */
+    record SendBacklog(String oin, long count, Instant oldest) {
+    }
+
+    /** One DV's centralised notifications terminal since the window's start; how many ended geen-contactgegevens. */
+    record MissingContact(String oin, long terminal, long missing) {
+    }
+
+    /** Plans a send task for every live notification before sending that has none; returns how many. */
+    long planMissingSend(DbTransaction tx, Instant now) {
+        return TASK_PLAN_MISSING_SEND.dml(tx).addParam("now", now).execute();
+    }
+
+    /** Plans a reconcile task (an attempt running) or a send task for every verzonden notification without a task. */
+    long planMissingAfterSent(DbTransaction tx, Instant now) {
+        return TASK_PLAN_MISSING_AFTER_SENT.dml(tx).addParam("now", now).execute();
+    }
+
+    /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after delivery. */
+    long planMissingFinalise(DbTransaction tx, Instant now, Duration margin) {
+        return TASK_PLAN_MISSING_FINALISE.dml(tx).addParam("now", now).addParam("margin", margin).execute();
+    }
+
+    /** Plans a receipt task for every attempt with a stored, unprocessed receipt and no receipt task. */
+    long planMissingReceipts(DbTransaction tx, Instant now) {
+        return TASK_PLAN_MISSING_RECEIPTS.dml(tx).addParam("now", now).execute();
+    }
+
+    /** The parked ({@code mislukt}) tasks per kind. */
+    Map<String, Long> failedTasksByKind(DbTransaction tx) {
+        return TASKS_FAILED_BY_KIND.query(tx).execute()
+                .collect(Collectors.toMap(row -> DbTypes.text(row, "soort"), row -> DbTypes.longValue(row, "n")));
+    }
+
+    List<DueTasks> dueTasksByKind(DbTransaction tx, Instant now) {
+        return TASKS_DUE_BY_KIND.query(tx).addParam("now", now).execute()
+                .map(row -> new DueTasks(DbTypes.text(row, "soort"), DbTypes.longValue(row, "n"),
+                        DbTypes.instant(row, "oudste"), DbTypes.longValue(row, "lease_verlopen")))
+                .toList();
+    }
+
+    /** The due send tasks of every registered DV. */
+    List<SendBacklog> sendBacklogByDv(DbTransaction tx, Instant now) {
+        return SEND_BACKLOG_BY_DV.query(tx).addParam("now", now).execute()
+                .map(row -> new SendBacklog(DbTypes.text(row, "oin"), DbTypes.longValue(row, "n"),
+                        DbTypes.instant(row, "oudste")))
+                .toList();
+    }
+
+    /** How many notifications are bezorgstatus-onbekend. */
+    long statusUnknown(DbTransaction tx) {
+        return NOTIFICATIONS_STATUS_UNKNOWN.get(tx).execute().map(row -> DbTypes.longValue(row, "n")).orElse(0L);
+    }
+
+    /** Per registered DV, its centralised notifications terminal since {@code since}. */
+    List<MissingContact> missingContactByDv(DbTransaction tx, Instant since) {
+        return MISSING_CONTACT_BY_DV.query(tx).addParam("since", since).execute()
+                .map(row -> new MissingContact(DbTypes.text(row, "oin"), DbTypes.longValue(row, "terminaal"),
+                        DbTypes.longValue(row, "geen")))
+                .toList();
+    }
+}

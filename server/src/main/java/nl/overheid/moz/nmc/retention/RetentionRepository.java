@@ -1,0 +1,149 @@
+package nl.overheid.moz.nmc.retention;
+
+import io.helidon.dbclient.DbTransaction;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import nl.overheid.moz.nmc.db.DbTypes;
+import nl.overheid.moz.nmc.db.Statement;
+
+/**
+ * The SQL of the privacy lifecycle: erasing and re-wrapping a notification's data key, planning and bringing
+ * forward erasure tasks, deleting notifications past retention, and the compromised pepper versions
+ * ({@code pepper_gecompromitteerd}). Batches and time budgets are the callers'.
+ */
+public final class RetentionRepository {
+
+    private static final Statement NOTIFICATIE_ERASE = Statement.named("notificatieErase", """
+            UPDATE notificatie SET datasleutel_gewrapt = NULL, ldv_betrokkene = NULL WHERE id = :id
+            """);
+
+    private static final Statement NOTIFICATIE_OLD_KEYS = Statement.named("notificatieOldKeys", """
+            SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
+             WHERE kek_versie <> :current AND datasleutel_gewrapt IS NOT NULL
+             LIMIT :batch
+             FOR NO KEY UPDATE SKIP LOCKED
+            """);
+
+    private static final Statement NOTIFICATIE_REWRAP = Statement.named("notificatieRewrap", """
+            UPDATE notificatie SET datasleutel_gewrapt = :wrapped, kek_versie = :kekVersie
+             WHERE id = :id AND datasleutel_gewrapt IS NOT NULL
+            """);
+
+    private static final Statement NOTIFICATIE_COUNT_PER_KEK = Statement.named("notificatieCountPerKek", """
+            SELECT kek_versie, count(*) AS aantal FROM notificatie WHERE datasleutel_gewrapt IS NOT NULL
+             GROUP BY kek_versie
+            """);
+
+    private static final Statement ERASURE_PLAN_MISSING = Statement.named("erasurePlanMissing", """
+            INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
+            SELECT 'wissen', n.dv_id, n.id, n.terminaal_sinds + CAST(:eraseAfter AS interval), n.trace_id
+              FROM notificatie n
+             WHERE n.terminaal_sinds IS NOT NULL AND n.datasleutel_gewrapt IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort = 'wissen')
+             ORDER BY n.terminaal_sinds
+             LIMIT :batch
+            ON CONFLICT DO NOTHING
+            """);
+
+    private static final Statement ERASURE_BRING_FORWARD_COMPROMISED = Statement.named("erasureBringForwardCompromised", """
+            UPDATE taak SET due = :now
+             WHERE id IN (
+                   SELECT t.id FROM taak t
+                     JOIN notificatie n ON n.id = t.notificatie
+                     JOIN pepper_gecompromitteerd p
+                       ON (p.doel = 'dvref' AND n.pepper_versie = p.versie)
+                       OR (p.doel = 'payload' AND n.payload_pepper_versie = p.versie)
+                       OR (p.doel = 'ldv' AND n.ldv_pepper_versie = p.versie)
+                    WHERE t.soort = 'wissen' AND t.status = 'open' AND t.due > :now
+                      AND n.datasleutel_gewrapt IS NOT NULL
+                    LIMIT :batch)
+            """);
+
+    private static final Statement NOTIFICATIE_DELETE_EXPIRED = Statement.named("notificatieDeleteExpired", """
+            DELETE FROM notificatie WHERE id IN (
+                SELECT id FROM notificatie WHERE terminaal_sinds < :cutoff
+                 ORDER BY terminaal_sinds LIMIT :batch FOR UPDATE SKIP LOCKED)
+            """);
+
+    private static final Statement PEPPER_MARK_COMPROMISED = Statement.named("pepperMarkCompromised", """
+            INSERT INTO pepper_gecompromitteerd (doel, versie, gemarkeerd_op) VALUES (:doel, :versie, :now)
+            ON CONFLICT DO NOTHING
+            """);
+
+    private static final Statement PEPPER_COMPROMISED_ALL = Statement.named("pepperCompromisedAll",
+            "SELECT doel, versie FROM pepper_gecompromitteerd");
+
+    /** A data key wrapped under an older KEK version. */
+    record WrappedKey(UUID notificatie, byte[] wrapped, int kekVersion) {
+    }
+
+    /** A pepper version marked compromised, its purpose as the database names it. */
+    record CompromisedPepper(String purpose, int version) {
+    }
+
+    /** Deletes the notification's data key and LDV pseudonym (the ciphertexts stay). */
+    void erase(DbTransaction tx, UUID notificatie) {
+        NOTIFICATIE_ERASE.dml(tx).addParam("id", notificatie).execute();
+    }
+
+    /**
+     * Locks up to {@code batch} notifications whose data key is wrapped under another version than {@code current};
+     * rows another transaction holds are skipped.
+     */
+    List<WrappedKey> lockOldKeys(DbTransaction tx, int current, int batch) {
+        return NOTIFICATIE_OLD_KEYS.query(tx).addParam("current", current)
+                .addParam("batch", batch).execute()
+                .map(row -> new WrappedKey(DbTypes.uuid(row, "id"), row.column("datasleutel_gewrapt").get(byte[].class),
+                        DbTypes.integer(row, "kek_versie")))
+                .toList();
+    }
+
+    /** Stores the data key re-wrapped under {@code kekVersion} (not when it was erased meanwhile). */
+    void rewrap(DbTransaction tx, UUID notificatie, byte[] wrapped, int kekVersion) {
+        NOTIFICATIE_REWRAP.dml(tx).addParam("id", notificatie).addParam("wrapped", wrapped)
+                .addParam("kekVersie", kekVersion).execute();
+    }
+
+    /** Notifications that still have a data key, per KEK version. */
+    Map<Integer, Long> countPerKek(DbTransaction tx) {
+        Map<Integer, Long> counts = new TreeMap<>();
+        NOTIFICATIE_COUNT_PER_KEK.query(tx).execute().forEach(row ->
+                counts.put(DbTypes.integer(row, "kek_versie"), DbTypes.longValue(row, "aantal")));
+        return counts;
+    }
+
+    /** Plans the missing erasure task of up to {@code batch} terminal notifications; returns how many. */
+    long planMissingErasures(DbTransaction tx, Duration eraseAfter, int batch) {
+        return ERASURE_PLAN_MISSING.dml(tx).addParam("eraseAfter", eraseAfter)
+                .addParam("batch", batch).execute();
+    }
+
+    /** Makes up to {@code batch} erasures of notifications under a compromised pepper due {@code now}. */
+    long bringForwardCompromisedErasures(DbTransaction tx, Instant now, int batch) {
+        return ERASURE_BRING_FORWARD_COMPROMISED.dml(tx).addParam("now", now)
+                .addParam("batch", batch).execute();
+    }
+
+    /** Deletes up to {@code batch} notifications terminal since before {@code cutoff}, skipping locked ones. */
+    long deleteExpired(DbTransaction tx, Instant cutoff, int batch) {
+        return NOTIFICATIE_DELETE_EXPIRED.dml(tx).addParam("cutoff", cutoff)
+                .addParam("batch", batch).execute();
+    }
+
+    /** Marks a pepper version compromised (nothing when it already is). */
+    void markCompromised(DbTransaction tx, String purpose, int version, Instant now) {
+        PEPPER_MARK_COMPROMISED.dml(tx).addParam("doel", purpose)
+                .addParam("versie", version).addParam("now", now).execute();
+    }
+
+    /** Every pepper version marked compromised. */
+    List<CompromisedPepper> compromisedPeppers(DbTransaction tx) {
+        return PEPPER_COMPROMISED_ALL.query(tx).execute()
+                .map(row -> new CompromisedPepper(DbTypes.text(row, "doel"), DbTypes.integer(row, "versie")))
+                .toList();
+    }
+}
