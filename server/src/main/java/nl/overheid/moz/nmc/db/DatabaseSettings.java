@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param schemaMode {@code migrate} (dev, test) or {@code validate} (production default)
  * @param sessionOptions whether every connection sends the timeouts and {@code TimeZone=UTC} as the startup
  *                       parameter {@code options}; {@code false} behind a PgBouncer in transaction mode, which
- *                       refuses it: then they are set on the role (README, Operations)
+ *                       refuses it: then they are set on the role (server/OPERATIONS.md)
  */
 public record DatabaseSettings(String url, String user, String password, int poolSize,
                                Duration statementTimeout, Duration idleInTransactionTimeout,

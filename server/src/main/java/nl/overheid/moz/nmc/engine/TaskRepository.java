@@ -35,7 +35,7 @@ public final class TaskRepository {
             coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel, t.budget
             """;
 
-    private static final Statement TASK_INSERT = Statement.named("insert", """
+    private static final Statement TASK_INSERT = Statement.named("taskInsert", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
                               payload, budget)
             VALUES (:soort, :dvId, :notificatie, :poging, :ontvangst, :ontvangstCompletedAt, :due, :traceId,
@@ -44,7 +44,7 @@ public final class TaskRepository {
             """);
 
     /* Several tasks in one statement (a bulk acceptance plans one per notification). */
-    private static final Statement TASK_INSERT_ALL = Statement.named("insertAll", """
+    private static final Statement TASK_INSERT_ALL = Statement.named("taskInsertAll", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id,
                               payload, budget)
             SELECT * FROM unnest(CAST(:soorten AS text[]), CAST(:dvIds AS uuid[]), CAST(:notificaties AS uuid[]),
@@ -59,7 +59,7 @@ public final class TaskRepository {
      * none. Each budget gets up to :maxDvs DVs of its own, oldest due first, so that the DVs of a budget whose
      * window is used up can never crowd another budget's DVs out of the round. Reads without locking.
      */
-    private static final Statement TASK_DUE_DVS = Statement.named("dueDvs", """
+    private static final Statement TASK_DUE_DVS = Statement.named("taskDueDvs", """
             SELECT d.budget, d.dv_id, d.backlog
               FROM (SELECT t.budget, t.dv_id, count(*) AS backlog, min(t.due) AS oudste,
                            row_number() OVER (PARTITION BY t.budget ORDER BY min(t.due)) AS rang
@@ -91,7 +91,7 @@ public final class TaskRepository {
             RETURNING %s, claimable.lease_verlopen
             """;
 
-    private static final Statement TASK_CLAIM_DUE = Statement.named("claimDue",
+    private static final Statement TASK_CLAIM_DUE = Statement.named("taskClaimDue",
             CLAIM.formatted("c.budget IS NULL", "c.dv_id = :dvId", RETURNED_COLUMNS));
 
     private static final Statement TASK_CLAIM_DUE_SYSTEM = Statement.named("taskClaimDueSystem",
@@ -103,19 +103,19 @@ public final class TaskRepository {
     private static final Statement TASK_CLAIM_DUE_BUDGET_SYSTEM = Statement.named("taskClaimDueBudgetSystem",
             CLAIM.formatted("c.budget = :budget", "c.dv_id IS NULL", RETURNED_COLUMNS));
 
-    private static final Statement TASK_LOCK_OWNED = Statement.named("lockOwned", """
+    private static final Statement TASK_LOCK_OWNED = Statement.named("taskLockOwned", """
             SELECT id FROM taak WHERE id = :id AND claim_epoch = :epoch FOR UPDATE
             """);
 
-    private static final Statement TASK_COMPLETE = Statement.named("complete", """
+    private static final Statement TASK_COMPLETE = Statement.named("taskComplete", """
             DELETE FROM taak WHERE id = :id AND claim_epoch = :epoch
             """);
 
-    private static final Statement TASK_COMPLETE_FOR_NOTIFICATION = Statement.named("completeForNotificatie", """
+    private static final Statement TASK_COMPLETE_FOR_NOTIFICATION = Statement.named("taskCompleteForNotification", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort
             """);
 
-    private static final Statement TASK_COMPLETE_FOR_ATTEMPT = Statement.named("completeForPoging", """
+    private static final Statement TASK_COMPLETE_FOR_ATTEMPT = Statement.named("taskCompleteForAttempt", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort AND poging = :poging
             """);
 
@@ -124,39 +124,39 @@ public final class TaskRepository {
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
             """);
 
-    private static final Statement TASK_POSTPONE = Statement.named("postpone", """
+    private static final Statement TASK_POSTPONE = Statement.named("taskPostpone", """
             UPDATE taak SET due = :due, lease_tot = NULL, laatste_fout = :fout,
                    payload = jsonb_set(payload, '{uitstel}',
                                        to_jsonb(coalesce(CAST(payload->>'uitstel' AS int), 0) + 1))
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
-    private static final Statement TASK_RECORD_FAILURE = Statement.named("recordFailure", """
+    private static final Statement TASK_RECORD_FAILURE = Statement.named("taskRecordFailure", """
             UPDATE taak SET due = :due, lease_tot = NULL, laatste_fout = :fout, pogingenteller = pogingenteller + 1
              WHERE id = :id AND claim_epoch = :epoch
             RETURNING pogingenteller
             """);
 
-    private static final Statement TASK_MARK_FAILED = Statement.named("markFailed", """
+    private static final Statement TASK_MARK_FAILED = Statement.named("taskMarkFailed", """
             UPDATE taak SET status = 'mislukt', lease_tot = NULL, laatste_fout = :fout
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
-    private static final Statement TASK_RESCHEDULE = Statement.named("reschedule", """
+    private static final Statement TASK_RESCHEDULE = Statement.named("taskReschedule", """
             UPDATE taak SET due = :due, lease_tot = NULL, pogingenteller = 0, laatste_fout = NULL, payload = '{}'
              WHERE id = :id AND claim_epoch = :epoch
             """);
 
     /* Due stays as it was (it was due when claimed), so the next claim anywhere takes it; no failure counted. */
-    private static final Statement TASK_RELEASE = Statement.named("release", """
+    private static final Statement TASK_RELEASE = Statement.named("taskRelease", """
             UPDATE taak SET lease_tot = NULL WHERE id = :id AND claim_epoch = :epoch AND status = 'open'
             """);
 
-    private static final Statement TASK_DUE_FOR_DV = Statement.named("dueForDv", """
+    private static final Statement TASK_DUE_FOR_DV = Statement.named("taskDueForDv", """
             UPDATE taak SET due = least(due, :due) WHERE dv_id = :dvId AND soort = :soort AND status = 'open'
             """);
 
-    private static final Statement TASK_EXTEND_LEASE = Statement.named("extendLease", """
+    private static final Statement TASK_EXTEND_LEASE = Statement.named("taskExtendLease", """
             UPDATE taak SET lease_tot = :leaseUntil WHERE id = :id AND claim_epoch = :epoch
             """);
 
@@ -170,7 +170,7 @@ public final class TaskRepository {
             coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel, t.laatste_fout, t.aangemaakt_op
             """;
 
-    private static final Statement TASK_LIST_PARKED = Statement.named("listParked", """
+    private static final Statement TASK_LIST_PARKED = Statement.named("taskListParked", """
             SELECT %s FROM taak t
              WHERE t.status = 'mislukt' AND t.id > :after
                AND (CAST(:soort AS text) IS NULL OR t.soort = :soort)
@@ -180,10 +180,10 @@ public final class TaskRepository {
              LIMIT :limit
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement TASK_VIEW = Statement.named("view",
+    private static final Statement TASK_VIEW = Statement.named("taskView",
             "SELECT %s FROM taak t WHERE t.id = :id".formatted(VIEW_COLUMNS));
 
-    private static final Statement TASK_REOPEN_PARKED = Statement.named("reopenParked", """
+    private static final Statement TASK_REOPEN_PARKED = Statement.named("taskReopenParked", """
             UPDATE taak SET status = 'open', due = :now, lease_tot = NULL, pogingenteller = 0,
                    payload = payload - 'uitstel'
              WHERE id = ANY (CAST(:ids AS bigint[])) AND status = 'mislukt'

@@ -23,7 +23,7 @@ public final class EventRepository {
      * transaction still running), so an event whose transaction commits late is never skipped. The plain
      * transactie_id >= :xid conjunct lets the planner prune partitions (the row comparison alone does not).
      */
-    private static final Statement EVENT_READ_AFTER = Statement.named("readAfter", """
+    private static final Statement EVENT_READ_AFTER = Statement.named("eventReadAfter", """
             SELECT e.id, CAST(e.transactie_id AS text) AS transactie_id, e.tijdstip, e.notificatie, e.volgnummer,
                    e.van, e.naar, e.reden
               FROM event e
@@ -35,7 +35,7 @@ public final class EventRepository {
              LIMIT :limit
             """);
 
-    private static final Statement EVENT_TIME = Statement.named("timeOf", """
+    private static final Statement EVENT_TIME = Statement.named("eventTime", """
             SELECT e.tijdstip FROM event e
              WHERE e.dv_id = :dvId AND e.transactie_id = CAST(:xid AS xid8) AND e.id = :eventId
             """);
@@ -48,10 +48,10 @@ public final class EventRepository {
             "SELECT epoch FROM cluster_epoch");
 
     /* Raised by an operator after a restore or promotion; the confirmation is the epoch being raised. */
-    private static final Statement CLUSTER_EPOCH_RAISE = Statement.named("raiseClusterEpoch",
+    private static final Statement CLUSTER_EPOCH_RAISE = Statement.named("clusterEpochRaise",
             "UPDATE cluster_epoch SET epoch = epoch + 1 WHERE epoch = :expected RETURNING epoch");
 
-    private static final Statement ACKNOWLEDGEMENT_UPSERT = Statement.named("upsertAcknowledgement", """
+    private static final Statement ACKNOWLEDGEMENT_UPSERT = Statement.named("acknowledgementUpsert", """
             INSERT INTO bevestiging (dv_id, cursor, cluster_epoch, transactie_id, event_id, tijdstip)
             VALUES (:dvId, :cursor, :epoch, CAST(:xid AS xid8), :eventId, :now)
             ON CONFLICT (dv_id) DO UPDATE SET cursor = excluded.cursor, cluster_epoch = excluded.cluster_epoch,

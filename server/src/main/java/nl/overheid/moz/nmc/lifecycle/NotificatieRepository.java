@@ -94,18 +94,18 @@ public final class NotificatieRepository {
               WHERE e.notificatie = n.id AND e.naar = 'definitief-bezorgd') AS definitief_op
             """;
 
-    private static final Statement NOTIFICATIE_VIEW = Statement.named("view", """
+    private static final Statement NOTIFICATIE_VIEW = Statement.named("notificatieView", """
             SELECT %s FROM notificatie n WHERE n.id = :id AND n.dv_id = :dvId
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement NOTIFICATIE_BY_DVREF = Statement.named("byDvRef", """
+    private static final Statement NOTIFICATIE_BY_DVREF = Statement.named("notificatieByDvRef", """
             SELECT %s FROM notificatie n
              WHERE n.dv_id = :dvId AND n.dvref_hmac = ANY (CAST(:hmacs AS bytea[]))
              ORDER BY n.aangenomen_op, n.id
              LIMIT :limit
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement NOTIFICATIE_FOR_SENDING = Statement.named("forSending", """
+    private static final Statement NOTIFICATIE_FOR_SENDING = Statement.named("notificatieForSending", """
             SELECT n.id, n.dv_id, n.berichttype, n.regie, n.geldig_tot, n.ontvanger_versleuteld,
                    n.personalisatie_versleuteld, n.datasleutel_gewrapt, n.kek_versie
               FROM notificatie n WHERE n.id = :id

@@ -20,48 +20,48 @@ public final class PogingRepository {
             ontvangst_completed_at
             """;
 
-    private static final Statement POGING_INSERT = Statement.named("insert", """
+    private static final Statement POGING_INSERT = Statement.named("pogingInsert", """
             INSERT INTO poging (notificatie, nummer, status, aangemaakt_op)
             VALUES (:notificatie, :nummer, 'gepland', :now)
             RETURNING %s
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_LATEST = Statement.named("latest", """
+    private static final Statement POGING_LATEST = Statement.named("pogingLatest", """
             SELECT %s FROM poging WHERE notificatie = :notificatie ORDER BY nummer DESC LIMIT 1
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_ALL = Statement.named("all", """
+    private static final Statement POGING_ALL = Statement.named("pogingAll", """
             SELECT %s FROM poging WHERE notificatie = :notificatie ORDER BY nummer
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_BY_ID = Statement.named("byId", """
+    private static final Statement POGING_BY_ID = Statement.named("pogingById", """
             SELECT %s FROM poging WHERE id = :id
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_LOCK = Statement.named("lock", """
+    private static final Statement POGING_LOCK = Statement.named("pogingLock", """
             SELECT %s FROM poging WHERE id = :id FOR NO KEY UPDATE
             """.formatted(COLUMNS));
 
-    private static final Statement POGING_MARK_SENT = Statement.named("markSent", """
+    private static final Statement POGING_MARK_SENT = Statement.named("pogingMarkSent", """
             UPDATE poging SET status = 'verzonden', notify_id = :notifyId, verzonden_op = :now
              WHERE id = :id AND status = 'gepland'
             """);
 
-    private static final Statement POGING_MARK_REQUESTED = Statement.named("markRequested", """
+    private static final Statement POGING_MARK_REQUESTED = Statement.named("pogingMarkRequested", """
             UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now) WHERE id = :id
             """);
 
-    private static final Statement POGING_ADD_DUPLICATE = Statement.named("addDuplicate", """
+    private static final Statement POGING_ADD_DUPLICATE = Statement.named("pogingAddDuplicate", """
             UPDATE poging SET duplicaat_notify_ids = array_append(duplicaat_notify_ids, CAST(:notifyId AS uuid))
              WHERE id = :id AND notify_id IS DISTINCT FROM CAST(:notifyId AS uuid)
                AND NOT (CAST(:notifyId AS uuid) = ANY (duplicaat_notify_ids))
             """);
 
-    private static final Statement POGING_APPLY_OUTCOME = Statement.named("applyOutcome", """
+    private static final Statement POGING_APPLY_OUTCOME = Statement.named("pogingApplyOutcome", """
             UPDATE poging SET status = :status, ontvangst_completed_at = :completedAt WHERE id = :id
             """);
 
-    private static final Statement POGING_SET_STATUS = Statement.named("setStatus", """
+    private static final Statement POGING_SET_STATUS = Statement.named("pogingSetStatus", """
             UPDATE poging SET status = :status WHERE id = :id
             """);
 

@@ -18,6 +18,8 @@ public final class LogContext {
     public static final String NOTIFICATIE_ID = "notificatie_id";
     public static final String TAAK_SOORT = "taak_soort";
     public static final String DV_ID = "dv_id";
+    /** FSC's id of one call (inbound from a DV's Outway, or outbound to the Profielservice): a UUID. */
+    public static final String FSC_TRANSACTION_ID = "fsc_transaction_id";
 
     private static final ThreadLocal<Map<String, String>> CURRENT = ThreadLocal.withInitial(Map::of);
 

@@ -17,8 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The operational signals of design §11, served as Prometheus text at {@code /observe/metrics} (README,
- * Operations, lists them all). Three sources: counters of what happens in passing (receipts refused, claim
+ * The operational signals of design §11, served as Prometheus text at {@code /observe/metrics} (server/OPERATIONS.md,
+ * which lists them all). Three sources: counters of what happens in passing (receipts refused, claim
  * rounds, postponements, API requests and problems), gauges set by the {@code OperationalGauges} duty from
  * bounded queries (so a scrape never touches the database, and still answers while it is down), and gauges other
  * duties set (unacknowledged terminal statuses, KEK rows). Labels carry task kinds, operations, parties' error

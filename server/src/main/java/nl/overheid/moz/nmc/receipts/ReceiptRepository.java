@@ -26,7 +26,7 @@ public final class ReceiptRepository {
              WHERE p.id = :poging
             """);
 
-    private static final Statement ONTVANGST_INSERT = Statement.named("insert", """
+    private static final Statement ONTVANGST_INSERT = Statement.named("ontvangstInsert", """
             INSERT INTO ontvangst (poging, notify_id, status, notify_created_at, completed_at, sent_at,
                                    notification_type, template_id, template_version, ontvangen_op)
             VALUES (:poging, :notifyId, :status, :createdAt, :completedAt, :sentAt, :type, :templateId,
@@ -35,7 +35,7 @@ public final class ReceiptRepository {
             RETURNING id
             """);
 
-    private static final Statement ONTVANGST_UNPROCESSED = Statement.named("unprocessed", """
+    private static final Statement ONTVANGST_UNPROCESSED = Statement.named("ontvangstUnprocessed", """
             SELECT id, poging, notify_id, status, completed_at
               FROM ontvangst
              WHERE poging = :poging AND verwerkt_op IS NULL
@@ -48,7 +48,7 @@ public final class ReceiptRepository {
                             WHERE p.notificatie = :notificatie AND o.verwerkt_op IS NULL) AS pending
             """);
 
-    private static final Statement ONTVANGST_MARK_PROCESSED = Statement.named("markProcessed", """
+    private static final Statement ONTVANGST_MARK_PROCESSED = Statement.named("ontvangstMarkProcessed", """
             UPDATE ontvangst SET verwerkt_op = :now WHERE id = :id
             """);
 

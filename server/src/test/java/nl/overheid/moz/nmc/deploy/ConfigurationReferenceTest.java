@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * {@code server/CONFIGURATION.md} against the code and the manifests, so none can drift: the keys a started server
  * reads (recorded by a wrapping configuration) are exactly the documented ones, documented defaults equal the packaged
  * {@code application.yaml}, and every environment variable of {@code server/deploy/} names a documented key; the
- * manifests' probes, replicas, budget, synchronous commit and pooling mode are what the README promises.
+ * manifests' probes, replicas, budget, synchronous commit and pooling mode are what server/OPERATIONS.md promises.
  */
 class ConfigurationReferenceTest {
 

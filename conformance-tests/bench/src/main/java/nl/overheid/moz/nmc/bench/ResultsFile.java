@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * The run's results: {@code results.json} (machine, date, every figure with its baseline, ratio, target
- * and details) and {@code results.md} (the same as a table, for the README). Rewritten after every
+ * and details) and {@code results.md} (the same as a table, for conformance-tests/TESTING.md). Rewritten after every
  * benchmark, so an interrupted run keeps what it measured.
  */
 final class ResultsFile {

@@ -348,7 +348,7 @@ final class FaultRig implements AutoCloseable {
                 Collectors.counting())).toString();
     }
 
-    /** Prints one report line (the figures the README quotes). */
+    /** Prints one report line (the figures conformance-tests/TESTING.md quotes). */
     static void report(String test, Map<String, Object> figures) {
         System.out.println("FAULTS " + test + ": " + figures.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
