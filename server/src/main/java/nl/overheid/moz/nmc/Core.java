@@ -27,10 +27,23 @@ import nl.overheid.moz.nmc.webhook.WebhookTargets;
  * task engine's tables and budget, and where the two meet ({@link NotificatieTasks}); with the metrics and the
  * signals that wake idle workers.
  */
-record Core(Database database, Clock clock, Settings settings, Register register, WebhookTargets webhookTargets,
-            NmcMetrics metrics, EngineEvents engineEvents, WorkSignals signals, Transitions transitions,
-            PogingRepository pogingen, NotificatieRepository notificaties, TaskRepository tasks, OwnedTasks owned,
-            NotificatieTasks notificatieTasks, SendBudget budget, UnusedTokens unusedTokens) {
+record Core(
+        Database database,
+        Clock clock,
+        Settings settings,
+        Register register,
+        WebhookTargets webhookTargets,
+        NmcMetrics metrics,
+        EngineEvents engineEvents,
+        WorkSignals signals,
+        Transitions transitions,
+        PogingRepository pogingen,
+        NotificatieRepository notificaties,
+        TaskRepository tasks,
+        OwnedTasks owned,
+        NotificatieTasks notificatieTasks,
+        SendBudget budget,
+        UnusedTokens unusedTokens) {
 
     /** Builds the core on an open database whose schema is current, and seeds the register. */
     static Core create(Config config, Settings settings, Database database, Clock clock) {
@@ -51,12 +64,31 @@ record Core(Database database, Clock clock, Settings settings, Register register
         EngineEvents engineEvents = engineEvents(metrics);
         TaskRepository tasks = new TaskRepository(engineEvents);
         // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
-        SendBudget budget = new SendBudget(new SendBudgetRepository(), settings.notifyNl().perMinute(),
+        SendBudget budget = new SendBudget(
+                new SendBudgetRepository(),
+                settings.notifyNl().perMinute(),
                 settings.engine().reconcileShare());
-        return new Core(database, clock, settings, register, webhookTargets, metrics, engineEvents, new WorkSignals(),
-                transitions, new PogingRepository(clock), notificaties, tasks,
+        return new Core(
+                database,
+                clock,
+                settings,
+                register,
+                webhookTargets,
+                metrics,
+                engineEvents,
+                new WorkSignals(),
+                transitions,
+                new PogingRepository(clock),
+                notificaties,
+                tasks,
                 new OwnedTasks(database, tasks),
-                new NotificatieTasks(tasks, transitions, register, clock, settings.retention().eraseAfter()), budget,
+                new NotificatieTasks(
+                        tasks,
+                        transitions,
+                        register,
+                        clock,
+                        settings.retention().eraseAfter()),
+                budget,
                 new UnusedTokens(database, budget, clock));
     }
 

@@ -26,27 +26,47 @@ record Duties(DutyRunner runner, OperationalGauges gauges) {
         Settings settings = core.settings();
         ControlRepository control = new ControlRepository();
         PartitionRepository partitions = new PartitionRepository();
-        OperationalGauges gauges = new OperationalGauges(core.database(), control, core.metrics(), core.clock(),
+        OperationalGauges gauges = new OperationalGauges(
+                core.database(),
+                control,
+                core.metrics(),
+                core.clock(),
                 OperationalGauges.MissingContactSettings.from(config.get("observe.geen-contactgegevens")),
                 core.budget());
-        DutyRunner runner = new DutyRunner(List.of(
-                new ControlDuty(core.database(), control, core.clock(), settings.nmc().finaliseMargin(),
-                        core.signals(), core.metrics()),
-                gauges,
-                new EventPartitions(core.database(), partitions),
-                new EventRetention(core.database(), partitions, core.clock(), settings.nmc().eventLogRetention()),
-                new SendBudgetUpkeep(core.database(), core.budget(), core.clock()),
-                new NotificatieRetention(core.database(), new RetentionRepository(), core.clock(),
-                        settings.retention()),
-                keys.keyRewrap(),
-                keys.pepperCompromises(),
-                steps.webhooks(),
-                new UnacknowledgedReports(core.database(), steps.events(), core.metrics(), core.clock(),
-                        settings.feed().unacknowledgedCheckInterval(), settings.feed().unacknowledgedReportInterval(),
-                        settings.feed().managementChannelTimeout()),
-                steps.feedCalls(),
-                steps.acceptanceQuota(),
-                steps.operatorAudit()), settings.engine().controlInterval());
+        DutyRunner runner = new DutyRunner(
+                List.of(
+                        new ControlDuty(
+                                core.database(),
+                                control,
+                                core.clock(),
+                                settings.nmc().finaliseMargin(),
+                                core.signals(),
+                                core.metrics()),
+                        gauges,
+                        new EventPartitions(core.database(), partitions),
+                        new EventRetention(
+                                core.database(),
+                                partitions,
+                                core.clock(),
+                                settings.nmc().eventLogRetention()),
+                        new SendBudgetUpkeep(core.database(), core.budget(), core.clock()),
+                        new NotificatieRetention(
+                                core.database(), new RetentionRepository(), core.clock(), settings.retention()),
+                        keys.keyRewrap(),
+                        keys.pepperCompromises(),
+                        steps.webhooks(),
+                        new UnacknowledgedReports(
+                                core.database(),
+                                steps.events(),
+                                core.metrics(),
+                                core.clock(),
+                                settings.feed().unacknowledgedCheckInterval(),
+                                settings.feed().unacknowledgedReportInterval(),
+                                settings.feed().managementChannelTimeout()),
+                        steps.feedCalls(),
+                        steps.acceptanceQuota(),
+                        steps.operatorAudit()),
+                settings.engine().controlInterval());
         gauges.runOnce(); // the first scrape reads counted values, not zeros
         return new Duties(runner, gauges);
     }

@@ -66,60 +66,108 @@ record HttpEdge(WebServer server) {
         Responses responses = new Responses(mapper);
         int maxBody = settings.nmc().maxBodyBytes();
         JsonBodies dvBodies = new JsonBodies(mapper, documents.dvSchemas(), maxBody);
-        JsonBodies callbackBodies = new JsonBodies(Nmc.objectMapper()
-                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE), documents.callbackSchemas(), maxBody);
+        JsonBodies callbackBodies = new JsonBodies(
+                Nmc.objectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE),
+                documents.callbackSchemas(),
+                maxBody);
         JsonBodies operatorBodies = new JsonBodies(mapper, documents.operatorSchemas(), maxBody);
 
         DvAuthenticator.AuthSettings auth = DvAuthenticator.AuthSettings.from(config.get("auth"));
-        JwksSource gatewayKeys = new JwksSource(jwksUri(auth.jwksUri()), auth.jwksRefreshInterval(),
-                auth.jwksMaxFetchesPerMinute(), clock);
-        DvAuthenticator dvs = new DvAuthenticator(auth,
-                new TokenVerifier(gatewayKeys, auth.issuer(), auth.clockSkew(), clock), core.register());
+        JwksSource gatewayKeys = new JwksSource(
+                jwksUri(auth.jwksUri()), auth.jwksRefreshInterval(), auth.jwksMaxFetchesPerMinute(), clock);
+        DvAuthenticator dvs = new DvAuthenticator(
+                auth, new TokenVerifier(gatewayKeys, auth.issuer(), auth.clockSkew(), clock), core.register());
         // Operators: the same verification for another audience and a role; by default the same gateway.
         OperatorAuthenticator.Settings operatorAuth = OperatorAuthenticator.Settings.from(config.get("auth.operator"));
-        JwksSource operatorKeys = operatorAuth.jwksUri() == null ? gatewayKeys
-                : new JwksSource(jwksUri(operatorAuth.jwksUri()), auth.jwksRefreshInterval(),
-                        auth.jwksMaxFetchesPerMinute(), clock);
-        OperatorAuthenticator operators = new OperatorAuthenticator(operatorAuth, new TokenVerifier(operatorKeys,
-                operatorAuth.issuer() == null ? auth.issuer() : operatorAuth.issuer(), auth.clockSkew(), clock));
+        JwksSource operatorKeys = operatorAuth.jwksUri() == null
+                ? gatewayKeys
+                : new JwksSource(
+                        jwksUri(operatorAuth.jwksUri()),
+                        auth.jwksRefreshInterval(),
+                        auth.jwksMaxFetchesPerMinute(),
+                        clock);
+        OperatorAuthenticator operators = new OperatorAuthenticator(
+                operatorAuth,
+                new TokenVerifier(
+                        operatorKeys,
+                        operatorAuth.issuer() == null ? auth.issuer() : operatorAuth.issuer(),
+                        auth.clockSkew(),
+                        clock));
 
-        KeysResource jwks = new KeysResource(keys.signingKeys(), responses, settings.webhook().jwksMaxAge());
+        KeysResource jwks = new KeysResource(
+                keys.signingKeys(), responses, settings.webhook().jwksMaxAge());
         String base = ApiFilter.BASE_PATH;
         String operatorBase = ApiFilter.OPERATOR_BASE_PATH;
         HttpRouting.Builder routing = HttpRouting.builder()
-                .addFilter(new ApiFilter(securityHeaders,
+                .addFilter(new ApiFilter(
+                        securityHeaders,
                         ApiRoutes.of(documents, base, operatorBase, KeysResource.WELL_KNOWN_PATH),
-                        dvs, operators, problems, core.metrics()))
+                        dvs,
+                        operators,
+                        problems,
+                        core.metrics()))
                 .register(base, new DocumentationResource(documents, mapper))
-                .register(base + "/notifynl-callback", new NotifyNlCallbackResource(
-                        CallbackTokens.from(settings.notifyNl()), steps.receiptStore(), callbackBodies,
-                        () -> core.signals().nudge(TaskKind.VERWERKEN), core.metrics()))
+                .register(
+                        base + "/notifynl-callback",
+                        new NotifyNlCallbackResource(
+                                CallbackTokens.from(settings.notifyNl()),
+                                steps.receiptStore(),
+                                callbackBodies,
+                                () -> core.signals().nudge(TaskKind.VERWERKEN),
+                                core.metrics()))
                 // The fixed path must be routed before /notificaties/{id}.
-                .register(base + "/notificaties/wijzigingen", new FeedResource(steps.feed(), steps.feedCalls(),
-                        dvBodies, responses, settings.feed().defaultLimit(), settings.nmc().feedMaxLimit()))
+                .register(
+                        base + "/notificaties/wijzigingen",
+                        new FeedResource(
+                                steps.feed(),
+                                steps.feedCalls(),
+                                dvBodies,
+                                responses,
+                                settings.feed().defaultLimit(),
+                                settings.nmc().feedMaxLimit()))
                 .register(base + "/webhook", new WebhookResource(steps.webhooks(), steps.feedCalls(), responses))
                 .register(base + "/sleutels", jwks)
                 .get(KeysResource.WELL_KNOWN_PATH, jwks.wellKnown())
-                .register(base, new NotificatiesResource(steps.acceptance(), steps.cancellation(), steps.status(),
-                        dvBodies, new JsonBodies(mapper, documents.dvSchemas(), settings.nmc().maxBulkBodyBytes()),
-                        responses, problems, mapper))
+                .register(
+                        base,
+                        new NotificatiesResource(
+                                steps.acceptance(),
+                                steps.cancellation(),
+                                steps.status(),
+                                dvBodies,
+                                new JsonBodies(
+                                        mapper,
+                                        documents.dvSchemas(),
+                                        settings.nmc().maxBulkBodyBytes()),
+                                responses,
+                                problems,
+                                mapper))
                 // The operator API (beheer-API), under its own base path.
                 .register(operatorBase, new OperatorDocumentationResource(documents, mapper))
-                .register(operatorBase + "/taken",
+                .register(
+                        operatorBase + "/taken",
                         new OperatorTasksResource(steps.operatorActions(), operatorBodies, responses))
-                .register(operatorBase,
+                .register(
+                        operatorBase,
                         new OperatorNotificatiesResource(steps.operatorActions(), operatorBodies, responses))
-                .register(operatorBase,
-                        new OperatorRegisterResource(steps.operatorActions(), operatorBodies, responses))
+                .register(
+                        operatorBase, new OperatorRegisterResource(steps.operatorActions(), operatorBodies, responses))
                 .register(operatorBase, new OperatorKeysResource(steps.operatorActions(), operatorBodies, responses))
-                .register(operatorBase + "/beheeracties",
+                .register(
+                        operatorBase + "/beheeracties",
                         new OperatorAuditResource(steps.operatorAudit(), responses, mapper))
                 .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
-                .error(Refusal.class, (request, response, refusal) -> problems.send(response,
-                        DomainProblems.of(refusal)))
+                .error(
+                        Refusal.class,
+                        (request, response, refusal) -> problems.send(response, DomainProblems.of(refusal)))
                 // What Helidon's routing refuses itself (a path under /observe it does not know: 404).
-                .error(HttpException.class, (request, response, refused) -> problems.send(response,
-                        ProblemException.ofStatus(refused.status().code(), refused.status().reasonPhrase())))
+                .error(
+                        HttpException.class,
+                        (request, response, refused) -> problems.send(
+                                response,
+                                ProblemException.ofStatus(
+                                        refused.status().code(),
+                                        refused.status().reasonPhrase())))
                 // An unreachable database is a 503 the caller may retry; anything else unexpected a 500.
                 .error(Throwable.class, (request, response, error) -> {
                     if (SqlStates.unavailable(error)) {
@@ -129,14 +177,26 @@ record HttpEdge(WebServer server) {
                     }
                 });
 
-        Readiness readiness = new Readiness(core.database(), keys.envelope(), Map.of("privacy.pepper", keys.peppers(),
-                "privacy.payload-pepper", keys.payloadPeppers(), "privacy.ldv-pepper", keys.ldvPeppers()), clock,
+        Readiness readiness = new Readiness(
+                core.database(),
+                keys.envelope(),
+                Map.of(
+                        "privacy.pepper",
+                        keys.peppers(),
+                        "privacy.payload-pepper",
+                        keys.payloadPeppers(),
+                        "privacy.ldv-pepper",
+                        keys.ldvPeppers()),
+                clock,
                 config.get("observe.readiness-timeout").as(Duration.class).orElse(Duration.ofSeconds(2)),
                 config.get("observe.schema-check-interval").as(Duration.class).orElse(Duration.ofMinutes(1)));
         WebServer server = WebServer.builder()
                 .config(config.get("server"))
-                .addFeature(ObserveFeature.create(HealthObserver.builder()
-                        .details(true).addChecks(readiness.checks().toArray(HealthCheck[]::new)).build(),
+                .addFeature(ObserveFeature.create(
+                        HealthObserver.builder()
+                                .details(true)
+                                .addChecks(readiness.checks().toArray(HealthCheck[]::new))
+                                .build(),
                         MetricsObserver.create()))
                 .addRouting(routing)
                 // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed

@@ -18,8 +18,16 @@ import nl.overheid.moz.nmc.webhook.SigningKeys;
  * their compromised versions, the LDV's pseudonyms, the feed's cursor key and the webhook's signing keys. Built
  * before anything is served, so a missing or unusable key refuses the start.
  */
-record Keys(Envelope envelope, Peppers peppers, Peppers payloadPeppers, Peppers ldvPeppers, DataSubjects dataSubjects,
-            PepperCompromises pepperCompromises, KeyRewrap keyRewrap, CursorCodec cursors, SigningKeys signingKeys) {
+record Keys(
+        Envelope envelope,
+        Peppers peppers,
+        Peppers payloadPeppers,
+        Peppers ldvPeppers,
+        DataSubjects dataSubjects,
+        PepperCompromises pepperCompromises,
+        KeyRewrap keyRewrap,
+        CursorCodec cursors,
+        SigningKeys signingKeys) {
 
     static Keys create(Config config, Core core) {
         Envelope envelope = new Envelope(kekProvider(config.get("privacy.kek")));
@@ -27,16 +35,37 @@ record Keys(Envelope envelope, Peppers peppers, Peppers payloadPeppers, Peppers 
         Peppers payloadPeppers = Peppers.from(config.get("privacy.payload-pepper"));
         Peppers ldvPeppers = Peppers.from(config.get("privacy.ldv-pepper"));
         RetentionRepository retention = new RetentionRepository();
-        PepperCompromises pepperCompromises = new PepperCompromises(core.database(), retention, Map.of(
-                PepperCompromises.Purpose.DVREF, peppers, PepperCompromises.Purpose.PAYLOAD, payloadPeppers,
-                PepperCompromises.Purpose.LDV, ldvPeppers), core.clock());
+        PepperCompromises pepperCompromises = new PepperCompromises(
+                core.database(),
+                retention,
+                Map.of(
+                        PepperCompromises.Purpose.DVREF,
+                        peppers,
+                        PepperCompromises.Purpose.PAYLOAD,
+                        payloadPeppers,
+                        PepperCompromises.Purpose.LDV,
+                        ldvPeppers),
+                core.clock());
         pepperCompromises.refresh();
-        KeyRewrap keyRewrap = new KeyRewrap(core.database(), retention, envelope, core.metrics(),
-                core.settings().retention().batchSize(), core.settings().retention().timeBudget());
+        KeyRewrap keyRewrap = new KeyRewrap(
+                core.database(),
+                retention,
+                envelope,
+                core.metrics(),
+                core.settings().retention().batchSize(),
+                core.settings().retention().timeBudget());
         keyRewrap.requireConfiguredVersions();
-        return new Keys(envelope, peppers, payloadPeppers, ldvPeppers, new DataSubjects(ldvPeppers), pepperCompromises,
-                keyRewrap, new CursorCodec(core.settings().nmc().cursorKey()),
-                SigningKeys.from(config.get("webhook.signing-keys"), core.settings().webhook(), core.clock()));
+        return new Keys(
+                envelope,
+                peppers,
+                payloadPeppers,
+                ldvPeppers,
+                new DataSubjects(ldvPeppers),
+                pepperCompromises,
+                keyRewrap,
+                new CursorCodec(core.settings().nmc().cursorKey()),
+                SigningKeys.from(
+                        config.get("webhook.signing-keys"), core.settings().webhook(), core.clock()));
     }
 
     /** The KEK provider {@code privacy.kek.provider} names; the configuration's own keys are the only one so far. */

@@ -14,8 +14,7 @@ import nl.overheid.moz.nmc.logging.StdoutLogHandler;
  */
 public final class Main {
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         // Before anything logs: what the NMC logs while it stops on SIGTERM must not be lost.
@@ -37,13 +36,16 @@ public final class Main {
             return;
         }
         // SIGTERM (or SIGINT): a graceful stop within engine.shutdown-grace, see Nmc.close.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                nmc.close();
-            } finally {
-                StoppingLogManager.resetAfterStop();
-            }
-        }, "nmc-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                nmc.close();
+                            } finally {
+                                StoppingLogManager.resetAfterStop();
+                            }
+                        },
+                        "nmc-shutdown"));
     }
 
     /**
@@ -54,7 +56,9 @@ public final class Main {
         StringBuilder line = new StringBuilder("NMC refuses to start: ");
         String previous = null;
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            String message = cause.getMessage() == null ? null : cause.getMessage().replaceAll("\\s+", " ").trim();
+            String message = cause.getMessage() == null
+                    ? null
+                    : cause.getMessage().replaceAll("\\s+", " ").trim();
             if (message == null || message.isEmpty() || (previous != null && previous.contains(message))) {
                 continue;
             }
@@ -71,7 +75,8 @@ public final class Main {
     }
 
     public static Config config() {
-        Config.Builder builder = Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource();
+        Config.Builder builder =
+                Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource();
         builder.addSource(ConfigSources.environmentVariables());
         builder.addSource(ConfigSources.systemProperties());
         Optional.ofNullable(System.getenv("NMC_CONFIG")).ifPresent(file -> builder.addSource(ConfigSources.file(file)));

@@ -15,12 +15,12 @@ public final class Migrate {
 
     private static final Logger LOG = Logger.getLogger(Migrate.class.getName());
 
-    private Migrate() {
-    }
+    private Migrate() {}
 
     public static void main(String[] args) {
         LogConfig.configureRuntime();
-        try (Database database = Database.open(DatabaseSettings.from(Main.config().get("db")))) {
+        try (Database database =
+                Database.open(DatabaseSettings.from(Main.config().get("db")))) {
             database.migrate();
             LOG.info("schema migrated");
         } catch (RuntimeException e) {

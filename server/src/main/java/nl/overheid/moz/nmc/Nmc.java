@@ -30,8 +30,7 @@ public final class Nmc implements AutoCloseable {
     private static final Duration ABANDON_SETTLE = Duration.ofSeconds(1);
 
     /** The engine's moving parts: one worker per task kind and the runner of the periodic duties. */
-    public record Engine(List<TaskWorker> workers, DutyRunner duties) {
-    }
+    public record Engine(List<TaskWorker> workers, DutyRunner duties) {}
 
     private final Core core;
     private final Keys keys;
@@ -107,8 +106,10 @@ public final class Nmc implements AutoCloseable {
         try {
             database.validate();
         } catch (org.flywaydb.core.api.FlywayException e) {
-            throw new IllegalStateException("db.schema validate: the database schema does not match the shipped"
-                    + " migrations; apply them with the migration step first", e);
+            throw new IllegalStateException(
+                    "db.schema validate: the database schema does not match the shipped"
+                            + " migrations; apply them with the migration step first",
+                    e);
         }
     }
 
@@ -144,13 +145,19 @@ public final class Nmc implements AutoCloseable {
         List<TaskWorker> workers = engine.workers();
         workers.forEach(TaskWorker::stopClaiming);
         engine.duties().close(deadline);
-        List<TaskWorker> late = workers.stream().filter(worker -> !worker.awaitDrained(deadline)).toList();
+        List<TaskWorker> late = workers.stream()
+                .filter(worker -> !worker.awaitDrained(deadline))
+                .toList();
         late.forEach(worker -> worker.abandon(ABANDON_SETTLE));
         int released = workers.stream().mapToInt(TaskWorker::released).sum();
         LOG.info(() -> "NMC stopping: " + released + " claimed task(s) released unstarted; "
-                + (late.isEmpty() ? "every running task finished" : "tasks of " + late.stream()
-                .map(worker -> worker.kind().dbValue()).toList() + " still ran after " + grace
-                + " and are left to their leases"));
+                + (late.isEmpty()
+                        ? "every running task finished"
+                        : "tasks of "
+                                + late.stream()
+                                        .map(worker -> worker.kind().dbValue())
+                                        .toList() + " still ran after " + grace
+                                + " and are left to their leases"));
         edge.stop();
         core.metrics().close();
         core.database().close();

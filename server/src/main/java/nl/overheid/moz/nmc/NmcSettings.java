@@ -18,8 +18,15 @@ import java.time.Period;
  * @param eventLogRetention the delivery-proof retention of the event log ({@code retention.event-log}, an ISO-8601
  *                        period such as {@code P7Y}): a partition is dropped once its youngest event is older
  */
-public record NmcSettings(Duration mebvPeriod, Duration callbackWindow, URI eventSource, int feedMaxLimit,
-                          int maxBodyBytes, int maxBulkBodyBytes, byte[] cursorKey, Period eventLogRetention) {
+public record NmcSettings(
+        Duration mebvPeriod,
+        Duration callbackWindow,
+        URI eventSource,
+        int feedMaxLimit,
+        int maxBodyBytes,
+        int maxBulkBodyBytes,
+        byte[] cursorKey,
+        Period eventLogRetention) {
 
     public static final Duration DEFAULT_MEBV_PERIOD = Duration.ofDays(7);
     public static final Duration DEFAULT_CALLBACK_WINDOW = Duration.ofMinutes(25);

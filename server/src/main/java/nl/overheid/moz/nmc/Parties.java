@@ -18,7 +18,8 @@ import nl.overheid.moz.nmc.sending.NotifyNlSettings;
 public record Parties(NotifyNlServices notifyNl, Profielservice profielservice, ProcessingLog ldv) {
 
     public static Parties from(Config config) {
-        return new Parties(NotifyNlServices.from(NotifyNlSettings.from(config.get("notifynl"))),
+        return new Parties(
+                NotifyNlServices.from(NotifyNlSettings.from(config.get("notifynl"))),
                 new ProfielserviceClient(ProfielserviceSettings.from(config.get("profielservice"))),
                 new LdvClient(LdvSettings.from(config.get("ldv"))));
     }

@@ -19,14 +19,23 @@ import nl.overheid.moz.nmc.webhook.WebhookSettings;
  *                      default true); an instance without them serves the API only
  * @param registerCacheTtl how long a DV's register entry and the berichttypen are used before they are read again
  */
-record Settings(NmcSettings nmc, DatabaseSettings db, EngineSettings engine, boolean engineEnabled,
-                NotifyNlSettings notifyNl, ProfielserviceSettings profielservice, WebhookSettings webhook,
-                FeedSettings feed, RetentionSettings retention, ReconcileSchedule reconcile,
-                Duration registerCacheTtl) {
+record Settings(
+        NmcSettings nmc,
+        DatabaseSettings db,
+        EngineSettings engine,
+        boolean engineEnabled,
+        NotifyNlSettings notifyNl,
+        ProfielserviceSettings profielservice,
+        WebhookSettings webhook,
+        FeedSettings feed,
+        RetentionSettings retention,
+        ReconcileSchedule reconcile,
+        Duration registerCacheTtl) {
 
     static Settings from(Config config) {
         NmcSettings nmc = NmcSettings.from(config);
-        return new Settings(nmc,
+        return new Settings(
+                nmc,
                 DatabaseSettings.from(config.get("db")),
                 EngineSettings.from(config.get("engine")),
                 config.get("engine.enabled").asBoolean().orElse(true),

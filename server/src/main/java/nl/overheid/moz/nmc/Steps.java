@@ -36,63 +36,146 @@ import nl.overheid.moz.nmc.webhook.Webhooks;
  * acceptance and cancel, status, the feed and the webhook's state, the receipt store the callback writes to, and
  * the operator's actions.
  */
-record Steps(List<TaskWorker> workers, Acceptance acceptance, AcceptanceQuota acceptanceQuota,
-             Cancellation cancellation, StatusQueries status, ReceiptStore receiptStore, EventRepository events,
-             StatusEvents statusEvents, Feed feed, FeedCalls feedCalls, Webhooks webhooks,
-             OperatorActions operatorActions, OperatorAudit operatorAudit) {
+record Steps(
+        List<TaskWorker> workers,
+        Acceptance acceptance,
+        AcceptanceQuota acceptanceQuota,
+        Cancellation cancellation,
+        StatusQueries status,
+        ReceiptStore receiptStore,
+        EventRepository events,
+        StatusEvents statusEvents,
+        Feed feed,
+        FeedCalls feedCalls,
+        Webhooks webhooks,
+        OperatorActions operatorActions,
+        OperatorAudit operatorAudit) {
 
     static Steps create(Core core, Keys keys, Parties parties) {
         Settings settings = core.settings();
-        HandlerSupport support = new HandlerSupport(core.owned(), core.tasks(), core.notificatieTasks(),
-                core.transitions(), core.pogingen(), core.notificaties(), parties.ldv(), core.metrics(), core.clock(),
-                settings.engine().lease(), settings.engine()::backoff);
+        HandlerSupport support = new HandlerSupport(
+                core.owned(),
+                core.tasks(),
+                core.notificatieTasks(),
+                core.transitions(),
+                core.pogingen(),
+                core.notificaties(),
+                parties.ldv(),
+                core.metrics(),
+                core.clock(),
+                settings.engine().lease(),
+                settings.engine()::backoff);
         ReceiptRepository receiptRepository = new ReceiptRepository();
-        ReceiptStore receiptStore = new ReceiptStore(core.database(), receiptRepository, core.notificatieTasks(),
-                core.clock());
+        ReceiptStore receiptStore =
+                new ReceiptStore(core.database(), receiptRepository, core.notificatieTasks(), core.clock());
         Duration firstReconciliation = settings.reconcile().steps().getFirst();
         EventRepository events = new EventRepository();
         StatusEvents statusEvents = new StatusEvents(settings.nmc().eventSource());
         WebhookPositionRepository webhookPositions = new WebhookPositionRepository();
 
         List<TaskWorker> workers = List.of(
-                        new SendPipeline(support, core.register(), keys.envelope(), parties.notifyNl(),
-                                core.unusedTokens(), parties.profielservice(), firstReconciliation),
-                        new ReceiptProcessor(support, receiptRepository, settings.nmc().mebvPeriod(),
-                                settings.nmc().finaliseMargin(), firstReconciliation),
-                        new Reconciler(support, core.database(), receiptStore, parties.notifyNl(), core.unusedTokens(),
-                                settings.reconcile(), core.signals()),
+                        new SendPipeline(
+                                support,
+                                core.register(),
+                                keys.envelope(),
+                                parties.notifyNl(),
+                                core.unusedTokens(),
+                                parties.profielservice(),
+                                firstReconciliation),
+                        new ReceiptProcessor(
+                                support,
+                                receiptRepository,
+                                settings.nmc().mebvPeriod(),
+                                settings.nmc().finaliseMargin(),
+                                firstReconciliation),
+                        new Reconciler(
+                                support,
+                                core.database(),
+                                receiptStore,
+                                parties.notifyNl(),
+                                core.unusedTokens(),
+                                settings.reconcile(),
+                                core.signals()),
                         new Finaliser(support, receiptRepository),
-                        new InvalidAddressReporter(support, keys.envelope(), parties.profielservice(),
+                        new InvalidAddressReporter(
+                                support,
+                                keys.envelope(),
+                                parties.profielservice(),
                                 settings.profielservice().reportMaxPostponements()),
                         new Erasure(support, new RetentionRepository()),
-                        new WebhookDelivery(support, webhookPositions, events, statusEvents, keys.cursors(),
-                                keys.signingKeys(), core.webhookTargets(), new WebhookClient(settings.webhook()),
-                                settings.webhook(), Nmc.objectMapper()))
+                        new WebhookDelivery(
+                                support,
+                                webhookPositions,
+                                events,
+                                statusEvents,
+                                keys.cursors(),
+                                keys.signingKeys(),
+                                core.webhookTargets(),
+                                new WebhookClient(settings.webhook()),
+                                settings.webhook(),
+                                Nmc.objectMapper()))
                 .stream()
-                .map(handler -> new TaskWorker(handler, core.database(), core.tasks(), core.budget(), core.signals(),
-                        core.clock(), settings.engine(), core.engineEvents()))
+                .map(handler -> new TaskWorker(
+                        handler,
+                        core.database(),
+                        core.tasks(),
+                        core.budget(),
+                        core.signals(),
+                        core.clock(),
+                        settings.engine(),
+                        core.engineEvents()))
                 .toList();
 
         AcceptanceQuota acceptanceQuota = new AcceptanceQuota(core.database(), new QuotaRepository(), core.clock());
-        Webhooks webhooks = new Webhooks(core.database(), webhookPositions, core.tasks(), events, keys.cursors(),
-                core.signals(), core.clock());
-        OperatorAudit operatorAudit = new OperatorAudit(core.database(), new OperatorAuditRepository(), core.clock(),
+        Webhooks webhooks = new Webhooks(
+                core.database(), webhookPositions, core.tasks(), events, keys.cursors(), core.signals(), core.clock());
+        OperatorAudit operatorAudit = new OperatorAudit(
+                core.database(),
+                new OperatorAuditRepository(),
+                core.clock(),
                 settings.retention().notifications());
-        return new Steps(workers,
-                new Acceptance(core.database(), core.transitions(), core.notificatieTasks(), core.notificaties(),
-                        core.register(), keys.peppers(), keys.payloadPeppers(), keys.envelope(), keys.dataSubjects(),
-                        acceptanceQuota, core.clock(), core.signals()),
+        return new Steps(
+                workers,
+                new Acceptance(
+                        core.database(),
+                        core.transitions(),
+                        core.notificatieTasks(),
+                        core.notificaties(),
+                        core.register(),
+                        keys.peppers(),
+                        keys.payloadPeppers(),
+                        keys.envelope(),
+                        keys.dataSubjects(),
+                        acceptanceQuota,
+                        core.clock(),
+                        core.signals()),
                 acceptanceQuota,
                 new Cancellation(core.database(), core.transitions(), core.notificatieTasks()),
                 new StatusQueries(core.database(), core.notificaties(), core.pogingen(), keys.peppers()),
-                receiptStore, events, statusEvents,
+                receiptStore,
+                events,
+                statusEvents,
                 new Feed(core.database(), events, statusEvents, keys.cursors(), core.clock()),
-                new FeedCalls(core.database(), new FeedCallRepository(), core.clock(),
+                new FeedCalls(
+                        core.database(),
+                        new FeedCallRepository(),
+                        core.clock(),
                         settings.feed().rateLimitPerSecond()),
                 webhooks,
-                new OperatorActions(core.database(), core.tasks(), core.transitions(), core.notificatieTasks(),
-                        core.register(), core.webhookTargets(), webhooks, events, keys.keyRewrap(),
-                        keys.pepperCompromises(), operatorAudit, core.signals(), core.clock()),
+                new OperatorActions(
+                        core.database(),
+                        core.tasks(),
+                        core.transitions(),
+                        core.notificatieTasks(),
+                        core.register(),
+                        core.webhookTargets(),
+                        webhooks,
+                        events,
+                        keys.keyRewrap(),
+                        keys.pepperCompromises(),
+                        operatorAudit,
+                        core.signals(),
+                        core.clock()),
                 operatorAudit);
     }
 }

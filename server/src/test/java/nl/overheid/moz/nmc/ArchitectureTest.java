@@ -25,96 +25,161 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     private static final String ROOT = "nl.overheid.moz.nmc";
-    private static final String[] STEPS = {ROOT + ".acceptance..", ROOT + ".sending..", ROOT + ".receipts..",
-        ROOT + ".feed..", ROOT + ".status..", ROOT + ".control..", ROOT + ".maintenance..", ROOT + ".planning..",
-        ROOT + ".webhook..", ROOT + ".retention..", ROOT + ".operator.."};
-    private static final String[] SUPPORT = {ROOT + ".register..", ROOT + ".privacy..", ROOT + ".observe..",
-        ROOT + ".trace..", ROOT + ".ldv..", ROOT + ".profiel.."};
+    private static final String[] STEPS = {
+        ROOT + ".acceptance..",
+        ROOT + ".sending..",
+        ROOT + ".receipts..",
+        ROOT + ".feed..",
+        ROOT + ".status..",
+        ROOT + ".control..",
+        ROOT + ".maintenance..",
+        ROOT + ".planning..",
+        ROOT + ".webhook..",
+        ROOT + ".retention..",
+        ROOT + ".operator.."
+    };
+    private static final String[] SUPPORT = {
+        ROOT + ".register..",
+        ROOT + ".privacy..",
+        ROOT + ".observe..",
+        ROOT + ".trace..",
+        ROOT + ".ldv..",
+        ROOT + ".profiel.."
+    };
 
     private static JavaClasses classes;
 
     @BeforeAll
     static void importMainClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages(ROOT);
     }
 
     @Test
     void theLayersPointOneWay() {
-        layeredArchitecture().consideringOnlyDependenciesInAnyPackage(ROOT + "..")
-                .layer("Composition root").definedBy(ROOT)
-                .layer("Api").definedBy(ROOT + ".api..")
-                .layer("Steps").definedBy(STEPS)
-                .layer("Support").definedBy(SUPPORT)
-                .layer("Engine").definedBy(ROOT + ".engine..")
-                .layer("Lifecycle").definedBy(ROOT + ".lifecycle..")
-                .layer("Db").definedBy(ROOT + ".db..")
-                .layer("Logging").definedBy(ROOT + ".logging..")
-                .layer("Refusal").definedBy(ROOT + ".refusal..")
-                .whereLayer("Composition root").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Api").mayOnlyBeAccessedByLayers("Composition root")
-                .whereLayer("Steps").mayOnlyBeAccessedByLayers("Composition root", "Api")
-                .whereLayer("Support").mayOnlyBeAccessedByLayers("Composition root", "Api", "Steps")
-                .whereLayer("Engine").mayOnlyBeAccessedByLayers("Composition root", "Api", "Steps")
-                .whereLayer("Lifecycle").mayOnlyBeAccessedByLayers("Composition root", "Api", "Steps")
-                .whereLayer("Db").mayOnlyBeAccessedByLayers("Composition root", "Steps", "Support", "Engine",
-                        "Lifecycle")
-                .whereLayer("Logging").mayNotAccessAnyLayer()
-                .whereLayer("Refusal").mayNotAccessAnyLayer()
+        layeredArchitecture()
+                .consideringOnlyDependenciesInAnyPackage(ROOT + "..")
+                .layer("Composition root")
+                .definedBy(ROOT)
+                .layer("Api")
+                .definedBy(ROOT + ".api..")
+                .layer("Steps")
+                .definedBy(STEPS)
+                .layer("Support")
+                .definedBy(SUPPORT)
+                .layer("Engine")
+                .definedBy(ROOT + ".engine..")
+                .layer("Lifecycle")
+                .definedBy(ROOT + ".lifecycle..")
+                .layer("Db")
+                .definedBy(ROOT + ".db..")
+                .layer("Logging")
+                .definedBy(ROOT + ".logging..")
+                .layer("Refusal")
+                .definedBy(ROOT + ".refusal..")
+                .whereLayer("Composition root")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("Api")
+                .mayOnlyBeAccessedByLayers("Composition root")
+                .whereLayer("Steps")
+                .mayOnlyBeAccessedByLayers("Composition root", "Api")
+                .whereLayer("Support")
+                .mayOnlyBeAccessedByLayers("Composition root", "Api", "Steps")
+                .whereLayer("Engine")
+                .mayOnlyBeAccessedByLayers("Composition root", "Api", "Steps")
+                .whereLayer("Lifecycle")
+                .mayOnlyBeAccessedByLayers("Composition root", "Api", "Steps")
+                .whereLayer("Db")
+                .mayOnlyBeAccessedByLayers("Composition root", "Steps", "Support", "Engine", "Lifecycle")
+                .whereLayer("Logging")
+                .mayNotAccessAnyLayer()
+                .whereLayer("Refusal")
+                .mayNotAccessAnyLayer()
                 .check(classes);
     }
 
     /** The log context is set by the engine, the steps and the API alike, so it may know none of them. */
     @Test
     void loggingDependsOnNoOtherPackage() {
-        noClasses().that().resideInAPackage(ROOT + ".logging..")
-                .should().dependOnClassesThat().resideInAnyPackage(ROOT)
-                .orShould().dependOnClassesThat().resideOutsideOfPackages(ROOT + ".logging..", "java..",
-                        "com.fasterxml.jackson.core..")
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".logging..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ROOT)
+                .orShould()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages(ROOT + ".logging..", "java..", "com.fasterxml.jackson.core..")
                 .check(classes);
     }
 
     @Test
     void theEngineKnowsNoNotificationAndTheLifecycleNoTask() {
-        noClasses().that().resideInAPackage(ROOT + ".engine..")
-                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".lifecycle..", ROOT + ".api..")
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".engine..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".lifecycle..", ROOT + ".api..")
                 .check(classes);
-        noClasses().that().resideInAPackage(ROOT + ".lifecycle..")
-                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".engine..", ROOT + ".api..")
+        noClasses()
+                .that()
+                .resideInAPackage(ROOT + ".lifecycle..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ROOT + ".engine..", ROOT + ".api..")
                 .check(classes);
     }
 
     @Test
     void personalDataIsDecryptedOnlyBySendingAndTheInvalidAddressReport() {
-        noClasses().that().doNotHaveFullyQualifiedName(ROOT + ".sending.SendPipeline")
-                .and().doNotHaveFullyQualifiedName(ROOT + ".sending.InvalidAddressReporter")
-                .should().callMethod(nl.overheid.moz.nmc.privacy.Envelope.class, "open", java.util.UUID.class,
-                        byte[].class, int.class, java.util.Map.class)
+        noClasses()
+                .that()
+                .doNotHaveFullyQualifiedName(ROOT + ".sending.SendPipeline")
+                .and()
+                .doNotHaveFullyQualifiedName(ROOT + ".sending.InvalidAddressReporter")
+                .should()
+                .callMethod(
+                        nl.overheid.moz.nmc.privacy.Envelope.class,
+                        "open",
+                        java.util.UUID.class,
+                        byte[].class,
+                        int.class,
+                        java.util.Map.class)
                 .check(classes);
     }
 
     @Test
     void onlyTheApiSpeaksHttp() {
-        noClasses().that().resideOutsideOfPackages(ROOT + ".api..").and().doNotHaveFullyQualifiedName(ROOT + ".HttpEdge")
-                .should().dependOnClassesThat().resideInAnyPackage("io.helidon.http..", "io.helidon.webserver..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(ROOT + ".api..")
+                .and()
+                .doNotHaveFullyQualifiedName(ROOT + ".HttpEdge")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.helidon.http..", "io.helidon.webserver..")
                 .check(classes);
     }
 
     /** The {@code DbExecute} methods that do not take SQL text (or a configured statement's name). */
     private static final Set<String> DB_EXECUTE_WITHOUT_SQL = Set.of("unwrap");
+
     private static final Set<String> STATEMENT_SQL_METHODS = Set.of("<init>", "named", "query", "get", "dml");
-    private static final Set<String> CONNECTION_SQL_METHODS = Set.of("prepareStatement", "prepareCall",
-            "createStatement", "nativeSQL");
+    private static final Set<String> CONNECTION_SQL_METHODS =
+            Set.of("prepareStatement", "prepareCall", "createStatement", "nativeSQL");
 
     /** Outside the {@code db} package and the classes named {@code *Repository} (with their nested classes). */
-    private static final DescribedPredicate<JavaClass> OUTSIDE_DATA_ACCESS = DescribedPredicate.describe(
-            "are neither in ..db.. nor named *Repository", javaClass -> {
+    private static final DescribedPredicate<JavaClass> OUTSIDE_DATA_ACCESS =
+            DescribedPredicate.describe("are neither in ..db.. nor named *Repository", javaClass -> {
                 JavaClass top = javaClass;
                 while (top.getEnclosingClass().isPresent()) {
                     top = top.getEnclosingClass().get();
                 }
                 String packageName = top.getPackageName();
-                return !(packageName.equals(ROOT + ".db") || packageName.startsWith(ROOT + ".db.")
+                return !(packageName.equals(ROOT + ".db")
+                        || packageName.startsWith(ROOT + ".db.")
                         || top.getSimpleName().endsWith("Repository"));
             });
 
@@ -138,8 +203,10 @@ class ArchitectureTest {
      */
     @Test
     void sqlLivesOnlyInDataAccessClasses() {
-        noClasses().that(OUTSIDE_DATA_ACCESS)
-                .should().callCodeUnitWhere(CARRIES_SQL)
+        noClasses()
+                .that(OUTSIDE_DATA_ACCESS)
+                .should()
+                .callCodeUnitWhere(CARRIES_SQL)
                 .check(classes);
     }
 

@@ -36,18 +36,32 @@ class DocumentationTruthTest {
      * What truly is not built, by the file and a text of the line that says so. This list documents the gaps: an
      * entry that no longer matches a line fails too, so it cannot outlive the gap.
      */
-    private static final List<Gap> NOT_BUILT = List.of(
-            new Gap("README.md", "OpenTelemetry (OTLP) export of spans"));
+    private static final List<Gap> NOT_BUILT = List.of(new Gap("README.md", "OpenTelemetry (OTLP) export of spans"));
 
     /** Backticked capitalised words that are not this repository's classes: headers, libraries, Promela, files. */
     private static final Set<String> NOT_CLASSES = Set.of(
             // HTTP headers, media-type and PostgreSQL words
-            "Allow", "Location", "Authorization", "Accept", "OpenMetrics", "TimeZone",
+            "Allow",
+            "Location",
+            "Authorization",
+            "Accept",
+            "OpenMetrics",
+            "TimeZone",
             // the JDK's and the libraries' types, NotifyNL's error names
-            "Integer", "MessageDigest", "ObjectMapper", "DbClient", "DbMapper", "ManualScheduler",
-            "OutOfMemoryError", "BadRequestError",
+            "Integer",
+            "MessageDigest",
+            "ObjectMapper",
+            "DbClient",
+            "DbMapper",
+            "ManualScheduler",
+            "OutOfMemoryError",
+            "BadRequestError",
             // Kubernetes and CloudNativePG kinds
-            "Deployment", "PodDisruptionBudget", "Pooler", "Cluster", "Job",
+            "Deployment",
+            "PodDisruptionBudget",
+            "Pooler",
+            "Cluster",
+            "Job",
             // the Promela models' processes
             "Stopped");
 
@@ -58,36 +72,54 @@ class DocumentationTruthTest {
     private static final Set<String> COMING = Set.of();
 
     private static final Set<String> SKIPPED_DIRECTORIES = Set.of("target", ".dev", "node_modules", ".git");
-    private static final Set<String> FILE_EXTENSIONS = Set.of("md", "sql", "yaml", "yml", "pml", "java", "json",
-            "tsv", "sh", "xml", "jar", "log", "txt", "pgbench", "html", "properties");
+    private static final Set<String> FILE_EXTENSIONS = Set.of(
+            "md",
+            "sql",
+            "yaml",
+            "yml",
+            "pml",
+            "java",
+            "json",
+            "tsv",
+            "sh",
+            "xml",
+            "jar",
+            "log",
+            "txt",
+            "pgbench",
+            "html",
+            "properties");
 
-    private static final String W = "(?:\\s|\\*|//)+";   // words may break over lines and comment prefixes
-    private static final Pattern NOT_BUILT_CLAIM = Pattern.compile(String.join("|",
-            "\\bnot" + W + "(?:yet" + W + ")?built\\b",
-            "\\bbuilt" + W + "yet\\b",
-            "\\bunbuilt\\b",
-            "\\bniet" + W + "(?:meer" + W + ")?gebouwd\\b",
-            "\\bnot" + W + "(?:yet" + W + ")?implemented\\b",
-            "\\(reserved\\)",
-            "\\breserved\\s*:",
-            "\\|\\s*not" + W + "yet\\s*\\|"), Pattern.CASE_INSENSITIVE);
+    private static final String W = "(?:\\s|\\*|//)+"; // words may break over lines and comment prefixes
+    private static final Pattern NOT_BUILT_CLAIM = Pattern.compile(
+            String.join(
+                    "|",
+                    "\\bnot" + W + "(?:yet" + W + ")?built\\b",
+                    "\\bbuilt" + W + "yet\\b",
+                    "\\bunbuilt\\b",
+                    "\\bniet" + W + "(?:meer" + W + ")?gebouwd\\b",
+                    "\\bnot" + W + "(?:yet" + W + ")?implemented\\b",
+                    "\\(reserved\\)",
+                    "\\breserved\\s*:",
+                    "\\|\\s*not" + W + "yet\\s*\\|"),
+            Pattern.CASE_INSENSITIVE);
 
     private static final Pattern BACKTICKED = Pattern.compile("`([^`\\n]+)`");
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
-    private static final Pattern PACKAGE_CLASS = Pattern.compile(
-            "^((?:[a-z][a-z0-9]*/)+)([A-Z][A-Za-z0-9*]*)((?:[.#][A-Za-z_]\\w*)*)(?:\\(.*\\))?$");
+    private static final Pattern PACKAGE_CLASS =
+            Pattern.compile("^((?:[a-z][a-z0-9]*/)+)([A-Z][A-Za-z0-9*]*)((?:[.#][A-Za-z_]\\w*)*)(?:\\(.*\\))?$");
     private static final Pattern PACKAGE_ONLY = Pattern.compile("^[a-z][a-z0-9]*/$");
     private static final Pattern QUALIFIED = Pattern.compile(
             "^(nl\\.overheid\\.moz\\.nmc(?:\\.[a-z]\\w*)*)\\.([A-Z]\\w*)((?:[.#][A-Za-z_]\\w*)*)(?:\\(.*\\))?$");
-    private static final Pattern CLASS_MEMBER = Pattern.compile(
-            "^([A-Z][A-Za-z0-9*]*)((?:[.#][A-Za-z_]\\w*)*)(?:\\(.*\\))?$");
-    private static final Pattern TYPE_DECLARATION = Pattern.compile(
-            "\\b(?:class|interface|enum|record|@interface)\\s+([A-Z]\\w*)");
-    private static final Pattern DESIGN_REFERENCE = Pattern.compile(
-            "design\\s+((?:§\\d+(?:\\.\\d+)?(?:\\s*(?:,|and|–|-)\\s*)?)+)");
+    private static final Pattern CLASS_MEMBER =
+            Pattern.compile("^([A-Z][A-Za-z0-9*]*)((?:[.#][A-Za-z_]\\w*)*)(?:\\(.*\\))?$");
+    private static final Pattern TYPE_DECLARATION =
+            Pattern.compile("\\b(?:class|interface|enum|record|@interface)\\s+([A-Z]\\w*)");
+    private static final Pattern DESIGN_REFERENCE =
+            Pattern.compile("design\\s+((?:§\\d+(?:\\.\\d+)?(?:\\s*(?:,|and|–|-)\\s*)?)+)");
     private static final Pattern SECTION = Pattern.compile("§(\\d+(?:\\.\\d+)?)");
-    private static final Pattern README_REFERENCE = Pattern.compile(
-            "README(?:'s)?,?\\s+(§\\d+(?:\\.\\d+)?|\"[^\"]+\"|[A-Z][a-z]+\\b)");
+    private static final Pattern README_REFERENCE =
+            Pattern.compile("README(?:'s)?,?\\s+(§\\d+(?:\\.\\d+)?|\"[^\"]+\"|[A-Z][a-z]+\\b)");
     private static final Pattern JAVADOC_PATH = Pattern.compile(
             "\\{@code\\s+((?:[a-z][a-z0-9]*/)+)([A-Z]\\w*)((?:[.#][A-Za-z_]\\w*)*)(?:\\([^)]*\\))?\\s*}");
     private static final Pattern JAVADOC_LINK = Pattern.compile(
@@ -99,6 +131,7 @@ class DocumentationTruthTest {
     private static List<Path> mainJava;
     /** Every type declared in the repository's Java sources (main and test, any module), to the files declaring it. */
     private static final Map<String, List<Path>> TYPES = new HashMap<>();
+
     private static final Set<String> FILE_NAMES = new TreeSet<>();
     private static final Set<String> SCHEMAS = new TreeSet<>();
     private static final Set<String> TOP_LEVEL = new TreeSet<>();
@@ -108,10 +141,18 @@ class DocumentationTruthTest {
     static void readTheRepository() throws IOException {
         root = findRoot();
         List<Path> files = walk(root);
-        markdown = files.stream().filter(f -> f.toString().endsWith(".md")).sorted().toList();
-        List<Path> java = files.stream().filter(f -> f.toString().endsWith(".java"))
-                .filter(f -> relative(f).contains("/src/")).toList();
-        mainJava = java.stream().filter(DocumentationTruthTest::isMainSource).sorted().toList();
+        markdown = files.stream()
+                .filter(f -> f.toString().endsWith(".md"))
+                .sorted()
+                .toList();
+        List<Path> java = files.stream()
+                .filter(f -> f.toString().endsWith(".java"))
+                .filter(f -> relative(f).contains("/src/"))
+                .toList();
+        mainJava = java.stream()
+                .filter(DocumentationTruthTest::isMainSource)
+                .sorted()
+                .toList();
         for (Path file : java) {
             String name = file.getFileName().toString();
             TYPES.computeIfAbsent(name.substring(0, name.length() - ".java".length()), k -> new ArrayList<>())
@@ -160,7 +201,8 @@ class DocumentationTruthTest {
                 String lineText = lineText(text, line);
                 Gap gap = NOT_BUILT.stream()
                         .filter(g -> relative(file).equals(g.file()) && lineText.contains(g.lineContains()))
-                        .findFirst().orElse(null);
+                        .findFirst()
+                        .orElse(null);
                 if (gap == null) {
                     offences.add(at(file, line) + oneLine(claim.group()) + "  — in: " + lineText.strip());
                 } else {
@@ -202,7 +244,9 @@ class DocumentationTruthTest {
                 Matcher link = LINK.matcher(line);
                 while (link.find()) {
                     String target = link.group(1);
-                    if (target.startsWith("http:") || target.startsWith("https:") || target.startsWith("mailto:")
+                    if (target.startsWith("http:")
+                            || target.startsWith("https:")
+                            || target.startsWith("mailto:")
                             || target.startsWith("#")) {
                         continue;
                     }
@@ -234,8 +278,11 @@ class DocumentationTruthTest {
                 }
             }
         }
-        List<String> readmeHeadings = text(root.resolve("README.md")).lines().filter(l -> l.startsWith("#"))
-                .map(l -> l.toLowerCase(Locale.ROOT)).toList();
+        List<String> readmeHeadings = text(root.resolve("README.md"))
+                .lines()
+                .filter(l -> l.startsWith("#"))
+                .map(l -> l.toLowerCase(Locale.ROOT))
+                .toList();
         List<String> offences = new ArrayList<>();
         for (Path file : mainJava) {
             String text = text(file);
@@ -275,8 +322,8 @@ class DocumentationTruthTest {
                     packagePath = packagePath.endsWith("/") ? packagePath : packagePath + "/";
                     String problem = checkClass(packagePath, reference.group(2), reference.group(3));
                     if (problem != null) {
-                        offences.add(at(file, lineOf(text, reference.start())) + oneLine(reference.group()) + " "
-                                + problem);
+                        offences.add(
+                                at(file, lineOf(text, reference.start())) + oneLine(reference.group()) + " " + problem);
                     }
                 }
             }
@@ -308,21 +355,26 @@ class DocumentationTruthTest {
         }
         if (PACKAGE_ONLY.matcher(token).matches()) {
             String name = token.substring(0, token.length() - 1);
-            boolean exists = TYPES.values().stream().flatMap(List::stream)
+            boolean exists = TYPES.values().stream()
+                    .flatMap(List::stream)
                     .anyMatch(f -> relative(f).contains("/java/nl/overheid/moz/nmc/" + name + "/")
                             || relative(f).contains("/" + name + "/"));
-            return exists || TOP_LEVEL.contains(name) || Set.of("target/", "build/").contains(token)
-                    ? null : "is no package or directory of this repository";
+            return exists
+                            || TOP_LEVEL.contains(name)
+                            || Set.of("target/", "build/").contains(token)
+                    ? null
+                    : "is no package or directory of this repository";
         }
         Matcher member = CLASS_MEMBER.matcher(token);
         if (member.matches() && member.group(1).chars().anyMatch(Character::isLowerCase)) {
             String members = member.group(2);
-            if (!members.isEmpty() && !members.contains("#")
+            if (!members.isEmpty()
+                    && !members.contains("#")
                     && FILE_EXTENSIONS.contains(members.substring(members.lastIndexOf('.') + 1))) {
                 return FILE_NAMES.contains(token) ? null : "is no file of this repository";
             }
             if (FILE_NAMES.contains(token)) {
-                return null;   // a file such as Dockerfile
+                return null; // a file such as Dockerfile
             }
             return checkClass(null, member.group(1), members);
         }
@@ -335,12 +387,15 @@ class DocumentationTruthTest {
             return null;
         }
         Pattern name = Pattern.compile(simpleName.replace("*", "\\w*"));
-        List<Path> declaring = TYPES.entrySet().stream().filter(e -> name.matcher(e.getKey()).matches())
+        List<Path> declaring = TYPES.entrySet().stream()
+                .filter(e -> name.matcher(e.getKey()).matches())
                 .flatMap(e -> e.getValue().stream())
                 .filter(f -> packagePath == null || inPackage(f, packagePath))
-                .distinct().toList();
+                .distinct()
+                .toList();
         if (declaring.isEmpty()) {
-            return packagePath == null ? "is no class of this repository"
+            return packagePath == null
+                    ? "is no class of this repository"
                     : "is no class in a package " + packagePath + " of this repository";
         }
         for (String part : members.split("[.#]")) {
@@ -348,7 +403,8 @@ class DocumentationTruthTest {
                 continue;
             }
             Pattern word = Pattern.compile("\\b" + Pattern.quote(part) + "\\b");
-            if (declaring.stream().noneMatch(f -> word.matcher(stripComments(text(f))).find())) {
+            if (declaring.stream()
+                    .noneMatch(f -> word.matcher(stripComments(text(f))).find())) {
                 return "names a member " + part + " that " + simpleName + " does not have";
             }
         }
@@ -378,11 +434,12 @@ class DocumentationTruthTest {
         }
         StringBuilder glob = new StringBuilder();
         for (String piece : path.split("(?=[…*])|(?<=[…*])")) {
-            glob.append(switch (piece) {
-                case "…" -> ".*";
-                case "*" -> "[^/]*";
-                default -> Pattern.quote(piece);
-            });
+            glob.append(
+                    switch (piece) {
+                        case "…" -> ".*";
+                        case "*" -> "[^/]*";
+                        default -> Pattern.quote(piece);
+                    });
         }
         Pattern pattern = Pattern.compile(glob + (path.endsWith("/") ? ".*" : "(/.*)?"));
         try (Stream<Path> files = Files.walk(root)) {
@@ -403,7 +460,8 @@ class DocumentationTruthTest {
                 return dir;
             }
         }
-        throw new IllegalStateException("no directory holding api-spec/ above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "no directory holding api-spec/ above " + Path.of("").toAbsolutePath());
     }
 
     private static List<Path> walk(Path start) throws IOException {
@@ -483,6 +541,5 @@ class DocumentationTruthTest {
     }
 
     /** A line that may say what is not built: in this file (relative to the root), containing this text. */
-    private record Gap(String file, String lineContains) {
-    }
+    private record Gap(String file, String lineContains) {}
 }

@@ -10,9 +10,9 @@ import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
 import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The NMC refuses to start on a configuration it cannot run with, and says why in one line naming the setting
@@ -25,32 +25,36 @@ class StartupRefusalTest {
     private static final TestIam IAM = new TestIam();
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "no NotifyNL key          | notifynl:\\n  api-key: ''                                  | | notifynl.api-key",
-        "a NotifyNL key of another form | notifynl:\\n  api-key: geheim                        | | notifynl.api-key",
-        "no KEK at all            | {}                                   | '  kek:\\n'>'  kek-weg:\\n'        | kek",
-        "no KEK for the current version | privacy:\\n  kek:\\n    current-version: 7           | | privacy.kek: no KEK for the current version 7",
-        "no ldv pepper            | {}                         | '  ldv-pepper:\\n'>'  ldv-pepper-weg:\\n'  | ldv-pepper",
-        "a short pepper           | privacy:\\n  pepper:\\n    versions:\\n      '1': c2hvcnQ=   | | privacy.pepper: pepper version 1 is shorter than 32 bytes",
-        "reconcile share above 1  | engine:\\n  reconcile-share: 1.5                          | | engine.reconcile-share",
-        "a batch size of 0        | engine:\\n  batch-size: 0                                 | | engine batch size",
-        "a pool of one connection | db:\\n  pool-size: 1                                      | | db.pool-size",
-        "a negative timeout       | db:\\n  statement-timeout: PT-1S                          | | db timeouts",
-        "a threshold above 1      | observe:\\n  geen-contactgegevens:\\n    threshold: 1.5   | | observe.geen-contactgegevens.threshold",
-        "an unknown schema mode   | db:\\n  schema: repair                                    | | db.schema",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "no NotifyNL key          | notifynl:\\n  api-key: ''                                  | | notifynl.api-key",
+                "a NotifyNL key of another form | notifynl:\\n  api-key: geheim                        | | notifynl.api-key",
+                "no KEK at all            | {}                                   | '  kek:\\n'>'  kek-weg:\\n'        | kek",
+                "no KEK for the current version | privacy:\\n  kek:\\n    current-version: 7           | | privacy.kek: no KEK for the current version 7",
+                "no ldv pepper            | {}                         | '  ldv-pepper:\\n'>'  ldv-pepper-weg:\\n'  | ldv-pepper",
+                "a short pepper           | privacy:\\n  pepper:\\n    versions:\\n      '1': c2hvcnQ=   | | privacy.pepper: pepper version 1 is shorter than 32 bytes",
+                "reconcile share above 1  | engine:\\n  reconcile-share: 1.5                          | | engine.reconcile-share",
+                "a batch size of 0        | engine:\\n  batch-size: 0                                 | | engine batch size",
+                "a pool of one connection | db:\\n  pool-size: 1                                      | | db.pool-size",
+                "a negative timeout       | db:\\n  statement-timeout: PT-1S                          | | db timeouts",
+                "a threshold above 1      | observe:\\n  geen-contactgegevens:\\n    threshold: 1.5   | | observe.geen-contactgegevens.threshold",
+                "an unknown schema mode   | db:\\n  schema: repair                                    | | db.schema",
+            })
     void refusesWithOneLineNamingTheSetting(String what, String overrides, String edit, String named) {
         UnaryOperator<String> editBase = base -> {
             if (edit == null || edit.isBlank()) {
                 return base;
             }
             String[] fromTo = edit.split("'>'");
-            return base.replace(fromTo[0].replace("'", "").replace("\\n", "\n"),
+            return base.replace(
+                    fromTo[0].replace("'", "").replace("\\n", "\n"),
                     fromTo[1].replace("'", "").replace("\\n", "\n"));
         };
-        Config config = TestNmc.config(DB, IAM, "http://127.0.0.1:9", "http://127.0.0.1:9", false,
-                overrides.replace("\\n", "\n"), editBase);
-        Throwable refused = catchThrowable(() -> Nmc.start(config, MutableClock.startingNow()).close());
+        Config config = TestNmc.config(
+                DB, IAM, "http://127.0.0.1:9", "http://127.0.0.1:9", false, overrides.replace("\\n", "\n"), editBase);
+        Throwable refused = catchThrowable(
+                () -> Nmc.start(config, MutableClock.startingNow()).close());
         assertThat(refused).as(what).isNotNull();
         assertOneLine(Main.refusal(refused), named);
     }
@@ -58,9 +62,10 @@ class StartupRefusalTest {
     @Test
     void refusesASchemaThatDoesNotValidate() {
         TestDatabase empty = TestDatabase.unmigrated();
-        Config config = TestNmc.config(empty, IAM, "http://127.0.0.1:9", "http://127.0.0.1:9", false,
-                "db:\n  schema: validate", base -> base);
-        Throwable refused = catchThrowable(() -> Nmc.start(config, MutableClock.startingNow()).close());
+        Config config = TestNmc.config(
+                empty, IAM, "http://127.0.0.1:9", "http://127.0.0.1:9", false, "db:\n  schema: validate", base -> base);
+        Throwable refused = catchThrowable(
+                () -> Nmc.start(config, MutableClock.startingNow()).close());
         assertOneLine(Main.refusal(refused), "db.schema validate: the database schema does not match");
     }
 

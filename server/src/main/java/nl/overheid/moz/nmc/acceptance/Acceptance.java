@@ -60,9 +60,19 @@ public final class Acceptance {
     private final DataSubjects subjects;
     private final AcceptanceQuota quota;
 
-    public Acceptance(Database database, Transitions transitions, NotificatieTasks tasks, NotificatieRepository reads,
-                   Register register, Peppers peppers, Peppers payloadPeppers, Envelope envelope,
-                   DataSubjects subjects, AcceptanceQuota quota, Clock clock, WorkSignals signals) {
+    public Acceptance(
+            Database database,
+            Transitions transitions,
+            NotificatieTasks tasks,
+            NotificatieRepository reads,
+            Register register,
+            Peppers peppers,
+            Peppers payloadPeppers,
+            Envelope envelope,
+            DataSubjects subjects,
+            AcceptanceQuota quota,
+            Clock clock,
+            WorkSignals signals) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;
@@ -78,25 +88,27 @@ public final class Acceptance {
     }
 
     /** What became of one request: accepted (new, or a repeat of an earlier one) or refused. */
-    public sealed interface Outcome permits Accepted, Refused {
-    }
+    public sealed interface Outcome permits Accepted, Refused {}
 
     /** The accepted notification (or the one an identical earlier request created), as the DV sees it. */
-    public record Accepted(UUID id, NotificatieStatus status, int version, boolean created) implements Outcome {
-    }
+    public record Accepted(UUID id, NotificatieStatus status, int version, boolean created) implements Outcome {}
 
     /** A request that was refused; nothing of it is stored. */
-    public record Refused(Refusal reason) implements Outcome {
-    }
+    public record Refused(Refusal reason) implements Outcome {}
 
     /**
      * A validated request in either regime; {@code ontvanger} is the e-mail address (decentraal) or the
      * identifying number (centraal). Either is stored only encrypted under the notification's data key.
      */
-    public record Request(String regime, String dvRef, String berichttype, String recipient,
-                          Map<String, String> personalisation, Instant validUntil, String batchId,
-                          Optional<String> traceparent) {
-    }
+    public record Request(
+            String regime,
+            String dvRef,
+            String berichttype,
+            String recipient,
+            Map<String, String> personalisation,
+            Instant validUntil,
+            String batchId,
+            Optional<String> traceparent) {}
 
     /** A bulk submission commits this many notifications per transaction. */
     static final int CHUNK = 100;
@@ -160,17 +172,41 @@ public final class Acceptance {
     }
 
     /** A request made ready to store: its HMACs (under every pepper version, for repeats) and ciphertexts. */
-    private record Prepared(int index, Request request, UUID id, byte[] dvrefHmac, int pepperVersion,
-                            byte[] payloadHmac, int payloadPepperVersion, List<byte[]> dvrefHmacs,
-                            List<byte[]> payloadHmacs, Envelope.Sealed sealed, Span trace,
-                            DataSubjects.DataSubject subject) {
+    private record Prepared(
+            int index,
+            Request request,
+            UUID id,
+            byte[] dvrefHmac,
+            int pepperVersion,
+            byte[] payloadHmac,
+            int payloadPepperVersion,
+            List<byte[]> dvrefHmacs,
+            List<byte[]> payloadHmacs,
+            Envelope.Sealed sealed,
+            Span trace,
+            DataSubjects.DataSubject subject) {
 
         NewNotificatie row(UUID dvId, Instant validUntil) {
-            return new NewNotificatie(id, dvId, dvrefHmac, pepperVersion, payloadHmac, payloadPepperVersion,
-                    request.batchId(), request.berichttype(), request.regime(), validUntil,
-                    sealed.ciphertexts().get("ontvanger"), sealed.ciphertexts().get("personalisatie"),
-                    sealed.wrappedKey(), sealed.kekVersion(), trace.traceId(), trace.spanId(), subject.id(),
-                    subject.type(), subject.pepperVersion());
+            return new NewNotificatie(
+                    id,
+                    dvId,
+                    dvrefHmac,
+                    pepperVersion,
+                    payloadHmac,
+                    payloadPepperVersion,
+                    request.batchId(),
+                    request.berichttype(),
+                    request.regime(),
+                    validUntil,
+                    sealed.ciphertexts().get("ontvanger"),
+                    sealed.ciphertexts().get("personalisatie"),
+                    sealed.wrappedKey(),
+                    sealed.kekVersion(),
+                    trace.traceId(),
+                    trace.spanId(),
+                    subject.id(),
+                    subject.type(),
+                    subject.pepperVersion());
         }
 
         /** The idempotency key under the current peppers: equal for equal requests of the DV. */
@@ -191,14 +227,24 @@ public final class Acceptance {
         List<byte[]> payloadHmacs = new ArrayList<>();
         payloadPeppers.versions().forEach(version -> payloadHmacs.add(payloadPeppers.hmac(version, canonical)));
         UUID id = UUID.randomUUID();
-        DataSubjects.DataSubject subject = request.regime().equals("centraal") ? subjects.kvk(request.recipient())
+        DataSubjects.DataSubject subject = request.regime().equals("centraal")
+                ? subjects.kvk(request.recipient())
                 : subjects.email(request.recipient());
-        Envelope.Sealed sealed = envelope.seal(id, Map.of("ontvanger", request.recipient(),
-                "personalisatie", json(request.personalisation())));
-        return new Prepared(index, request, id, peppers.dvRef(pepperVersion, dv.id(), request.dvRef()), pepperVersion,
-                payloadPeppers.hmac(payloadPepperVersion, canonical), payloadPepperVersion,
-                peppers.dvRefUnderEveryVersion(dv.id(), request.dvRef()), payloadHmacs, sealed,
-                TraceContexts.acceptance(request.traceparent()), subject);
+        Envelope.Sealed sealed = envelope.seal(
+                id, Map.of("ontvanger", request.recipient(), "personalisatie", json(request.personalisation())));
+        return new Prepared(
+                index,
+                request,
+                id,
+                peppers.dvRef(pepperVersion, dv.id(), request.dvRef()),
+                pepperVersion,
+                payloadPeppers.hmac(payloadPepperVersion, canonical),
+                payloadPepperVersion,
+                peppers.dvRefUnderEveryVersion(dv.id(), request.dvRef()),
+                payloadHmacs,
+                sealed,
+                TraceContexts.acceptance(request.traceparent()),
+                subject);
     }
 
     /**
@@ -216,9 +262,15 @@ public final class Acceptance {
                 // With one pepper version per purpose the insert's unique index finds every repeat; only
                 // under a rotation must repeats stored under an older version be looked up first.
                 List<Transitions.Repeatable> earlier = slots.granted() < chunk.size() || rotating()
-                        ? transitions.findAcceptedAll(tx, dv.id(),
-                                chunk.stream().flatMap(p -> p.dvrefHmacs().stream()).toList(),
-                                chunk.stream().flatMap(p -> p.payloadHmacs().stream()).toList())
+                        ? transitions.findAcceptedAll(
+                                tx,
+                                dv.id(),
+                                chunk.stream()
+                                        .flatMap(p -> p.dvrefHmacs().stream())
+                                        .toList(),
+                                chunk.stream()
+                                        .flatMap(p -> p.payloadHmacs().stream())
+                                        .toList())
                         : List.of();
                 List<Prepared> toStore = new ArrayList<>();
                 List<NewNotificatie> rows = new ArrayList<>();
@@ -228,7 +280,8 @@ public final class Acceptance {
                 for (Prepared p : chunk) {
                     Optional<Transitions.Locked> repeat = earlier.stream()
                             .filter(e -> p.repeats(e.notificatie(), e.dvrefHmac(), e.payloadHmac()))
-                            .map(Transitions.Repeatable::notificatie).findFirst();
+                            .map(Transitions.Repeatable::notificatie)
+                            .findFirst();
                     Berichttype type = types.get(p.request().berichttype());
                     Prepared first = firstOfKey.get(p.key());
                     if (repeat.isPresent()) {
@@ -240,7 +293,8 @@ public final class Acceptance {
                     } else if (rows.size() >= slots.granted()) {
                         outcomes[p.index()] = null; // over the quota: answered below, after the commit
                     } else {
-                        Instant validUntil = p.request().validUntil() != null ? p.request().validUntil()
+                        Instant validUntil = p.request().validUntil() != null
+                                ? p.request().validUntil()
                                 : type.defaultValidity() == null ? null : now.plus(type.defaultValidity());
                         toStore.add(p);
                         rows.add(p.row(dv.id(), validUntil));
@@ -259,8 +313,12 @@ public final class Acceptance {
                     case Accepted a -> new Accepted(a.id(), a.status(), a.version(), false);
                     case Refused r -> r;
                 });
-                tasks.planFirstSends(tx, created, types.values().stream()
-                        .collect(Collectors.toMap(Berichttype::code, Berichttype::notifyService)), now);
+                tasks.planFirstSends(
+                        tx,
+                        created,
+                        types.values().stream()
+                                .collect(Collectors.toMap(Berichttype::code, Berichttype::notifyService)),
+                        now);
                 return created.size();
             });
         } catch (RuntimeException e) {
@@ -297,7 +355,9 @@ public final class Acceptance {
         node.put("ontvanger", request.recipient());
         ObjectNode personalisation = node.putObject("personalisation");
         new TreeMap<>(request.personalisation()).forEach(personalisation::put);
-        node.put("geldigTot", request.validUntil() == null ? null : request.validUntil().toString());
+        node.put(
+                "geldigTot",
+                request.validUntil() == null ? null : request.validUntil().toString());
         node.put("batchId", request.batchId());
         return node.toString();
     }

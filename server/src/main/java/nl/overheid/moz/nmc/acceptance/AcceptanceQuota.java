@@ -40,8 +40,7 @@ public final class AcceptanceQuota implements Duty {
     }
 
     /** Slots taken in one second; what the acceptance did not use goes back with {@link #giveBack}. */
-    public record Slots(UUID dvId, Instant second, int granted) {
-    }
+    public record Slots(UUID dvId, Instant second, int granted) {}
 
     /**
      * Takes up to {@code wanted} slots of the DV's quota.

@@ -33,7 +33,8 @@ public final class Cancellation {
      */
     public void cancel(UUID dvId, UUID notificatieId) {
         database.inTransactionDo(tx -> {
-            Transitions.Locked n = transitions.lock(tx, notificatieId)
+            Transitions.Locked n = transitions
+                    .lock(tx, notificatieId)
                     .filter(locked -> locked.dvId().equals(dvId))
                     .orElseThrow(() -> new Refusal.NotFound("notification"));
             if (n.status() != NotificatieStatus.AANGENOMEN) {

@@ -30,27 +30,38 @@ public final class QuotaRepository {
              WHERE dv_id = :dvId AND tijdvak > :windowStart AND aantal > 0
             """);
 
-    private static final Statement FORGET = Statement.named("acceptanceQuotaForget",
-            "DELETE FROM aannameteller WHERE tijdvak <= :before");
+    private static final Statement FORGET =
+            Statement.named("acceptanceQuotaForget", "DELETE FROM aannameteller WHERE tijdvak <= :before");
 
     /** Takes up to {@code wanted} slots in {@code second}, with what the window since {@code windowStart} allows. */
     int take(DbExecute db, UUID dvId, Instant second, Instant windowStart, int quota, int wanted) {
-        return TAKE.get(db).addParam("dvId", dvId)
-                .addParam("second", second).addParam("windowStart", windowStart)
-                .addParam("quota", quota).addParam("wanted", wanted).execute()
-                .map(row -> DbTypes.integer(row, "toegekend")).orElseThrow();
+        return TAKE.get(db)
+                .addParam("dvId", dvId)
+                .addParam("second", second)
+                .addParam("windowStart", windowStart)
+                .addParam("quota", quota)
+                .addParam("wanted", wanted)
+                .execute()
+                .map(row -> DbTypes.integer(row, "toegekend"))
+                .orElseThrow();
     }
 
     /** Gives {@code unused} slots back to the counter of {@code second} (never below zero). */
     long giveBack(DbExecute db, UUID dvId, Instant second, int unused) {
-        return GIVE_BACK.dml(db).addParam("dvId", dvId)
-                .addParam("second", second).addParam("unused", unused).execute();
+        return GIVE_BACK
+                .dml(db)
+                .addParam("dvId", dvId)
+                .addParam("second", second)
+                .addParam("unused", unused)
+                .execute();
     }
 
     /** The oldest second after {@code windowStart} with a grant. */
     Optional<Instant> oldest(DbExecute db, UUID dvId, Instant windowStart) {
-        return OLDEST.get(db).addParam("dvId", dvId)
-                .addParam("windowStart", windowStart).execute()
+        return OLDEST.get(db)
+                .addParam("dvId", dvId)
+                .addParam("windowStart", windowStart)
+                .execute()
                 .map(row -> DbTypes.instant(row, "oudste"));
     }
 

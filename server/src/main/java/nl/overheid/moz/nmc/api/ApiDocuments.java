@@ -38,8 +38,12 @@ public final class ApiDocuments {
         String dvYaml = read(DV_API);
         String operatorYaml = read(OPERATOR_API);
         try {
-            return new ApiDocuments(dvYaml, yaml.readTree(dvYaml), yaml.readTree(read(NOTIFYNL_CALLBACK)),
-                    operatorYaml, yaml.readTree(operatorYaml));
+            return new ApiDocuments(
+                    dvYaml,
+                    yaml.readTree(dvYaml),
+                    yaml.readTree(read(NOTIFYNL_CALLBACK)),
+                    operatorYaml,
+                    yaml.readTree(operatorYaml));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot parse the OpenAPI documents", e);
         }

@@ -27,6 +27,7 @@ public final class ApiFilter implements Filter {
     public static final String BASE_PATH = "/api/nmc/v1";
     /** The operator API (beheer-API): its own contract, audience and role. */
     public static final String OPERATOR_BASE_PATH = "/api/nmc-beheer/v1";
+
     public static final String OBSERVE_PATH = "/observe";
     private static final io.helidon.http.HeaderName TRACEPARENT_HEADER = HeaderNames.create("traceparent");
     private static final java.util.regex.Pattern TRACEPARENT =
@@ -49,8 +50,13 @@ public final class ApiFilter implements Filter {
     private final ProblemResponses problems;
     private final NmcMetrics metrics;
 
-    public ApiFilter(SecurityHeaders headers, ApiRoutes routes, DvAuthenticator authenticator,
-                     OperatorAuthenticator operators, ProblemResponses problems, NmcMetrics metrics) {
+    public ApiFilter(
+            SecurityHeaders headers,
+            ApiRoutes routes,
+            DvAuthenticator authenticator,
+            OperatorAuthenticator operators,
+            ProblemResponses problems,
+            NmcMetrics metrics) {
         this.headers = headers;
         this.routes = routes;
         this.authenticator = authenticator;
@@ -98,16 +104,16 @@ public final class ApiFilter implements Filter {
             }
             switch (route.get().guard(method)) {
                 case DV -> {
-                    Dienstverlener caller = authenticator.authenticate(
-                            request.headers().value(HeaderNames.AUTHORIZATION));
+                    Dienstverlener caller =
+                            authenticator.authenticate(request.headers().value(HeaderNames.AUTHORIZATION));
                     request.context().register(caller);
                     // The DV's id as the task lines name it; the request's context ends with its response.
                     LogContext.with(LogContext.DV_ID, caller.id());
                 }
-                case OPERATOR -> request.context().register(
-                        operators.authenticate(request.headers().value(HeaderNames.AUTHORIZATION)));
-                case OPEN -> {
-                }
+                case OPERATOR ->
+                    request.context()
+                            .register(operators.authenticate(request.headers().value(HeaderNames.AUTHORIZATION)));
+                case OPEN -> {}
             }
         } catch (ProblemException problem) {
             problems.send(response, problem);

@@ -20,12 +20,14 @@ import java.util.stream.Collectors;
  */
 public final class ApiRoutes {
 
-    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch",
-            "trace");
+    private static final Set<String> METHODS =
+            Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
 
     /** Who may call an operation: anyone, a DV (with a DV token) or an operator (with an operator token). */
     public enum Guard {
-        OPEN, DV, OPERATOR
+        OPEN,
+        DV,
+        OPERATOR
     }
 
     /** One path of a contract: the methods it has and, per method, who may call it. */
@@ -64,13 +66,16 @@ public final class ApiRoutes {
      * {@code operatorBasePath}, and {@code extraOpenGets}: paths outside the contracts answered to GET without a
      * token (the JWKS at its well-known location).
      */
-    public static ApiRoutes of(ApiDocuments documents, String basePath, String operatorBasePath,
-                               String... extraOpenGets) {
+    public static ApiRoutes of(
+            ApiDocuments documents, String basePath, String operatorBasePath, String... extraOpenGets) {
         List<Route> routes = new ArrayList<>();
         add(routes, documents.dv(), basePath, Guard.DV);
         // The callback authenticates NotifyNL with its own token, in its handler: no DV token.
-        documents.callback().path("paths").properties().forEach(path ->
-                routes.add(route(basePath + path.getKey(), path.getValue(), Guard.OPEN, Guard.OPEN)));
+        documents
+                .callback()
+                .path("paths")
+                .properties()
+                .forEach(path -> routes.add(route(basePath + path.getKey(), path.getValue(), Guard.OPEN, Guard.OPEN)));
         add(routes, documents.operator(), operatorBasePath, Guard.OPERATOR);
         for (String path : extraOpenGets) {
             routes.add(new Route(path, Pattern.compile(Pattern.quote(path)), Map.of(Method.GET, Guard.OPEN)));
@@ -81,8 +86,10 @@ public final class ApiRoutes {
     /** A contract's paths; its security (document-wide, or per operation) says who may call. */
     private static void add(List<Route> routes, JsonNode document, String basePath, Guard secured) {
         Guard documentDefault = document.path("security").isEmpty() ? Guard.OPEN : secured;
-        document.path("paths").properties().forEach(path ->
-                routes.add(route(basePath + path.getKey(), path.getValue(), documentDefault, secured)));
+        document.path("paths")
+                .properties()
+                .forEach(
+                        path -> routes.add(route(basePath + path.getKey(), path.getValue(), documentDefault, secured)));
     }
 
     private static Route route(String template, JsonNode operations, Guard documentDefault, Guard secured) {
@@ -90,7 +97,8 @@ public final class ApiRoutes {
         operations.properties().forEach(operation -> {
             if (METHODS.contains(operation.getKey())) {
                 JsonNode security = operation.getValue().path("security");
-                guards.put(Method.create(operation.getKey().toUpperCase(java.util.Locale.ROOT)),
+                guards.put(
+                        Method.create(operation.getKey().toUpperCase(java.util.Locale.ROOT)),
                         security.isMissingNode() ? documentDefault : security.isEmpty() ? Guard.OPEN : secured);
             }
         });
@@ -103,6 +111,8 @@ public final class ApiRoutes {
 
     /** The route this path belongs to, if any. */
     public Optional<Route> match(String path) {
-        return routes.stream().filter(route -> route.pattern().matcher(path).matches()).findFirst();
+        return routes.stream()
+                .filter(route -> route.pattern().matcher(path).matches())
+                .findFirst();
     }
 }

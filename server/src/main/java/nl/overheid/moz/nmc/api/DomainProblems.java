@@ -10,51 +10,67 @@ import nl.overheid.moz.nmc.refusal.Refusal;
  */
 public final class DomainProblems {
 
-    private DomainProblems() {
-    }
+    private DomainProblems() {}
 
     public static ProblemException of(Refusal refusal) {
         return switch (refusal) {
-            case Refusal.BerichttypeNotAllowed r -> ProblemException.invalid("/berichttype", "unknown",
-                    "Deze dienstverlener mag dit berichttype niet versturen.");
-            case Refusal.BerichttypeUnknown r -> ProblemException.invalid("/berichttype", "unknown",
-                    "Dit berichttype bestaat niet.");
-            case Refusal.ValidUntilPassed r -> ProblemException.invalid("/geldigTot", "past",
-                    "geldigTot ligt niet in de toekomst.");
-            case Refusal.ValidUntilTooFar r -> ProblemException.invalid("/geldigTot", "maximum",
-                    "geldigTot ligt meer dan een jaar in de toekomst.");
-            case Refusal.QuotaExhausted r -> ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
+            case Refusal.BerichttypeNotAllowed r ->
+                ProblemException.invalid(
+                        "/berichttype", "unknown", "Deze dienstverlener mag dit berichttype niet versturen.");
+            case Refusal.BerichttypeUnknown r ->
+                ProblemException.invalid("/berichttype", "unknown", "Dit berichttype bestaat niet.");
+            case Refusal.ValidUntilPassed r ->
+                ProblemException.invalid("/geldigTot", "past", "geldigTot ligt niet in de toekomst.");
+            case Refusal.ValidUntilTooFar r ->
+                ProblemException.invalid("/geldigTot", "maximum", "geldigTot ligt meer dan een jaar in de toekomst.");
+            case Refusal.QuotaExhausted r ->
+                ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
             case Refusal.NotFound r -> ProblemException.notFound();
-            case Refusal.NotCancellable r -> ProblemException.conflict(
-                    "Alleen een notificatie met status aangenomen kan worden geannuleerd; deze heeft status "
-                            + r.status() + ".");
-            case Refusal.CursorUnreadable r -> ProblemException.invalid("cursor", "format",
-                    "De cursor is geen cursor van deze feed.");
-            case Refusal.CursorNotRecognised r -> ProblemException.cursorGone(
-                    ProblemException.TYPE_CURSOR_NOT_RECOGNISED, "Cursor niet herkend.",
-                    "De cursor wordt niet meer herkend; begin opnieuw zonder cursor.");
-            case Refusal.CursorOtherEpoch r -> ProblemException.cursorGone(
-                    ProblemException.TYPE_CURSOR_OTHER_EPOCH, "Cursor van een andere epoch.",
-                    "De cursor hoort bij een eerdere stand van het eventlog; begin opnieuw zonder cursor.");
-            case Refusal.CursorTooOld r -> ProblemException.cursorGone(
-                    ProblemException.TYPE_CURSOR_EXPIRED, "Cursor verlopen.",
-                    "De cursor is ouder dan de maximale cursorleeftijd; begin opnieuw zonder cursor.");
-            case Refusal.CursorPartitionDropped r -> ProblemException.cursorGone(
-                    ProblemException.TYPE_CURSOR_PARTITION_DROPPED, "Cursor wijst naar verwijderde events.",
-                    "De cursor wijst naar een deel van het eventlog dat na de bewaartermijn is verwijderd; "
-                            + "begin opnieuw zonder cursor.");
-            case Refusal.CursorEventGone r -> ProblemException.cursorGone(
-                    ProblemException.TYPE_CURSOR_EVENT_UNKNOWN, "Cursor wijst naar onbekend event.",
-                    "De cursor wijst naar een event dat niet (meer) bestaat; begin opnieuw zonder cursor.");
-            case Refusal.TransitionNotAllowed r -> ProblemException.conflict(
-                    "De overgang van " + r.from() + " naar " + r.to() + " is niet toegestaan; er is niets gewijzigd.");
-            case Refusal.EpochMismatch r -> ProblemException.conflict(
-                    "De cluster-epoch is " + r.current() + ", niet de opgegeven huidigeEpoch; er is niets gewijzigd.");
-            case Refusal.PepperRefused r -> ProblemException.conflict(
-                    "Er is geen andere bruikbare versie van deze pepper geconfigureerd; configureer eerst de volgende.");
-            case Refusal.InvalidRegistration r -> ProblemException.invalid(r.errors().stream()
-                    .map(error -> new ProblemException.FieldError(error.field(), error.code(), error.reason()))
-                    .toList());
+            case Refusal.NotCancellable r ->
+                ProblemException.conflict(
+                        "Alleen een notificatie met status aangenomen kan worden geannuleerd; deze heeft status "
+                                + r.status() + ".");
+            case Refusal.CursorUnreadable r ->
+                ProblemException.invalid("cursor", "format", "De cursor is geen cursor van deze feed.");
+            case Refusal.CursorNotRecognised r ->
+                ProblemException.cursorGone(
+                        ProblemException.TYPE_CURSOR_NOT_RECOGNISED,
+                        "Cursor niet herkend.",
+                        "De cursor wordt niet meer herkend; begin opnieuw zonder cursor.");
+            case Refusal.CursorOtherEpoch r ->
+                ProblemException.cursorGone(
+                        ProblemException.TYPE_CURSOR_OTHER_EPOCH,
+                        "Cursor van een andere epoch.",
+                        "De cursor hoort bij een eerdere stand van het eventlog; begin opnieuw zonder cursor.");
+            case Refusal.CursorTooOld r ->
+                ProblemException.cursorGone(
+                        ProblemException.TYPE_CURSOR_EXPIRED,
+                        "Cursor verlopen.",
+                        "De cursor is ouder dan de maximale cursorleeftijd; begin opnieuw zonder cursor.");
+            case Refusal.CursorPartitionDropped r ->
+                ProblemException.cursorGone(
+                        ProblemException.TYPE_CURSOR_PARTITION_DROPPED,
+                        "Cursor wijst naar verwijderde events.",
+                        "De cursor wijst naar een deel van het eventlog dat na de bewaartermijn is verwijderd; "
+                                + "begin opnieuw zonder cursor.");
+            case Refusal.CursorEventGone r ->
+                ProblemException.cursorGone(
+                        ProblemException.TYPE_CURSOR_EVENT_UNKNOWN,
+                        "Cursor wijst naar onbekend event.",
+                        "De cursor wijst naar een event dat niet (meer) bestaat; begin opnieuw zonder cursor.");
+            case Refusal.TransitionNotAllowed r ->
+                ProblemException.conflict("De overgang van " + r.from() + " naar " + r.to()
+                        + " is niet toegestaan; er is niets gewijzigd.");
+            case Refusal.EpochMismatch r ->
+                ProblemException.conflict("De cluster-epoch is " + r.current()
+                        + ", niet de opgegeven huidigeEpoch; er is niets gewijzigd.");
+            case Refusal.PepperRefused r ->
+                ProblemException.conflict(
+                        "Er is geen andere bruikbare versie van deze pepper geconfigureerd; configureer eerst de volgende.");
+            case Refusal.InvalidRegistration r ->
+                ProblemException.invalid(r.errors().stream()
+                        .map(error -> new ProblemException.FieldError(error.field(), error.code(), error.reason()))
+                        .toList());
         };
     }
 }

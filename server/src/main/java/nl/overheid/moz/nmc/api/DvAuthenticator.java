@@ -35,8 +35,7 @@ public final class DvAuthenticator {
                 .filter(value -> value.getValueType() == jakarta.json.JsonValue.ValueType.STRING)
                 .map(value -> ((jakarta.json.JsonString) value).getString())
                 .orElseThrow(() -> refuse("token has no " + settings.oinClaim() + " claim"));
-        return register.dienstverlenerByOin(oin)
-                .orElseThrow(() -> refuse("OIN is not in the DV register"));
+        return register.dienstverlenerByOin(oin).orElseThrow(() -> refuse("OIN is not in the DV register"));
     }
 
     private static ProblemException refuse(String reason) {
@@ -55,8 +54,14 @@ public final class DvAuthenticator {
      * @param jwksRefreshInterval how long the gateway's keys are used before they are fetched again
      * @param jwksMaxFetchesPerMinute how often the JWKS may be fetched per minute, for whatever reason
      */
-    public record AuthSettings(String jwksUri, String issuer, String audience, String oinClaim, Duration clockSkew,
-                               Duration jwksRefreshInterval, int jwksMaxFetchesPerMinute) {
+    public record AuthSettings(
+            String jwksUri,
+            String issuer,
+            String audience,
+            String oinClaim,
+            Duration clockSkew,
+            Duration jwksRefreshInterval,
+            int jwksMaxFetchesPerMinute) {
 
         public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(60);
         public static final Duration DEFAULT_JWKS_REFRESH_INTERVAL = Duration.ofMinutes(10);
@@ -70,8 +75,12 @@ public final class DvAuthenticator {
 
         public static AuthSettings from(io.helidon.config.Config auth) {
             return new AuthSettings(
-                    auth.get("jwks-uri").asString().orElseThrow(() -> new IllegalArgumentException("auth.jwks-uri is required")),
-                    auth.get("issuer").asString().orElseThrow(() -> new IllegalArgumentException("auth.issuer is required")),
+                    auth.get("jwks-uri")
+                            .asString()
+                            .orElseThrow(() -> new IllegalArgumentException("auth.jwks-uri is required")),
+                    auth.get("issuer")
+                            .asString()
+                            .orElseThrow(() -> new IllegalArgumentException("auth.issuer is required")),
                     auth.get("audience").asString().orElse("nmc"),
                     auth.get("oin-claim").asString().orElse("oin"),
                     auth.get("clock-skew").as(Duration.class).orElse(DEFAULT_CLOCK_SKEW),

@@ -25,8 +25,8 @@ public final class FeedResource extends WijzigingenService {
     private final int defaultLimit;
     private final int maxLimit;
 
-    public FeedResource(Feed feed, FeedCalls calls, JsonBodies bodies, Responses responses, int defaultLimit,
-                               int maxLimit) {
+    public FeedResource(
+            Feed feed, FeedCalls calls, JsonBodies bodies, Responses responses, int defaultLimit, int maxLimit) {
         this.feed = feed;
         this.calls = calls;
         this.bodies = bodies;
@@ -36,8 +36,7 @@ public final class FeedResource extends WijzigingenService {
     }
 
     /** The contract's {@code Wijzigingen}: the page's events and the cursor to continue from. */
-    record Page(List<CloudEvent> events, String cursor) {
-    }
+    record Page(List<CloudEvent> events, String cursor) {}
 
     @Override
     protected WijzigingenBevestigenOp createWijzigingenBevestigenOp() {
@@ -50,8 +49,8 @@ public final class FeedResource extends WijzigingenService {
     }
 
     @Override
-    protected void handleWijzigingenLezen(ServerRequest request, ServerResponse response, Optional<String> cursor,
-                                          Optional<Integer> limit) {
+    protected void handleWijzigingenLezen(
+            ServerRequest request, ServerResponse response, Optional<String> cursor, Optional<Integer> limit) {
         int pageSize = limit.orElse(defaultLimit);
         if (pageSize < 1 || pageSize > maxLimit) {
             throw ProblemException.invalid("limit", "range", "limit moet tussen 1 en " + maxLimit + " liggen.");
@@ -62,7 +61,8 @@ public final class FeedResource extends WijzigingenService {
     }
 
     @Override
-    protected void handleWijzigingenBevestigen(ServerRequest request, ServerResponse response, Bevestiging bevestiging) {
+    protected void handleWijzigingenBevestigen(
+            ServerRequest request, ServerResponse response, Bevestiging bevestiging) {
         FeedLimits.check(calls, Callers.of(request));
         feed.acknowledge(Callers.of(request), bevestiging.getCursor());
         responses.json(response, Status.OK_200, bevestiging);

@@ -69,8 +69,8 @@ public final class JsonBodies {
     /** What is wrong with {@code node} against the contract's schema, named from {@code pointer} on. */
     public List<ProblemException.FieldError> errors(String schemaName, JsonNode node, String pointer) {
         return schemas.validate(schemaName, node).stream()
-                .map(error -> new ProblemException.FieldError(JsonPointers.under(pointer, error.name()),
-                        error.code(), error.reason()))
+                .map(error -> new ProblemException.FieldError(
+                        JsonPointers.under(pointer, error.name()), error.code(), error.reason()))
                 .toList();
     }
 
@@ -83,15 +83,19 @@ public final class JsonBodies {
             // message quotes the offending value, which may be personal data: only where it failed is kept.
             throw new IllegalStateException("schema-valid body does not bind to " + type.getSimpleName() + " at "
                     + (e instanceof com.fasterxml.jackson.databind.JsonMappingException mapping
-                    ? mapping.getPathReference() : "?"));
+                            ? mapping.getPathReference()
+                            : "?"));
         }
     }
 
     /** {@code application/json}, in UTF-8 if a charset is named (RFC 8259 allows no other). */
     private static boolean isJson(ServerRequest request) {
-        return request.headers().contentType()
+        return request.headers()
+                .contentType()
                 .filter(type -> type.mediaType().text().equalsIgnoreCase(MediaTypes.APPLICATION_JSON.text()))
-                .filter(type -> type.charset().map(charset -> charset.equalsIgnoreCase("utf-8")).orElse(true))
+                .filter(type -> type.charset()
+                        .map(charset -> charset.equalsIgnoreCase("utf-8"))
+                        .orElse(true))
                 .isPresent();
     }
 

@@ -3,8 +3,7 @@ package nl.overheid.moz.nmc.api;
 /** Names of fields in a problem's {@code errors}: JSON pointers, also of a part of a larger body. */
 final class JsonPointers {
 
-    private JsonPointers() {
-    }
+    private JsonPointers() {}
 
     /** {@code name} (a pointer into a part) as a pointer into the whole body, the part being at {@code pointer}. */
     static String under(String pointer, String name) {

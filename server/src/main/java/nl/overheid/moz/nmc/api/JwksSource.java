@@ -40,17 +40,19 @@ public final class JwksSource {
     private final Duration refreshInterval;
     private final int maxFetchesPerMinute;
     private final Clock clock;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final ReentrantLock fetching = new ReentrantLock();
     /** Moments of the fetches within the last minute; guarded by {@link #fetching}. */
     private final Deque<Instant> fetches = new ArrayDeque<>();
+
     private volatile JwkKeys keys;
     private volatile Instant loadedAt;
 
     public JwksSource(URI uri, Duration refreshInterval, int maxFetchesPerMinute, Clock clock) {
         if (maxFetchesPerMinute < 1 || refreshInterval.isNegative() || refreshInterval.isZero()) {
-            throw new IllegalArgumentException("auth.jwks-max-fetches-per-minute and auth.jwks-refresh-interval "
-                    + "must be positive");
+            throw new IllegalArgumentException(
+                    "auth.jwks-max-fetches-per-minute and auth.jwks-refresh-interval " + "must be positive");
         }
         this.uri = uri;
         this.refreshInterval = refreshInterval;
@@ -112,8 +114,9 @@ public final class JwksSource {
             loadedAt = clock.instant();
             return true;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "cannot fetch the IAM gateway's JWKS (" + why + "); keeping the keys we have: "
-                    + e.getMessage());
+            LOG.log(
+                    Level.WARNING,
+                    "cannot fetch the IAM gateway's JWKS (" + why + "); keeping the keys we have: " + e.getMessage());
             return false;
         }
     }
@@ -137,8 +140,9 @@ public final class JwksSource {
             if ("file".equals(uri.getScheme())) {
                 json = Files.readString(Path.of(uri));
             } else {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-                        .GET().build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = http.send(
+                        HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     throw new IllegalStateException("JWKS " + uri + " answered " + response.statusCode());
                 }

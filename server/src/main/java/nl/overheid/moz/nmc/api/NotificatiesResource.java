@@ -1,5 +1,8 @@
 package nl.overheid.moz.nmc.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -9,27 +12,24 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import nl.overheid.moz.nmc.refusal.Refusal;
-import nl.overheid.moz.nmc.api.generated.dv.model.CentraleNotificatiesBulkAanvraag;
-import nl.overheid.moz.nmc.api.generated.dv.model.DecentraleNotificatiesBulkAanvraag;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import nl.overheid.moz.nmc.acceptance.Acceptance;
 import nl.overheid.moz.nmc.acceptance.Cancellation;
 import nl.overheid.moz.nmc.api.generated.dv.NotificatiesService;
 import nl.overheid.moz.nmc.api.generated.dv.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.dv.model.CentraleNotificatieAanvraag;
+import nl.overheid.moz.nmc.api.generated.dv.model.CentraleNotificatiesBulkAanvraag;
 import nl.overheid.moz.nmc.api.generated.dv.model.DecentraleNotificatieAanvraag;
+import nl.overheid.moz.nmc.api.generated.dv.model.DecentraleNotificatiesBulkAanvraag;
 import nl.overheid.moz.nmc.api.generated.dv.model.Notificatie;
 import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieAangenomen;
 import nl.overheid.moz.nmc.api.generated.dv.model.NotificatieLijst;
 import nl.overheid.moz.nmc.api.generated.dv.model.Poging;
+import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.status.StatusQueries;
 
@@ -50,9 +50,15 @@ public final class NotificatiesResource extends NotificatiesService {
     private final ProblemResponses problems;
     private final ObjectMapper mapper;
 
-    public NotificatiesResource(Acceptance acceptance, Cancellation cancellation, StatusQueries status, JsonBodies bodies,
-                                JsonBodies bulkBodies, Responses responses, ProblemResponses problems,
-                                ObjectMapper mapper) {
+    public NotificatiesResource(
+            Acceptance acceptance,
+            Cancellation cancellation,
+            StatusQueries status,
+            JsonBodies bodies,
+            JsonBodies bulkBodies,
+            Responses responses,
+            ProblemResponses problems,
+            ObjectMapper mapper) {
         this.acceptance = acceptance;
         this.cancellation = cancellation;
         this.status = status;
@@ -67,8 +73,8 @@ public final class NotificatiesResource extends NotificatiesService {
     protected NotificatieAannemenDecentraalOp createNotificatieAannemenDecentraalOp() {
         return new NotificatieAannemenDecentraalOp() {
             @Override
-            protected DecentraleNotificatieAanvraag decentraleNotificatieAanvraag(ServerRequest request,
-                                                                                ValidatorUtils.Validator validator) {
+            protected DecentraleNotificatieAanvraag decentraleNotificatieAanvraag(
+                    ServerRequest request, ValidatorUtils.Validator validator) {
                 return bodies.read(request, "DecentraleNotificatieAanvraag", DecentraleNotificatieAanvraag.class);
             }
         };
@@ -78,8 +84,8 @@ public final class NotificatiesResource extends NotificatiesService {
     protected NotificatieAannemenCentraalOp createNotificatieAannemenCentraalOp() {
         return new NotificatieAannemenCentraalOp() {
             @Override
-            protected CentraleNotificatieAanvraag centraleNotificatieAanvraag(ServerRequest request,
-                                                                            ValidatorUtils.Validator validator) {
+            protected CentraleNotificatieAanvraag centraleNotificatieAanvraag(
+                    ServerRequest request, ValidatorUtils.Validator validator) {
                 return bodies.read(request, "CentraleNotificatieAanvraag", CentraleNotificatieAanvraag.class);
             }
         };
@@ -91,33 +97,50 @@ public final class NotificatiesResource extends NotificatiesService {
      */
     @Override
     protected void notificatiesAannemenDecentraalBulk(ServerRequest request, ServerResponse response) {
-        acceptBulk(request, response, "DecentraleNotificatieAanvraag",
+        acceptBulk(
+                request,
+                response,
+                "DecentraleNotificatieAanvraag",
                 item -> decentraal(request, bulkBodies.bind(item, DecentraleNotificatieAanvraag.class)));
     }
 
     @Override
     protected void notificatiesAannemenCentraalBulk(ServerRequest request, ServerResponse response) {
-        acceptBulk(request, response, "CentraleNotificatieAanvraag",
+        acceptBulk(
+                request,
+                response,
+                "CentraleNotificatieAanvraag",
                 item -> centraal(request, bulkBodies.bind(item, CentraleNotificatieAanvraag.class)));
     }
 
     /* Reached only by a caller that bound the body itself; answers exactly as the routing method does. */
     @Override
-    protected void handleNotificatiesAannemenDecentraalBulk(ServerRequest request, ServerResponse response,
-                                                            DecentraleNotificatiesBulkAanvraag body) {
-        answerBulk(request, response, "DecentraleNotificatieAanvraag", mapper.valueToTree(body.getNotificaties()),
+    protected void handleNotificatiesAannemenDecentraalBulk(
+            ServerRequest request, ServerResponse response, DecentraleNotificatiesBulkAanvraag body) {
+        answerBulk(
+                request,
+                response,
+                "DecentraleNotificatieAanvraag",
+                mapper.valueToTree(body.getNotificaties()),
                 item -> decentraal(request, bulkBodies.bind(item, DecentraleNotificatieAanvraag.class)));
     }
 
     @Override
-    protected void handleNotificatiesAannemenCentraalBulk(ServerRequest request, ServerResponse response,
-                                                          CentraleNotificatiesBulkAanvraag body) {
-        answerBulk(request, response, "CentraleNotificatieAanvraag", mapper.valueToTree(body.getNotificaties()),
+    protected void handleNotificatiesAannemenCentraalBulk(
+            ServerRequest request, ServerResponse response, CentraleNotificatiesBulkAanvraag body) {
+        answerBulk(
+                request,
+                response,
+                "CentraleNotificatieAanvraag",
+                mapper.valueToTree(body.getNotificaties()),
                 item -> centraal(request, bulkBodies.bind(item, CentraleNotificatieAanvraag.class)));
     }
 
-    private void acceptBulk(ServerRequest request, ServerResponse response, String itemSchema,
-                            Function<JsonNode, Acceptance.Request> toRequest) {
+    private void acceptBulk(
+            ServerRequest request,
+            ServerResponse response,
+            String itemSchema,
+            Function<JsonNode, Acceptance.Request> toRequest) {
         answerBulk(request, response, itemSchema, bulkItems(bulkBodies.tree(request)), toRequest);
     }
 
@@ -129,8 +152,8 @@ public final class NotificatiesResource extends NotificatiesService {
         List<ProblemException.FieldError> errors = new ArrayList<>();
         tree.fieldNames().forEachRemaining(name -> {
             if (!name.equals("notificaties")) {
-                errors.add(new ProblemException.FieldError("/" + name, "additionalProperties",
-                        "Onbekend veld; alleen notificaties is toegestaan."));
+                errors.add(new ProblemException.FieldError(
+                        "/" + name, "additionalProperties", "Onbekend veld; alleen notificaties is toegestaan."));
             }
         });
         JsonNode items = tree.path("notificaties");
@@ -139,7 +162,9 @@ public final class NotificatiesResource extends NotificatiesService {
         } else if (!items.isArray()) {
             errors.add(new ProblemException.FieldError("/notificaties", "type", "notificaties is een lijst."));
         } else if (items.isEmpty() || items.size() > BULK_MAX) {
-            errors.add(new ProblemException.FieldError("/notificaties", items.isEmpty() ? "minItems" : "maxItems",
+            errors.add(new ProblemException.FieldError(
+                    "/notificaties",
+                    items.isEmpty() ? "minItems" : "maxItems",
                     "notificaties bevat 1 tot " + BULK_MAX + " notificaties."));
         }
         if (!errors.isEmpty()) {
@@ -152,13 +177,18 @@ public final class NotificatiesResource extends NotificatiesService {
      * Validates each item on its own, accepts the valid ones together, and answers every item in order with
      * the status and body a single request would have had.
      */
-    private void answerBulk(ServerRequest request, ServerResponse response, String itemSchema, JsonNode items,
-                            Function<JsonNode, Acceptance.Request> toRequest) {
+    private void answerBulk(
+            ServerRequest request,
+            ServerResponse response,
+            String itemSchema,
+            JsonNode items,
+            Function<JsonNode, Acceptance.Request> toRequest) {
         ObjectNode[] results = new ObjectNode[items.size()];
         List<Integer> positions = new ArrayList<>();
         List<Acceptance.Request> requests = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
-            List<ProblemException.FieldError> errors = bulkBodies.errors(itemSchema, items.get(i), "/notificaties/" + i);
+            List<ProblemException.FieldError> errors =
+                    bulkBodies.errors(itemSchema, items.get(i), "/notificaties/" + i);
             if (errors.isEmpty()) {
                 positions.add(i);
                 requests.add(toRequest.apply(items.get(i)));
@@ -170,13 +200,15 @@ public final class NotificatiesResource extends NotificatiesService {
         List<Acceptance.Outcome> outcomes = acceptance.acceptAll(Callers.of(request), requests);
         for (int k = 0; k < outcomes.size(); k++) {
             switch (outcomes.get(k)) {
-                case Acceptance.Accepted accepted -> results[positions.get(k)] = mapper.createObjectNode()
-                        .put("status", Status.ACCEPTED_202.code())
-                        .set("notificatie", mapper.valueToTree(aangenomen(accepted)));
+                case Acceptance.Accepted accepted ->
+                    results[positions.get(k)] = mapper.createObjectNode()
+                            .put("status", Status.ACCEPTED_202.code())
+                            .set("notificatie", mapper.valueToTree(aangenomen(accepted)));
                 case Acceptance.Refused refused -> {
                     ProblemException problem = DomainProblems.of(refused.reason());
                     if (refused.reason() instanceof Refusal.QuotaExhausted exhausted) {
-                        retryAfter = Math.max(retryAfter, Math.max(1, exhausted.retryAfter().toSeconds()));
+                        retryAfter = Math.max(
+                                retryAfter, Math.max(1, exhausted.retryAfter().toSeconds()));
                     }
                     results[positions.get(k)] = refused(problem.under("/notificaties/" + positions.get(k)));
                 }
@@ -197,40 +229,53 @@ public final class NotificatiesResource extends NotificatiesService {
     }
 
     private static Acceptance.Request decentraal(ServerRequest request, DecentraleNotificatieAanvraag body) {
-        return new Acceptance.Request("decentraal", body.getDvRef(), body.getBerichttype(), body.getEmailadres(),
-                personalisation(body.getPersonalisation()), instant(body.getGeldigTot()), body.getBatchId(),
+        return new Acceptance.Request(
+                "decentraal",
+                body.getDvRef(),
+                body.getBerichttype(),
+                body.getEmailadres(),
+                personalisation(body.getPersonalisation()),
+                instant(body.getGeldigTot()),
+                body.getBatchId(),
                 request.headers().value(HeaderNames.create("traceparent")));
     }
 
     private static Acceptance.Request centraal(ServerRequest request, CentraleNotificatieAanvraag body) {
-        return new Acceptance.Request("centraal", body.getDvRef(), body.getBerichttype(), body.getIdentificerendNummer(),
-                personalisation(body.getPersonalisation()), instant(body.getGeldigTot()), body.getBatchId(),
+        return new Acceptance.Request(
+                "centraal",
+                body.getDvRef(),
+                body.getBerichttype(),
+                body.getIdentificerendNummer(),
+                personalisation(body.getPersonalisation()),
+                instant(body.getGeldigTot()),
+                body.getBatchId(),
                 request.headers().value(HeaderNames.create("traceparent")));
     }
 
     @Override
-    protected void handleNotificatieAannemenDecentraal(ServerRequest request, ServerResponse response,
-                                                       DecentraleNotificatieAanvraag body) {
+    protected void handleNotificatieAannemenDecentraal(
+            ServerRequest request, ServerResponse response, DecentraleNotificatieAanvraag body) {
         accept(request, response, decentraal(request, body));
     }
 
     @Override
-    protected void handleNotificatieAannemenCentraal(ServerRequest request, ServerResponse response,
-                                                     CentraleNotificatieAanvraag body) {
+    protected void handleNotificatieAannemenCentraal(
+            ServerRequest request, ServerResponse response, CentraleNotificatieAanvraag body) {
         accept(request, response, centraal(request, body));
     }
 
     /** Both regimes answer the same: 202 with id, status and versie, and the status's location. */
     private void accept(ServerRequest request, ServerResponse response, Acceptance.Request submission) {
         Acceptance.Accepted n = acceptance.accept(Callers.of(request), submission);
-        responses.jsonWithLocation(response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(),
-                aangenomen(n));
+        responses.jsonWithLocation(
+                response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(), aangenomen(n));
     }
 
     private static NotificatieAangenomen aangenomen(Acceptance.Accepted n) {
         NotificatieAangenomen result = new NotificatieAangenomen();
         result.setId(n.id());
-        result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(n.status().dbValue()));
+        result.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(
+                n.status().dbValue()));
         result.setVersie(n.version());
         return result;
     }
@@ -245,7 +290,8 @@ public final class NotificatiesResource extends NotificatiesService {
 
     @Override
     protected void handleNotificatieOpvragen(ServerRequest request, ServerResponse response, UUID id) {
-        Notificatie notificatie = status.byId(Callers.of(request), id).map(NotificatiesResource::toModel)
+        Notificatie notificatie = status.byId(Callers.of(request), id)
+                .map(NotificatiesResource::toModel)
                 .orElseThrow(ProblemException::notFound);
         responses.json(response, Status.OK_200, notificatie);
     }
@@ -253,12 +299,12 @@ public final class NotificatiesResource extends NotificatiesService {
     @Override
     protected void handleNotificatiesZoeken(ServerRequest request, ServerResponse response, String dvRef) {
         if (dvRef == null || !DV_REF.matcher(dvRef).matches()) {
-            throw ProblemException.invalid("dvRef", "pattern",
-                    "dvRef is verplicht: 1 tot 200 zichtbare ASCII-tekens.");
+            throw ProblemException.invalid("dvRef", "pattern", "dvRef is verplicht: 1 tot 200 zichtbare ASCII-tekens.");
         }
         NotificatieLijst found = new NotificatieLijst();
         found.setNotificaties(status.byDvRef(Callers.of(request), dvRef, SEARCH_LIMIT).stream()
-                .map(NotificatiesResource::toModel).toList());
+                .map(NotificatiesResource::toModel)
+                .toList());
         responses.json(response, Status.OK_200, found);
     }
 
@@ -274,10 +320,12 @@ public final class NotificatiesResource extends NotificatiesService {
         var pogingen = snapshot.pogingen();
         Notificatie model = new Notificatie();
         model.setId(view.id());
-        model.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(view.status().dbValue()));
+        model.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.NotificatieStatus.fromValue(
+                view.status().dbValue()));
         model.setVersie(view.version());
         if (view.reden() != null) {
-            model.setReden(nl.overheid.moz.nmc.api.generated.dv.model.Reden.fromValue(view.reden().dbValue()));
+            model.setReden(nl.overheid.moz.nmc.api.generated.dv.model.Reden.fromValue(
+                    view.reden().dbValue()));
         }
         model.setBerichttype(view.berichttype());
         model.setRegie(Notificatie.RegieEnum.fromValue(view.regime()));
@@ -286,14 +334,17 @@ public final class NotificatiesResource extends NotificatiesService {
         model.setAangenomenOp(time(view.acceptedAt()));
         model.setDefinitiefOp(time(view.definitiefOp()));
         model.setBezorgdOp(time(snapshot.deliveredAt()));
-        model.setPogingen(pogingen.stream().map(p -> {
-            Poging poging = new Poging();
-            poging.setNummer(p.nummer());
-            poging.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.PogingStatus.fromValue(p.status().dbValue()));
-            poging.setVerzondenOp(time(p.sentAt()));
-            poging.setAfgerondOp(time(p.receiptCompletedAt()));
-            return poging;
-        }).toList());
+        model.setPogingen(pogingen.stream()
+                .map(p -> {
+                    Poging poging = new Poging();
+                    poging.setNummer(p.nummer());
+                    poging.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.PogingStatus.fromValue(
+                            p.status().dbValue()));
+                    poging.setVerzondenOp(time(p.sentAt()));
+                    poging.setAfgerondOp(time(p.receiptCompletedAt()));
+                    return poging;
+                })
+                .toList());
         return model;
     }
 

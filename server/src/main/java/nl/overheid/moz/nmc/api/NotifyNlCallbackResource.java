@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.api.generated.notifynl.NotifyNlService;
-import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.api.generated.notifynl.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.notifynl.model.NotifyNlOntvangst;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.receipts.CallbackTokens;
 import nl.overheid.moz.nmc.receipts.ReceiptRepository;
 import nl.overheid.moz.nmc.receipts.ReceiptStore;
@@ -36,8 +36,8 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
     private final Runnable onStored;
     private final NmcMetrics metrics;
 
-    public NotifyNlCallbackResource(CallbackTokens tokens, ReceiptStore store, JsonBodies bodies, Runnable onStored,
-                                    NmcMetrics metrics) {
+    public NotifyNlCallbackResource(
+            CallbackTokens tokens, ReceiptStore store, JsonBodies bodies, Runnable onStored, NmcMetrics metrics) {
         this.tokens = tokens;
         this.store = store;
         this.bodies = bodies;
@@ -48,7 +48,8 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
     @Override
     protected void notifynlOntvangstVerwerken(ServerRequest request, ServerResponse response) {
         // Authenticate before reading the body, in constant time per configured token (CallbackTokens).
-        Set<String> services = request.headers().value(HeaderNames.AUTHORIZATION)
+        Set<String> services = request.headers()
+                .value(HeaderNames.AUTHORIZATION)
                 .filter(value -> value.regionMatches(true, 0, "Bearer ", 0, 7))
                 .map(value -> tokens.services(value.substring(7).trim()))
                 .orElse(Set.of());
@@ -71,15 +72,23 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
     }
 
     @Override
-    protected void handleNotifynlOntvangstVerwerken(ServerRequest request, ServerResponse response,
-                                                    NotifyNlOntvangst receipt) {
+    protected void handleNotifynlOntvangstVerwerken(
+            ServerRequest request, ServerResponse response, NotifyNlOntvangst receipt) {
         Optional<UUID> poging = ReceiptStore.pogingId(receipt.getReference());
         @SuppressWarnings("unchecked")
         Set<String> services = request.context().get(SERVICES, Set.class).orElse(Set.of());
-        ReceiptStore.Outcome outcome = poging.map(id -> store.store(services, new ReceiptRepository.Incoming(id,
-                        receipt.getId(), receipt.getStatus(), instant(receipt.getCreatedAt()),
-                        instant(receipt.getCompletedAt()), instant(receipt.getSentAt()), receipt.getNotificationType(),
-                        receipt.getTemplateId(), receipt.getTemplateVersion())))
+        ReceiptStore.Outcome outcome = poging.map(id -> store.store(
+                        services,
+                        new ReceiptRepository.Incoming(
+                                id,
+                                receipt.getId(),
+                                receipt.getStatus(),
+                                instant(receipt.getCreatedAt()),
+                                instant(receipt.getCompletedAt()),
+                                instant(receipt.getSentAt()),
+                                receipt.getNotificationType(),
+                                receipt.getTemplateId(),
+                                receipt.getTemplateVersion())))
                 .orElse(ReceiptStore.Outcome.UNKNOWN_REFERENCE);
         switch (outcome) {
             case STORED -> onStored.run();

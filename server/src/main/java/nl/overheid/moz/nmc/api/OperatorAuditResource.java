@@ -33,22 +33,31 @@ public final class OperatorAuditResource extends AuditService {
             // The generated conversion uses the enum's Java name; the contract's values are its spelling.
             @Override
             protected Optional<ActieSoort> actie(ServerRequest request, ValidatorUtils.Validator validator) {
-                return request.query().first("actie").asOptional()
+                return request.query()
+                        .first("actie")
+                        .asOptional()
                         .map(v -> ParameterParsing.parse("actie", v, ActieSoort::fromValue));
             }
         };
     }
 
     @Override
-    protected void handleBeheeractiesZoeken(ServerRequest request, ServerResponse response, Optional<ActieSoort> action,
-                                            Optional<OffsetDateTime> from, Optional<OffsetDateTime> until,
-                                            Optional<Long> na, Optional<Integer> limit) {
+    protected void handleBeheeractiesZoeken(
+            ServerRequest request,
+            ServerResponse response,
+            Optional<ActieSoort> action,
+            Optional<OffsetDateTime> from,
+            Optional<OffsetDateTime> until,
+            Optional<Long> na,
+            Optional<Integer> limit) {
         long before = OperatorParameters.position(na);
         int size = OperatorParameters.limit(limit);
         List<OperatorAudit.Entry> entries = audit.list(new OperatorAudit.Filter(
                 action.map(a -> OperatorAudit.Action.of(a.getValue())).orElse(null),
-                from.map(OffsetDateTime::toInstant).orElse(null), until.map(OffsetDateTime::toInstant).orElse(null),
-                before, size + 1));
+                from.map(OffsetDateTime::toInstant).orElse(null),
+                until.map(OffsetDateTime::toInstant).orElse(null),
+                before,
+                size + 1));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("acties", entries.stream().limit(size).map(this::entry).toList());
         body.put("volgende", entries.size() > size ? entries.get(size - 1).id() : null);

@@ -20,8 +20,7 @@ public final class OperatorAuthenticator {
     private static final Logger LOG = Logger.getLogger(OperatorAuthenticator.class.getName());
 
     /** The authenticated operator. */
-    public record Operator(String subject) {
-    }
+    public record Operator(String subject) {}
 
     /**
      * Settings of operator authentication ({@code auth.operator}).
@@ -35,7 +34,8 @@ public final class OperatorAuthenticator {
     public record Settings(String audience, String roleClaim, String role, String jwksUri, String issuer) {
 
         public static Settings from(Config operator) {
-            return new Settings(operator.get("audience").asString().orElse("nmc-beheer"),
+            return new Settings(
+                    operator.get("audience").asString().orElse("nmc-beheer"),
                     operator.get("role-claim").asString().orElse("roles"),
                     operator.get("role").asString().orElse("nmc-beheerder"),
                     operator.get("jwks-uri").asString().orElse(null),
@@ -54,7 +54,8 @@ public final class OperatorAuthenticator {
     /** The operator, or a 401 (no valid token for this API) or 403 (no operator role) problem. */
     public Operator authenticate(Optional<String> authorization) {
         Jwt jwt = verifier.verify(TokenVerifier.bearer(authorization), settings.audience());
-        String subject = jwt.subject().filter(value -> !value.isBlank() && value.length() <= 200)
+        String subject = jwt.subject()
+                .filter(value -> !value.isBlank() && value.length() <= 200)
                 .orElseThrow(() -> TokenVerifier.refuse("operator token has no usable sub"));
         if (!hasRole(jwt)) {
             LOG.fine(() -> "operator token without the role " + settings.role());
@@ -70,8 +71,9 @@ public final class OperatorAuthenticator {
         }
         JsonValue value = roles.get();
         if (value instanceof JsonArray array) {
-            return array.stream().anyMatch(role -> role instanceof JsonString text
-                    && text.getString().equals(settings.role()));
+            return array.stream()
+                    .anyMatch(role ->
+                            role instanceof JsonString text && text.getString().equals(settings.role()));
         }
         return value instanceof JsonString text
                 && java.util.Arrays.asList(text.getString().split(" ")).contains(settings.role());

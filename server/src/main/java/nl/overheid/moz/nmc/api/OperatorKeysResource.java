@@ -49,8 +49,8 @@ public final class OperatorKeysResource extends SleutelsService {
     protected PepperCompromitterenOp createPepperCompromitterenOp() {
         return new PepperCompromitterenOp() {
             @Override
-            protected PepperCompromittering pepperCompromittering(ServerRequest request,
-                                                                  ValidatorUtils.Validator validator) {
+            protected PepperCompromittering pepperCompromittering(
+                    ServerRequest request, ValidatorUtils.Validator validator) {
                 return bodies.read(request, "PepperCompromittering", PepperCompromittering.class);
             }
         };
@@ -63,27 +63,41 @@ public final class OperatorKeysResource extends SleutelsService {
 
     @Override
     protected void handleClusterEpochVerhogen(ServerRequest request, ServerResponse response, EpochVerhoging body) {
-        responses.json(response, Status.OK_200, Map.of("epoch", operatorActions.raiseClusterEpoch(
-                Callers.operator(request).subject(), body.getHuidigeEpoch(), body.getToelichting())));
+        responses.json(
+                response,
+                Status.OK_200,
+                Map.of(
+                        "epoch",
+                        operatorActions.raiseClusterEpoch(
+                                Callers.operator(request).subject(), body.getHuidigeEpoch(), body.getToelichting())));
     }
 
     @Override
     protected void handleKekHerwrappen(ServerRequest request, ServerResponse response, Toelichting body) {
-        OperatorActions.Rewrap done = operatorActions.rewrap(Callers.operator(request).subject(), body.getToelichting());
-        responses.json(response, Status.OK_200, Map.of("herwrapt", done.rewrapped(),
-                "huidigeVersie", done.currentVersion(), "rijenPerVersie", done.rowsPerVersion()));
+        OperatorActions.Rewrap done =
+                operatorActions.rewrap(Callers.operator(request).subject(), body.getToelichting());
+        responses.json(
+                response,
+                Status.OK_200,
+                Map.of(
+                        "herwrapt",
+                        done.rewrapped(),
+                        "huidigeVersie",
+                        done.currentVersion(),
+                        "rijenPerVersie",
+                        done.rowsPerVersion()));
     }
 
     @Override
-    protected void handlePepperCompromitteren(ServerRequest request, ServerResponse response,
-                                              PepperCompromittering body) {
+    protected void handlePepperCompromitteren(
+            ServerRequest request, ServerResponse response, PepperCompromittering body) {
         PepperCompromises.Purpose purpose = switch (body.getDoel()) {
             case DVREF -> PepperCompromises.Purpose.DVREF;
             case PAYLOAD -> PepperCompromises.Purpose.PAYLOAD;
             case LDV -> PepperCompromises.Purpose.LDV;
         };
-        operatorActions.markPepperCompromised(Callers.operator(request).subject(), purpose, body.getVersie(),
-                body.getToelichting());
+        operatorActions.markPepperCompromised(
+                Callers.operator(request).subject(), purpose, body.getVersie(), body.getToelichting());
         responses.json(response, Status.OK_200, Map.of("doel", purpose.dbValue(), "versie", body.getVersie()));
     }
 

@@ -9,9 +9,9 @@ import java.util.UUID;
 import nl.overheid.moz.nmc.api.generated.operator.NotificatiesService;
 import nl.overheid.moz.nmc.api.generated.operator.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.operator.model.OvergangAanvraag;
-import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
+import nl.overheid.moz.nmc.operator.OperatorActions;
 
 /** A forced transition of a notification, through the transition function (the operator API). */
 public final class OperatorNotificatiesResource extends NotificatiesService {
@@ -43,11 +43,16 @@ public final class OperatorNotificatiesResource extends NotificatiesService {
     }
 
     @Override
-    protected void handleOvergangForceren(ServerRequest request, ServerResponse response, UUID id,
-                                          OvergangAanvraag body) {
-        OperatorActions.Forced forced = operatorActions.forceTransition(Callers.operator(request).subject(), id,
+    protected void handleOvergangForceren(
+            ServerRequest request, ServerResponse response, UUID id, OvergangAanvraag body) {
+        OperatorActions.Forced forced = operatorActions.forceTransition(
+                Callers.operator(request).subject(),
+                id,
                 NotificatieStatus.of(body.getNaar().getValue()),
-                body.getReden() == null ? null : Reden.ofNullable(body.getReden().getValue()), body.getToelichting());
+                body.getReden() == null
+                        ? null
+                        : Reden.ofNullable(body.getReden().getValue()),
+                body.getToelichting());
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("notificatie", forced.notificatie());
         answer.put("van", forced.from().dbValue());

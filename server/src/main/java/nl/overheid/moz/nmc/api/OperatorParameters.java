@@ -15,8 +15,7 @@ final class OperatorParameters {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 500;
 
-    private OperatorParameters() {
-    }
+    private OperatorParameters() {}
 
     static void check(Optional<String> value, String name, Pattern pattern) {
         value.ifPresent(v -> check(v, name, pattern));

@@ -36,8 +36,8 @@ public final class OperatorRegisterResource extends RegisterService {
     protected DienstverlenerVastleggenOp createDienstverlenerVastleggenOp() {
         return new DienstverlenerVastleggenOp() {
             @Override
-            protected DienstverlenerAanvraag dienstverlenerAanvraag(ServerRequest request,
-                                                                    ValidatorUtils.Validator validator) {
+            protected DienstverlenerAanvraag dienstverlenerAanvraag(
+                    ServerRequest request, ValidatorUtils.Validator validator) {
                 return bodies.read(request, "DienstverlenerAanvraag", DienstverlenerAanvraag.class);
             }
         };
@@ -47,7 +47,8 @@ public final class OperatorRegisterResource extends RegisterService {
     protected BerichttypeVastleggenOp createBerichttypeVastleggenOp() {
         return new BerichttypeVastleggenOp() {
             @Override
-            protected BerichttypeAanvraag berichttypeAanvraag(ServerRequest request, ValidatorUtils.Validator validator) {
+            protected BerichttypeAanvraag berichttypeAanvraag(
+                    ServerRequest request, ValidatorUtils.Validator validator) {
                 return bodies.read(request, "BerichttypeAanvraag", BerichttypeAanvraag.class);
             }
         };
@@ -65,20 +66,28 @@ public final class OperatorRegisterResource extends RegisterService {
 
     @Override
     protected void handleDienstverlenersOpvragen(ServerRequest request, ServerResponse response) {
-        responses.json(response, Status.OK_200, Map.of("dienstverleners",
-                operatorActions.dienstverleners().stream().map(this::dienstverlener).toList()));
+        responses.json(
+                response,
+                Status.OK_200,
+                Map.of(
+                        "dienstverleners",
+                        operatorActions.dienstverleners().stream()
+                                .map(this::dienstverlener)
+                                .toList()));
     }
 
     @Override
     protected void handleDienstverlenerOpvragen(ServerRequest request, ServerResponse response, String oin) {
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
-        responses.json(response, Status.OK_200,
+        responses.json(
+                response,
+                Status.OK_200,
                 dienstverlener(operatorActions.dienstverlener(oin).orElseThrow(ProblemException::notFound)));
     }
 
     @Override
-    protected void handleDienstverlenerVastleggen(ServerRequest request, ServerResponse response, String oin,
-                                                  DienstverlenerAanvraag body) {
+    protected void handleDienstverlenerVastleggen(
+            ServerRequest request, ServerResponse response, String oin, DienstverlenerAanvraag body) {
         // The path is checked before the body, so a bad OIN is named even with a bad body.
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
         List<ProblemException.FieldError> errors = new ArrayList<>();
@@ -87,40 +96,62 @@ public final class OperatorRegisterResource extends RegisterService {
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
-        Register.Registration saved = operatorActions.putDienstverlener(Callers.operator(request).subject(),
-                new OperatorActions.DvInput(oin, body.getNaam(), body.getQuotumPerMinuut(), List.copyOf(body.getBerichttypen()),
-                        body.getWebhookUrl(), body.getWebhookMaxMislukkingen(), acknowledgementPeriod, maxCursorleeftijd,
+        Register.Registration saved = operatorActions.putDienstverlener(
+                Callers.operator(request).subject(),
+                new OperatorActions.DvInput(
+                        oin,
+                        body.getNaam(),
+                        body.getQuotumPerMinuut(),
+                        List.copyOf(body.getBerichttypen()),
+                        body.getWebhookUrl(),
+                        body.getWebhookMaxMislukkingen(),
+                        acknowledgementPeriod,
+                        maxCursorleeftijd,
                         body.getBeheerkanaal()),
                 body.getToelichting());
         responses.json(response, Status.OK_200, dienstverlener(saved));
     }
 
     @Override
-    protected void handleWebhookHervatten(ServerRequest request, ServerResponse response, String oin,
-                                          Toelichting body) {
+    protected void handleWebhookHervatten(
+            ServerRequest request, ServerResponse response, String oin, Toelichting body) {
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
-        responses.json(response, Status.OK_200,
-                webhook(operatorActions.resumeWebhook(Callers.operator(request).subject(), oin, body.getToelichting())));
+        responses.json(
+                response,
+                Status.OK_200,
+                webhook(operatorActions.resumeWebhook(
+                        Callers.operator(request).subject(), oin, body.getToelichting())));
     }
 
     @Override
     protected void handleBerichttypenOpvragen(ServerRequest request, ServerResponse response) {
-        responses.json(response, Status.OK_200, Map.of("berichttypen",
-                operatorActions.berichttypen().stream().map(OperatorRegisterResource::berichttype).toList()));
+        responses.json(
+                response,
+                Status.OK_200,
+                Map.of(
+                        "berichttypen",
+                        operatorActions.berichttypen().stream()
+                                .map(OperatorRegisterResource::berichttype)
+                                .toList()));
     }
 
     @Override
-    protected void handleBerichttypeVastleggen(ServerRequest request, ServerResponse response, String code,
-                                               BerichttypeAanvraag body) {
+    protected void handleBerichttypeVastleggen(
+            ServerRequest request, ServerResponse response, String code, BerichttypeAanvraag body) {
         OperatorParameters.check(code, "code", OperatorParameters.CODE);
         List<ProblemException.FieldError> errors = new ArrayList<>();
         Duration validity = duration(body.getStandaardGeldigheid(), "/standaardGeldigheid", errors);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
-        Berichttype saved = operatorActions.putBerichttype(Callers.operator(request).subject(), new Berichttype(code,
-                        body.getTemplateId(), body.getNotifyService() == null ? "standaard" : body.getNotifyService(),
-                        validity, body.getMaxPogingen() == null ? 5 : body.getMaxPogingen(),
+        Berichttype saved = operatorActions.putBerichttype(
+                Callers.operator(request).subject(),
+                new Berichttype(
+                        code,
+                        body.getTemplateId(),
+                        body.getNotifyService() == null ? "standaard" : body.getNotifyService(),
+                        validity,
+                        body.getMaxPogingen() == null ? 5 : body.getMaxPogingen(),
                         body.getVerwerkingsactiviteit().toString()),
                 body.getToelichting());
         responses.json(response, Status.OK_200, berichttype(saved));
@@ -134,7 +165,8 @@ public final class OperatorRegisterResource extends RegisterService {
         try {
             return Duration.parse(value);
         } catch (DateTimeParseException e) {
-            errors.add(new ProblemException.FieldError(field, "format", "Geen geldige ISO 8601-duur (bijv. P7D, PT12H)."));
+            errors.add(
+                    new ProblemException.FieldError(field, "format", "Geen geldige ISO 8601-duur (bijv. P7D, PT12H)."));
             return null;
         }
     }
@@ -148,11 +180,17 @@ public final class OperatorRegisterResource extends RegisterService {
         body.put("naam", dv.naam());
         body.put("quotumPerMinuut", dv.quotaPerMinute());
         body.put("berichttypen", dv.berichttypen());
-        body.put("webhookUrl", contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
+        body.put(
+                "webhookUrl",
+                contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
         body.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
         body.put("bevestigingstermijn", contract.acknowledgementPeriod().toString());
         body.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
-        body.put("beheerkanaal", contract.managementChannel() == null ? null : contract.managementChannel().toString());
+        body.put(
+                "beheerkanaal",
+                contract.managementChannel() == null
+                        ? null
+                        : contract.managementChannel().toString());
         if (contract.webhookUrl() != null) {
             operatorActions.webhook(registration.id()).ifPresent(state -> body.put("webhook", webhook(state)));
         }
@@ -172,8 +210,9 @@ public final class OperatorRegisterResource extends RegisterService {
         body.put("code", type.code());
         body.put("templateId", type.notifyTemplateId());
         body.put("notifyService", type.notifyService());
-        body.put("standaardGeldigheid", type.defaultValidity() == null ? null
-                : type.defaultValidity().toString());
+        body.put(
+                "standaardGeldigheid",
+                type.defaultValidity() == null ? null : type.defaultValidity().toString());
         body.put("maxPogingen", type.maxFailures());
         body.put("verwerkingsactiviteit", type.processingActivity());
         return body;

@@ -11,8 +11,8 @@ import nl.overheid.moz.nmc.api.generated.operator.TakenService;
 import nl.overheid.moz.nmc.api.generated.operator.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.operator.model.HeropeningAanvraag;
 import nl.overheid.moz.nmc.api.generated.operator.model.TaakSoort;
-import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.engine.TaskKind;
+import nl.overheid.moz.nmc.operator.OperatorActions;
 
 /** The operator API's tasks: the parked ones listed, one shown with why it failed, a selection reopened. */
 public final class OperatorTasksResource extends TakenService {
@@ -33,7 +33,9 @@ public final class OperatorTasksResource extends TakenService {
             // The generated conversion uses the enum's Java name; the contract's values are its spelling.
             @Override
             protected Optional<TaakSoort> soort(ServerRequest request, ValidatorUtils.Validator validator) {
-                return request.query().first("soort").asOptional()
+                return request.query()
+                        .first("soort")
+                        .asOptional()
                         .map(v -> ParameterParsing.parse("soort", v, TaakSoort::fromValue));
             }
         };
@@ -50,15 +52,24 @@ public final class OperatorTasksResource extends TakenService {
     }
 
     @Override
-    protected void handleTakenZoeken(ServerRequest request, ServerResponse response, Optional<TaakSoort> kind,
-                                     Optional<String> dienstverlener, Optional<String> error, Optional<Long> na,
-                                     Optional<Integer> limit) {
+    protected void handleTakenZoeken(
+            ServerRequest request,
+            ServerResponse response,
+            Optional<TaakSoort> kind,
+            Optional<String> dienstverlener,
+            Optional<String> error,
+            Optional<Long> na,
+            Optional<Integer> limit) {
         OperatorParameters.check(dienstverlener, "dienstverlener", OperatorParameters.OIN);
         OperatorParameters.check(error, "fout", OperatorParameters.ERROR_CLASS);
         long after = OperatorParameters.position(na);
         int size = OperatorParameters.limit(limit);
-        OperatorActions.Page<OperatorActions.TaskInfo> page = operatorActions.parkedTasks(kind.map(s -> TaskKind.of(s.getValue())).orElse(null),
-                dienstverlener.orElse(null), error.orElse(null), after, size);
+        OperatorActions.Page<OperatorActions.TaskInfo> page = operatorActions.parkedTasks(
+                kind.map(s -> TaskKind.of(s.getValue())).orElse(null),
+                dienstverlener.orElse(null),
+                error.orElse(null),
+                after,
+                size);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("taken", page.items().stream().map(OperatorTasksResource::taak).toList());
         body.put("volgende", page.next());
@@ -73,10 +84,10 @@ public final class OperatorTasksResource extends TakenService {
 
     @Override
     protected void handleTakenHeropenen(ServerRequest request, ServerResponse response, HeropeningAanvraag body) {
-        OperatorActions.Reopening done = operatorActions.reopen(Callers.operator(request).subject(), List.copyOf(body.getTaken()),
-                body.getToelichting());
-        responses.json(response, Status.OK_200, Map.of("heropend", done.reopened(),
-                "nietGeparkeerd", done.notParked()));
+        OperatorActions.Reopening done = operatorActions.reopen(
+                Callers.operator(request).subject(), List.copyOf(body.getTaken()), body.getToelichting());
+        responses.json(
+                response, Status.OK_200, Map.of("heropend", done.reopened(), "nietGeparkeerd", done.notParked()));
     }
 
     /** The contract's {@code Taak}: no payload, no lease, no trace id. */

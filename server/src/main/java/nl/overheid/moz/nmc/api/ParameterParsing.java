@@ -9,8 +9,7 @@ import java.util.function.Function;
  */
 public final class ParameterParsing {
 
-    private ParameterParsing() {
-    }
+    private ParameterParsing() {}
 
     public static <T> T parse(String name, String value, Function<String, T> converter) {
         try {

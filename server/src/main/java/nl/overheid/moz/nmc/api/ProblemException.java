@@ -13,12 +13,15 @@ public final class ProblemException extends RuntimeException {
 
     /** Problem type URIs of the NMC's own problems. */
     public static final URI TYPE_INVALID = URI.create("https://nmc.moza.overheid.nl/problemen/ongeldige-invoer");
-    public static final URI TYPE_UNAUTHORIZED = URI.create("https://nmc.moza.overheid.nl/problemen/niet-geauthenticeerd");
+
+    public static final URI TYPE_UNAUTHORIZED =
+            URI.create("https://nmc.moza.overheid.nl/problemen/niet-geauthenticeerd");
     public static final URI TYPE_FORBIDDEN = URI.create("https://nmc.moza.overheid.nl/problemen/geen-toegang");
     public static final URI TYPE_NOT_FOUND = URI.create("https://nmc.moza.overheid.nl/problemen/niet-gevonden");
     public static final URI TYPE_CONFLICT = URI.create("https://nmc.moza.overheid.nl/problemen/conflict");
     /** The 410s of the feed, one per reason the DV restarts without a cursor. */
     public static final URI TYPE_CURSOR_EXPIRED = URI.create("https://nmc.moza.overheid.nl/problemen/cursor-verlopen");
+
     public static final URI TYPE_CURSOR_NOT_RECOGNISED =
             URI.create("https://nmc.moza.overheid.nl/problemen/cursor-niet-herkend");
     public static final URI TYPE_CURSOR_OTHER_EPOCH =
@@ -28,7 +31,8 @@ public final class ProblemException extends RuntimeException {
     public static final URI TYPE_CURSOR_EVENT_UNKNOWN =
             URI.create("https://nmc.moza.overheid.nl/problemen/cursor-event-onbekend");
     public static final URI TYPE_QUOTA = URI.create("https://nmc.moza.overheid.nl/problemen/quotum-overschreden");
-    public static final URI TYPE_RATE_LIMITED = URI.create("https://nmc.moza.overheid.nl/problemen/aanroeplimiet-overschreden");
+    public static final URI TYPE_RATE_LIMITED =
+            URI.create("https://nmc.moza.overheid.nl/problemen/aanroeplimiet-overschreden");
     public static final URI TYPE_NO_WEBHOOK = URI.create("https://nmc.moza.overheid.nl/problemen/geen-webhook");
     public static final URI TYPE_METHOD_NOT_ALLOWED =
             URI.create("https://nmc.moza.overheid.nl/problemen/methode-niet-toegestaan");
@@ -38,6 +42,7 @@ public final class ProblemException extends RuntimeException {
     /** Any other refusal by the HTTP layer itself (a malformed request line or header, …). */
     public static final URI TYPE_UNAVAILABLE =
             URI.create("https://nmc.moza.overheid.nl/problemen/tijdelijk-niet-beschikbaar");
+
     public static final URI TYPE_BLANK = URI.create("about:blank");
 
     private final int status;
@@ -48,11 +53,10 @@ public final class ProblemException extends RuntimeException {
     private final Map<String, String> headers;
 
     /** One invalid field or parameter: a JSON pointer or parameter name, a constraint code and a reason. */
-    public record FieldError(String name, String code, String reason) {
-    }
+    public record FieldError(String name, String code, String reason) {}
 
-    public ProblemException(int status, URI type, String title, String detail, List<FieldError> errors,
-                            Map<String, String> headers) {
+    public ProblemException(
+            int status, URI type, String title, String detail, List<FieldError> errors, Map<String, String> headers) {
         super(title + ": " + detail, null, false, false);
         this.status = status;
         this.type = type;
@@ -64,14 +68,26 @@ public final class ProblemException extends RuntimeException {
 
     /** The same problem about a part of a larger body: each error's name under {@code pointer}. */
     public ProblemException under(String pointer) {
-        return new ProblemException(status, type, title, detail, errors.stream()
-                .map(error -> new FieldError(JsonPointers.under(pointer, error.name()), error.code(), error.reason()))
-                .toList(), headers);
+        return new ProblemException(
+                status,
+                type,
+                title,
+                detail,
+                errors.stream()
+                        .map(error ->
+                                new FieldError(JsonPointers.under(pointer, error.name()), error.code(), error.reason()))
+                        .toList(),
+                headers);
     }
 
     public static ProblemException invalid(List<FieldError> errors) {
-        return new ProblemException(400, TYPE_INVALID, "Ongeldige invoer.",
-                "Het verzoek bevat " + errors.size() + " fout(en); zie errors.", errors, Map.of());
+        return new ProblemException(
+                400,
+                TYPE_INVALID,
+                "Ongeldige invoer.",
+                "Het verzoek bevat " + errors.size() + " fout(en); zie errors.",
+                errors,
+                Map.of());
     }
 
     public static ProblemException invalid(String name, String code, String reason) {
@@ -79,7 +95,12 @@ public final class ProblemException extends RuntimeException {
     }
 
     public static ProblemException unauthorized(String detail) {
-        return new ProblemException(401, TYPE_UNAUTHORIZED, "Niet geauthenticeerd.", detail, List.of(),
+        return new ProblemException(
+                401,
+                TYPE_UNAUTHORIZED,
+                "Niet geauthenticeerd.",
+                detail,
+                List.of(),
                 Map.of("WWW-Authenticate", "Bearer"));
     }
 
@@ -89,26 +110,41 @@ public final class ProblemException extends RuntimeException {
     }
 
     public static ProblemException notFound() {
-        return new ProblemException(404, TYPE_NOT_FOUND, "Niet gevonden.",
-                "De gevraagde bron bestaat niet.", List.of(), Map.of());
+        return new ProblemException(
+                404, TYPE_NOT_FOUND, "Niet gevonden.", "De gevraagde bron bestaat niet.", List.of(), Map.of());
     }
 
     /** The path exists with other methods; {@code allow} is the value of the {@code Allow} header. */
     public static ProblemException methodNotAllowed(String allow) {
-        return new ProblemException(405, TYPE_METHOD_NOT_ALLOWED, "Methode niet toegestaan.",
-                "Deze bron ondersteunt alleen " + allow + ".", List.of(), Map.of("Allow", allow));
+        return new ProblemException(
+                405,
+                TYPE_METHOD_NOT_ALLOWED,
+                "Methode niet toegestaan.",
+                "Deze bron ondersteunt alleen " + allow + ".",
+                List.of(),
+                Map.of("Allow", allow));
     }
 
     /** The body is larger than the NMC accepts ({@code maxBytes}). */
     public static ProblemException tooLarge(long maxBytes) {
-        return new ProblemException(413, TYPE_TOO_LARGE, "Verzoek te groot.",
-                "Het verzoek is groter dan " + maxBytes + " bytes.", List.of(), Map.of());
+        return new ProblemException(
+                413,
+                TYPE_TOO_LARGE,
+                "Verzoek te groot.",
+                "Het verzoek is groter dan " + maxBytes + " bytes.",
+                List.of(),
+                Map.of());
     }
 
     /** The body is not {@code application/json}. */
     public static ProblemException unsupportedMediaType() {
-        return new ProblemException(415, TYPE_UNSUPPORTED_MEDIA_TYPE, "Mediatype niet ondersteund.",
-                "Het verzoek moet application/json (UTF-8) zijn.", List.of(), Map.of());
+        return new ProblemException(
+                415,
+                TYPE_UNSUPPORTED_MEDIA_TYPE,
+                "Mediatype niet ondersteund.",
+                "Het verzoek moet application/json (UTF-8) zijn.",
+                List.of(),
+                Map.of());
     }
 
     /**
@@ -118,12 +154,23 @@ public final class ProblemException extends RuntimeException {
     public static ProblemException ofStatus(int status, String reasonPhrase) {
         return switch (status) {
             case 404 -> notFound();
-            case 413 -> new ProblemException(413, TYPE_TOO_LARGE, "Verzoek te groot.",
-                    "Het verzoek is groter dan het NMC aanneemt.", List.of(), Map.of());
+            case 413 ->
+                new ProblemException(
+                        413,
+                        TYPE_TOO_LARGE,
+                        "Verzoek te groot.",
+                        "Het verzoek is groter dan het NMC aanneemt.",
+                        List.of(),
+                        Map.of());
             case 415 -> unsupportedMediaType();
-            default -> new ProblemException(status, TYPE_BLANK, reasonPhrase + ".",
-                    status >= 500 ? "Er ging iets mis in het NMC." : "Het verzoek kon niet worden verwerkt.",
-                    List.of(), Map.of());
+            default ->
+                new ProblemException(
+                        status,
+                        TYPE_BLANK,
+                        reasonPhrase + ".",
+                        status >= 500 ? "Er ging iets mis in het NMC." : "Het verzoek kon niet worden verwerkt.",
+                        List.of(),
+                        Map.of());
         };
     }
 
@@ -137,30 +184,49 @@ public final class ProblemException extends RuntimeException {
     }
 
     public static ProblemException quota(long retryAfterSeconds) {
-        return new ProblemException(429, TYPE_QUOTA, "Quotum overschreden.",
+        return new ProblemException(
+                429,
+                TYPE_QUOTA,
+                "Quotum overschreden.",
                 "Het quotum van deze dienstverlener is bereikt; probeer het over " + retryAfterSeconds
-                        + " seconden opnieuw.", List.of(), Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+                        + " seconden opnieuw.",
+                List.of(),
+                Map.of("Retry-After", Long.toString(retryAfterSeconds)));
     }
 
     /** The database cannot be reached: nothing was changed, the same request may be sent again later. */
     public static ProblemException unavailable(long retryAfterSeconds) {
-        return new ProblemException(503, TYPE_UNAVAILABLE, "Tijdelijk niet beschikbaar.",
+        return new ProblemException(
+                503,
+                TYPE_UNAVAILABLE,
+                "Tijdelijk niet beschikbaar.",
                 "Het NMC kan zijn database nu niet bereiken; er is niets gewijzigd. Probeer het over "
-                        + retryAfterSeconds + " seconden opnieuw.", List.of(),
+                        + retryAfterSeconds + " seconden opnieuw.",
+                List.of(),
                 Map.of("Retry-After", Long.toString(retryAfterSeconds)));
     }
 
     /** The per-DV limit of feed calls per second is reached. */
     public static ProblemException rateLimited(long retryAfterSeconds) {
-        return new ProblemException(429, TYPE_RATE_LIMITED, "Aanroeplimiet overschreden.",
+        return new ProblemException(
+                429,
+                TYPE_RATE_LIMITED,
+                "Aanroeplimiet overschreden.",
                 "Deze dienstverlener doet te veel aanroepen per seconde; probeer het over " + retryAfterSeconds
-                        + " seconde(n) opnieuw.", List.of(), Map.of("Retry-After", Long.toString(retryAfterSeconds)));
+                        + " seconde(n) opnieuw.",
+                List.of(),
+                Map.of("Retry-After", Long.toString(retryAfterSeconds)));
     }
 
     /** The caller has no registered webhook. */
     public static ProblemException noWebhook() {
-        return new ProblemException(404, TYPE_NO_WEBHOOK, "Geen webhook.",
-                "Voor deze dienstverlener is geen webhook geregistreerd.", List.of(), Map.of());
+        return new ProblemException(
+                404,
+                TYPE_NO_WEBHOOK,
+                "Geen webhook.",
+                "Voor deze dienstverlener is geen webhook geregistreerd.",
+                List.of(),
+                Map.of());
     }
 
     public int status() {

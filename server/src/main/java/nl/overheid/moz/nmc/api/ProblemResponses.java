@@ -1,7 +1,6 @@
 package nl.overheid.moz.nmc.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import nl.overheid.moz.nmc.observe.NmcMetrics;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.DirectHandler;
@@ -14,6 +13,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 
 /**
  * Writes RFC 9457 problems, for a handler's response and, as Helidon's {@link DirectHandler}, for a request the
@@ -51,15 +51,19 @@ public final class ProblemResponses implements DirectHandler {
      * nothing was changed, so a 503 the caller may retry, with one WARNING line instead of a stack trace.
      */
     public void sendUnavailable(ServerRequest request, ServerResponse response) {
-        LOG.warning(() -> "database unreachable on " + request.prologue().method().text() + " "
-                + request.path().path() + ": answered 503");
+        LOG.warning(() -> "database unreachable on "
+                + request.prologue().method().text() + " " + request.path().path() + ": answered 503");
         send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
     }
 
     public void sendUnexpected(ServerRequest request, ServerResponse response, Throwable error) {
         String instance = "urn:uuid:" + UUID.randomUUID();
-        LOG.log(Level.SEVERE, "unexpected error " + instance + " on " + request.prologue().method().text()
-                + " " + request.path().path(), error);
+        LOG.log(
+                Level.SEVERE,
+                "unexpected error " + instance + " on "
+                        + request.prologue().method().text() + " "
+                        + request.path().path(),
+                error);
         ObjectNode body = mapper.createObjectNode();
         body.put("type", "about:blank");
         body.put("title", "Interne fout.");
@@ -74,8 +78,12 @@ public final class ProblemResponses implements DirectHandler {
      * is closed after this answer either way (Helidon decides that).
      */
     @Override
-    public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
-                                    ServerResponseHeaders responseHeaders, String message) {
+    public TransportResponse handle(
+            TransportRequest request,
+            EventType eventType,
+            Status status,
+            ServerResponseHeaders responseHeaders,
+            String message) {
         ProblemException problem = ProblemException.ofStatus(status.code(), status.reasonPhrase());
         metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), status.code());
         headers.apply(responseHeaders);
@@ -98,10 +106,11 @@ public final class ProblemResponses implements DirectHandler {
         body.put("instance", "urn:uuid:" + UUID.randomUUID());
         if (!problem.errors().isEmpty()) {
             ArrayNode errors = body.putArray("errors");
-            problem.errors().forEach(error -> errors.addObject()
-                    .put("name", error.name())
-                    .put("code", error.code())
-                    .put("reason", error.reason()));
+            problem.errors()
+                    .forEach(error -> errors.addObject()
+                            .put("name", error.name())
+                            .put("code", error.code())
+                            .put("reason", error.reason()));
         }
         return body;
     }

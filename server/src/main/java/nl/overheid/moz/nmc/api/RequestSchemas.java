@@ -33,9 +33,11 @@ public final class RequestSchemas {
      * NotifyNL's own test addresses ({@code @simulator.notify}) and any TLD newer than the library. This one
      * is pragmatic (RFC 5321 lengths, one {@code @}, a dotted domain); NotifyNL validates again.
      */
-    private static final PatternFormat EMAIL = PatternFormat.of("email",
+    private static final PatternFormat EMAIL = PatternFormat.of(
+            "email",
             "^(?=.{1,254}\\z)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-                    + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\\z", "format.email");
+                    + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\\z",
+            "format.email");
 
     private final JsonSchemaFactory factory;
     private final SchemaValidatorsConfig config;
@@ -44,7 +46,8 @@ public final class RequestSchemas {
     RequestSchemas(JsonNode document) {
         String json = document.toString();
         // The document's own top-level fields are not schema keywords; declaring them keeps the log quiet.
-        JsonMetaSchema.Builder openApi = JsonMetaSchema.builder(OpenApi30.getInstance()).format(EMAIL);
+        JsonMetaSchema.Builder openApi =
+                JsonMetaSchema.builder(OpenApi30.getInstance()).format(EMAIL);
         document.fieldNames().forEachRemaining(field -> openApi.keyword(new NonValidationKeyword(field)));
         JsonMetaSchema dialect = openApi.build();
         this.factory = JsonSchemaFactory.builder(JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4))
@@ -61,8 +64,9 @@ public final class RequestSchemas {
 
     /** Validates {@code value} against {@code #/components/schemas/<schemaName>}; empty when valid. */
     public List<ProblemException.FieldError> validate(String schemaName, JsonNode value) {
-        JsonSchema schema = schemas.computeIfAbsent(schemaName, name -> factory.getSchema(
-                SchemaLocation.of(DOCUMENT_IRI + "#/components/schemas/" + name), config));
+        JsonSchema schema = schemas.computeIfAbsent(
+                schemaName,
+                name -> factory.getSchema(SchemaLocation.of(DOCUMENT_IRI + "#/components/schemas/" + name), config));
         return schema.validate(value).stream()
                 .map(RequestSchemas::fieldError)
                 .sorted(Comparator.comparing(ProblemException.FieldError::name))
@@ -110,12 +114,13 @@ public final class RequestSchemas {
             case "maxProperties" -> "Bevat te veel velden.";
             case "minItems" -> "Bevat te weinig elementen.";
             case "maxItems" -> "Bevat te veel elementen.";
-            case "format" -> switch (limit) {
-                case "email" -> "Geen geldig e-mailadres.";
-                case "date-time" -> "Geen geldig tijdstip (RFC 3339, met tijdzone).";
-                case "uuid" -> "Geen geldige UUID.";
-                default -> "Heeft niet het formaat " + limit + ".";
-            };
+            case "format" ->
+                switch (limit) {
+                    case "email" -> "Geen geldig e-mailadres.";
+                    case "date-time" -> "Geen geldig tijdstip (RFC 3339, met tijdzone).";
+                    case "uuid" -> "Geen geldige UUID.";
+                    default -> "Heeft niet het formaat " + limit + ".";
+                };
             default -> "Voldoet niet aan het schema (" + keyword + ").";
         };
     }

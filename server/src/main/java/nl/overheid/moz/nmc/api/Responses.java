@@ -2,8 +2,8 @@ package nl.overheid.moz.nmc.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.helidon.http.HeaderNames;
 import io.helidon.common.media.type.MediaTypes;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,8 @@ public final class Responses {
         try {
             response.send(mapper.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise " + body.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "cannot serialise " + body.getClass().getSimpleName(), e);
         }
     }
 

@@ -70,9 +70,8 @@ public final class TokenVerifier {
             throw refuse("signature does not verify");
         }
         Instant now = clock.instant();
-        List<Validator<Jwt>> validators = new ArrayList<>(
-                Jwt.defaultTimeValidators(now, (int) clockSkew.toSeconds(),
-                        java.time.temporal.ChronoUnit.SECONDS, true));
+        List<Validator<Jwt>> validators = new ArrayList<>(Jwt.defaultTimeValidators(
+                now, (int) clockSkew.toSeconds(), java.time.temporal.ChronoUnit.SECONDS, true));
         Jwt.addIssuerValidator(validators, issuer, true);
         Jwt.addAudienceValidator(validators, audience, true);
         Errors claims = jwt.validate(validators);

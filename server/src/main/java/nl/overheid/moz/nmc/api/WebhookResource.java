@@ -33,7 +33,8 @@ public final class WebhookResource extends WebhookService {
     protected void handleWebhookHervatten(ServerRequest request, ServerResponse response) {
         Dienstverlener dv = Callers.of(request);
         FeedLimits.check(calls, dv);
-        responses.json(response, Status.OK_200, body(webhooks.resume(dv.id()).orElseThrow(ProblemException::noWebhook)));
+        responses.json(
+                response, Status.OK_200, body(webhooks.resume(dv.id()).orElseThrow(ProblemException::noWebhook)));
     }
 
     /** The contract's {@code Webhook}. */
@@ -41,7 +42,9 @@ public final class WebhookResource extends WebhookService {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", state.paused() ? "gepauzeerd" : "actief");
         body.put("mislukkingen", state.mislukkingen());
-        body.put("gepauzeerdTot", state.gepauzeerdTot() == null ? null : state.gepauzeerdTot().toString());
+        body.put(
+                "gepauzeerdTot",
+                state.gepauzeerdTot() == null ? null : state.gepauzeerdTot().toString());
         body.put("cursor", state.cursor());
         return body;
     }

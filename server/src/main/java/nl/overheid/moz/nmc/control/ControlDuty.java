@@ -30,8 +30,13 @@ public final class ControlDuty implements Duty {
     private final NmcMetrics metrics;
 
     /** @param finaliseMargin MEBV period plus callback window: a finalise task is due that long after delivery */
-    public ControlDuty(Database database, ControlRepository control, Clock clock, Duration finaliseMargin,
-                       WorkSignals signals, NmcMetrics metrics) {
+    public ControlDuty(
+            Database database,
+            ControlRepository control,
+            Clock clock,
+            Duration finaliseMargin,
+            WorkSignals signals,
+            NmcMetrics metrics) {
         this.database = database;
         this.control = control;
         this.clock = clock;

@@ -20,7 +20,8 @@ public final class ControlRepository {
             NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort <> 'verwerken')
             """;
 
-    private static final Statement TASK_PLAN_MISSING_SEND = Statement.named("taskPlanMissingSend", """
+    private static final Statement TASK_PLAN_MISSING_SEND =
+            Statement.named("taskPlanMissingSend", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id, budget)
             SELECT 'verzenden', n.dv_id, n.id, :now, n.trace_id, b.notify_service
               FROM notificatie n
@@ -29,7 +30,8 @@ public final class ControlRepository {
             ON CONFLICT DO NOTHING
             """.formatted(NO_TASK));
 
-    private static final Statement TASK_PLAN_MISSING_AFTER_SENT = Statement.named("taskPlanMissingAfterSent", """
+    private static final Statement TASK_PLAN_MISSING_AFTER_SENT =
+            Statement.named("taskPlanMissingAfterSent", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, due, trace_id, budget)
             SELECT CASE WHEN running.id IS NULL THEN 'verzenden' ELSE 'reconcilieren' END,
                    n.dv_id, n.id, running.id, :now, n.trace_id, b.notify_service
@@ -42,7 +44,8 @@ public final class ControlRepository {
             ON CONFLICT DO NOTHING
             """.formatted(NO_TASK));
 
-    private static final Statement TASK_PLAN_MISSING_FINALISE = Statement.named("taskPlanMissingFinalise", """
+    private static final Statement TASK_PLAN_MISSING_FINALISE =
+            Statement.named("taskPlanMissingFinalise", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
             SELECT 'vaststellen', n.dv_id, n.id,
                    coalesce((SELECT max(p.ontvangst_completed_at) FROM poging p
@@ -96,16 +99,13 @@ public final class ControlRepository {
             """);
 
     /** The open tasks of one kind that are due: how many, the oldest due time and how many leases expired. */
-    record DueTasks(String kind, long count, Instant oldest, long leaseExpired) {
-    }
+    record DueTasks(String kind, long count, Instant oldest, long leaseExpired) {}
 
     /** One DV's due send tasks: how many and the oldest due time (null without any). */
-    record SendBacklog(String oin, long count, Instant oldest) {
-    }
+    record SendBacklog(String oin, long count, Instant oldest) {}
 
     /** One DV's centralised notifications terminal since the window's start; how many ended geen-contactgegevens. */
-    record MissingContact(String oin, long terminal, long missing) {
-    }
+    record MissingContact(String oin, long terminal, long missing) {}
 
     /** Plans a send task for every live notification before sending that has none; returns how many. */
     long planMissingSend(DbTransaction tx, Instant now) {
@@ -119,7 +119,11 @@ public final class ControlRepository {
 
     /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after delivery. */
     long planMissingFinalise(DbTransaction tx, Instant now, Duration margin) {
-        return TASK_PLAN_MISSING_FINALISE.dml(tx).addParam("now", now).addParam("margin", margin).execute();
+        return TASK_PLAN_MISSING_FINALISE
+                .dml(tx)
+                .addParam("now", now)
+                .addParam("margin", margin)
+                .execute();
     }
 
     /** Plans a receipt task for every attempt with a stored, unprocessed receipt and no receipt task. */
@@ -129,35 +133,53 @@ public final class ControlRepository {
 
     /** The parked ({@code mislukt}) tasks per kind. */
     Map<String, Long> failedTasksByKind(DbTransaction tx) {
-        return TASKS_FAILED_BY_KIND.query(tx).execute()
+        return TASKS_FAILED_BY_KIND
+                .query(tx)
+                .execute()
                 .collect(Collectors.toMap(row -> DbTypes.text(row, "soort"), row -> DbTypes.longValue(row, "n")));
     }
 
     List<DueTasks> dueTasksByKind(DbTransaction tx, Instant now) {
-        return TASKS_DUE_BY_KIND.query(tx).addParam("now", now).execute()
-                .map(row -> new DueTasks(DbTypes.text(row, "soort"), DbTypes.longValue(row, "n"),
-                        DbTypes.instant(row, "oudste"), DbTypes.longValue(row, "lease_verlopen")))
+        return TASKS_DUE_BY_KIND
+                .query(tx)
+                .addParam("now", now)
+                .execute()
+                .map(row -> new DueTasks(
+                        DbTypes.text(row, "soort"),
+                        DbTypes.longValue(row, "n"),
+                        DbTypes.instant(row, "oudste"),
+                        DbTypes.longValue(row, "lease_verlopen")))
                 .toList();
     }
 
     /** The due send tasks of every registered DV. */
     List<SendBacklog> sendBacklogByDv(DbTransaction tx, Instant now) {
-        return SEND_BACKLOG_BY_DV.query(tx).addParam("now", now).execute()
-                .map(row -> new SendBacklog(DbTypes.text(row, "oin"), DbTypes.longValue(row, "n"),
-                        DbTypes.instant(row, "oudste")))
+        return SEND_BACKLOG_BY_DV
+                .query(tx)
+                .addParam("now", now)
+                .execute()
+                .map(row -> new SendBacklog(
+                        DbTypes.text(row, "oin"), DbTypes.longValue(row, "n"), DbTypes.instant(row, "oudste")))
                 .toList();
     }
 
     /** How many notifications are bezorgstatus-onbekend. */
     long statusUnknown(DbTransaction tx) {
-        return NOTIFICATIONS_STATUS_UNKNOWN.get(tx).execute().map(row -> DbTypes.longValue(row, "n")).orElse(0L);
+        return NOTIFICATIONS_STATUS_UNKNOWN
+                .get(tx)
+                .execute()
+                .map(row -> DbTypes.longValue(row, "n"))
+                .orElse(0L);
     }
 
     /** Per registered DV, its centralised notifications terminal since {@code since}. */
     List<MissingContact> missingContactByDv(DbTransaction tx, Instant since) {
-        return MISSING_CONTACT_BY_DV.query(tx).addParam("since", since).execute()
-                .map(row -> new MissingContact(DbTypes.text(row, "oin"), DbTypes.longValue(row, "terminaal"),
-                        DbTypes.longValue(row, "geen")))
+        return MISSING_CONTACT_BY_DV
+                .query(tx)
+                .addParam("since", since)
+                .execute()
+                .map(row -> new MissingContact(
+                        DbTypes.text(row, "oin"), DbTypes.longValue(row, "terminaal"), DbTypes.longValue(row, "geen")))
                 .toList();
     }
 }

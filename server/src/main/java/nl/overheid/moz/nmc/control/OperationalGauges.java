@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
-import nl.overheid.moz.nmc.engine.SendBudget;
 import nl.overheid.moz.nmc.engine.Duty;
+import nl.overheid.moz.nmc.engine.SendBudget;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 
@@ -59,8 +59,13 @@ public final class OperationalGauges implements Duty {
     private final SendBudget budget;
     private final Set<String> reportedAbove = new HashSet<>();
 
-    public OperationalGauges(Database database, ControlRepository control, NmcMetrics metrics, Clock clock,
-                             MissingContactSettings missingContact, SendBudget budget) {
+    public OperationalGauges(
+            Database database,
+            ControlRepository control,
+            NmcMetrics metrics,
+            Clock clock,
+            MissingContactSettings missingContact,
+            SendBudget budget) {
         this.budget = budget;
         this.database = database;
         this.control = control;
@@ -102,8 +107,13 @@ public final class OperationalGauges implements Duty {
                     .forEach(dv -> missingContact(dv.oin(), dv.terminal(), dv.missing()));
             for (String venster : List.of("huidig", "vorig")) {
                 Instant moment = venster.equals("huidig") ? now : now.minusSeconds(60);
-                budget.windowUse(tx, moment).forEach(use -> metrics.sendBudget(use.key(),
-                        use.purpose().name().toLowerCase(java.util.Locale.ROOT), venster, use.capacity(), use.taken()));
+                budget.windowUse(tx, moment)
+                        .forEach(use -> metrics.sendBudget(
+                                use.key(),
+                                use.purpose().name().toLowerCase(java.util.Locale.ROOT),
+                                venster,
+                                use.capacity(),
+                                use.taken()));
             }
             metrics.retainDvs(oins);
             reportedAbove.retainAll(oins);
@@ -116,7 +126,8 @@ public final class OperationalGauges implements Duty {
         boolean above = terminal >= missingContact.minNotifications() && share > missingContact.threshold();
         metrics.missingContactShare(oin, terminal, share, above);
         if (above && reportedAbove.add(oin)) {
-            LOG.warning(() -> "DV " + oin + ": " + missing + " of " + terminal + " centralised notifications in the last "
+            LOG.warning(() -> "DV " + oin + ": " + missing + " of " + terminal
+                    + " centralised notifications in the last "
                     + missingContact.window() + " ended geen-contactgegevens (share " + String.format("%.2f", share)
                     + ", threshold " + missingContact.threshold() + "); check the KVK numbers the DV sends and the "
                     + "Profielservice's contact data");

@@ -53,7 +53,8 @@ public final class Database implements AutoCloseable {
                 dataSource.close();
             }
         };
-        this.client = DbTypes.configure(JdbcClientBuilder.create().connectionPool(pool)).build();
+        this.client = DbTypes.configure(JdbcClientBuilder.create().connectionPool(pool))
+                .build();
     }
 
     /** Opens a pool for the given settings. Every connection carries the server-side timeouts. */
@@ -68,7 +69,8 @@ public final class Database implements AutoCloseable {
         config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
         // Any open write transaction holds back the feed watermark: keep them short, server-side too.
         String options = "-c statement_timeout=" + settings.statementTimeout().toMillis()
-                + " -c idle_in_transaction_session_timeout=" + settings.idleInTransactionTimeout().toMillis()
+                + " -c idle_in_transaction_session_timeout="
+                + settings.idleInTransactionTimeout().toMillis()
                 + " -c TimeZone=UTC";
         if (!settings.sessionOptions()) {
             // PgBouncer in transaction mode refuses the options startup parameter: the role carries them.
@@ -76,7 +78,8 @@ public final class Database implements AutoCloseable {
                     + " set on the database role");
         } else {
             if (serverVersion(settings) >= TRANSACTION_TIMEOUT_SINCE) {
-                options += " -c transaction_timeout=" + settings.transactionTimeout().toMillis();
+                options += " -c transaction_timeout="
+                        + settings.transactionTimeout().toMillis();
             } else {
                 LOG.warning("PostgreSQL before 17 has no transaction_timeout; relying on statement and idle timeouts");
             }
@@ -97,12 +100,13 @@ public final class Database implements AutoCloseable {
     private static void warnAboutMissingTimeouts(HikariDataSource dataSource, DatabaseSettings settings) {
         Map<String, Long> wanted = Map.of(
                 "statement_timeout", settings.statementTimeout().toMillis(),
-                "idle_in_transaction_session_timeout", settings.idleInTransactionTimeout().toMillis(),
+                "idle_in_transaction_session_timeout",
+                        settings.idleInTransactionTimeout().toMillis(),
                 "transaction_timeout", settings.transactionTimeout().toMillis());
         try (Connection connection = dataSource.getConnection();
-             var statement = connection.createStatement();
-             var rows = statement.executeQuery("SELECT name, setting FROM pg_settings WHERE name IN "
-                     + "('statement_timeout', 'idle_in_transaction_session_timeout', 'transaction_timeout')")) {
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery("SELECT name, setting FROM pg_settings WHERE name IN "
+                        + "('statement_timeout', 'idle_in_transaction_session_timeout', 'transaction_timeout')")) {
             while (rows.next()) {
                 String name = rows.getString(1);
                 long actual = Long.parseLong(rows.getString(2));
@@ -114,15 +118,16 @@ public final class Database implements AutoCloseable {
             }
             connection.rollback();
         } catch (SQLException | RuntimeException e) {
-            LOG.warning(() -> "could not check the connections' timeouts: " + e.getClass().getSimpleName());
+            LOG.warning(() ->
+                    "could not check the connections' timeouts: " + e.getClass().getSimpleName());
         }
     }
 
     private static int serverVersion(DatabaseSettings settings) {
         try (Connection connection = DriverManager.getConnection(settings.url(), settings.user(), settings.password());
-             var statement = connection.createStatement();
-             var rows = statement.executeQuery("SELECT current_setting('server_version_num'), "
-                     + "current_setting('synchronous_commit')")) {
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery(
+                        "SELECT current_setting('server_version_num'), " + "current_setting('synchronous_commit')")) {
             rows.next();
             if (rows.getString(2).equals("off")) {
                 // A 202 promises the notification is stored; asynchronous commit breaks that promise on a crash
@@ -147,7 +152,10 @@ public final class Database implements AutoCloseable {
     }
 
     private Flyway flyway() {
-        return Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load();
+        return Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration")
+                .load();
     }
 
     /** The pool itself, for Flyway and the health check. */

@@ -19,9 +19,16 @@ import java.util.Objects;
  *                       parameter {@code options}; {@code false} behind a PgBouncer in transaction mode, which
  *                       refuses it: then they are set on the role (server/OPERATIONS.md)
  */
-public record DatabaseSettings(String url, String user, String password, int poolSize,
-                               Duration statementTimeout, Duration idleInTransactionTimeout,
-                               Duration transactionTimeout, String schemaMode, boolean sessionOptions) {
+public record DatabaseSettings(
+        String url,
+        String user,
+        String password,
+        int poolSize,
+        Duration statementTimeout,
+        Duration idleInTransactionTimeout,
+        Duration transactionTimeout,
+        String schemaMode,
+        boolean sessionOptions) {
 
     public static final int DEFAULT_POOL_SIZE = 24;
     public static final Duration DEFAULT_STATEMENT_TIMEOUT = Duration.ofSeconds(30);
@@ -45,8 +52,16 @@ public record DatabaseSettings(String url, String user, String password, int poo
 
     /** A direct connection with the defaults: the pool, the timeouts, the session options sent, the schema validated. */
     public static DatabaseSettings of(String url, String user, String password) {
-        return new DatabaseSettings(url, user, password, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT,
-                DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT, DEFAULT_TRANSACTION_TIMEOUT, "validate", true);
+        return new DatabaseSettings(
+                url,
+                user,
+                password,
+                DEFAULT_POOL_SIZE,
+                DEFAULT_STATEMENT_TIMEOUT,
+                DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT,
+                DEFAULT_TRANSACTION_TIMEOUT,
+                "validate",
+                true);
     }
 
     public static DatabaseSettings from(Config db) {
@@ -63,26 +78,80 @@ public record DatabaseSettings(String url, String user, String password, int poo
     }
 
     public DatabaseSettings withPoolSize(int poolSize) {
-        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+        return new DatabaseSettings(
+                url,
+                user,
+                password,
+                poolSize,
+                statementTimeout,
+                idleInTransactionTimeout,
+                transactionTimeout,
+                schemaMode,
+                sessionOptions);
     }
 
     public DatabaseSettings withStatementTimeout(Duration statementTimeout) {
-        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+        return new DatabaseSettings(
+                url,
+                user,
+                password,
+                poolSize,
+                statementTimeout,
+                idleInTransactionTimeout,
+                transactionTimeout,
+                schemaMode,
+                sessionOptions);
     }
 
     public DatabaseSettings withIdleInTransactionTimeout(Duration idleInTransactionTimeout) {
-        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+        return new DatabaseSettings(
+                url,
+                user,
+                password,
+                poolSize,
+                statementTimeout,
+                idleInTransactionTimeout,
+                transactionTimeout,
+                schemaMode,
+                sessionOptions);
     }
 
     public DatabaseSettings withTransactionTimeout(Duration transactionTimeout) {
-        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+        return new DatabaseSettings(
+                url,
+                user,
+                password,
+                poolSize,
+                statementTimeout,
+                idleInTransactionTimeout,
+                transactionTimeout,
+                schemaMode,
+                sessionOptions);
     }
 
     public DatabaseSettings withSchemaMode(String schemaMode) {
-        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+        return new DatabaseSettings(
+                url,
+                user,
+                password,
+                poolSize,
+                statementTimeout,
+                idleInTransactionTimeout,
+                transactionTimeout,
+                schemaMode,
+                sessionOptions);
     }
 
     public DatabaseSettings withSessionOptions(boolean sessionOptions) {
-        return new DatabaseSettings(url, user, password, poolSize, statementTimeout, idleInTransactionTimeout, transactionTimeout, schemaMode, sessionOptions);
+        return new DatabaseSettings(
+                url,
+                user,
+                password,
+                poolSize,
+                statementTimeout,
+                idleInTransactionTimeout,
+                transactionTimeout,
+                schemaMode,
+                sessionOptions);
     }
 }

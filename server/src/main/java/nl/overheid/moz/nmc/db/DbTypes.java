@@ -39,13 +39,11 @@ import java.util.stream.Stream;
  */
 public final class DbTypes {
 
-    private DbTypes() {
-    }
+    private DbTypes() {}
 
     /** Registers the conversions on a DbClient builder. */
     public static JdbcClientBuilder configure(JdbcClientBuilder builder) {
-        return builder
-                .addService(DbTypes::convertParameters)
+        return builder.addService(DbTypes::convertParameters)
                 .mapperManager(MapperManager.builder()
                         .addMapper(Timestamp::toInstant, Timestamp.class, Instant.class)
                         .build());
@@ -73,14 +71,22 @@ public final class DbTypes {
             case Enum<?> e -> e.name();
             case Duration duration -> duration.toString();
             // Arrays travel as array literals; a null element is the literal's NULL.
-            case UUID[] uuids -> Stream.of(uuids).map(uuid -> uuid == null ? "NULL" : uuid.toString())
-                    .collect(Collectors.joining(",", "{", "}"));
-            case byte[][] arrays -> Stream.of(arrays)
-                    .map(bytes -> bytes == null ? "NULL" : "\"\\\\x" + HexFormat.of().formatHex(bytes) + "\"")
-                    .collect(Collectors.joining(",", "{", "}"));
-            case String[] strings -> Stream.of(strings)
-                    .map(text -> text == null ? "NULL" : "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
-                    .collect(Collectors.joining(",", "{", "}"));
+            case UUID[] uuids ->
+                Stream.of(uuids)
+                        .map(uuid -> uuid == null ? "NULL" : uuid.toString())
+                        .collect(Collectors.joining(",", "{", "}"));
+            case byte[][] arrays ->
+                Stream.of(arrays)
+                        .map(bytes -> bytes == null
+                                ? "NULL"
+                                : "\"\\\\x" + HexFormat.of().formatHex(bytes) + "\"")
+                        .collect(Collectors.joining(",", "{", "}"));
+            case String[] strings ->
+                Stream.of(strings)
+                        .map(text -> text == null
+                                ? "NULL"
+                                : "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"")
+                        .collect(Collectors.joining(",", "{", "}"));
             default -> value;
         };
     }

@@ -11,8 +11,7 @@ public final class SqlStates {
     /** A lock not granted within {@code lock_timeout} (or {@code NOWAIT}). */
     public static final String LOCK_NOT_AVAILABLE = "55P03";
 
-    private SqlStates() {
-    }
+    private SqlStates() {}
 
     public static Optional<String> of(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
@@ -33,12 +32,18 @@ public final class SqlStates {
                 return true;
             }
         }
-        return of(error).filter(state -> state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-                || state.equals("57P03")).isPresent();
+        return of(error)
+                .filter(state -> state.startsWith("08")
+                        || state.equals("57P01")
+                        || state.equals("57P02")
+                        || state.equals("57P03"))
+                .isPresent();
     }
 
     /** Whether rerunning the whole transaction may succeed (serialization failure or deadlock). */
     public static boolean retryable(Throwable error) {
-        return of(error).filter(state -> state.equals(SERIALIZATION_FAILURE) || state.equals(DEADLOCK)).isPresent();
+        return of(error)
+                .filter(state -> state.equals(SERIALIZATION_FAILURE) || state.equals(DEADLOCK))
+                .isPresent();
     }
 }

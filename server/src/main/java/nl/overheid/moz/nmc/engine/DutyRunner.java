@@ -20,6 +20,7 @@ public final class DutyRunner implements AutoCloseable {
     private volatile boolean running;
     /** Counted down on close: ends the wait between rounds, never a round itself. */
     private final CountDownLatch stop = new CountDownLatch(1);
+
     private Thread loop;
 
     public DutyRunner(List<Duty> duties, Duration interval) {

@@ -9,18 +9,14 @@ import java.time.Duration;
  */
 public interface EngineEvents {
 
-    EngineEvents NONE = new EngineEvents() {
-    };
+    EngineEvents NONE = new EngineEvents() {};
 
     /** A claim round of {@code kind} took {@code took} and claimed {@code claimed} tasks. */
-    default void claimRound(TaskKind kind, Duration took, int claimed) {
-    }
+    default void claimRound(TaskKind kind, Duration took, int claimed) {}
 
     /** A claim took over {@code count} tasks of {@code kind} whose previous lease had run out. */
-    default void leasesExpired(TaskKind kind, int count) {
-    }
+    default void leasesExpired(TaskKind kind, int count) {}
 
     /** A task of {@code kind} was postponed because of {@code cause} (the party's error class; null: its plan). */
-    default void postponed(TaskKind kind, String cause) {
-    }
+    default void postponed(TaskKind kind, String cause) {}
 }

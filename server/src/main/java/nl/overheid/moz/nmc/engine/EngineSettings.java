@@ -21,9 +21,17 @@ import java.time.Duration;
  *                      tasks claimed but not started are released at once); keep it above NotifyNL's read timeout
  *                      so a call in flight can commit its answer
  */
-public record EngineSettings(Duration pollInterval, int batchSize, int parallelism, int maxDvsPerRound, Duration lease,
-                             Duration backoffBase, Duration backoffMax, double reconcileShare,
-                             Duration controlInterval, Duration shutdownGrace) {
+public record EngineSettings(
+        Duration pollInterval,
+        int batchSize,
+        int parallelism,
+        int maxDvsPerRound,
+        Duration lease,
+        Duration backoffBase,
+        Duration backoffMax,
+        double reconcileShare,
+        Duration controlInterval,
+        Duration shutdownGrace) {
 
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
     public static final int DEFAULT_BATCH_SIZE = 50;
@@ -57,9 +65,16 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
     }
 
     public static EngineSettings defaults() {
-        return new EngineSettings(DEFAULT_POLL_INTERVAL, DEFAULT_BATCH_SIZE, DEFAULT_PARALLELISM, DEFAULT_MAX_DVS_PER_ROUND,
+        return new EngineSettings(
+                DEFAULT_POLL_INTERVAL,
+                DEFAULT_BATCH_SIZE,
+                DEFAULT_PARALLELISM,
+                DEFAULT_MAX_DVS_PER_ROUND,
                 DEFAULT_LEASE,
-                DEFAULT_BACKOFF_BASE, DEFAULT_BACKOFF_MAX, DEFAULT_RECONCILE_SHARE, DEFAULT_CONTROL_INTERVAL,
+                DEFAULT_BACKOFF_BASE,
+                DEFAULT_BACKOFF_MAX,
+                DEFAULT_RECONCILE_SHARE,
+                DEFAULT_CONTROL_INTERVAL,
                 DEFAULT_SHUTDOWN_GRACE);
     }
 
@@ -99,42 +114,142 @@ public record EngineSettings(Duration pollInterval, int batchSize, int paralleli
     }
 
     public EngineSettings withPollInterval(Duration pollInterval) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withBatchSize(int batchSize) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withParallelism(int parallelism) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withMaxDvsPerRound(int maxDvsPerRound) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withLease(Duration lease) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withBackoffBase(Duration backoffBase) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withBackoffMax(Duration backoffMax) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withReconcileShare(double reconcileShare) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withControlInterval(Duration controlInterval) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 
     public EngineSettings withShutdownGrace(Duration shutdownGrace) {
-        return new EngineSettings(pollInterval, batchSize, parallelism, maxDvsPerRound, lease, backoffBase, backoffMax, reconcileShare, controlInterval, shutdownGrace);
+        return new EngineSettings(
+                pollInterval,
+                batchSize,
+                parallelism,
+                maxDvsPerRound,
+                lease,
+                backoffBase,
+                backoffMax,
+                reconcileShare,
+                controlInterval,
+                shutdownGrace);
     }
 }

@@ -19,8 +19,7 @@ final class FairClaim {
         List<Task> claim(G group, int limit);
     }
 
-    private FairClaim() {
-    }
+    private FairClaim() {}
 
     static <G> List<Task> claim(List<G> groups, ToLongFunction<G> backlog, int tokens, Claimer<G> claimer) {
         List<Task> claimed = new ArrayList<>();

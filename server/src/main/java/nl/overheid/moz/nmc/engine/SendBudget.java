@@ -3,8 +3,8 @@ package nl.overheid.moz.nmc.engine;
 import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -97,9 +97,11 @@ public final class SendBudget {
      * it counted, or a task ended without calling). Only while that window is the current one: a past window's
      * tokens have expired, and putting them into a later window would let it exceed its limit.
      */
-    public void budgetReturn(DbTransaction tx, String key, TaskHandler.Budget purpose, int tokens, Instant takenAt,
-                             Instant now) {
-        if (tokens > 0 && purpose != TaskHandler.Budget.NONE && perMinute.containsKey(key)
+    public void budgetReturn(
+            DbTransaction tx, String key, TaskHandler.Budget purpose, int tokens, Instant takenAt, Instant now) {
+        if (tokens > 0
+                && purpose != TaskHandler.Budget.NONE
+                && perMinute.containsKey(key)
                 && window(takenAt).equals(window(now))) {
             buckets.giveBack(tx, bucket(key, purpose), window(now), tokens, capacity(key, purpose));
         }
@@ -107,8 +109,7 @@ public final class SendBudget {
 
     /** One bucket per key and purpose, so reconciliation's share is its own. */
     /** One budget's share in one window: its tokens and how many are taken (given-back ones not counted). */
-    public record WindowUse(String key, TaskHandler.Budget purpose, int capacity, int taken) {
-    }
+    public record WindowUse(String key, TaskHandler.Budget purpose, int capacity, int taken) {}
 
     /** The use of every configured budget and share in the window of {@code moment} (for the operators' gauges). */
     public List<WindowUse> windowUse(DbTransaction tx, Instant moment) {
@@ -117,8 +118,8 @@ public final class SendBudget {
         for (String key : new java.util.TreeSet<>(perMinute.keySet())) {
             for (TaskHandler.Budget purpose : List.of(TaskHandler.Budget.SENDING, TaskHandler.Budget.RECONCILING)) {
                 int capacity = capacity(key, purpose);
-                use.add(new WindowUse(key, purpose, capacity,
-                        capacity - remaining.getOrDefault(bucket(key, purpose), capacity)));
+                use.add(new WindowUse(
+                        key, purpose, capacity, capacity - remaining.getOrDefault(bucket(key, purpose), capacity)));
             }
         }
         return use;

@@ -26,8 +26,8 @@ public final class SendBudgetRepository {
             RETURNING laatst_toegekend
             """);
 
-    private static final Statement BUDGET_FORGET = Statement.named("budgetForget",
-            "DELETE FROM verzendbudget WHERE venster < :before");
+    private static final Statement BUDGET_FORGET =
+            Statement.named("budgetForget", "DELETE FROM verzendbudget WHERE venster < :before");
 
     /* Never above the capacity: a window holds at most what it started with, whatever is given back. */
     private static final Statement BUDGET_RETURN = Statement.named("budgetReturn", """
@@ -35,14 +35,20 @@ public final class SendBudgetRepository {
              WHERE notify_service = :service AND venster = :window
             """);
 
-    private static final Statement BUDGET_WINDOW = Statement.named("budgetWindow",
-            "SELECT notify_service, resterend FROM verzendbudget WHERE venster = :window");
+    private static final Statement BUDGET_WINDOW = Statement.named(
+            "budgetWindow", "SELECT notify_service, resterend FROM verzendbudget WHERE venster = :window");
 
     /** Takes up to {@code want} tokens of the bucket's window, creating it with {@code capacity}; returns how many. */
     int take(DbTransaction tx, String bucket, Instant window, int capacity, int want) {
-        return BUDGET_TAKE.get(tx).addParam("service", bucket).addParam("window", window)
-                .addParam("capacity", capacity).addParam("want", want).execute()
-                .map(row -> DbTypes.integer(row, "laatst_toegekend")).orElseThrow();
+        return BUDGET_TAKE
+                .get(tx)
+                .addParam("service", bucket)
+                .addParam("window", window)
+                .addParam("capacity", capacity)
+                .addParam("want", want)
+                .execute()
+                .map(row -> DbTypes.integer(row, "laatst_toegekend"))
+                .orElseThrow();
     }
 
     /** Removes the windows that started before {@code before}; returns how many. */
@@ -52,14 +58,22 @@ public final class SendBudgetRepository {
 
     /** Puts {@code tokens} back into the bucket's window, never above {@code capacity}. */
     void giveBack(DbTransaction tx, String bucket, Instant window, int tokens, int capacity) {
-        BUDGET_RETURN.dml(tx).addParam("tokens", tokens).addParam("capacity", capacity)
-                .addParam("service", bucket).addParam("window", window).execute();
+        BUDGET_RETURN
+                .dml(tx)
+                .addParam("tokens", tokens)
+                .addParam("capacity", capacity)
+                .addParam("service", bucket)
+                .addParam("window", window)
+                .execute();
     }
 
     /** The tokens left in every bucket that has the window, by bucket. */
     Map<String, Integer> remaining(DbTransaction tx, Instant window) {
         Map<String, Integer> remaining = new HashMap<>();
-        BUDGET_WINDOW.query(tx).addParam("window", window).execute()
+        BUDGET_WINDOW
+                .query(tx)
+                .addParam("window", window)
+                .execute()
                 .forEach(row -> remaining.put(DbTypes.text(row, "notify_service"), DbTypes.integer(row, "resterend")));
         return remaining;
     }

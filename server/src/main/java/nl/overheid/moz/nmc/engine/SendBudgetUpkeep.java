@@ -27,6 +27,7 @@ public final class SendBudgetUpkeep implements Duty {
 
     @Override
     public int runOnce() {
-        return Math.toIntExact(database.inTransaction(tx -> budget.budgetForget(tx, clock.instant().minus(KEPT))));
+        return Math.toIntExact(database.inTransaction(
+                tx -> budget.budgetForget(tx, clock.instant().minus(KEPT))));
     }
 }

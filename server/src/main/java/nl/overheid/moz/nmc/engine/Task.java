@@ -12,7 +12,19 @@ import java.util.UUID;
  * opaque key its planner chose; null for kinds without one) and {@code claimedAt} the moment of the claim
  * that took its token, so an unused token goes back to the window it came from ({@link UnusedTokens}).
  */
-public record Task(long id, TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
-                   Instant due, Instant leaseUntil, long claimEpoch, int failureCount, String traceId,
-                   String payload, int postponements, String budget, Instant claimedAt) {
-}
+public record Task(
+        long id,
+        TaskKind kind,
+        UUID dvId,
+        UUID notificatie,
+        UUID poging,
+        Long receipt,
+        Instant due,
+        Instant leaseUntil,
+        long claimEpoch,
+        int failureCount,
+        String traceId,
+        String payload,
+        int postponements,
+        String budget,
+        Instant claimedAt) {}

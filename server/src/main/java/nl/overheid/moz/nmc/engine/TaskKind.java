@@ -36,7 +36,9 @@ public enum TaskKind implements DbValue {
     }
 
     public static TaskKind of(String value) {
-        return Arrays.stream(values()).filter(k -> k.value.equals(value)).findFirst()
+        return Arrays.stream(values())
+                .filter(k -> k.value.equals(value))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown task kind " + value));
     }
 

@@ -91,17 +91,17 @@ public final class TaskRepository {
             RETURNING %s, claimable.lease_verlopen
             """;
 
-    private static final Statement TASK_CLAIM_DUE = Statement.named("taskClaimDue",
-            CLAIM.formatted("c.budget IS NULL", "c.dv_id = :dvId", RETURNED_COLUMNS));
+    private static final Statement TASK_CLAIM_DUE =
+            Statement.named("taskClaimDue", CLAIM.formatted("c.budget IS NULL", "c.dv_id = :dvId", RETURNED_COLUMNS));
 
-    private static final Statement TASK_CLAIM_DUE_SYSTEM = Statement.named("taskClaimDueSystem",
-            CLAIM.formatted("c.budget IS NULL", "c.dv_id IS NULL", RETURNED_COLUMNS));
+    private static final Statement TASK_CLAIM_DUE_SYSTEM = Statement.named(
+            "taskClaimDueSystem", CLAIM.formatted("c.budget IS NULL", "c.dv_id IS NULL", RETURNED_COLUMNS));
 
-    private static final Statement TASK_CLAIM_DUE_BUDGET = Statement.named("taskClaimDueBudget",
-            CLAIM.formatted("c.budget = :budget", "c.dv_id = :dvId", RETURNED_COLUMNS));
+    private static final Statement TASK_CLAIM_DUE_BUDGET = Statement.named(
+            "taskClaimDueBudget", CLAIM.formatted("c.budget = :budget", "c.dv_id = :dvId", RETURNED_COLUMNS));
 
-    private static final Statement TASK_CLAIM_DUE_BUDGET_SYSTEM = Statement.named("taskClaimDueBudgetSystem",
-            CLAIM.formatted("c.budget = :budget", "c.dv_id IS NULL", RETURNED_COLUMNS));
+    private static final Statement TASK_CLAIM_DUE_BUDGET_SYSTEM = Statement.named(
+            "taskClaimDueBudgetSystem", CLAIM.formatted("c.budget = :budget", "c.dv_id IS NULL", RETURNED_COLUMNS));
 
     private static final Statement TASK_LOCK_OWNED = Statement.named("taskLockOwned", """
             SELECT id FROM taak WHERE id = :id AND claim_epoch = :epoch FOR UPDATE
@@ -119,8 +119,8 @@ public final class TaskRepository {
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort AND poging = :poging
             """);
 
-    private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT = Statement.named(
-            "completeAllForNotificatieExcept", """
+    private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT =
+            Statement.named("completeAllForNotificatieExcept", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
             """);
 
@@ -180,8 +180,8 @@ public final class TaskRepository {
              LIMIT :limit
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement TASK_VIEW = Statement.named("taskView",
-            "SELECT %s FROM taak t WHERE t.id = :id".formatted(VIEW_COLUMNS));
+    private static final Statement TASK_VIEW =
+            Statement.named("taskView", "SELECT %s FROM taak t WHERE t.id = :id".formatted(VIEW_COLUMNS));
 
     private static final Statement TASK_REOPEN_PARKED = Statement.named("taskReopenParked", """
             UPDATE taak SET status = 'open', due = :now, lease_tot = NULL, pogingenteller = 0,
@@ -191,24 +191,36 @@ public final class TaskRepository {
             """);
 
     /** A task as an operator sees it: no payload beyond the postponements, no lease. */
-    public record TaskView(long id, TaskKind kind, String status, UUID dvId, UUID notificatie, Instant due,
-                           int failureCount, int postponements, String lastError, Instant aangemaaktOp) {
-    }
+    public record TaskView(
+            long id,
+            TaskKind kind,
+            String status,
+            UUID dvId,
+            UUID notificatie,
+            Instant due,
+            int failureCount,
+            int postponements,
+            String lastError,
+            Instant aangemaaktOp) {}
 
     /** Which parked tasks to list ({@code null}: any); from after id {@code after}, at most {@code limit}. */
-    public record ParkedFilter(TaskKind kind, UUID dvId, String lastError, long after, int limit) {
-    }
+    public record ParkedFilter(TaskKind kind, UUID dvId, String lastError, long after, int limit) {}
 
     /** A task put back in the queue. */
-    public record Reopened(long id, TaskKind kind) {
-    }
+    public record Reopened(long id, TaskKind kind) {}
 
     /** Parked tasks by id, oldest first. Reads without locking. */
     public List<TaskView> listParked(DbTransaction tx, ParkedFilter filter) {
-        return TASK_LIST_PARKED.query(tx).addParam("after", filter.after())
+        return TASK_LIST_PARKED
+                .query(tx)
+                .addParam("after", filter.after())
                 .addParam("soort", filter.kind() == null ? null : filter.kind().dbValue())
-                .addParam("dvId", filter.dvId()).addParam("fout", filter.lastError())
-                .addParam("limit", filter.limit()).execute().map(TaskRepository::viewOf).toList();
+                .addParam("dvId", filter.dvId())
+                .addParam("fout", filter.lastError())
+                .addParam("limit", filter.limit())
+                .execute()
+                .map(TaskRepository::viewOf)
+                .toList();
     }
 
     /** One task, whatever its status; empty when it does not exist (completed tasks are deleted). */
@@ -221,27 +233,55 @@ public final class TaskRepository {
      * cleared. Concurrency: locks the rows it changes; a parked task is never claimed, so it waits for nobody.
      */
     public List<Reopened> reopenParked(DbTransaction tx, List<Long> ids, Instant now) {
-        return TASK_REOPEN_PARKED.query(tx).addParam("ids", ids.stream().map(String::valueOf).toArray(String[]::new)).addParam("now", now)
-                .execute().map(row -> new Reopened(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort"))))
+        return TASK_REOPEN_PARKED
+                .query(tx)
+                .addParam("ids", ids.stream().map(String::valueOf).toArray(String[]::new))
+                .addParam("now", now)
+                .execute()
+                .map(row -> new Reopened(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort"))))
                 .toList();
     }
 
     private static TaskView viewOf(DbRow row) {
-        return new TaskView(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort")),
-                DbTypes.text(row, "status"), DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"),
-                DbTypes.instant(row, "due"), DbTypes.integer(row, "pogingenteller"), DbTypes.integer(row, "uitstel"),
-                DbTypes.text(row, "laatste_fout"), DbTypes.instant(row, "aangemaakt_op"));
+        return new TaskView(
+                DbTypes.longValue(row, "id"),
+                TaskKind.of(DbTypes.text(row, "soort")),
+                DbTypes.text(row, "status"),
+                DbTypes.uuid(row, "dv_id"),
+                DbTypes.uuid(row, "notificatie"),
+                DbTypes.instant(row, "due"),
+                DbTypes.integer(row, "pogingenteller"),
+                DbTypes.integer(row, "uitstel"),
+                DbTypes.text(row, "laatste_fout"),
+                DbTypes.instant(row, "aangemaakt_op"));
     }
 
     /**
      * A task to plan. {@code budget}: the send budget it spends, an opaque key chosen by the planner (null for
      * kinds that spend none; required for kinds that do, the schema refuses them without).
      */
-    public record NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
-                          Instant receiptCompletedAt, Instant due, String traceId, String payload, String budget) {
+    public record NewTask(
+            TaskKind kind,
+            UUID dvId,
+            UUID notificatie,
+            UUID poging,
+            Long receipt,
+            Instant receiptCompletedAt,
+            Instant due,
+            String traceId,
+            String payload,
+            String budget) {
 
-        public NewTask(TaskKind kind, UUID dvId, UUID notificatie, UUID poging, Long receipt,
-                       Instant receiptCompletedAt, Instant due, String traceId, String payload) {
+        public NewTask(
+                TaskKind kind,
+                UUID dvId,
+                UUID notificatie,
+                UUID poging,
+                Long receipt,
+                Instant receiptCompletedAt,
+                Instant due,
+                String traceId,
+                String payload) {
             this(kind, dvId, notificatie, poging, receipt, receiptCompletedAt, due, traceId, payload, null);
         }
 
@@ -255,14 +295,14 @@ public final class TaskRepository {
         }
 
         public NewTask withPoging(UUID pogingId) {
-            return new NewTask(kind, dvId, notificatie, pogingId, receipt, receiptCompletedAt, due, traceId, payload,
-                    budget);
+            return new NewTask(
+                    kind, dvId, notificatie, pogingId, receipt, receiptCompletedAt, due, traceId, payload, budget);
         }
 
         /** The same task, spending the send budget {@code key}. */
         public NewTask withBudget(String key) {
-            return new NewTask(kind, dvId, notificatie, poging, receipt, receiptCompletedAt, due, traceId, payload,
-                    key);
+            return new NewTask(
+                    kind, dvId, notificatie, poging, receipt, receiptCompletedAt, due, traceId, payload, key);
         }
     }
 
@@ -270,21 +310,27 @@ public final class TaskRepository {
      * A DV with due work of a kind in one budget, and how much ({@code dvId} null: system tasks; {@code budget}
      * null: a kind that spends none).
      */
-    public record DueWork(String budget, UUID dvId, long backlog) {
-    }
+    public record DueWork(String budget, UUID dvId, long backlog) {}
 
     /**
      * Plans a task. Returns {@code false} when an equal task is already planned (the unique indexes on
      * (notificatie, soort) and, for receipts, (poging, completed_at) make planning idempotent).
      */
     public boolean insert(DbTransaction tx, NewTask task) {
-        return TASK_INSERT.dml(tx)
-                .addParam("soort", task.kind()).addParam("dvId", task.dvId()).addParam("notificatie", task.notificatie())
-                .addParam("poging", task.poging()).addParam("ontvangst", task.receipt())
-                .addParam("ontvangstCompletedAt", task.receiptCompletedAt()).addParam("due", task.due())
-                .addParam("traceId", task.traceId()).addParam("payload", task.payload())
-                .addParam("budget", task.budget())
-                .execute() == 1;
+        return TASK_INSERT
+                        .dml(tx)
+                        .addParam("soort", task.kind())
+                        .addParam("dvId", task.dvId())
+                        .addParam("notificatie", task.notificatie())
+                        .addParam("poging", task.poging())
+                        .addParam("ontvangst", task.receipt())
+                        .addParam("ontvangstCompletedAt", task.receiptCompletedAt())
+                        .addParam("due", task.due())
+                        .addParam("traceId", task.traceId())
+                        .addParam("payload", task.payload())
+                        .addParam("budget", task.budget())
+                        .execute()
+                == 1;
     }
 
     /** Plans several tasks in one statement; returns how many were new (see {@link #insert}). */
@@ -292,7 +338,8 @@ public final class TaskRepository {
         if (all.isEmpty()) {
             return 0;
         }
-        return TASK_INSERT_ALL.dml(tx)
+        return TASK_INSERT_ALL
+                .dml(tx)
                 .addParam("soorten", texts(all, NewTask::kind))
                 .addParam("dvIds", all.stream().map(NewTask::dvId).toArray(UUID[]::new))
                 .addParam("notificaties", all.stream().map(NewTask::notificatie).toArray(UUID[]::new))
@@ -307,7 +354,10 @@ public final class TaskRepository {
     }
 
     private static String[] texts(List<NewTask> all, java.util.function.Function<NewTask, Object> field) {
-        return all.stream().map(field).map(value -> value == null ? null : value.toString()).toArray(String[]::new);
+        return all.stream()
+                .map(field)
+                .map(value -> value == null ? null : value.toString())
+                .toArray(String[]::new);
     }
 
     /**
@@ -315,9 +365,14 @@ public final class TaskRepository {
      * Reads without locking.
      */
     public List<DueWork> dueDvs(DbTransaction tx, TaskKind kind, Instant now, int maxDvs) {
-        return TASK_DUE_DVS.query(tx).addParam("soort", kind).addParam("now", now).addParam("maxDvs", maxDvs)
-                .execute().map(row -> new DueWork(DbTypes.text(row, "budget"), DbTypes.uuid(row, "dv_id"),
-                        DbTypes.longValue(row, "backlog")))
+        return TASK_DUE_DVS
+                .query(tx)
+                .addParam("soort", kind)
+                .addParam("now", now)
+                .addParam("maxDvs", maxDvs)
+                .execute()
+                .map(row -> new DueWork(
+                        DbTypes.text(row, "budget"), DbTypes.uuid(row, "dv_id"), DbTypes.longValue(row, "backlog")))
                 .toList();
     }
 
@@ -327,9 +382,10 @@ public final class TaskRepository {
      * claim epoch. Concurrency: task rows locked by others are skipped, never waited for; the locks are held
      * until the caller's transaction ends.
      */
-    public List<Task> claimDue(DbTransaction tx, TaskKind kind, String budget, UUID dvId, int limit, Instant now,
-                                   Instant leaseUntil) {
-        Statement claim = budget == null ? (dvId == null ? TASK_CLAIM_DUE_SYSTEM : TASK_CLAIM_DUE)
+    public List<Task> claimDue(
+            DbTransaction tx, TaskKind kind, String budget, UUID dvId, int limit, Instant now, Instant leaseUntil) {
+        Statement claim = budget == null
+                ? (dvId == null ? TASK_CLAIM_DUE_SYSTEM : TASK_CLAIM_DUE)
                 : (dvId == null ? TASK_CLAIM_DUE_BUDGET_SYSTEM : TASK_CLAIM_DUE_BUDGET);
         var statement = claim.query(tx);
         if (budget != null) {
@@ -339,13 +395,19 @@ public final class TaskRepository {
             statement.addParam("dvId", dvId);
         }
         int[] expired = {0};
-        List<Task> claimed = statement.addParam("soort", kind).addParam("limit", limit).addParam("now", now)
-                .addParam("leaseUntil", leaseUntil).execute().map(row -> {
+        List<Task> claimed = statement
+                .addParam("soort", kind)
+                .addParam("limit", limit)
+                .addParam("now", now)
+                .addParam("leaseUntil", leaseUntil)
+                .execute()
+                .map(row -> {
                     if (Boolean.TRUE.equals(row.column("lease_verlopen").get(Boolean.class))) {
                         expired[0]++;
                     }
                     return task(row, now);
-                }).toList();
+                })
+                .toList();
         if (expired[0] > 0) {
             events.leasesExpired(kind, expired[0]);
         }
@@ -357,31 +419,50 @@ public final class TaskRepository {
      * subject before its tasks). {@code false}: another worker re-claimed it; do not write.
      */
     public boolean lockOwned(DbTransaction tx, Task task) {
-        return TASK_LOCK_OWNED.get(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute()
+        return TASK_LOCK_OWNED
+                .get(tx)
+                .addParam("id", task.id())
+                .addParam("epoch", task.claimEpoch())
+                .execute()
                 .isPresent();
     }
 
     /** Deletes the task (completed tasks are deleted). {@code false}: no longer ours. */
     public boolean complete(DbTransaction tx, Task task) {
-        return TASK_COMPLETE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute() == 1;
+        return TASK_COMPLETE
+                        .dml(tx)
+                        .addParam("id", task.id())
+                        .addParam("epoch", task.claimEpoch())
+                        .execute()
+                == 1;
     }
 
     /** Completes the open task of a kind of a notification, whoever holds it (e.g. a receipt ends reconciliation). */
     public long completeForNotificatie(DbTransaction tx, UUID notificatie, TaskKind kind) {
-        return TASK_COMPLETE_FOR_NOTIFICATION.dml(tx).addParam("notificatie", notificatie).addParam("soort", kind)
+        return TASK_COMPLETE_FOR_NOTIFICATION
+                .dml(tx)
+                .addParam("notificatie", notificatie)
+                .addParam("soort", kind)
                 .execute();
     }
 
     /** Completes the open task of a kind of a notification that is about this attempt, whoever holds it. */
     public long completeForPoging(DbTransaction tx, UUID notificatie, TaskKind kind, UUID poging) {
-        return TASK_COMPLETE_FOR_ATTEMPT.dml(tx).addParam("notificatie", notificatie).addParam("soort", kind)
-                .addParam("poging", poging).execute();
+        return TASK_COMPLETE_FOR_ATTEMPT
+                .dml(tx)
+                .addParam("notificatie", notificatie)
+                .addParam("soort", kind)
+                .addParam("poging", poging)
+                .execute();
     }
 
     /** Completes every task about a notification but those of the kinds {@code keep}, whoever holds them. */
     public long completeAllForNotificatieExcept(DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep) {
-        return TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT.dml(tx).addParam("notificatie", notificatie)
-                .addParam("keep", keep.stream().map(TaskKind::dbValue).toArray(String[]::new)).execute();
+        return TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT
+                .dml(tx)
+                .addParam("notificatie", notificatie)
+                .addParam("keep", keep.stream().map(TaskKind::dbValue).toArray(String[]::new))
+                .execute();
     }
 
     /**
@@ -389,8 +470,14 @@ public final class TaskRepository {
      * The number of postponements is kept in the payload for the backoff.
      */
     public boolean postpone(DbTransaction tx, Task task, Instant due, String error) {
-        boolean ours = TASK_POSTPONE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("due", due).addParam("fout", error).execute() == 1;
+        boolean ours = TASK_POSTPONE
+                        .dml(tx)
+                        .addParam("id", task.id())
+                        .addParam("epoch", task.claimEpoch())
+                        .addParam("due", due)
+                        .addParam("fout", error)
+                        .execute()
+                == 1;
         if (ours) {
             events.postponed(task.kind(), error);
         }
@@ -402,8 +489,13 @@ public final class TaskRepository {
      * the counters cleared. {@code false}: no longer ours.
      */
     public boolean reschedule(DbTransaction tx, Task task, Instant due) {
-        return TASK_RESCHEDULE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("due", due).execute() == 1;
+        return TASK_RESCHEDULE
+                        .dml(tx)
+                        .addParam("id", task.id())
+                        .addParam("epoch", task.claimEpoch())
+                        .addParam("due", due)
+                        .execute()
+                == 1;
     }
 
     /**
@@ -412,39 +504,74 @@ public final class TaskRepository {
      * ours.
      */
     public boolean release(DbTransaction tx, Task task) {
-        return TASK_RELEASE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch()).execute() == 1;
+        return TASK_RELEASE
+                        .dml(tx)
+                        .addParam("id", task.id())
+                        .addParam("epoch", task.claimEpoch())
+                        .execute()
+                == 1;
     }
 
     /** Brings the open task of a kind of a DV forward to {@code due} (if it was later), whoever holds it. */
     public long dueForDv(DbTransaction tx, UUID dvId, TaskKind kind, Instant due) {
-        return TASK_DUE_FOR_DV.dml(tx).addParam("dvId", dvId).addParam("soort", kind).addParam("due", due).execute();
+        return TASK_DUE_FOR_DV
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("soort", kind)
+                .addParam("due", due)
+                .execute();
     }
 
     /** Counts an NMC-internal failure and postpones; returns the new counter, or empty when no longer ours. */
     public Optional<Integer> recordFailure(DbTransaction tx, Task task, Instant due, String error) {
-        return TASK_RECORD_FAILURE.get(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("due", due).addParam("fout", error).execute()
+        return TASK_RECORD_FAILURE
+                .get(tx)
+                .addParam("id", task.id())
+                .addParam("epoch", task.claimEpoch())
+                .addParam("due", due)
+                .addParam("fout", error)
+                .execute()
                 .map(row -> DbTypes.integer(row, "pogingenteller"));
     }
 
     /** Parks an exhausted task for an operator ({@code mislukt}). */
     public boolean markFailed(DbTransaction tx, Task task, String error) {
-        return TASK_MARK_FAILED.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("fout", error).execute() == 1;
+        return TASK_MARK_FAILED
+                        .dml(tx)
+                        .addParam("id", task.id())
+                        .addParam("epoch", task.claimEpoch())
+                        .addParam("fout", error)
+                        .execute()
+                == 1;
     }
 
     /** Extends the lease before an external call. {@code false}: no longer ours; do not call. */
     public boolean extendLease(DbTransaction tx, Task task, Instant leaseUntil) {
-        return TASK_EXTEND_LEASE.dml(tx).addParam("id", task.id()).addParam("epoch", task.claimEpoch())
-                .addParam("leaseUntil", leaseUntil).execute() == 1;
+        return TASK_EXTEND_LEASE
+                        .dml(tx)
+                        .addParam("id", task.id())
+                        .addParam("epoch", task.claimEpoch())
+                        .addParam("leaseUntil", leaseUntil)
+                        .execute()
+                == 1;
     }
 
     static Task task(DbRow row, Instant claimedAt) {
-        return new Task(DbTypes.longValue(row, "id"), TaskKind.of(DbTypes.text(row, "soort")),
-                DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"), DbTypes.uuid(row, "poging"),
-                DbTypes.nullableLong(row, "ontvangst"), DbTypes.instant(row, "due"), DbTypes.instant(row, "lease_tot"),
-                DbTypes.longValue(row, "claim_epoch"), DbTypes.integer(row, "pogingenteller"),
-                DbTypes.text(row, "trace_id"), DbTypes.text(row, "payload"), DbTypes.integer(row, "uitstel"),
-                DbTypes.text(row, "budget"), claimedAt);
+        return new Task(
+                DbTypes.longValue(row, "id"),
+                TaskKind.of(DbTypes.text(row, "soort")),
+                DbTypes.uuid(row, "dv_id"),
+                DbTypes.uuid(row, "notificatie"),
+                DbTypes.uuid(row, "poging"),
+                DbTypes.nullableLong(row, "ontvangst"),
+                DbTypes.instant(row, "due"),
+                DbTypes.instant(row, "lease_tot"),
+                DbTypes.longValue(row, "claim_epoch"),
+                DbTypes.integer(row, "pogingenteller"),
+                DbTypes.text(row, "trace_id"),
+                DbTypes.text(row, "payload"),
+                DbTypes.integer(row, "uitstel"),
+                DbTypes.text(row, "budget"),
+                claimedAt);
     }
 }

@@ -54,17 +54,31 @@ public final class TaskWorker implements AutoCloseable {
     private volatile boolean stopping;
     /** Set when the grace period ended: a failure of an interrupted task is not the task's, so not counted. */
     private volatile boolean abandoned;
+
     private final AtomicInteger released = new AtomicInteger();
     private Thread loop;
 
-    public TaskWorker(TaskHandler handler, Database database, TaskRepository tasks, SendBudget budget,
-                      WorkSignals signals, Clock clock, EngineSettings settings) {
+    public TaskWorker(
+            TaskHandler handler,
+            Database database,
+            TaskRepository tasks,
+            SendBudget budget,
+            WorkSignals signals,
+            Clock clock,
+            EngineSettings settings) {
         this(handler, database, tasks, budget, signals, clock, settings, EngineEvents.NONE);
     }
 
     /** With someone to tell about claim rounds (the metrics). */
-    public TaskWorker(TaskHandler handler, Database database, TaskRepository tasks, SendBudget budget,
-                      WorkSignals signals, Clock clock, EngineSettings settings, EngineEvents events) {
+    public TaskWorker(
+            TaskHandler handler,
+            Database database,
+            TaskRepository tasks,
+            SendBudget budget,
+            WorkSignals signals,
+            Clock clock,
+            EngineSettings settings,
+            EngineEvents events) {
         this.events = events;
         this.handler = handler;
         this.database = database;
@@ -94,7 +108,10 @@ public final class TaskWorker implements AutoCloseable {
             try {
                 executed = runOnce();
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "claim round of " + handler.kind() + " failed; retrying after the poll interval", e);
+                LOG.log(
+                        Level.WARNING,
+                        "claim round of " + handler.kind() + " failed; retrying after the poll interval",
+                        e);
                 executed = 0;
             }
             if (executed == 0) {
@@ -115,8 +132,7 @@ public final class TaskWorker implements AutoCloseable {
         }
         long claimStarted = System.nanoTime();
         List<Task> claimed = claimRound();
-        events.claimRound(handler.kind(), java.time.Duration.ofNanos(System.nanoTime() - claimStarted),
-                claimed.size());
+        events.claimRound(handler.kind(), java.time.Duration.ofNanos(System.nanoTime() - claimStarted), claimed.size());
         List<Future<?>> started = new ArrayList<>(claimed.size());
         for (Task task : claimed) {
             started.add(executions.submit(() -> executeOne(task)));
@@ -148,7 +164,10 @@ public final class TaskWorker implements AutoCloseable {
                 return List.<Task>of();
             }
             Instant leaseUntil = now.plus(settings.lease());
-            return FairClaim.claim(BudgetWork.of(due), BudgetWork::backlog, settings.batchSize(),
+            return FairClaim.claim(
+                    BudgetWork.of(due),
+                    BudgetWork::backlog,
+                    settings.batchSize(),
                     (work, limit) -> claimFrom(tx, work, limit, now, leaseUntil));
         });
     }
@@ -157,10 +176,14 @@ public final class TaskWorker implements AutoCloseable {
     private List<Task> claimFrom(DbTransaction tx, BudgetWork work, int limit, Instant now, Instant leaseUntil) {
         int want = (int) Math.min(work.backlog(), limit);
         TaskHandler.Budget purpose = handler.budget();
-        int granted = purpose == TaskHandler.Budget.NONE ? want : budget.budgetTake(tx, work.budget(), purpose, want, now);
-        List<Task> claimed = FairClaim.claim(work.dvs(), TaskRepository.DueWork::backlog, granted,
-                (dv, dvLimit) -> tasks.claimDue(tx, handler.kind(), work.budget(), dv.dvId(), dvLimit, now,
-                        leaseUntil));
+        int granted =
+                purpose == TaskHandler.Budget.NONE ? want : budget.budgetTake(tx, work.budget(), purpose, want, now);
+        List<Task> claimed = FairClaim.claim(
+                work.dvs(),
+                TaskRepository.DueWork::backlog,
+                granted,
+                (dv, dvLimit) ->
+                        tasks.claimDue(tx, handler.kind(), work.budget(), dv.dvId(), dvLimit, now, leaseUntil));
         budget.budgetReturn(tx, work.budget(), purpose, granted - claimed.size(), now, now);
         return claimed;
     }
@@ -176,7 +199,8 @@ public final class TaskWorker implements AutoCloseable {
         static List<BudgetWork> of(List<TaskRepository.DueWork> due) {
             Map<String, List<TaskRepository.DueWork>> byBudget = new LinkedHashMap<>();
             for (TaskRepository.DueWork work : due) {
-                byBudget.computeIfAbsent(work.budget(), key -> new ArrayList<>()).add(work);
+                byBudget.computeIfAbsent(work.budget(), key -> new ArrayList<>())
+                        .add(work);
             }
             List<BudgetWork> groups = new ArrayList<>();
             byBudget.forEach((key, dvs) -> groups.add(new BudgetWork(key, dvs)));
@@ -205,13 +229,14 @@ public final class TaskWorker implements AutoCloseable {
         } catch (Exception e) {
             if (abandoned) {
                 // Interrupted at the end of the grace period: not the task's failure. Its lease expires.
-                LOG.fine(() -> "task " + task.id() + " (" + task.kind() + ") interrupted while stopping; left to its lease");
+                LOG.fine(() ->
+                        "task " + task.id() + " (" + task.kind() + ") interrupted while stopping; left to its lease");
                 return;
             }
             if (SqlStates.unavailable(e)) {
                 // Not the task's failure: it could not run. Its lease expires and a later claim retries it.
-                LOG.warning(() -> "task " + task.id() + " (" + task.kind() + ") could not reach the database: "
-                        + e.getMessage());
+                LOG.warning(() ->
+                        "task " + task.id() + " (" + task.kind() + ") could not reach the database: " + e.getMessage());
                 return;
             }
             String error = e.getClass().getSimpleName();
@@ -254,8 +279,8 @@ public final class TaskWorker implements AutoCloseable {
                 released.incrementAndGet();
             }
         } catch (RuntimeException e) {
-            LOG.warning(() -> "task " + task.id() + " (" + task.kind() + ") not released (" + e.getClass().getSimpleName()
-                    + "); its lease expires and a later claim takes it");
+            LOG.warning(() -> "task " + task.id() + " (" + task.kind() + ") not released ("
+                    + e.getClass().getSimpleName() + "); its lease expires and a later claim takes it");
         }
     }
 

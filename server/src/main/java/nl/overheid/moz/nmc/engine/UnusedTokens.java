@@ -27,7 +27,7 @@ public final class UnusedTokens {
         if (task.budget() == null || task.claimedAt() == null || purpose == TaskHandler.Budget.NONE) {
             return;
         }
-        database.inTransactionDo(tx -> budget.budgetReturn(tx, task.budget(), purpose, 1, task.claimedAt(),
-                clock.instant()));
+        database.inTransactionDo(
+                tx -> budget.budgetReturn(tx, task.budget(), purpose, 1, task.claimedAt(), clock.instant()));
     }
 }

@@ -29,8 +29,8 @@ public final class CursorCodec {
     private static final int MAX_LENGTH = 200;
     private static final BigInteger MAX_XID8 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
     private static final Pattern SHAPE = Pattern.compile("^c[0-9]\\.[0-9.]+(\\.[A-Za-z0-9_-]+)?$");
-    private static final Pattern FORM = Pattern.compile(
-            "^c3\\.(\\d{1,9})\\.(\\d{1,20})\\.(\\d{1,19})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{22})$");
+    private static final Pattern FORM =
+            Pattern.compile("^c3\\.(\\d{1,9})\\.(\\d{1,20})\\.(\\d{1,19})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{22})$");
 
     private final SecretKeySpec key;
 
@@ -73,8 +73,11 @@ public final class CursorCodec {
             if (xid.compareTo(MAX_XID8) > 0) {
                 return Optional.empty();
             }
-            Cursor cursor = new Cursor(Integer.parseInt(matcher.group(1)), xid.toString(),
-                    Long.parseLong(matcher.group(3)), Instant.ofEpochSecond(Long.parseLong(matcher.group(4))));
+            Cursor cursor = new Cursor(
+                    Integer.parseInt(matcher.group(1)),
+                    xid.toString(),
+                    Long.parseLong(matcher.group(3)),
+                    Instant.ofEpochSecond(Long.parseLong(matcher.group(4))));
             // One spelling per cursor: base64 with stray padding bits or leading zeros is not ours.
             return encode(cursor).equals(opaque) ? Optional.of(cursor) : Optional.empty();
         } catch (NumberFormatException | DateTimeException e) {
@@ -92,7 +95,8 @@ public final class CursorCodec {
             return false;
         }
         try {
-            return SHAPE.matcher(new String(Base64.getUrlDecoder().decode(opaque), StandardCharsets.US_ASCII)).matches();
+            return SHAPE.matcher(new String(Base64.getUrlDecoder().decode(opaque), StandardCharsets.US_ASCII))
+                    .matches();
         } catch (IllegalArgumentException e) {
             return false;
         }

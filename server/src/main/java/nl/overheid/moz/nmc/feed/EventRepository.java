@@ -41,15 +41,15 @@ public final class EventRepository {
             """);
 
     // event_position_dropped (V7) reads the partition bounds from the catalogue
-    private static final Statement EVENT_POSITION_DROPPED = Statement.named("eventPositionDropped",
-            "SELECT event_position_dropped(CAST(:xid AS xid8)) AS dropped");
+    private static final Statement EVENT_POSITION_DROPPED =
+            Statement.named("eventPositionDropped", "SELECT event_position_dropped(CAST(:xid AS xid8)) AS dropped");
 
-    private static final Statement CLUSTER_EPOCH_GET = Statement.named("clusterEpochGet",
-            "SELECT epoch FROM cluster_epoch");
+    private static final Statement CLUSTER_EPOCH_GET =
+            Statement.named("clusterEpochGet", "SELECT epoch FROM cluster_epoch");
 
     /* Raised by an operator after a restore or promotion; the confirmation is the epoch being raised. */
-    private static final Statement CLUSTER_EPOCH_RAISE = Statement.named("clusterEpochRaise",
-            "UPDATE cluster_epoch SET epoch = epoch + 1 WHERE epoch = :expected RETURNING epoch");
+    private static final Statement CLUSTER_EPOCH_RAISE = Statement.named(
+            "clusterEpochRaise", "UPDATE cluster_epoch SET epoch = epoch + 1 WHERE epoch = :expected RETURNING epoch");
 
     private static final Statement ACKNOWLEDGEMENT_UPSERT = Statement.named("acknowledgementUpsert", """
             INSERT INTO bevestiging (dv_id, cursor, cluster_epoch, transactie_id, event_id, tijdstip)
@@ -85,22 +85,37 @@ public final class EventRepository {
             ON CONFLICT (dv_id) DO UPDATE SET gemeld_op = excluded.gemeld_op, aantal = excluded.aantal
             """);
 
-    private static final String[] TERMINAL = NotificatieStatus.TERMINAL.stream()
-            .map(NotificatieStatus::dbValue).toArray(String[]::new);
+    private static final String[] TERMINAL =
+            NotificatieStatus.TERMINAL.stream().map(NotificatieStatus::dbValue).toArray(String[]::new);
 
     /** One event of the log. */
-    public record Event(long id, String transactionId, Instant time, UUID notificatie, int volgnummer,
-                        NotificatieStatus from, NotificatieStatus to, Reden reden) {
-    }
+    public record Event(
+            long id,
+            String transactionId,
+            Instant time,
+            UUID notificatie,
+            int volgnummer,
+            NotificatieStatus from,
+            NotificatieStatus to,
+            Reden reden) {}
 
     public List<Event> readAfter(DbTransaction tx, UUID dvId, Cursor after, int limit) {
-        return EVENT_READ_AFTER.query(tx).addParam("dvId", dvId).addParam("xid", after.transactionId())
-                .addParam("eventId", after.eventId()).addParam("limit", limit).execute()
+        return EVENT_READ_AFTER
+                .query(tx)
+                .addParam("dvId", dvId)
+                .addParam("xid", after.transactionId())
+                .addParam("eventId", after.eventId())
+                .addParam("limit", limit)
+                .execute()
                 .map(row -> {
                     String from = DbTypes.text(row, "van");
-                    return new Event(DbTypes.longValue(row, "id"), DbTypes.text(row, "transactie_id"),
-                            DbTypes.instant(row, "tijdstip"), DbTypes.uuid(row, "notificatie"),
-                            DbTypes.integer(row, "volgnummer"), from == null ? null : NotificatieStatus.of(from),
+                    return new Event(
+                            DbTypes.longValue(row, "id"),
+                            DbTypes.text(row, "transactie_id"),
+                            DbTypes.instant(row, "tijdstip"),
+                            DbTypes.uuid(row, "notificatie"),
+                            DbTypes.integer(row, "volgnummer"),
+                            from == null ? null : NotificatieStatus.of(from),
                             NotificatieStatus.of(DbTypes.text(row, "naar")),
                             Reden.ofNullable(DbTypes.text(row, "reden")));
                 })
@@ -112,49 +127,78 @@ public final class EventRepository {
      * on every cursor and acknowledgement of the old epoch is refused (410 {@code cursor-andere-epoch}).
      */
     public Optional<Integer> raiseClusterEpoch(DbTransaction tx, int expected) {
-        return CLUSTER_EPOCH_RAISE.get(tx).addParam("expected", expected).execute()
+        return CLUSTER_EPOCH_RAISE
+                .get(tx)
+                .addParam("expected", expected)
+                .execute()
                 .map(row -> DbTypes.integer(row, "epoch"));
     }
 
     /** When the event a cursor points at was logged; empty when it no longer exists (or never did). */
     public Optional<Instant> timeOf(DbTransaction tx, UUID dvId, Cursor cursor) {
-        return EVENT_TIME.get(tx).addParam("dvId", dvId).addParam("xid", cursor.transactionId())
-                .addParam("eventId", cursor.eventId()).execute().map(row -> DbTypes.instant(row, "tijdstip"));
+        return EVENT_TIME
+                .get(tx)
+                .addParam("dvId", dvId)
+                .addParam("xid", cursor.transactionId())
+                .addParam("eventId", cursor.eventId())
+                .execute()
+                .map(row -> DbTypes.instant(row, "tijdstip"));
     }
 
     /** Whether the cursor's position lies in a part of the log that retention dropped. */
     public boolean positionDropped(DbTransaction tx, Cursor cursor) {
-        return EVENT_POSITION_DROPPED.get(tx).addParam("xid", cursor.transactionId()).execute()
-                .map(row -> row.column("dropped").get(Boolean.class)).orElse(false);
+        return EVENT_POSITION_DROPPED
+                .get(tx)
+                .addParam("xid", cursor.transactionId())
+                .execute()
+                .map(row -> row.column("dropped").get(Boolean.class))
+                .orElse(false);
     }
 
     public int clusterEpoch(DbTransaction tx) {
-        return CLUSTER_EPOCH_GET.get(tx).execute().map(row -> DbTypes.integer(row, "epoch")).orElseThrow();
+        return CLUSTER_EPOCH_GET
+                .get(tx)
+                .execute()
+                .map(row -> DbTypes.integer(row, "epoch"))
+                .orElseThrow();
     }
 
     public void upsertAcknowledgement(DbTransaction tx, UUID dvId, Cursor cursor, String opaque, Instant now) {
-        ACKNOWLEDGEMENT_UPSERT.dml(tx).addParam("dvId", dvId).addParam("cursor", opaque)
-                .addParam("epoch", cursor.epoch()).addParam("xid", cursor.transactionId())
-                .addParam("eventId", cursor.eventId()).addParam("now", now).execute();
+        ACKNOWLEDGEMENT_UPSERT
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("cursor", opaque)
+                .addParam("epoch", cursor.epoch())
+                .addParam("xid", cursor.transactionId())
+                .addParam("eventId", cursor.eventId())
+                .addParam("now", now)
+                .execute();
     }
 
     /** One DV's unacknowledged terminal statuses, with its management channel and when it was last told. */
-    record UnacknowledgedCount(UUID dvId, String oin, URI channel, Instant lastReported, long count, Instant oldest,
-                               Duration termijn) {
-    }
+    record UnacknowledgedCount(
+            UUID dvId, String oin, URI channel, Instant lastReported, long count, Instant oldest, Duration termijn) {}
 
     /**
      * Per DV: the terminal events older than its {@code bevestigingstermijn} beyond its acknowledgement of cluster
      * epoch {@code epoch} (all of them without one).
      */
     List<UnacknowledgedCount> unacknowledgedTerminal(DbTransaction tx, Instant now, int epoch) {
-        return UNACKNOWLEDGED_TERMINAL_COUNT.query(tx).addParam("terminal", TERMINAL).addParam("now", now)
-                .addParam("epoch", epoch).execute()
+        return UNACKNOWLEDGED_TERMINAL_COUNT
+                .query(tx)
+                .addParam("terminal", TERMINAL)
+                .addParam("now", now)
+                .addParam("epoch", epoch)
+                .execute()
                 .map(row -> {
                     String channel = DbTypes.text(row, "beheerkanaal");
-                    return new UnacknowledgedCount(DbTypes.uuid(row, "id"), DbTypes.text(row, "oin"),
-                            channel == null ? null : URI.create(channel), DbTypes.instant(row, "gemeld_op"),
-                            DbTypes.longValue(row, "aantal"), DbTypes.instant(row, "oudste"),
+                    return new UnacknowledgedCount(
+                            DbTypes.uuid(row, "id"),
+                            DbTypes.text(row, "oin"),
+                            channel == null ? null : URI.create(channel),
+                            DbTypes.instant(row, "gemeld_op"),
+                            DbTypes.longValue(row, "aantal"),
+                            DbTypes.instant(row, "oudste"),
                             Duration.ofSeconds(DbTypes.longValue(row, "termijn_seconds")));
                 })
                 .toList();
@@ -162,7 +206,11 @@ public final class EventRepository {
 
     /** Records that the DV was told of {@code count} unacknowledged statuses at {@code now}. */
     void recordReport(DbTransaction tx, UUID dvId, Instant now, long count) {
-        MANAGEMENT_REPORT_RECORD.dml(tx).addParam("dvId", dvId)
-                .addParam("now", now).addParam("aantal", count).execute();
+        MANAGEMENT_REPORT_RECORD
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("now", now)
+                .addParam("aantal", count)
+                .execute();
     }
 }

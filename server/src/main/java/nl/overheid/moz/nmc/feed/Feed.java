@@ -23,8 +23,8 @@ public final class Feed {
     private final CursorCodec cursors;
     private final Clock clock;
 
-    public Feed(Database database, EventRepository events, StatusEvents statusEvents, CursorCodec cursors,
-                Clock clock) {
+    public Feed(
+            Database database, EventRepository events, StatusEvents statusEvents, CursorCodec cursors, Clock clock) {
         this.database = database;
         this.events = events;
         this.statusEvents = statusEvents;
@@ -33,8 +33,7 @@ public final class Feed {
     }
 
     /** A page of events and the opaque cursor to continue from (the given position when the page is empty). */
-    public record Page(List<CloudEvent> events, String cursor) {
-    }
+    public record Page(List<CloudEvent> events, String cursor) {}
 
     /**
      * The caller's events after the cursor ({@code null}: from the oldest available), at most {@code limit}.
@@ -47,8 +46,13 @@ public final class Feed {
             Instant now = clock.instant();
             Cursor after = opaqueCursor == null ? Cursor.start(epoch, now) : usable(tx, dv, opaqueCursor, epoch);
             List<EventRepository.Event> page = events.readAfter(tx, dv.id(), after, limit);
-            Cursor next = page.isEmpty() ? after.reissued(now)
-                    : new Cursor(epoch, page.getLast().transactionId(), page.getLast().id(), now);
+            Cursor next = page.isEmpty()
+                    ? after.reissued(now)
+                    : new Cursor(
+                            epoch,
+                            page.getLast().transactionId(),
+                            page.getLast().id(),
+                            now);
             return new Page(page.stream().map(statusEvents::cloudEvent).toList(), cursors.encode(next));
         });
     }
@@ -66,8 +70,10 @@ public final class Feed {
     }
 
     private Cursor usable(DbTransaction tx, Dienstverlener dv, String opaque, int epoch) {
-        Cursor cursor = cursors.decode(opaque).orElseThrow(() -> cursors.recognisable(opaque)
-                ? new Refusal.CursorNotRecognised() : new Refusal.CursorUnreadable());
+        Cursor cursor = cursors.decode(opaque)
+                .orElseThrow(() -> cursors.recognisable(opaque)
+                        ? new Refusal.CursorNotRecognised()
+                        : new Refusal.CursorUnreadable());
         if (cursor.epoch() != epoch) {
             throw new Refusal.CursorOtherEpoch();
         }
@@ -75,7 +81,8 @@ public final class Feed {
             throw new Refusal.CursorTooOld();
         }
         if (!cursor.isStart() && events.timeOf(tx, dv.id(), cursor).isEmpty()) {
-            throw events.positionDropped(tx, cursor) ? new Refusal.CursorPartitionDropped()
+            throw events.positionDropped(tx, cursor)
+                    ? new Refusal.CursorPartitionDropped()
                     : new Refusal.CursorEventGone();
         }
         return cursor;

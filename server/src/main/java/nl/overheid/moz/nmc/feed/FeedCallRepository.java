@@ -15,13 +15,18 @@ public final class FeedCallRepository {
             RETURNING aantal
             """);
 
-    private static final Statement FEED_CALL_FORGET = Statement.named("feedCallForget",
-            "DELETE FROM feedaanroep WHERE tijdvak < :before");
+    private static final Statement FEED_CALL_FORGET =
+            Statement.named("feedCallForget", "DELETE FROM feedaanroep WHERE tijdvak < :before");
 
     /** Counts a call of the DV in {@code window}; returns the window's count with it. */
     int count(DbTransaction tx, UUID dvId, Instant window) {
-        return FEED_CALL_COUNT.get(tx).addParam("dvId", dvId)
-                .addParam("window", window).execute().map(row -> DbTypes.integer(row, "aantal")).orElseThrow();
+        return FEED_CALL_COUNT
+                .get(tx)
+                .addParam("dvId", dvId)
+                .addParam("window", window)
+                .execute()
+                .map(row -> DbTypes.integer(row, "aantal"))
+                .orElseThrow();
     }
 
     /** Removes the counters of the seconds before {@code before}; returns how many. */

@@ -12,8 +12,12 @@ import java.time.Duration;
  * @param unacknowledgedReportInterval at most one report per DV on its management channel per this period
  * @param managementChannelTimeout     connecting to and answering on the management channel
  */
-public record FeedSettings(int defaultLimit, int rateLimitPerSecond, Duration unacknowledgedCheckInterval,
-                           Duration unacknowledgedReportInterval, Duration managementChannelTimeout) {
+public record FeedSettings(
+        int defaultLimit,
+        int rateLimitPerSecond,
+        Duration unacknowledgedCheckInterval,
+        Duration unacknowledgedReportInterval,
+        Duration managementChannelTimeout) {
 
     public FeedSettings {
         if (defaultLimit < 1 || rateLimitPerSecond < 1) {

@@ -45,8 +45,14 @@ public final class UnacknowledgedReports implements Duty {
      * @param checkInterval  how often the counts are taken (the duty itself may run more often)
      * @param reportInterval at most one report per DV per this period
      */
-    public UnacknowledgedReports(Database database, EventRepository events, NmcMetrics metrics, Clock clock,
-                                 Duration checkInterval, Duration reportInterval, Duration timeout) {
+    public UnacknowledgedReports(
+            Database database,
+            EventRepository events,
+            NmcMetrics metrics,
+            Clock clock,
+            Duration checkInterval,
+            Duration reportInterval,
+            Duration timeout) {
         this.database = database;
         this.events = events;
         this.metrics = metrics;
@@ -54,7 +60,10 @@ public final class UnacknowledgedReports implements Duty {
         this.checkInterval = checkInterval;
         this.reportInterval = reportInterval;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(timeout)
+                .build();
     }
 
     @Override
@@ -72,7 +81,8 @@ public final class UnacknowledgedReports implements Duty {
         int reported = 0;
         for (UnacknowledgedCount count : database.inTransaction(tx -> counts(tx, now))) {
             metrics.unacknowledgedTerminal(count.oin(), count.count());
-            boolean due = count.lastReported() == null || !count.lastReported().plus(reportInterval).isAfter(now);
+            boolean due = count.lastReported() == null
+                    || !count.lastReported().plus(reportInterval).isAfter(now);
             if (count.count() > 0 && count.channel() != null && due && report(count, now)) {
                 database.inTransactionDo(tx -> events.recordReport(tx, count.dvId(), now, count.count()));
                 reported++;
@@ -95,10 +105,13 @@ public final class UnacknowledgedReports implements Duty {
         body.put("bevestigingstermijn", count.termijn().toString());
         body.put("gemeldOp", now.toString());
         try {
-            HttpRequest request = HttpRequest.newBuilder(count.channel()).timeout(timeout)
+            HttpRequest request = HttpRequest.newBuilder(count.channel())
+                    .timeout(timeout)
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body))).build();
-            int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body)))
+                    .build();
+            int status =
+                    http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
             if (status / 100 != 2) {
                 LOG.warning(() -> "management channel of DV " + count.oin() + " answered " + status);
             }
@@ -106,7 +119,8 @@ public final class UnacknowledgedReports implements Duty {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         } catch (IOException e) {
-            LOG.warning(() -> "management channel of DV " + count.oin() + " not reached: " + e.getClass().getSimpleName());
+            LOG.warning(() -> "management channel of DV " + count.oin() + " not reached: "
+                    + e.getClass().getSimpleName());
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -29,7 +29,8 @@ public final class LdvClient implements ProcessingLog {
     public LdvClient(LdvSettings settings) {
         ApiClient client = new ApiClient();
         client.updateBaseUri(settings.baseUrl());
-        client.setHttpClientBuilder(HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
+        client.setHttpClientBuilder(HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER));
         client.setReadTimeout(settings.readTimeout());
         client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + settings.token()));
@@ -50,18 +51,24 @@ public final class LdvClient implements ProcessingLog {
                 .resource(new Resource().attributes(List.of(attribute("service.name", "nmc"))))
                 .attributes(attributes(p));
         try {
-            var response = api.dataverwerkingVastleggenWithHttpInfo(record, p.span().traceparent());
+            var response =
+                    api.dataverwerkingVastleggenWithHttpInfo(record, p.span().traceparent());
             Bevestiging acknowledged = response.getData();
             // Only a 201 with an id is the acknowledgement the contract promises; any other 2xx is not.
-            if (response.getStatusCode() != 201 || acknowledged == null || acknowledged.getId() == null
+            if (response.getStatusCode() != 201
+                    || acknowledged == null
+                    || acknowledged.getId() == null
                     || acknowledged.getId().isBlank()) {
                 unacknowledged(p, "HTTP " + response.getStatusCode() + " without the acknowledgement's id");
                 return new Written.Unavailable("contract");
             }
             return new Written.Acknowledged(acknowledged.getId());
         } catch (ApiException e) {
-            unacknowledged(p, e.getCode() > 0 ? FailedCalls.status(e.getCode(), "ldv.token")
-                    : FailedCalls.exception(e.getCause() == null ? e : e.getCause()));
+            unacknowledged(
+                    p,
+                    e.getCode() > 0
+                            ? FailedCalls.status(e.getCode(), "ldv.token")
+                            : FailedCalls.exception(e.getCause() == null ? e : e.getCause()));
             return new Written.Unavailable(e.getCode() > 0 ? "http-" + e.getCode() : "connection");
         } catch (RuntimeException e) {
             unacknowledged(p, "an answer outside the contract");
@@ -70,8 +77,12 @@ public final class LdvClient implements ProcessingLog {
     }
 
     private static void unacknowledged(Processing p, String reason) {
-        FailedCalls.warn(LOG, "LDV POST /dataverwerkingen (record " + p.operation().recordName() + ")", reason,
-                p.span(), "the call it records does not happen and is postponed");
+        FailedCalls.warn(
+                LOG,
+                "LDV POST /dataverwerkingen (record " + p.operation().recordName() + ")",
+                reason,
+                p.span(),
+                "the call it records does not happen and is postponed");
     }
 
     private static List<Attribuut> attributes(Processing p) {

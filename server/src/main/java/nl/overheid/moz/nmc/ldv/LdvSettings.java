@@ -26,7 +26,9 @@ public record LdvSettings(String baseUrl, String token, Duration connectTimeout,
 
     public static LdvSettings from(Config ldv) {
         return new LdvSettings(
-                ldv.get("base-url").asString().orElseThrow(() -> new IllegalArgumentException("ldv.base-url is required")),
+                ldv.get("base-url")
+                        .asString()
+                        .orElseThrow(() -> new IllegalArgumentException("ldv.base-url is required")),
                 ldv.get("token").asString().orElse(null),
                 ldv.get("connect-timeout").as(Duration.class).orElse(DEFAULT_CONNECT_TIMEOUT),
                 ldv.get("read-timeout").as(Duration.class).orElse(DEFAULT_READ_TIMEOUT));

@@ -16,9 +16,8 @@ public interface ProcessingLog {
      * One processing operation: the span of the call it is about, what kind of operation it is, the
      * processing activity (from the berichttype) and the pseudonymised data subject.
      */
-    record Processing(Span span, Operation operation, String processingActivity, DataSubjects.DataSubject subject,
-                      Instant at) {
-    }
+    record Processing(
+            Span span, Operation operation, String processingActivity, DataSubjects.DataSubject subject, Instant at) {}
 
     /** The operations the NMC performs on personal data, named as in its LDV records. */
     enum Operation {
@@ -46,11 +45,9 @@ public interface ProcessingLog {
 
     /** Whether the logbook acknowledged the record. */
     sealed interface Written {
-        record Acknowledged(String id) implements Written {
-        }
+        record Acknowledged(String id) implements Written {}
 
         /** No acknowledgement (error, time-out, an answer outside the contract): the call must not happen. */
-        record Unavailable(String reason) implements Written {
-        }
+        record Unavailable(String reason) implements Written {}
     }
 }

@@ -20,8 +20,7 @@ import java.util.Set;
 public final class AllowedTransitions {
 
     /** One allowed pair. */
-    public record Pair(NotificatieStatus from, NotificatieStatus to) {
-    }
+    public record Pair(NotificatieStatus from, NotificatieStatus to) {}
 
     public static final Set<Pair> PAIRS = Set.of(
             new Pair(null, AANGENOMEN),
@@ -46,8 +45,7 @@ public final class AllowedTransitions {
             new Pair(BEZORGSTATUS_ONBEKEND, BEZORGD),
             new Pair(BEZORGSTATUS_ONBEKEND, NIET_BEZORGBAAR));
 
-    private AllowedTransitions() {
-    }
+    private AllowedTransitions() {}
 
     public static boolean allowed(NotificatieStatus from, NotificatieStatus to) {
         return PAIRS.contains(new Pair(from, to));

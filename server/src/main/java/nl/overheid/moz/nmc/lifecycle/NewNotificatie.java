@@ -15,10 +15,23 @@ import java.util.UUID;
  * @param aannameSpanId the acceptance's own span: the parent of every later call about the notification
  * @param ldvBetrokkene the data subject as LDV records name it (pseudonymised) and its type
  */
-public record NewNotificatie(UUID id, UUID dvId, byte[] dvrefHmac, int pepperVersion, byte[] payloadHmac,
-                             int payloadPepperVersion, String batchId, String berichttype, String regime,
-                             Instant validUntil, byte[] recipientEncrypted, byte[] personalisationEncrypted,
-                             byte[] wrappedDataKey, int kekVersion, String traceId,
-                             String acceptanceSpanId, String ldvDataSubject, String ldvDataSubjectType,
-                             Integer ldvPepperVersion) {
-}
+public record NewNotificatie(
+        UUID id,
+        UUID dvId,
+        byte[] dvrefHmac,
+        int pepperVersion,
+        byte[] payloadHmac,
+        int payloadPepperVersion,
+        String batchId,
+        String berichttype,
+        String regime,
+        Instant validUntil,
+        byte[] recipientEncrypted,
+        byte[] personalisationEncrypted,
+        byte[] wrappedDataKey,
+        int kekVersion,
+        String traceId,
+        String acceptanceSpanId,
+        String ldvDataSubject,
+        String ldvDataSubjectType,
+        Integer ldvPepperVersion) {}

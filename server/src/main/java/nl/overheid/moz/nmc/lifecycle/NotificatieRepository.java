@@ -81,7 +81,8 @@ public final class NotificatieRepository {
      * Earlier acceptances among candidate HMACs (every pepper version of every request in a chunk); the caller
      * pairs them up, since a row may match one request's dvRef and another's payload.
      */
-    private static final Statement NOTIFICATIE_BY_IDEMPOTENCY_KEYS = Statement.named("notificatieByIdempotencyKeys", """
+    private static final Statement NOTIFICATIE_BY_IDEMPOTENCY_KEYS =
+            Statement.named("notificatieByIdempotencyKeys", """
             SELECT %s, dvref_hmac, payload_hmac FROM notificatie
              WHERE dv_id = :dvId AND dvref_hmac = ANY (CAST(:dvrefHmacs AS bytea[]))
                AND payload_hmac = ANY (CAST(:payloadHmacs AS bytea[]))
@@ -98,7 +99,8 @@ public final class NotificatieRepository {
             SELECT %s FROM notificatie n WHERE n.id = :id AND n.dv_id = :dvId
             """.formatted(VIEW_COLUMNS));
 
-    private static final Statement NOTIFICATIE_BY_DVREF = Statement.named("notificatieByDvRef", """
+    private static final Statement NOTIFICATIE_BY_DVREF =
+            Statement.named("notificatieByDvRef", """
             SELECT %s FROM notificatie n
              WHERE n.dv_id = :dvId AND n.dvref_hmac = ANY (CAST(:hmacs AS bytea[]))
              ORDER BY n.aangenomen_op, n.id
@@ -111,32 +113,49 @@ public final class NotificatieRepository {
               FROM notificatie n WHERE n.id = :id
             """);
 
-    private static final Statement NOTIFICATIE_PROCESSING_CONTEXT = Statement.named("notificatieProcessingContext", """
+    private static final Statement NOTIFICATIE_PROCESSING_CONTEXT =
+            Statement.named("notificatieProcessingContext", """
             SELECT n.id, n.regie, n.trace_id, n.aanname_span_id, n.ldv_betrokkene, n.ldv_betrokkene_type,
                    b.verwerkingsactiviteit
               FROM notificatie n JOIN berichttype b ON b.code = n.berichttype
              WHERE n.id = :id
             """);
 
-    private static final Statement NOTIFICATIE_PROCESSING_CONTEXTS = Statement.named("notificatieProcessingContexts", """
+    private static final Statement NOTIFICATIE_PROCESSING_CONTEXTS =
+            Statement.named("notificatieProcessingContexts", """
             SELECT n.id, n.regie, n.trace_id, n.aanname_span_id, n.ldv_betrokkene, n.ldv_betrokkene_type,
                    b.verwerkingsactiviteit
               FROM notificatie n JOIN berichttype b ON b.code = n.berichttype
              WHERE n.id = ANY (CAST(:ids AS uuid[]))
             """);
 
-
     /** The status view of one notification. */
-    public record View(UUID id, NotificatieStatus status, int version, Reden reden, String berichttype, String regime,
-                       String batchId, Instant validUntil, Instant acceptedAt, Instant definitiefOp) {
-    }
+    public record View(
+            UUID id,
+            NotificatieStatus status,
+            int version,
+            Reden reden,
+            String berichttype,
+            String regime,
+            String batchId,
+            Instant validUntil,
+            Instant acceptedAt,
+            Instant definitiefOp) {}
 
     /**
      * What the send task needs: the encrypted recipient and personalisation with the wrapped data key
      * ({@code null} once erased), and geldig_tot (fixed at acceptance, so it needs no lock to read).
      */
-    public record ForSending(UUID id, UUID dvId, String berichttype, String regime, Instant validUntil,
-                             byte[] recipient, byte[] personalisation, byte[] wrappedDataKey, int kekVersion) {
+    public record ForSending(
+            UUID id,
+            UUID dvId,
+            String berichttype,
+            String regime,
+            Instant validUntil,
+            byte[] recipient,
+            byte[] personalisation,
+            byte[] wrappedDataKey,
+            int kekVersion) {
 
         /** Whether {@code geldig_tot} has passed at {@code now}. */
         public boolean expiredAt(Instant now) {
@@ -148,48 +167,80 @@ public final class NotificatieRepository {
      * What every LDV record about the notification names: its trace and the acceptance's span, the
      * berichttype's processing activity and the pseudonymised data subject. Nothing here needs decrypting.
      */
-    public record ProcessingContext(UUID id, String regime, String traceId, String acceptanceSpanId,
-                                    String processingActivity, String dataSubject, String dataSubjectType) {
-    }
-
+    public record ProcessingContext(
+            UUID id,
+            String regime,
+            String traceId,
+            String acceptanceSpanId,
+            String processingActivity,
+            String dataSubject,
+            String dataSubjectType) {}
 
     public Optional<View> view(DbTransaction tx, UUID dvId, UUID id) {
-        return NOTIFICATIE_VIEW.get(tx).addParam("id", id).addParam("dvId", dvId).execute()
+        return NOTIFICATIE_VIEW
+                .get(tx)
+                .addParam("id", id)
+                .addParam("dvId", dvId)
+                .execute()
                 .map(NotificatieRepository::viewOf);
     }
 
     public List<View> byDvRef(DbTransaction tx, UUID dvId, List<byte[]> hmacs, int limit) {
-        return NOTIFICATIE_BY_DVREF.query(tx).addParam("dvId", dvId).addParam("hmacs", hmacs.toArray(new byte[0][]))
-                .addParam("limit", limit).execute().map(NotificatieRepository::viewOf).toList();
+        return NOTIFICATIE_BY_DVREF
+                .query(tx)
+                .addParam("dvId", dvId)
+                .addParam("hmacs", hmacs.toArray(new byte[0][]))
+                .addParam("limit", limit)
+                .execute()
+                .map(NotificatieRepository::viewOf)
+                .toList();
     }
 
     public Optional<ForSending> forSending(DbTransaction tx, UUID id) {
-        return NOTIFICATIE_FOR_SENDING.get(tx).addParam("id", id).execute().map(row -> new ForSending(
-                DbTypes.uuid(row, "id"), DbTypes.uuid(row, "dv_id"), DbTypes.text(row, "berichttype"),
-                DbTypes.text(row, "regie"), DbTypes.instant(row, "geldig_tot"),
-                row.column("ontvanger_versleuteld").get(byte[].class),
-                row.column("personalisatie_versleuteld").get(byte[].class),
-                row.column("datasleutel_gewrapt").get(byte[].class), DbTypes.integer(row, "kek_versie")));
+        return NOTIFICATIE_FOR_SENDING
+                .get(tx)
+                .addParam("id", id)
+                .execute()
+                .map(row -> new ForSending(
+                        DbTypes.uuid(row, "id"),
+                        DbTypes.uuid(row, "dv_id"),
+                        DbTypes.text(row, "berichttype"),
+                        DbTypes.text(row, "regie"),
+                        DbTypes.instant(row, "geldig_tot"),
+                        row.column("ontvanger_versleuteld").get(byte[].class),
+                        row.column("personalisatie_versleuteld").get(byte[].class),
+                        row.column("datasleutel_gewrapt").get(byte[].class),
+                        DbTypes.integer(row, "kek_versie")));
     }
 
     public Optional<ProcessingContext> processingContext(DbTransaction tx, UUID id) {
-        return NOTIFICATIE_PROCESSING_CONTEXT.get(tx).addParam("id", id).execute()
+        return NOTIFICATIE_PROCESSING_CONTEXT
+                .get(tx)
+                .addParam("id", id)
+                .execute()
                 .map(NotificatieRepository::processingContext);
     }
 
     /** The processing contexts of several notifications at once (those that still exist). */
     public List<ProcessingContext> processingContexts(DbTransaction tx, java.util.Collection<UUID> ids) {
-        return NOTIFICATIE_PROCESSING_CONTEXTS.query(tx).addParam("ids", ids.toArray(UUID[]::new)).execute()
-                .map(NotificatieRepository::processingContext).toList();
+        return NOTIFICATIE_PROCESSING_CONTEXTS
+                .query(tx)
+                .addParam("ids", ids.toArray(UUID[]::new))
+                .execute()
+                .map(NotificatieRepository::processingContext)
+                .toList();
     }
 
     private static ProcessingContext processingContext(io.helidon.dbclient.DbRow row) {
-        return new ProcessingContext(DbTypes.uuid(row, "id"), DbTypes.text(row, "regie"),
-                DbTypes.text(row, "trace_id"), DbTypes.text(row, "aanname_span_id"),
-                DbTypes.text(row, "verwerkingsactiviteit"), DbTypes.text(row, "ldv_betrokkene"),
+        return new ProcessingContext(
+                DbTypes.uuid(row, "id"),
+                DbTypes.text(row, "regie"),
+                DbTypes.text(row, "trace_id"),
+                DbTypes.text(row, "aanname_span_id"),
+                DbTypes.text(row, "verwerkingsactiviteit"),
+                DbTypes.text(row, "ldv_betrokkene"),
                 DbTypes.text(row, "ldv_betrokkene_type"));
     }
-
 
     /**
      * Locks the notification row and returns its current state. {@code FOR NO KEY UPDATE}: it serialises
@@ -209,19 +260,35 @@ public final class NotificatieRepository {
      * changed (0 when the version moved on).
      */
     long setStatus(DbTransaction tx, UUID id, int version, NotificatieStatus to, Reden reden, Instant terminalSince) {
-        return NOTIFICATIE_SET_STATUS.dml(tx)
-                .addParam("naar", to).addParam("reden", reden)
+        return NOTIFICATIE_SET_STATUS
+                .dml(tx)
+                .addParam("naar", to)
+                .addParam("reden", reden)
                 .addParam("terminaalSinds", terminalSince)
-                .addParam("id", id).addParam("versie", version)
+                .addParam("id", id)
+                .addParam("versie", version)
                 .execute();
     }
 
     /** Writes the event of a transition. */
-    void insertEvent(DbTransaction tx, Instant time, UUID dvId, UUID notificatie, int volgnummer,
-                     NotificatieStatus from, NotificatieStatus to, Reden reden) {
-        EVENT_INSERT.dml(tx)
-                .addParam("tijdstip", time).addParam("dvId", dvId).addParam("notificatie", notificatie)
-                .addParam("volgnummer", volgnummer).addParam("van", from).addParam("naar", to).addParam("reden", reden)
+    void insertEvent(
+            DbTransaction tx,
+            Instant time,
+            UUID dvId,
+            UUID notificatie,
+            int volgnummer,
+            NotificatieStatus from,
+            NotificatieStatus to,
+            Reden reden) {
+        EVENT_INSERT
+                .dml(tx)
+                .addParam("tijdstip", time)
+                .addParam("dvId", dvId)
+                .addParam("notificatie", notificatie)
+                .addParam("volgnummer", volgnummer)
+                .addParam("van", from)
+                .addParam("naar", to)
+                .addParam("reden", reden)
                 .execute();
     }
 
@@ -233,57 +300,93 @@ public final class NotificatieRepository {
      * winner's row.
      */
     Set<UUID> insertAll(DbTransaction tx, UUID dvId, String regime, Instant acceptedAt, List<NewNotificatie> all) {
-        return NOTIFICATIE_INSERT_ALL.query(tx)
-                .addParam("dvId", dvId).addParam("regie", regime)
+        return NOTIFICATIE_INSERT_ALL
+                .query(tx)
+                .addParam("dvId", dvId)
+                .addParam("regie", regime)
                 .addParam("aangenomenOp", acceptedAt)
                 .addParam("ids", all.stream().map(NewNotificatie::id).toArray(UUID[]::new))
-                .addParam("dvrefHmacs", all.stream().map(NewNotificatie::dvrefHmac).toArray(byte[][]::new))
+                .addParam(
+                        "dvrefHmacs",
+                        all.stream().map(NewNotificatie::dvrefHmac).toArray(byte[][]::new))
                 .addParam("pepperVersies", texts(all, n -> n.pepperVersion()))
-                .addParam("payloadHmacs", all.stream().map(NewNotificatie::payloadHmac).toArray(byte[][]::new))
+                .addParam(
+                        "payloadHmacs",
+                        all.stream().map(NewNotificatie::payloadHmac).toArray(byte[][]::new))
                 .addParam("payloadPepperVersies", texts(all, n -> n.payloadPepperVersion()))
                 .addParam("batchIds", texts(all, NewNotificatie::batchId))
                 .addParam("berichttypen", texts(all, NewNotificatie::berichttype))
                 .addParam("geldigTots", texts(all, NewNotificatie::validUntil))
-                .addParam("ontvangers", all.stream().map(NewNotificatie::recipientEncrypted).toArray(byte[][]::new))
-                .addParam("personalisaties",
-                        all.stream().map(NewNotificatie::personalisationEncrypted).toArray(byte[][]::new))
-                .addParam("datasleutels", all.stream().map(NewNotificatie::wrappedDataKey).toArray(byte[][]::new))
+                .addParam(
+                        "ontvangers",
+                        all.stream().map(NewNotificatie::recipientEncrypted).toArray(byte[][]::new))
+                .addParam(
+                        "personalisaties",
+                        all.stream()
+                                .map(NewNotificatie::personalisationEncrypted)
+                                .toArray(byte[][]::new))
+                .addParam(
+                        "datasleutels",
+                        all.stream().map(NewNotificatie::wrappedDataKey).toArray(byte[][]::new))
                 .addParam("kekVersies", texts(all, n -> n.kekVersion()))
                 .addParam("traceIds", texts(all, NewNotificatie::traceId))
                 .addParam("aannameSpanIds", texts(all, NewNotificatie::acceptanceSpanId))
                 .addParam("ldvBetrokkenen", texts(all, NewNotificatie::ldvDataSubject))
                 .addParam("ldvBetrokkeneTypes", texts(all, NewNotificatie::ldvDataSubjectType))
                 .addParam("ldvPepperVersies", texts(all, NewNotificatie::ldvPepperVersion))
-                .execute().map(row -> DbTypes.uuid(row, "id")).collect(Collectors.toSet());
+                .execute()
+                .map(row -> DbTypes.uuid(row, "id"))
+                .collect(Collectors.toSet());
     }
 
     private static String[] texts(List<NewNotificatie> all, Function<NewNotificatie, Object> field) {
-        return all.stream().map(field).map(value -> value == null ? null : value.toString()).toArray(String[]::new);
+        return all.stream()
+                .map(field)
+                .map(value -> value == null ? null : value.toString())
+                .toArray(String[]::new);
     }
 
     /** The DV's notifications stored under any pair of the given HMACs. */
-    List<Transitions.Repeatable> byIdempotencyKeys(DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs,
-                                                   List<byte[]> payloadHmacs) {
-        return NOTIFICATIE_BY_IDEMPOTENCY_KEYS.query(tx).addParam("dvId", dvId)
+    List<Transitions.Repeatable> byIdempotencyKeys(
+            DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs, List<byte[]> payloadHmacs) {
+        return NOTIFICATIE_BY_IDEMPOTENCY_KEYS
+                .query(tx)
+                .addParam("dvId", dvId)
                 .addParam("dvrefHmacs", dvrefHmacs.toArray(byte[][]::new))
-                .addParam("payloadHmacs", payloadHmacs.toArray(byte[][]::new)).execute()
-                .map(row -> new Transitions.Repeatable(locked(row), row.column("dvref_hmac").get(byte[].class),
-                        row.column("payload_hmac").get(byte[].class))).toList();
+                .addParam("payloadHmacs", payloadHmacs.toArray(byte[][]::new))
+                .execute()
+                .map(row -> new Transitions.Repeatable(
+                        locked(row),
+                        row.column("dvref_hmac").get(byte[].class),
+                        row.column("payload_hmac").get(byte[].class)))
+                .toList();
     }
 
     private static Transitions.Locked locked(DbRow row) {
-        return new Transitions.Locked(DbTypes.uuid(row, "id"), DbTypes.uuid(row, "dv_id"),
-                NotificatieStatus.of(DbTypes.text(row, "status")), DbTypes.integer(row, "versie"),
-                Reden.ofNullable(DbTypes.text(row, "laatste_reden")), DbTypes.instant(row, "geldig_tot"),
-                DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "trace_id"),
+        return new Transitions.Locked(
+                DbTypes.uuid(row, "id"),
+                DbTypes.uuid(row, "dv_id"),
+                NotificatieStatus.of(DbTypes.text(row, "status")),
+                DbTypes.integer(row, "versie"),
+                Reden.ofNullable(DbTypes.text(row, "laatste_reden")),
+                DbTypes.instant(row, "geldig_tot"),
+                DbTypes.text(row, "berichttype"),
+                DbTypes.text(row, "regie"),
+                DbTypes.text(row, "trace_id"),
                 DbTypes.text(row, "aanname_span_id"));
     }
 
     private static View viewOf(DbRow row) {
-        return new View(DbTypes.uuid(row, "id"), NotificatieStatus.of(DbTypes.text(row, "status")),
-                DbTypes.integer(row, "versie"), Reden.ofNullable(DbTypes.text(row, "laatste_reden")),
-                DbTypes.text(row, "berichttype"), DbTypes.text(row, "regie"), DbTypes.text(row, "batch_id"),
-                DbTypes.instant(row, "geldig_tot"), DbTypes.instant(row, "aangenomen_op"),
+        return new View(
+                DbTypes.uuid(row, "id"),
+                NotificatieStatus.of(DbTypes.text(row, "status")),
+                DbTypes.integer(row, "versie"),
+                Reden.ofNullable(DbTypes.text(row, "laatste_reden")),
+                DbTypes.text(row, "berichttype"),
+                DbTypes.text(row, "regie"),
+                DbTypes.text(row, "batch_id"),
+                DbTypes.instant(row, "geldig_tot"),
+                DbTypes.instant(row, "aangenomen_op"),
                 DbTypes.instant(row, "definitief_op"));
     }
 }

@@ -31,8 +31,8 @@ public enum NotificatieStatus implements DbValue {
     GEANNULEERD("geannuleerd");
 
     /** Statuses that absorb (bezorgstatus-onbekend still accepts a late receipt). */
-    public static final Set<NotificatieStatus> TERMINAL = EnumSet.of(DEFINITIEF_BEZORGD, NIET_BEZORGBAAR,
-            TECHNISCH_MISLUKT, BEZORGSTATUS_ONBEKEND, VERLOPEN, GEANNULEERD);
+    public static final Set<NotificatieStatus> TERMINAL = EnumSet.of(
+            DEFINITIEF_BEZORGD, NIET_BEZORGBAAR, TECHNISCH_MISLUKT, BEZORGSTATUS_ONBEKEND, VERLOPEN, GEANNULEERD);
 
     private final String value;
 
@@ -50,7 +50,9 @@ public enum NotificatieStatus implements DbValue {
     }
 
     public static NotificatieStatus of(String value) {
-        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst()
+        return Arrays.stream(values())
+                .filter(s -> s.value.equals(value))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown notificatie status " + value));
     }
 

@@ -10,9 +10,16 @@ import java.util.UUID;
  * @param verzoekGedaanOp when the first POST to NotifyNL was made for it (null: never)
  * @param ontvangstCompletedAt completed_at of the last receipt applied to it (receipt ordering, delivery proof)
  */
-public record Poging(UUID id, UUID notificatie, int nummer, PogingStatus status, UUID notifyId,
-                     List<UUID> duplicateNotifyIds, Instant sentAt, Instant verzoekGedaanOp,
-                     Instant receiptCompletedAt) {
+public record Poging(
+        UUID id,
+        UUID notificatie,
+        int nummer,
+        PogingStatus status,
+        UUID notifyId,
+        List<UUID> duplicateNotifyIds,
+        Instant sentAt,
+        Instant verzoekGedaanOp,
+        Instant receiptCompletedAt) {
 
     /** Whether a POST for this attempt was ever made: it may be at NotifyNL even without an answer. */
     public boolean requested() {

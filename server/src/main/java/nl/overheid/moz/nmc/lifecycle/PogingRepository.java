@@ -73,16 +73,30 @@ public final class PogingRepository {
 
     /** Creates attempt {@code nummer} ({@code gepland}). The unique (notificatie, nummer) refuses a second one. */
     public Poging insert(DbTransaction tx, UUID notificatie, int nummer) {
-        return POGING_INSERT.get(tx).addParam("notificatie", notificatie).addParam("nummer", nummer)
-                .addParam("now", clock.instant()).execute().map(PogingRepository::poging).orElseThrow();
+        return POGING_INSERT
+                .get(tx)
+                .addParam("notificatie", notificatie)
+                .addParam("nummer", nummer)
+                .addParam("now", clock.instant())
+                .execute()
+                .map(PogingRepository::poging)
+                .orElseThrow();
     }
 
     public Optional<Poging> latest(DbTransaction tx, UUID notificatie) {
-        return POGING_LATEST.get(tx).addParam("notificatie", notificatie).execute().map(PogingRepository::poging);
+        return POGING_LATEST
+                .get(tx)
+                .addParam("notificatie", notificatie)
+                .execute()
+                .map(PogingRepository::poging);
     }
 
     public List<Poging> all(DbTransaction tx, UUID notificatie) {
-        return POGING_ALL.query(tx).addParam("notificatie", notificatie).execute().map(PogingRepository::poging)
+        return POGING_ALL
+                .query(tx)
+                .addParam("notificatie", notificatie)
+                .execute()
+                .map(PogingRepository::poging)
                 .toList();
     }
 
@@ -100,24 +114,42 @@ public final class PogingRepository {
 
     /** gepland → verzonden with NotifyNL's id. {@code false} when the attempt was no longer gepland. */
     public boolean markSent(DbTransaction tx, UUID id, UUID notifyId) {
-        return POGING_MARK_SENT.dml(tx).addParam("id", id).addParam("notifyId", notifyId)
-                .addParam("now", clock.instant()).execute() == 1;
+        return POGING_MARK_SENT
+                        .dml(tx)
+                        .addParam("id", id)
+                        .addParam("notifyId", notifyId)
+                        .addParam("now", clock.instant())
+                        .execute()
+                == 1;
     }
 
     /** Records that a POST for this attempt is about to be made (kept from the first one on). */
     public void markRequested(DbTransaction tx, UUID id) {
-        POGING_MARK_REQUESTED.dml(tx).addParam("id", id).addParam("now", clock.instant()).execute();
+        POGING_MARK_REQUESTED
+                .dml(tx)
+                .addParam("id", id)
+                .addParam("now", clock.instant())
+                .execute();
     }
 
     /** Records another NotifyNL id for the same attempt (a second send after an expired lease); {@code true}: new. */
     public boolean addDuplicate(DbTransaction tx, UUID id, UUID notifyId) {
-        return POGING_ADD_DUPLICATE.dml(tx).addParam("id", id).addParam("notifyId", notifyId).execute() == 1;
+        return POGING_ADD_DUPLICATE
+                        .dml(tx)
+                        .addParam("id", id)
+                        .addParam("notifyId", notifyId)
+                        .execute()
+                == 1;
     }
 
     /** Applies a receipt's outcome: the new status and the receipt's completed_at. */
     public void applyOutcome(DbTransaction tx, UUID id, PogingStatus status, Instant completedAt) {
-        POGING_APPLY_OUTCOME.dml(tx).addParam("id", id).addParam("status", status)
-                .addParam("completedAt", completedAt).execute();
+        POGING_APPLY_OUTCOME
+                .dml(tx)
+                .addParam("id", id)
+                .addParam("status", status)
+                .addParam("completedAt", completedAt)
+                .execute();
     }
 
     public void setStatus(DbTransaction tx, UUID id, PogingStatus status) {
@@ -125,9 +157,15 @@ public final class PogingRepository {
     }
 
     static Poging poging(DbRow row) {
-        return new Poging(DbTypes.uuid(row, "id"), DbTypes.uuid(row, "notificatie"), DbTypes.integer(row, "nummer"),
-                PogingStatus.of(DbTypes.text(row, "status")), DbTypes.uuid(row, "notify_id"),
-                DbTypes.uuids(row, "duplicaat_notify_ids"), DbTypes.instant(row, "verzonden_op"),
-                DbTypes.instant(row, "verzoek_gedaan_op"), DbTypes.instant(row, "ontvangst_completed_at"));
+        return new Poging(
+                DbTypes.uuid(row, "id"),
+                DbTypes.uuid(row, "notificatie"),
+                DbTypes.integer(row, "nummer"),
+                PogingStatus.of(DbTypes.text(row, "status")),
+                DbTypes.uuid(row, "notify_id"),
+                DbTypes.uuids(row, "duplicaat_notify_ids"),
+                DbTypes.instant(row, "verzonden_op"),
+                DbTypes.instant(row, "verzoek_gedaan_op"),
+                DbTypes.instant(row, "ontvangst_completed_at"));
     }
 }

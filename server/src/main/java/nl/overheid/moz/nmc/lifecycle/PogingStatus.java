@@ -41,7 +41,9 @@ public enum PogingStatus implements DbValue {
     }
 
     public static PogingStatus of(String value) {
-        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst()
+        return Arrays.stream(values())
+                .filter(s -> s.value.equals(value))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown poging status " + value));
     }
 

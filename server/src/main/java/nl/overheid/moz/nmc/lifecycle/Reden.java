@@ -26,7 +26,9 @@ public enum Reden implements DbValue {
         if (value == null) {
             return null;
         }
-        return Arrays.stream(values()).filter(r -> r.value.equals(value)).findFirst()
+        return Arrays.stream(values())
+                .filter(r -> r.value.equals(value))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown reden " + value));
     }
 

@@ -32,8 +32,17 @@ public final class Transitions {
     }
 
     /** A notification as locked in the current transaction. */
-    public record Locked(UUID id, UUID dvId, NotificatieStatus status, int version, Reden reden, Instant validUntil,
-                         String berichttype, String regime, String traceId, String acceptanceSpanId) {
+    public record Locked(
+            UUID id,
+            UUID dvId,
+            NotificatieStatus status,
+            int version,
+            Reden reden,
+            Instant validUntil,
+            String berichttype,
+            String regime,
+            String traceId,
+            String acceptanceSpanId) {
 
         /** Whether the DV gave an identifying number (centralised) rather than an e-mail address. */
         public boolean centraal() {
@@ -47,8 +56,7 @@ public final class Transitions {
     }
 
     /** What acceptance produced: the new notification, or the existing one for a repeated request. */
-    public record AcceptResult(Locked notificatie, boolean created) {
-    }
+    public record AcceptResult(Locked notificatie, boolean created) {}
 
     /**
      * Locks the notification row and returns its current state; empty when the notification does not exist.
@@ -69,16 +77,25 @@ public final class Transitions {
             throw new TransitionRefused(current.status(), to);
         }
         // Erasure and retention count from the last time the notification became terminal.
-        long updated = notificaties.setStatus(tx, current.id(), current.version(), to, reden,
-                to.terminal() ? clock.instant() : null);
+        long updated = notificaties.setStatus(
+                tx, current.id(), current.version(), to, reden, to.terminal() ? clock.instant() : null);
         if (updated != 1) {
             throw new IllegalStateException("notification " + current.id() + " changed under its row lock");
         }
         int volgnummer = current.version() + 1;
-        notificaties.insertEvent(tx, clock.instant(), current.dvId(), current.id(), volgnummer, current.status(), to,
-                reden);
-        return new Locked(current.id(), current.dvId(), to, volgnummer, reden, current.validUntil(),
-                current.berichttype(), current.regime(), current.traceId(), current.acceptanceSpanId());
+        notificaties.insertEvent(
+                tx, clock.instant(), current.dvId(), current.id(), volgnummer, current.status(), to, reden);
+        return new Locked(
+                current.id(),
+                current.dvId(),
+                to,
+                volgnummer,
+                reden,
+                current.validUntil(),
+                current.berichttype(),
+                current.regime(),
+                current.traceId(),
+                current.acceptanceSpanId());
     }
 
     /**
@@ -94,18 +111,32 @@ public final class Transitions {
             return List.of();
         }
         NewNotificatie first = all.getFirst();
-        if (all.stream().anyMatch(n -> !n.dvId().equals(first.dvId()) || !n.regime().equals(first.regime()))) {
+        if (all.stream()
+                .anyMatch(n -> !n.dvId().equals(first.dvId()) || !n.regime().equals(first.regime()))) {
             throw new IllegalArgumentException("one acceptance statement takes notifications of one DV and regime");
         }
         Set<UUID> created = notificaties.insertAll(tx, first.dvId(), first.regime(), clock.instant(), all);
         List<AcceptResult> results = new ArrayList<>(all.size());
         for (NewNotificatie n : all) {
             if (created.contains(n.id())) {
-                results.add(new AcceptResult(new Locked(n.id(), n.dvId(), NotificatieStatus.AANGENOMEN, 1, null,
-                        n.validUntil(), n.berichttype(), n.regime(), n.traceId(), n.acceptanceSpanId()), true));
+                results.add(new AcceptResult(
+                        new Locked(
+                                n.id(),
+                                n.dvId(),
+                                NotificatieStatus.AANGENOMEN,
+                                1,
+                                null,
+                                n.validUntil(),
+                                n.berichttype(),
+                                n.regime(),
+                                n.traceId(),
+                                n.acceptanceSpanId()),
+                        true));
             } else {
-                results.add(new AcceptResult(findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()),
-                        List.of(n.payloadHmac())).orElseThrow(), false));
+                results.add(new AcceptResult(
+                        findAccepted(tx, n.dvId(), List.of(n.dvrefHmac()), List.of(n.payloadHmac()))
+                                .orElseThrow(),
+                        false));
             }
         }
         return results;
@@ -117,17 +148,19 @@ public final class Transitions {
     }
 
     /** An accepted notification with the idempotency key it was stored under. */
-    public record Repeatable(Locked notificatie, byte[] dvrefHmac, byte[] payloadHmac) {
-    }
+    public record Repeatable(Locked notificatie, byte[] dvrefHmac, byte[] payloadHmac) {}
 
     /** The notification an identical request created, under any of the given HMACs (one per pepper version). */
-    public Optional<Locked> findAccepted(DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs, List<byte[]> payloadHmacs) {
-        return findAcceptedAll(tx, dvId, dvrefHmacs, payloadHmacs).stream().findFirst().map(Repeatable::notificatie);
+    public Optional<Locked> findAccepted(
+            DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs, List<byte[]> payloadHmacs) {
+        return findAcceptedAll(tx, dvId, dvrefHmacs, payloadHmacs).stream()
+                .findFirst()
+                .map(Repeatable::notificatie);
     }
 
     /** The DV's notifications stored under any pair of the given HMACs. */
-    public List<Repeatable> findAcceptedAll(DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs,
-                                            List<byte[]> payloadHmacs) {
+    public List<Repeatable> findAcceptedAll(
+            DbTransaction tx, UUID dvId, List<byte[]> dvrefHmacs, List<byte[]> payloadHmacs) {
         return notificaties.byIdempotencyKeys(tx, dvId, dvrefHmacs, payloadHmacs);
     }
 }

@@ -28,7 +28,8 @@ public final class JsonLogFormatter extends Formatter {
         StringWriter out = new StringWriter(256);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
-            json.writeStringField("time", Instant.ofEpochMilli(record.getMillis()).toString());
+            json.writeStringField(
+                    "time", Instant.ofEpochMilli(record.getMillis()).toString());
             json.writeStringField("level", record.getLevel().getName());
             json.writeStringField("logger", record.getLoggerName());
             json.writeStringField("message", formatMessage(record));

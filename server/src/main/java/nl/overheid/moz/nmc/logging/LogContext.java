@@ -23,8 +23,7 @@ public final class LogContext {
 
     private static final ThreadLocal<Map<String, String>> CURRENT = ThreadLocal.withInitial(Map::of);
 
-    private LogContext() {
-    }
+    private LogContext() {}
 
     /** A scope that restores the previous context when closed. */
     public interface Scope extends AutoCloseable {

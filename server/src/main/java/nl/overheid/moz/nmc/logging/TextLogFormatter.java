@@ -11,17 +11,24 @@ import java.util.logging.LogRecord;
  */
 public final class TextLogFormatter extends Formatter {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
     @Override
     public String format(LogRecord record) {
         StringBuilder line = new StringBuilder(160)
-                .append(TIME.format(record.getInstant())).append(' ').append(record.getLevel().getName())
-                .append(' ').append(record.getLoggerName()).append(": ").append(formatMessage(record));
+                .append(TIME.format(record.getInstant()))
+                .append(' ')
+                .append(record.getLevel().getName())
+                .append(' ')
+                .append(record.getLoggerName())
+                .append(": ")
+                .append(formatMessage(record));
         if (!LogContext.current().isEmpty()) {
             line.append(" [");
-            new java.util.TreeMap<>(LogContext.current()).forEach((key, value) -> line.append(key).append('=').append(value).append(' '));
+            new java.util.TreeMap<>(LogContext.current())
+                    .forEach((key, value) ->
+                            line.append(key).append('=').append(value).append(' '));
             line.setLength(line.length() - 1);
             line.append(']');
         }

@@ -33,13 +33,12 @@ public final class EventPartitions implements Duty {
     }
 
     /** A range partition made for rows of the default partition, and how many rows moved into it. */
-    public record Adopted(String partition, long rows) {
-    }
+    public record Adopted(String partition, long rows) {}
 
     /** Creates the next partition when it is due; returns its name if one was created. */
     public Optional<String> ensureNext(double fillRatio) {
-        Optional<String> created = ShortLocks.tryInTransaction(database, partitions,
-                        tx -> partitions.ensureNext(tx, fillRatio))
+        Optional<String> created = ShortLocks.tryInTransaction(
+                        database, partitions, tx -> partitions.ensureNext(tx, fillRatio))
                 .flatMap(name -> name);
         created.ifPresent(name -> LOG.info(() -> "created event-log partition " + name));
         return created;
@@ -56,8 +55,8 @@ public final class EventPartitions implements Duty {
     public List<Adopted> adoptDefault() {
         List<Adopted> adopted = new ArrayList<>();
         while (adopted.size() < MAX_ADOPTIONS_PER_ROUND && defaultHasRows()) {
-            Optional<Optional<Adopted>> step = ShortLocks.tryInTransaction(database, partitions,
-                    partitions::adoptDefault);
+            Optional<Optional<Adopted>> step =
+                    ShortLocks.tryInTransaction(database, partitions, partitions::adoptDefault);
             if (step.isEmpty()) {
                 LOG.fine("rows of event_default not moved: the event log's lock was not granted; next round");
                 break;

@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.Duty;
-import nl.overheid.moz.nmc.refusal.Refusal;
 
 /**
  * Event-log retention (design §10): drops a range partition once its youngest event is older than the
@@ -50,10 +49,11 @@ public final class EventRetention implements Duty {
         List<String> expired = database.inTransaction(tx -> partitions.expired(tx, now, cutoff));
         List<String> dropped = new ArrayList<>();
         for (String partition : expired.subList(0, Math.min(expired.size(), MAX_DROPS_PER_ROUND))) {
-            Optional<Boolean> step = ShortLocks.tryInTransaction(database, partitions,
-                    tx -> partitions.drop(tx, partition, now));
+            Optional<Boolean> step =
+                    ShortLocks.tryInTransaction(database, partitions, tx -> partitions.drop(tx, partition, now));
             if (step.isEmpty()) {
-                LOG.fine(() -> "event-log partition " + partition + " not dropped: the lock was not granted; next round");
+                LOG.fine(() ->
+                        "event-log partition " + partition + " not dropped: the lock was not granted; next round");
                 break;
             }
             if (step.get()) {

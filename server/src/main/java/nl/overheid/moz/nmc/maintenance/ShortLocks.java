@@ -16,12 +16,11 @@ final class ShortLocks {
 
     static final Duration LOCK_TIMEOUT = Duration.ofMillis(500);
 
-    private ShortLocks() {
-    }
+    private ShortLocks() {}
 
     /** Runs {@code work} in one transaction under the short lock timeout; empty when a lock was not granted. */
-    static <T> Optional<T> tryInTransaction(Database database, PartitionRepository partitions,
-                                            Function<DbTransaction, T> work) {
+    static <T> Optional<T> tryInTransaction(
+            Database database, PartitionRepository partitions, Function<DbTransaction, T> work) {
         try {
             return Optional.of(database.inTransaction(tx -> {
                 partitions.limitLockWait(tx, LOCK_TIMEOUT);

@@ -27,10 +27,19 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class NmcMetrics implements AutoCloseable {
 
     /** Buckets of the latency histograms, in seconds. */
-    private static final Duration[] LATENCY_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10),
-        Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
-        Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
-        Duration.ofSeconds(10)};
+    private static final Duration[] LATENCY_BUCKETS = {
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofMillis(2500),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(10)
+    };
 
     private final MeterRegistry registry = Metrics.globalRegistry();
     private final Counter rejectedReceipts;
@@ -42,6 +51,7 @@ public final class NmcMetrics implements AutoCloseable {
     private final Counter duplicateNotifyIds;
     /** Gauges this instance registered, by name and labels, with the value they read. */
     private final Map<List<Object>, AtomicReference<Double>> gaugeValues = new ConcurrentHashMap<>();
+
     private final List<Meter> gauges = new CopyOnWriteArrayList<>();
 
     public NmcMetrics() {
@@ -56,7 +66,8 @@ public final class NmcMetrics implements AutoCloseable {
         webhookEvents = registry.getOrCreate(Counter.builder("nmc.webhook.delivered.events")
                 .description("events delivered to DV webhooks with a 2xx"));
         webhookFailures = registry.getOrCreate(Counter.builder("nmc.webhook.failed.deliveries")
-                .description("webhook calls that failed: non-2xx, time-out, connection, oversized answer, refused target"));
+                .description(
+                        "webhook calls that failed: non-2xx, time-out, connection, oversized answer, refused target"));
         duplicateNotifyIds = registry.getOrCreate(Counter.builder("nmc.notifynl.duplicate.ids")
                 .description("NotifyNL ids seen for an attempt that already had another (the e-mail went out twice)"));
     }
@@ -94,18 +105,26 @@ public final class NmcMetrics implements AutoCloseable {
     /** One claim round of a task kind: counted, its latency in a histogram, the tasks it claimed. */
     public void claimRound(String kind, Duration took, int claimed) {
         List<Tag> tags = List.of(Tag.create("soort", kind));
-        registry.getOrCreate(Counter.builder("nmc.engine.claim.rounds").tags(tags)
-                .description("claim rounds per task kind")).increment();
-        registry.getOrCreate(Counter.builder("nmc.engine.claimed.tasks").tags(tags)
-                .description("tasks claimed per task kind")).increment(claimed);
-        registry.getOrCreate(Timer.builder("nmc.engine.claim.duration").tags(tags).buckets(LATENCY_BUCKETS)
-                .description("duration of one claim transaction per task kind")).record(took);
+        registry.getOrCreate(
+                        Counter.builder("nmc.engine.claim.rounds").tags(tags).description("claim rounds per task kind"))
+                .increment();
+        registry.getOrCreate(Counter.builder("nmc.engine.claimed.tasks")
+                        .tags(tags)
+                        .description("tasks claimed per task kind"))
+                .increment(claimed);
+        registry.getOrCreate(Timer.builder("nmc.engine.claim.duration")
+                        .tags(tags)
+                        .buckets(LATENCY_BUCKETS)
+                        .description("duration of one claim transaction per task kind"))
+                .record(took);
     }
 
     /** Tasks re-claimed after their previous claim's lease ran out (a worker died or hung). */
     public void leasesExpired(String kind, int count) {
-        registry.getOrCreate(Counter.builder("nmc.engine.lease.expiries").tags(List.of(Tag.create("soort", kind)))
-                .description("tasks claimed again after their lease expired")).increment(count);
+        registry.getOrCreate(Counter.builder("nmc.engine.lease.expiries")
+                        .tags(List.of(Tag.create("soort", kind)))
+                        .description("tasks claimed again after their lease expired"))
+                .increment(count);
     }
 
     /**
@@ -131,9 +150,14 @@ public final class NmcMetrics implements AutoCloseable {
             party = "notifynl";
             error = cause;
         }
-        registry.getOrCreate(Counter.builder("nmc.engine.postponements")
-                .tags(List.of(Tag.create("soort", kind), Tag.create("partij", party), Tag.create("fout", error)))
-                .description("tasks postponed because a party failed (no attempt counted), by party and error class"))
+        registry.getOrCreate(
+                        Counter.builder("nmc.engine.postponements")
+                                .tags(List.of(
+                                        Tag.create("soort", kind),
+                                        Tag.create("partij", party),
+                                        Tag.create("fout", error)))
+                                .description(
+                                        "tasks postponed because a party failed (no attempt counted), by party and error class"))
                 .increment();
     }
 
@@ -142,26 +166,36 @@ public final class NmcMetrics implements AutoCloseable {
     /** One answered request: counted by operation and status, its latency by operation. */
     public void apiRequest(String operatie, int status, Duration took) {
         registry.getOrCreate(Counter.builder("nmc.api.requests")
-                .tags(List.of(Tag.create("operatie", operatie), Tag.create("status", Integer.toString(status))))
-                .description("API requests by operation (method and path template) and status")).increment();
-        registry.getOrCreate(Timer.builder("nmc.api.request.duration").tags(List.of(Tag.create("operatie", operatie)))
-                .buckets(LATENCY_BUCKETS).description("API request latency by operation")).record(took);
+                        .tags(List.of(Tag.create("operatie", operatie), Tag.create("status", Integer.toString(status))))
+                        .description("API requests by operation (method and path template) and status"))
+                .increment();
+        registry.getOrCreate(Timer.builder("nmc.api.request.duration")
+                        .tags(List.of(Tag.create("operatie", operatie)))
+                        .buckets(LATENCY_BUCKETS)
+                        .description("API request latency by operation"))
+                .record(took);
     }
 
     /** One problem answered, by operation, problem type and status. */
     public void apiProblem(String operatie, String type, int status) {
         registry.getOrCreate(Counter.builder("nmc.api.problems")
-                .tags(List.of(Tag.create("operatie", operatie), Tag.create("type", type),
-                        Tag.create("status", Integer.toString(status))))
-                .description("RFC 9457 problems answered, by operation, type and status")).increment();
+                        .tags(List.of(
+                                Tag.create("operatie", operatie),
+                                Tag.create("type", type),
+                                Tag.create("status", Integer.toString(status))))
+                        .description("RFC 9457 problems answered, by operation, type and status"))
+                .increment();
     }
 
     // ---- gauges ----
 
     /** Rows whose data key is wrapped under a KEK version (the re-wrap's progress; 0: the version can go). */
     public void kekRows(int version, long count) {
-        set("nmc.kek.rows", "notifications whose data key is wrapped under this KEK version",
-                List.of(Tag.create("versie", Integer.toString(version))), count);
+        set(
+                "nmc.kek.rows",
+                "notifications whose data key is wrapped under this KEK version",
+                List.of(Tag.create("versie", Integer.toString(version))),
+                count);
     }
 
     /**
@@ -169,8 +203,11 @@ public final class NmcMetrics implements AutoCloseable {
      * counted (design §11), labelled with the DV's OIN (an organisation's number, not personal data).
      */
     public void unacknowledgedTerminal(String oin, long count) {
-        set("nmc.feed.unacknowledged.terminal", "terminal statuses older than the DV's bevestigingstermijn, not acknowledged",
-                List.of(Tag.create("dv", oin)), count);
+        set(
+                "nmc.feed.unacknowledged.terminal",
+                "terminal statuses older than the DV's bevestigingstermijn, not acknowledged",
+                List.of(Tag.create("dv", oin)),
+                count);
     }
 
     /**
@@ -178,16 +215,22 @@ public final class NmcMetrics implements AutoCloseable {
      * the current or the previous minute): its tokens and how many were taken, as last counted.
      */
     public void sendBudget(String service, String purpose, String venster, int capacity, int taken) {
-        List<Tag> tags = List.of(Tag.create("service", service), Tag.create("doel", purpose),
-                Tag.create("venster", venster));
+        List<Tag> tags =
+                List.of(Tag.create("service", service), Tag.create("doel", purpose), Tag.create("venster", venster));
         set("nmc.send.budget.capacity", "tokens of the NotifyNL service's budget share per minute", tags, capacity);
-        set("nmc.send.budget.taken", "tokens of the share taken in the window (given-back ones not counted)", tags,
+        set(
+                "nmc.send.budget.taken",
+                "tokens of the share taken in the window (given-back ones not counted)",
+                tags,
                 taken);
     }
 
     /** Tasks parked as {@code mislukt} of one kind, as last counted. */
     public void failedTasks(String kind, long count) {
-        set("nmc.tasks.failed", "tasks parked as mislukt, waiting for an operator", List.of(Tag.create("soort", kind)),
+        set(
+                "nmc.tasks.failed",
+                "tasks parked as mislukt, waiting for an operator",
+                List.of(Tag.create("soort", kind)),
                 count);
     }
 
@@ -195,9 +238,15 @@ public final class NmcMetrics implements AutoCloseable {
     public void backlog(String kind, long due, double oldestDueSeconds, long leaseExpired) {
         List<Tag> tags = List.of(Tag.create("soort", kind));
         set("nmc.tasks.backlog", "open tasks that are due (in progress included)", tags, due);
-        set("nmc.tasks.oldest.due.seconds", "how long the oldest due open task has been due (0: none)", tags,
+        set(
+                "nmc.tasks.oldest.due.seconds",
+                "how long the oldest due open task has been due (0: none)",
+                tags,
                 oldestDueSeconds);
-        set("nmc.tasks.lease.expired", "open tasks whose lease ran out and that no claim took over yet", tags,
+        set(
+                "nmc.tasks.lease.expired",
+                "open tasks whose lease ran out and that no claim took over yet",
+                tags,
                 leaseExpired);
     }
 
@@ -205,7 +254,10 @@ public final class NmcMetrics implements AutoCloseable {
     public void sendBacklog(String oin, long due, double oldestDueSeconds) {
         List<Tag> tags = List.of(Tag.create("dv", oin));
         set("nmc.sending.backlog", "due verzenden tasks per DV", tags, due);
-        set("nmc.sending.oldest.due.seconds", "how long the DV's oldest due verzenden task has been due", tags,
+        set(
+                "nmc.sending.oldest.due.seconds",
+                "how long the DV's oldest due verzenden task has been due",
+                tags,
                 oldestDueSeconds);
     }
 
@@ -220,11 +272,16 @@ public final class NmcMetrics implements AutoCloseable {
      */
     public void missingContactShare(String oin, long terminal, double share, boolean aboveThreshold) {
         List<Tag> tags = List.of(Tag.create("dv", oin));
-        set("nmc.geen.contactgegevens.terminal", "centralised notifications that ended within the window", tags,
+        set(
+                "nmc.geen.contactgegevens.terminal",
+                "centralised notifications that ended within the window",
+                tags,
                 terminal);
         set("nmc.geen.contactgegevens.share", "share of those that ended geen-contactgegevens", tags, share);
-        set("nmc.geen.contactgegevens.above.threshold",
-                "1 while the share is above observe.geen-contactgegevens.threshold (with enough notifications)", tags,
+        set(
+                "nmc.geen.contactgegevens.above.threshold",
+                "1 while the share is above observe.geen-contactgegevens.threshold (with enough notifications)",
+                tags,
                 aboveThreshold ? 1 : 0);
     }
 
@@ -247,12 +304,14 @@ public final class NmcMetrics implements AutoCloseable {
     }
 
     private void set(String name, String description, List<Tag> tags, double value) {
-        gaugeValues.computeIfAbsent(List.of(name, tags), key -> {
-            AtomicReference<Double> holder = new AtomicReference<>(0.0);
-            gauges.add(registry.getOrCreate(Gauge.builder(name, () -> holder.get()).tags(tags)
-                    .description(description)));
-            return holder;
-        }).set(value);
+        gaugeValues
+                .computeIfAbsent(List.of(name, tags), key -> {
+                    AtomicReference<Double> holder = new AtomicReference<>(0.0);
+                    gauges.add(registry.getOrCreate(
+                            Gauge.builder(name, () -> holder.get()).tags(tags).description(description)));
+                    return holder;
+                })
+                .set(value);
     }
 
     /** The gauges read this instance's values: remove them with it. */

@@ -37,8 +37,13 @@ public final class Readiness {
     private volatile Instant schemaCheckedAt = Instant.MIN;
     private volatile String schemaProblem = "not checked yet";
 
-    public Readiness(Database database, Envelope envelope, Map<String, Peppers> peppers, Clock clock,
-                     Duration timeout, Duration schemaInterval) {
+    public Readiness(
+            Database database,
+            Envelope envelope,
+            Map<String, Peppers> peppers,
+            Clock clock,
+            Duration timeout,
+            Duration schemaInterval) {
         this.database = database;
         this.envelope = envelope;
         this.peppers = Map.copyOf(peppers);
@@ -105,7 +110,8 @@ public final class Readiness {
 
     private String bounded(Supplier<String> check) {
         try {
-            return CompletableFuture.supplyAsync(check, task -> Thread.ofVirtual().start(task))
+            return CompletableFuture.supplyAsync(
+                            check, task -> Thread.ofVirtual().start(task))
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             return "no answer within " + timeout;
@@ -132,7 +138,8 @@ public final class Readiness {
             @Override
             public HealthCheckResponse call() {
                 String why = problem.get();
-                HealthCheckResponse.Builder response = HealthCheckResponse.builder().status(why == null);
+                HealthCheckResponse.Builder response =
+                        HealthCheckResponse.builder().status(why == null);
                 if (why != null) {
                     response.detail("reason", why);
                 }

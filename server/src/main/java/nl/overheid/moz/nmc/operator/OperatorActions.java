@@ -56,10 +56,20 @@ public final class OperatorActions {
     private final WorkSignals signals;
     private final Clock clock;
 
-    public OperatorActions(Database database, TaskRepository tasks, Transitions transitions, NotificatieTasks notificatieTasks,
-                  Register register, WebhookTargets webhookTargets, Webhooks webhooks, EventRepository events,
-                  KeyRewrap keyRewrap, PepperCompromises pepperCompromises, OperatorAudit audit, WorkSignals signals,
-                  Clock clock) {
+    public OperatorActions(
+            Database database,
+            TaskRepository tasks,
+            Transitions transitions,
+            NotificatieTasks notificatieTasks,
+            Register register,
+            WebhookTargets webhookTargets,
+            Webhooks webhooks,
+            EventRepository events,
+            KeyRewrap keyRewrap,
+            PepperCompromises pepperCompromises,
+            OperatorAudit audit,
+            WorkSignals signals,
+            Clock clock) {
         this.database = database;
         this.tasks = tasks;
         this.transitions = transitions;
@@ -78,12 +88,10 @@ public final class OperatorActions {
     // ---- tasks ----------------------------------------------------------------------------------------
 
     /** A task with the OIN of its DV (null for system tasks). */
-    public record TaskInfo(TaskRepository.TaskView task, String oin) {
-    }
+    public record TaskInfo(TaskRepository.TaskView task, String oin) {}
 
     /** A page and the position of the next one (null on the last page). */
-    public record Page<T>(List<T> items, Long next) {
-    }
+    public record Page<T>(List<T> items, Long next) {}
 
     /**
      * Parked tasks, oldest first; {@code oin} a DV's OIN or null. A DV that is not registered has no tasks.
@@ -93,16 +101,24 @@ public final class OperatorActions {
             Map<UUID, String> oins = oins(tx);
             UUID dvId = null;
             if (oin != null) {
-                dvId = oins.entrySet().stream().filter(e -> e.getValue().equals(oin)).map(Map.Entry::getKey)
-                        .findFirst().orElse(null);
+                dvId = oins.entrySet().stream()
+                        .filter(e -> e.getValue().equals(oin))
+                        .map(Map.Entry::getKey)
+                        .findFirst()
+                        .orElse(null);
                 if (dvId == null) {
                     return new Page<TaskInfo>(List.of(), null);
                 }
             }
-            List<TaskInfo> page = tasks.listParked(tx, new TaskRepository.ParkedFilter(kind, dvId, lastError,
-                    after, limit + 1)).stream().map(task -> new TaskInfo(task, oins.get(task.dvId()))).toList();
+            List<TaskInfo> page =
+                    tasks
+                            .listParked(tx, new TaskRepository.ParkedFilter(kind, dvId, lastError, after, limit + 1))
+                            .stream()
+                            .map(task -> new TaskInfo(task, oins.get(task.dvId())))
+                            .toList();
             return page.size() > limit
-                    ? new Page<>(page.subList(0, limit), page.get(limit - 1).task().id())
+                    ? new Page<>(
+                            page.subList(0, limit), page.get(limit - 1).task().id())
                     : new Page<>(page, null);
         });
     }
@@ -114,31 +130,37 @@ public final class OperatorActions {
     }
 
     /** What a reopening did: the tasks open again, and those left alone (not parked). */
-    public record Reopening(List<Long> reopened, List<Long> notParked) {
-    }
+    public record Reopening(List<Long> reopened, List<Long> notParked) {}
 
     /** Puts the parked ones of {@code ids} back in the queue, due now; one audit row for the selection. */
     public Reopening reopen(String operator, List<Long> ids, String explanation) {
         List<TaskRepository.Reopened> reopened = database.inTransaction(tx -> {
             List<TaskRepository.Reopened> done = tasks.reopenParked(tx, ids, clock.instant());
             Set<Long> open = done.stream().map(TaskRepository.Reopened::id).collect(Collectors.toSet());
-            audit.record(tx, operator, OperatorAudit.Action.TAKEN_HEROPENEN,
-                    ids.size() == 1 ? "taak " + ids.getFirst() : ids.size() + " taken", explanation,
-                    json(Map.of("heropend", ids.stream().filter(open::contains).toList(),
-                            "nietGeparkeerd", ids.stream().filter(id -> !open.contains(id)).toList())));
+            audit.record(
+                    tx,
+                    operator,
+                    OperatorAudit.Action.TAKEN_HEROPENEN,
+                    ids.size() == 1 ? "taak " + ids.getFirst() : ids.size() + " taken",
+                    explanation,
+                    json(Map.of(
+                            "heropend",
+                            ids.stream().filter(open::contains).toList(),
+                            "nietGeparkeerd",
+                            ids.stream().filter(id -> !open.contains(id)).toList())));
             return done;
         });
         reopened.stream().map(TaskRepository.Reopened::kind).distinct().forEach(signals::nudge);
         Set<Long> open = reopened.stream().map(TaskRepository.Reopened::id).collect(Collectors.toSet());
-        return new Reopening(ids.stream().filter(open::contains).toList(),
+        return new Reopening(
+                ids.stream().filter(open::contains).toList(),
                 ids.stream().filter(id -> !open.contains(id)).toList());
     }
 
     // ---- notifications --------------------------------------------------------------------------------
 
     /** A transition an operator forced. */
-    public record Forced(UUID notificatie, NotificatieStatus from, NotificatieStatus to, Reden reden, int version) {
-    }
+    public record Forced(UUID notificatie, NotificatieStatus from, NotificatieStatus to, Reden reden, int version) {}
 
     /**
      * Moves the notification to {@code naar} through the transition function (so an allowed pair only, one
@@ -148,8 +170,8 @@ public final class OperatorActions {
     public Forced forceTransition(String operator, UUID id, NotificatieStatus to, Reden reden, String explanation) {
         try {
             return database.inTransaction(tx -> {
-                Transitions.Locked current = transitions.lock(tx, id)
-                        .orElseThrow(() -> new Refusal.NotFound("notification"));
+                Transitions.Locked current =
+                        transitions.lock(tx, id).orElseThrow(() -> new Refusal.NotFound("notification"));
                 Transitions.Locked after = transitions.apply(tx, current, to, reden);
                 if (to.terminal()) {
                     notificatieTasks.completeAll(tx, after);
@@ -159,29 +181,42 @@ public final class OperatorActions {
                 details.put("naar", to.dbValue());
                 details.put("reden", reden == null ? null : reden.dbValue());
                 details.put("versie", after.version());
-                audit.record(tx, operator, OperatorAudit.Action.OVERGANG_FORCEREN, "notificatie " + id, explanation,
+                audit.record(
+                        tx,
+                        operator,
+                        OperatorAudit.Action.OVERGANG_FORCEREN,
+                        "notificatie " + id,
+                        explanation,
                         json(details));
                 return new Forced(id, current.status(), to, reden, after.version());
             });
         } catch (TransitionRefused refused) {
-            throw new Refusal.TransitionNotAllowed(refused.from().dbValue(), refused.to().dbValue());
+            throw new Refusal.TransitionNotAllowed(
+                    refused.from().dbValue(), refused.to().dbValue());
         }
     }
 
     // ---- the register ---------------------------------------------------------------------------------
 
     /** What an operator registers for a DV; a null duration or count takes the schema's default. */
-    public record DvInput(String oin, String naam, int quotaPerMinute, List<String> berichttypen, URI webhookUrl,
-                          Integer webhookMaxMislukkingen, Duration acknowledgementPeriod, Duration maxCursorleeftijd,
-                          URI managementChannel) {
-    }
+    public record DvInput(
+            String oin,
+            String naam,
+            int quotaPerMinute,
+            List<String> berichttypen,
+            URI webhookUrl,
+            Integer webhookMaxMislukkingen,
+            Duration acknowledgementPeriod,
+            Duration maxCursorleeftijd,
+            URI managementChannel) {}
 
     public List<Register.Registration> dienstverleners() {
         return database.inTransaction(tx -> register.registrations(tx, null));
     }
 
     public Optional<Register.Registration> dienstverlener(String oin) {
-        return database.inTransaction(tx -> register.registrations(tx, oin).stream().findFirst());
+        return database.inTransaction(
+                tx -> register.registrations(tx, oin).stream().findFirst());
     }
 
     /** The DV's webhook state, if it has a webhook. */
@@ -200,7 +235,8 @@ public final class OperatorActions {
         positive("/bevestigingstermijn", input.acknowledgementPeriod()).ifPresent(errors::add);
         positive("/maxCursorleeftijd", input.maxCursorleeftijd()).ifPresent(errors::add);
         return database.inTransaction(tx -> {
-            Set<String> known = register.allBerichttypen(tx).stream().map(Berichttype::code).collect(Collectors.toSet());
+            Set<String> known =
+                    register.allBerichttypen(tx).stream().map(Berichttype::code).collect(Collectors.toSet());
             for (int i = 0; i < input.berichttypen().size(); i++) {
                 if (!known.contains(input.berichttypen().get(i))) {
                     errors.add(new Refusal.Invalid("/berichttypen/" + i, "unknown", "Dit berichttype bestaat niet."));
@@ -209,25 +245,41 @@ public final class OperatorActions {
             if (!errors.isEmpty()) {
                 throw new Refusal.InvalidRegistration(errors);
             }
-            Contract contract = new Contract(input.webhookUrl(),
-                    input.webhookMaxMislukkingen() == null ? Contract.DEFAULT_WEBHOOK_MAX_MISLUKKINGEN
+            Contract contract = new Contract(
+                    input.webhookUrl(),
+                    input.webhookMaxMislukkingen() == null
+                            ? Contract.DEFAULT_WEBHOOK_MAX_MISLUKKINGEN
                             : input.webhookMaxMislukkingen(),
-                    input.acknowledgementPeriod() == null ? Contract.DEFAULT_BEVESTIGINGSTERMIJN : input.acknowledgementPeriod(),
+                    input.acknowledgementPeriod() == null
+                            ? Contract.DEFAULT_BEVESTIGINGSTERMIJN
+                            : input.acknowledgementPeriod(),
                     input.maxCursorleeftijd() == null ? Contract.DEFAULT_MAX_CURSORLEEFTIJD : input.maxCursorleeftijd(),
                     input.managementChannel());
-            List<String> types = input.berichttypen().stream().distinct().sorted().toList();
+            List<String> types =
+                    input.berichttypen().stream().distinct().sorted().toList();
             register.put(tx, new Register.DvSeed(input.oin(), input.naam(), types, input.quotaPerMinute(), contract));
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("naam", input.naam());
             details.put("quotumPerMinuut", input.quotaPerMinute());
             details.put("berichttypen", types);
-            details.put("webhookUrl", contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
+            details.put(
+                    "webhookUrl",
+                    contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
             details.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
             details.put("bevestigingstermijn", contract.acknowledgementPeriod().toString());
             details.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
-            details.put("beheerkanaal", contract.managementChannel() == null ? null : contract.managementChannel().toString());
-            audit.record(tx, operator, OperatorAudit.Action.DIENSTVERLENER_VASTLEGGEN, "dienstverlener " + input.oin(),
-                    explanation, json(details));
+            details.put(
+                    "beheerkanaal",
+                    contract.managementChannel() == null
+                            ? null
+                            : contract.managementChannel().toString());
+            audit.record(
+                    tx,
+                    operator,
+                    OperatorAudit.Action.DIENSTVERLENER_VASTLEGGEN,
+                    "dienstverlener " + input.oin(),
+                    explanation,
+                    json(details));
             return register.registrations(tx, input.oin()).getFirst();
         });
     }
@@ -252,12 +304,20 @@ public final class OperatorActions {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("templateId", type.notifyTemplateId().toString());
             details.put("notifyService", type.notifyService());
-            details.put("standaardGeldigheid", type.defaultValidity() == null ? null
-                    : type.defaultValidity().toString());
+            details.put(
+                    "standaardGeldigheid",
+                    type.defaultValidity() == null
+                            ? null
+                            : type.defaultValidity().toString());
             details.put("maxPogingen", type.maxFailures());
             details.put("verwerkingsactiviteit", type.processingActivity());
-            audit.record(tx, operator, OperatorAudit.Action.BERICHTTYPE_VASTLEGGEN, "berichttype " + type.code(),
-                    explanation, json(details));
+            audit.record(
+                    tx,
+                    operator,
+                    OperatorAudit.Action.BERICHTTYPE_VASTLEGGEN,
+                    "berichttype " + type.code(),
+                    explanation,
+                    json(details));
         });
         return type;
     }
@@ -266,7 +326,11 @@ public final class OperatorActions {
     public Webhooks.State resumeWebhook(String operator, String oin, String explanation) {
         Register.Registration dv = dienstverlener(oin).orElseThrow(() -> new Refusal.NotFound("DV"));
         Webhooks.State state = webhooks.resume(dv.id()).orElseThrow(() -> new Refusal.NotFound("webhook"));
-        audit.record(operator, OperatorAudit.Action.WEBHOOK_HERVATTEN, "dienstverlener " + oin, explanation,
+        audit.record(
+                operator,
+                OperatorAudit.Action.WEBHOOK_HERVATTEN,
+                "dienstverlener " + oin,
+                explanation,
                 json(Map.of("mislukkingen", state.mislukkingen())));
         return state;
     }
@@ -282,36 +346,48 @@ public final class OperatorActions {
         return database.inTransaction(tx -> {
             int raised = events.raiseClusterEpoch(tx, expected)
                     .orElseThrow(() -> new Refusal.EpochMismatch(events.clusterEpoch(tx)));
-            audit.record(tx, operator, OperatorAudit.Action.CLUSTER_EPOCH_VERHOGEN, "cluster", explanation,
+            audit.record(
+                    tx,
+                    operator,
+                    OperatorAudit.Action.CLUSTER_EPOCH_VERHOGEN,
+                    "cluster",
+                    explanation,
                     json(Map.of("van", expected, "naar", raised)));
             return raised;
         });
     }
 
     /** What a re-wrap round did. */
-    public record Rewrap(int rewrapped, int currentVersion, Map<Integer, Long> rowsPerVersion) {
-    }
+    public record Rewrap(int rewrapped, int currentVersion, Map<Integer, Long> rowsPerVersion) {}
 
     /** Runs one round of the KEK re-wrap now (it also runs as a duty). */
     public Rewrap rewrap(String operator, String explanation) {
         int done = keyRewrap.runOnce();
         Map<Integer, Long> perVersion = keyRewrap.rowsPerVersion();
         Rewrap result = new Rewrap(done, keyRewrap.currentVersion(), perVersion);
-        audit.record(operator, OperatorAudit.Action.KEK_HERWRAPPEN, "kek", explanation,
+        audit.record(
+                operator,
+                OperatorAudit.Action.KEK_HERWRAPPEN,
+                "kek",
+                explanation,
                 json(Map.of("herwrapt", done, "huidigeVersie", result.currentVersion(), "rijenPerVersie", perVersion)));
         return result;
     }
 
     /** Marks a pepper version compromised (refused when no other version could take over). */
-    public void markPepperCompromised(String operator, PepperCompromises.Purpose purpose, int version,
-                                      String explanation) {
+    public void markPepperCompromised(
+            String operator, PepperCompromises.Purpose purpose, int version, String explanation) {
         try {
             pepperCompromises.markCompromised(purpose, version);
         } catch (PepperCompromises.Refused refused) {
             throw new Refusal.PepperRefused(refused.getMessage());
         }
-        audit.record(operator, OperatorAudit.Action.PEPPER_COMPROMITTEREN, "pepper " + purpose.dbValue() + " " + version,
-                explanation, json(Map.of("doel", purpose.dbValue(), "versie", version)));
+        audit.record(
+                operator,
+                OperatorAudit.Action.PEPPER_COMPROMITTEREN,
+                "pepper " + purpose.dbValue() + " " + version,
+                explanation,
+                json(Map.of("doel", purpose.dbValue(), "versie", version)));
     }
 
     // ---- helpers --------------------------------------------------------------------------------------
@@ -325,11 +401,16 @@ public final class OperatorActions {
         if (url == null) {
             return Optional.empty();
         }
-        return webhookTargets.refusedUrl(url).map(code -> new Refusal.Invalid(field, code, switch (code) {
-            case "url-not-https" -> "Moet een https-URL zijn.";
-            case "address-not-public" -> "Moet naar een openbaar adres wijzen.";
-            default -> "Is geen bruikbare absolute URL.";
-        }));
+        return webhookTargets
+                .refusedUrl(url)
+                .map(code -> new Refusal.Invalid(
+                        field,
+                        code,
+                        switch (code) {
+                            case "url-not-https" -> "Moet een https-URL zijn.";
+                            case "address-not-public" -> "Moet naar een openbaar adres wijzen.";
+                            default -> "Is geen bruikbare absolute URL.";
+                        }));
     }
 
     private static Optional<Refusal.Invalid> positive(String field, Duration duration) {
@@ -345,5 +426,4 @@ public final class OperatorActions {
             throw new IllegalStateException("cannot write audit details", e);
         }
     }
-
 }

@@ -2,9 +2,9 @@ package nl.overheid.moz.nmc.operator;
 
 import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.Period;
 import java.time.ZoneOffset;
-import java.time.Instant;
 import java.util.List;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.Duty;
@@ -18,10 +18,14 @@ public final class OperatorAudit implements Duty {
 
     /** The kinds of action, as the database and the API name them. */
     public enum Action {
-        TAKEN_HEROPENEN("taken-heropenen"), OVERGANG_FORCEREN("overgang-forceren"),
-        DIENSTVERLENER_VASTLEGGEN("dienstverlener-vastleggen"), BERICHTTYPE_VASTLEGGEN("berichttype-vastleggen"),
-        WEBHOOK_HERVATTEN("webhook-hervatten"), CLUSTER_EPOCH_VERHOGEN("cluster-epoch-verhogen"),
-        KEK_HERWRAPPEN("kek-herwrappen"), PEPPER_COMPROMITTEREN("pepper-compromitteren");
+        TAKEN_HEROPENEN("taken-heropenen"),
+        OVERGANG_FORCEREN("overgang-forceren"),
+        DIENSTVERLENER_VASTLEGGEN("dienstverlener-vastleggen"),
+        BERICHTTYPE_VASTLEGGEN("berichttype-vastleggen"),
+        WEBHOOK_HERVATTEN("webhook-hervatten"),
+        CLUSTER_EPOCH_VERHOGEN("cluster-epoch-verhogen"),
+        KEK_HERWRAPPEN("kek-herwrappen"),
+        PEPPER_COMPROMITTEREN("pepper-compromitteren");
 
         private final String value;
 
@@ -44,13 +48,17 @@ public final class OperatorAudit implements Duty {
     }
 
     /** A recorded action; {@code details} is JSON without personal data. */
-    public record Entry(long id, Instant time, String operator, Action action, String subject,
-                        String explanation, String details) {
-    }
+    public record Entry(
+            long id,
+            Instant time,
+            String operator,
+            Action action,
+            String subject,
+            String explanation,
+            String details) {}
 
     /** Which actions to read ({@code null}: any), before id {@code before} (0: from the newest), at most {@code limit}. */
-    public record Filter(Action action, Instant from, Instant until, long before, int limit) {
-    }
+    public record Filter(Action action, Instant from, Instant until, long before, int limit) {}
 
     private final Database database;
     private final OperatorAuditRepository audit;
@@ -65,8 +73,8 @@ public final class OperatorAudit implements Duty {
     }
 
     /** Records an action in the caller's transaction. */
-    public void record(DbTransaction tx, String operator, Action action, String subject, String explanation,
-                       String details) {
+    public void record(
+            DbTransaction tx, String operator, Action action, String subject, String explanation, String details) {
         audit.insert(tx, clock.instant(), operator, action, subject, explanation, details);
     }
 
@@ -86,7 +94,8 @@ public final class OperatorAudit implements Duty {
 
     @Override
     public int runOnce() {
-        Instant before = clock.instant().atOffset(ZoneOffset.UTC).minus(retention).toInstant();
+        Instant before =
+                clock.instant().atOffset(ZoneOffset.UTC).minus(retention).toInstant();
         return Math.toIntExact(database.inTransaction(tx -> audit.deleteOlderThan(tx, before)));
     }
 }

@@ -30,22 +30,46 @@ public final class OperatorAuditRepository {
             """);
 
     /** Writes one action. */
-    void insert(DbTransaction tx, Instant time, String operator, OperatorAudit.Action action, String subject,
-                String explanation, String details) {
-        BEHEERACTIE_INSERT.dml(tx).addParam("tijdstip", time).addParam("beheerder", operator)
-                .addParam("actie", action.value()).addParam("onderwerp", subject)
-                .addParam("toelichting", explanation).addParam("details", details).execute();
+    void insert(
+            DbTransaction tx,
+            Instant time,
+            String operator,
+            OperatorAudit.Action action,
+            String subject,
+            String explanation,
+            String details) {
+        BEHEERACTIE_INSERT
+                .dml(tx)
+                .addParam("tijdstip", time)
+                .addParam("beheerder", operator)
+                .addParam("actie", action.value())
+                .addParam("onderwerp", subject)
+                .addParam("toelichting", explanation)
+                .addParam("details", details)
+                .execute();
     }
 
     /** The actions the filter selects, newest first. */
     List<OperatorAudit.Entry> list(DbTransaction tx, OperatorAudit.Filter filter) {
-        return BEHEERACTIE_LIST.query(tx).addParam("before", filter.before())
-                .addParam("actie", filter.action() == null ? null : filter.action().value())
-                .addParam("van", filter.from()).addParam("tot", filter.until()).addParam("limit", filter.limit())
-                .execute().map(row -> new OperatorAudit.Entry(DbTypes.longValue(row, "id"),
-                        DbTypes.instant(row, "tijdstip"), DbTypes.text(row, "beheerder"),
-                        OperatorAudit.Action.of(DbTypes.text(row, "actie")), DbTypes.text(row, "onderwerp"),
-                        DbTypes.text(row, "toelichting"), DbTypes.text(row, "details"))).toList();
+        return BEHEERACTIE_LIST
+                .query(tx)
+                .addParam("before", filter.before())
+                .addParam(
+                        "actie",
+                        filter.action() == null ? null : filter.action().value())
+                .addParam("van", filter.from())
+                .addParam("tot", filter.until())
+                .addParam("limit", filter.limit())
+                .execute()
+                .map(row -> new OperatorAudit.Entry(
+                        DbTypes.longValue(row, "id"),
+                        DbTypes.instant(row, "tijdstip"),
+                        DbTypes.text(row, "beheerder"),
+                        OperatorAudit.Action.of(DbTypes.text(row, "actie")),
+                        DbTypes.text(row, "onderwerp"),
+                        DbTypes.text(row, "toelichting"),
+                        DbTypes.text(row, "details")))
+                .toList();
     }
 
     /** Deletes up to 1,000 actions recorded before {@code before}; returns how many. */

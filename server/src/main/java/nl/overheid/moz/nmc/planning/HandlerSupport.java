@@ -20,8 +20,15 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
  * @param lease   how long a claim owns its task; extended before each external call
  * @param backoff the wait before the n-th retry of a postponed task
  */
-public record HandlerSupport(OwnedTasks owned, TaskRepository tasks, NotificatieTasks notificatieTasks,
-                             Transitions transitions, PogingRepository pogingen, NotificatieRepository notificaties,
-                             ProcessingLog ldv, NmcMetrics metrics, Clock clock, Duration lease,
-                             IntFunction<Duration> backoff) {
-}
+public record HandlerSupport(
+        OwnedTasks owned,
+        TaskRepository tasks,
+        NotificatieTasks notificatieTasks,
+        Transitions transitions,
+        PogingRepository pogingen,
+        NotificatieRepository notificaties,
+        ProcessingLog ldv,
+        NmcMetrics metrics,
+        Clock clock,
+        Duration lease,
+        IntFunction<Duration> backoff) {}

@@ -33,8 +33,8 @@ public final class NotificatieTasks {
     private final Duration eraseAfter;
 
     /** @param eraseAfter how long after its terminal status a notification's data key is erased */
-    public NotificatieTasks(TaskRepository tasks, Transitions transitions, Register register, Clock clock,
-                             Duration eraseAfter) {
+    public NotificatieTasks(
+            TaskRepository tasks, Transitions transitions, Register register, Clock clock, Duration eraseAfter) {
         this.tasks = tasks;
         this.register = register;
         this.lock = (tx, task) -> transitions.lock(tx, task.notificatie());
@@ -61,10 +61,13 @@ public final class NotificatieTasks {
      * The first send tasks of newly accepted notifications, in one statement; {@code notifyServices} maps each
      * one's berichttype to its NotifyNL service (whose budget the send spends).
      */
-    public void planFirstSends(DbTransaction tx, List<Transitions.Locked> accepted, Map<String, String> notifyServices,
-                               Instant due) {
-        tasks.insertAll(tx, accepted.stream()
-                .map(n -> sendTask(n, notifyServices.get(n.berichttype()), due)).toList());
+    public void planFirstSends(
+            DbTransaction tx, List<Transitions.Locked> accepted, Map<String, String> notifyServices, Instant due) {
+        tasks.insertAll(
+                tx,
+                accepted.stream()
+                        .map(n -> sendTask(n, notifyServices.get(n.berichttype()), due))
+                        .toList());
     }
 
     private static TaskRepository.NewTask sendTask(Transitions.Locked n, String notifyService, Instant due) {
@@ -76,10 +79,19 @@ public final class NotificatieTasks {
      * The receipt task of a stored receipt: one per (attempt, receipt completed_at), outside the one-per-kind
      * rule, so several receipts of one notification can wait at once.
      */
-    public void planReceipt(DbTransaction tx, UUID dvId, UUID notificatie, UUID poging, long receipt,
-                            Instant completedAt, String traceId, Instant due) {
-        tasks.insert(tx, new TaskRepository.NewTask(TaskKind.VERWERKEN, dvId, notificatie, poging, receipt,
-                completedAt, due, traceId, "{}"));
+    public void planReceipt(
+            DbTransaction tx,
+            UUID dvId,
+            UUID notificatie,
+            UUID poging,
+            long receipt,
+            Instant completedAt,
+            String traceId,
+            Instant due) {
+        tasks.insert(
+                tx,
+                new TaskRepository.NewTask(
+                        TaskKind.VERWERKEN, dvId, notificatie, poging, receipt, completedAt, due, traceId, "{}"));
     }
 
     /**
@@ -91,15 +103,19 @@ public final class NotificatieTasks {
     }
 
     /** {@link #planReconciliation} of an attempt {@code notifyService} accepted (the send commit knows it). */
-    public void planReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging, String notifyService,
-                                   Instant due) {
-        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.RECONCILIEREN, n.dvId(), n.id(), due,
-                n.traceId()).withPoging(poging).withBudget(notifyService));
+    public void planReconciliation(
+            DbTransaction tx, Transitions.Locked n, UUID poging, String notifyService, Instant due) {
+        tasks.insert(
+                tx,
+                TaskRepository.NewTask.forNotificatie(TaskKind.RECONCILIEREN, n.dvId(), n.id(), due, n.traceId())
+                        .withPoging(poging)
+                        .withBudget(notifyService));
     }
 
     /** The NotifyNL service of the notification's berichttype (a berichttype is never deleted while in use). */
     private String notifyService(DbTransaction tx, Transitions.Locked n) {
-        return register.berichttype(tx, n.berichttype()).map(Berichttype::notifyService)
+        return register.berichttype(tx, n.berichttype())
+                .map(Berichttype::notifyService)
                 .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
     }
 
@@ -113,8 +129,8 @@ public final class NotificatieTasks {
 
     /** The finalise task of a delivered notification. */
     public void planFinalise(DbTransaction tx, Transitions.Locked n, Instant due) {
-        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.VASTSTELLEN, n.dvId(), n.id(), due,
-                n.traceId()));
+        tasks.insert(
+                tx, TaskRepository.NewTask.forNotificatie(TaskKind.VASTSTELLEN, n.dvId(), n.id(), due, n.traceId()));
     }
 
     /** Completes the notification's open task of one kind, whoever holds it. */
@@ -130,8 +146,10 @@ public final class NotificatieTasks {
      */
     public void completeAll(DbTransaction tx, Transitions.Locked n) {
         tasks.completeAllForNotificatieExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
-        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.WISSEN, n.dvId(), n.id(),
-                clock.instant().plus(eraseAfter), n.traceId()));
+        tasks.insert(
+                tx,
+                TaskRepository.NewTask.forNotificatie(
+                        TaskKind.WISSEN, n.dvId(), n.id(), clock.instant().plus(eraseAfter), n.traceId()));
     }
 
     /**
@@ -139,10 +157,11 @@ public final class NotificatieTasks {
      * At most one per notification (one open task per kind).
      */
     public void planInvalidReport(DbTransaction tx, Transitions.Locked n, Instant due) {
-        tasks.insert(tx, TaskRepository.NewTask.forNotificatie(TaskKind.ONGELDIG_MELDEN, n.dvId(), n.id(), due,
-                n.traceId()));
+        tasks.insert(
+                tx,
+                TaskRepository.NewTask.forNotificatie(TaskKind.ONGELDIG_MELDEN, n.dvId(), n.id(), due, n.traceId()));
     }
 
-    private static final java.util.Set<TaskKind> KEPT_WHEN_TERMINAL = java.util.EnumSet.of(TaskKind.VERWERKEN,
-            TaskKind.ONGELDIG_MELDEN);
+    private static final java.util.Set<TaskKind> KEPT_WHEN_TERMINAL =
+            java.util.EnumSet.of(TaskKind.VERWERKEN, TaskKind.ONGELDIG_MELDEN);
 }

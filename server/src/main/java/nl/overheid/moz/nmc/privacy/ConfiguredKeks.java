@@ -36,12 +36,17 @@ public final class ConfiguredKeks implements KekProvider {
 
     public static ConfiguredKeks from(Config kek) {
         Map<Integer, byte[]> versions = new TreeMap<>();
-        kek.get("versions").asNodeList().orElseThrow(
-                () -> new IllegalArgumentException(kek.key() + ".versions is required"))
-                .forEach(node -> versions.put(Integer.parseInt(node.name()),
+        kek.get("versions")
+                .asNodeList()
+                .orElseThrow(() -> new IllegalArgumentException(kek.key() + ".versions is required"))
+                .forEach(node -> versions.put(
+                        Integer.parseInt(node.name()),
                         Base64.getDecoder().decode(node.asString().get())));
-        return new ConfiguredKeks(kek.get("current-version").asInt().orElse(versions.keySet().stream()
-                .max(Integer::compare).orElseThrow()), versions);
+        return new ConfiguredKeks(
+                kek.get("current-version")
+                        .asInt()
+                        .orElse(versions.keySet().stream().max(Integer::compare).orElseThrow()),
+                versions);
     }
 
     @Override

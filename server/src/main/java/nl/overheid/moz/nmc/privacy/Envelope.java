@@ -38,12 +38,10 @@ public final class Envelope {
     }
 
     /** A sealed notification: its wrapped data key, the KEK version, and each field's ciphertext. */
-    public record Sealed(byte[] wrappedKey, int kekVersion, Map<String, byte[]> ciphertexts) {
-    }
+    public record Sealed(byte[] wrappedKey, int kekVersion, Map<String, byte[]> ciphertexts) {}
 
     /** A data key re-wrapped under another KEK; the ciphertexts stay as they are. */
-    public record Rewrapped(byte[] wrappedKey, int kekVersion) {
-    }
+    public record Rewrapped(byte[] wrappedKey, int kekVersion) {}
 
     /** Seals the fields of a new notification under a fresh data key, wrapped by the current KEK. */
     public Sealed seal(UUID notificatieId, Map<String, String> fields) {
@@ -54,8 +52,8 @@ public final class Envelope {
             int version = keys.currentKekVersion();
             byte[] wrapped = seal(keys.kek(version), key.getEncoded(), aad(notificatieId, "dek"));
             Map<String, byte[]> ciphertexts = new LinkedHashMap<>();
-            fields.forEach((field, plaintext) -> ciphertexts.put(field,
-                    seal(key, plaintext.getBytes(StandardCharsets.UTF_8), aad(notificatieId, field))));
+            fields.forEach((field, plaintext) -> ciphertexts.put(
+                    field, seal(key, plaintext.getBytes(StandardCharsets.UTF_8), aad(notificatieId, field))));
             return new Sealed(wrapped, version, Map.copyOf(ciphertexts));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot create a data key", e);
@@ -75,8 +73,8 @@ public final class Envelope {
         }
         SecretKey key = new SecretKeySpec(open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek")), "AES");
         Map<String, String> plaintexts = new LinkedHashMap<>();
-        fields.forEach((field, ciphertext) -> plaintexts.put(field,
-                new String(open(key, ciphertext, aad(notificatieId, field)), StandardCharsets.UTF_8)));
+        fields.forEach((field, ciphertext) -> plaintexts.put(
+                field, new String(open(key, ciphertext, aad(notificatieId, field)), StandardCharsets.UTF_8)));
         return plaintexts;
     }
 
@@ -111,7 +109,10 @@ public final class Envelope {
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
             cipher.updateAAD(aad);
             byte[] sealed = cipher.doFinal(plaintext);
-            return ByteBuffer.allocate(IV_BYTES + sealed.length).put(iv).put(sealed).array();
+            return ByteBuffer.allocate(IV_BYTES + sealed.length)
+                    .put(iv)
+                    .put(sealed)
+                    .array();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("encryption failed", e);
         }

@@ -40,13 +40,20 @@ public final class Peppers {
     /** Reads {@code current-version} and {@code versions.<n>} (base64) from a pepper subtree. */
     public static Peppers from(Config config) {
         Map<Integer, byte[]> versions = new TreeMap<>();
-        config.get("versions").asNodeList().orElseThrow(
-                () -> new IllegalArgumentException(config.key() + ".versions is required"))
-                .forEach(node -> versions.put(Integer.parseInt(node.name()),
+        config.get("versions")
+                .asNodeList()
+                .orElseThrow(() -> new IllegalArgumentException(config.key() + ".versions is required"))
+                .forEach(node -> versions.put(
+                        Integer.parseInt(node.name()),
                         Base64.getDecoder().decode(node.asString().get())));
         try {
-            return new Peppers(config.get("current-version").asInt().orElse(versions.keySet().stream()
-                    .max(Integer::compare).orElseThrow()), versions);
+            return new Peppers(
+                    config.get("current-version")
+                            .asInt()
+                            .orElse(versions.keySet().stream()
+                                    .max(Integer::compare)
+                                    .orElseThrow()),
+                    versions);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(config.key() + ": " + e.getMessage(), e);
         }
@@ -63,7 +70,9 @@ public final class Peppers {
         if (!marked.contains(currentVersion)) {
             return currentVersion;
         }
-        return peppers.keySet().stream().filter(version -> !marked.contains(version)).max(Integer::compare)
+        return peppers.keySet().stream()
+                .filter(version -> !marked.contains(version))
+                .max(Integer::compare)
                 .orElseThrow(() -> new IllegalStateException("every pepper version is compromised"));
     }
 
@@ -94,7 +103,9 @@ public final class Peppers {
 
     /** The dvRef's HMAC under every pepper version still in use (search tests them all, design §9). */
     public java.util.List<byte[]> dvRefUnderEveryVersion(UUID dvId, String dvRef) {
-        return peppers.keySet().stream().map(version -> dvRef(version, dvId, dvRef)).toList();
+        return peppers.keySet().stream()
+                .map(version -> dvRef(version, dvId, dvRef))
+                .toList();
     }
 
     /** HMAC over any canonical text under the given pepper version. */

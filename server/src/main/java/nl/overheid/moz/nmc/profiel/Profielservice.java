@@ -27,25 +27,22 @@ public interface Profielservice {
         }
 
         /** No address to send to: the party is unknown, or has no e-mail preference. */
-        record NoContact(Reason reason) implements Lookup {
-        }
+        record NoContact(Reason reason) implements Lookup {}
 
         /** The call failed (error, 429, time-out, connection, an answer outside the contract): try later. */
-        record Unavailable(String reason) implements Lookup {
-        }
+        record Unavailable(String reason) implements Lookup {}
     }
 
     /** Why a lookup found no address; to the DV both are {@code geen-contactgegevens}. */
     enum Reason {
-        UNKNOWN_PARTY, NO_EMAIL_PREFERENCE
+        UNKNOWN_PARTY,
+        NO_EMAIL_PREFERENCE
     }
 
     /** The outcome of a report. */
     sealed interface Report {
-        record Reported() implements Report {
-        }
+        record Reported() implements Report {}
 
-        record Unavailable(String reason) implements Report {
-        }
+        record Unavailable(String reason) implements Report {}
     }
 }

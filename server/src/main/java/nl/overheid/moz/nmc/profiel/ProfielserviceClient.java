@@ -46,7 +46,8 @@ public final class ProfielserviceClient implements Profielservice {
     public ProfielserviceClient(ProfielserviceSettings settings) {
         ApiClient client = new ApiClient();
         client.updateBaseUri(settings.baseUrl());
-        client.setHttpClientBuilder(HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
+        client.setHttpClientBuilder(HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER));
         client.setReadTimeout(settings.readTimeout());
         client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + settings.token()));
@@ -70,8 +71,8 @@ public final class ProfielserviceClient implements Profielservice {
                     case TYPE_UNKNOWN_PARTY -> new Lookup.NoContact(Reason.UNKNOWN_PARTY);
                     case TYPE_NO_EMAIL_PREFERENCE -> new Lookup.NoContact(Reason.NO_EMAIL_PREFERENCE);
                     default -> {
-                        FailedCalls.warn(LOG, LOOKUP, "a 404 of a problem type outside the contract", span,
-                                LOOKUP_NEXT);
+                        FailedCalls.warn(
+                                LOG, LOOKUP, "a 404 of a problem type outside the contract", span, LOOKUP_NEXT);
                         yield new Lookup.Unavailable("contract");
                     }
                 };
@@ -87,9 +88,13 @@ public final class ProfielserviceClient implements Profielservice {
     @Override
     public Report reportInvalid(UUID reportId, String kvkNummer, Span span) {
         try {
-            OngeldigMeldingOntvangen received = api.emailadresOngeldigMelden(new OngeldigMelding()
-                    .meldingId(reportId).identificerendNummer(kvkNummer).soort(OngeldigMelding.SoortEnum.KVK)
-                    .kanaal(OngeldigMelding.KanaalEnum.EMAIL).reden(OngeldigMelding.RedenEnum.PERMANENT_FAILURE),
+            OngeldigMeldingOntvangen received = api.emailadresOngeldigMelden(
+                    new OngeldigMelding()
+                            .meldingId(reportId)
+                            .identificerendNummer(kvkNummer)
+                            .soort(OngeldigMelding.SoortEnum.KVK)
+                            .kanaal(OngeldigMelding.KanaalEnum.EMAIL)
+                            .reden(OngeldigMelding.RedenEnum.PERMANENT_FAILURE),
                     span.traceparent());
             if (received != null && reportId.equals(received.getMeldingId())) {
                 return new Report.Reported();
@@ -121,7 +126,8 @@ public final class ProfielserviceClient implements Profielservice {
     }
 
     private static String logReason(ApiException e) {
-        return e.getCode() > 0 ? FailedCalls.status(e.getCode(), "profielservice.token")
+        return e.getCode() > 0
+                ? FailedCalls.status(e.getCode(), "profielservice.token")
                 : FailedCalls.exception(e.getCause() == null ? e : e.getCause());
     }
 }

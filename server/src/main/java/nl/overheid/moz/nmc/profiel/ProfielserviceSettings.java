@@ -13,8 +13,8 @@ import java.time.Duration;
  * @param readTimeout    bound of waiting for the answer
  * @param reportMaxPostponements tries of an invalid-address report before it is parked for an operator
  */
-public record ProfielserviceSettings(String baseUrl, String token, Duration connectTimeout, Duration readTimeout,
-                                     int reportMaxPostponements) {
+public record ProfielserviceSettings(
+        String baseUrl, String token, Duration connectTimeout, Duration readTimeout, int reportMaxPostponements) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(5);
@@ -33,8 +33,10 @@ public record ProfielserviceSettings(String baseUrl, String token, Duration conn
 
     public static ProfielserviceSettings from(Config profielservice) {
         return new ProfielserviceSettings(
-                profielservice.get("base-url").asString().orElseThrow(
-                        () -> new IllegalArgumentException("profielservice.base-url is required")),
+                profielservice
+                        .get("base-url")
+                        .asString()
+                        .orElseThrow(() -> new IllegalArgumentException("profielservice.base-url is required")),
                 profielservice.get("token").asString().orElse(null),
                 profielservice.get("connect-timeout").as(Duration.class).orElse(DEFAULT_CONNECT_TIMEOUT),
                 profielservice.get("read-timeout").as(Duration.class).orElse(DEFAULT_READ_TIMEOUT),

@@ -25,8 +25,10 @@ public final class CallbackTokens {
 
     public static CallbackTokens from(NotifyNlSettings settings) {
         Map<String, Set<String>> byText = new LinkedHashMap<>();
-        settings.services().values().forEach(service -> byText
-                .computeIfAbsent(service.callbackToken(), token -> new TreeSet<>()).add(service.name()));
+        settings.services()
+                .values()
+                .forEach(service -> byText.computeIfAbsent(service.callbackToken(), token -> new TreeSet<>())
+                        .add(service.name()));
         Map<byte[], Set<String>> byToken = new LinkedHashMap<>();
         byText.forEach((token, services) -> byToken.put(token.getBytes(StandardCharsets.UTF_8), Set.copyOf(services)));
         return new CallbackTokens(byToken);

@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.logging.Logger;
-import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -18,6 +17,7 @@ import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
@@ -46,8 +46,12 @@ public final class ReceiptProcessor implements TaskHandler {
      *                       callback window, so a failure receipt within the period cannot cross it
      * @param firstReconciliation when an attempt adopted from a receipt is first reconciled
      */
-    public ReceiptProcessor(HandlerSupport support, ReceiptRepository receiptRepository, Duration mebvPeriod,
-            Duration finaliseMargin, Duration firstReconciliation) {
+    public ReceiptProcessor(
+            HandlerSupport support,
+            ReceiptRepository receiptRepository,
+            Duration mebvPeriod,
+            Duration finaliseMargin,
+            Duration firstReconciliation) {
         this.owned = support.owned();
         this.tasks = support.tasks();
         this.notificatieTasks = support.notificatieTasks();
@@ -97,14 +101,18 @@ public final class ReceiptProcessor implements TaskHandler {
                 notificatieTasks.planReconciliation(tx, n, poging.id(), now.plus(firstReconciliation));
             }
             poging = pogingen.lock(tx, poging.id()).orElseThrow();
-        } else if (!poging.knows(receipt.notifyId())
-                && pogingen.addDuplicate(tx, poging.id(), receipt.notifyId())) {
+        } else if (!poging.knows(receipt.notifyId()) && pogingen.addDuplicate(tx, poging.id(), receipt.notifyId())) {
             metrics.duplicateNotifyId();
         }
         Instant completedAt = ReceiptRules.effectiveCompletedAt(receipt.completedAt(), now);
         boolean older = poging.receiptCompletedAt() != null && completedAt.isBefore(poging.receiptCompletedAt());
-        ReceiptRules.Decision decision = ReceiptRules.judge(new ReceiptRules.Situation(n.status(), poging.nummer(),
-                poging.status(), older, ReceiptStatus.of(receipt.status()), poging.status() == PogingStatus.BEZORGD,
+        ReceiptRules.Decision decision = ReceiptRules.judge(new ReceiptRules.Situation(
+                n.status(),
+                poging.nummer(),
+                poging.status(),
+                older,
+                ReceiptStatus.of(receipt.status()),
+                poging.status() == PogingStatus.BEZORGD,
                 ReceiptRules.withinMebvPeriod(poging.receiptCompletedAt(), completedAt, mebvPeriod),
                 n.expiredAt(now)));
         // The processor applies exactly the effects the Decision declares (the ones ReceiptRulesTest checks
@@ -143,5 +151,4 @@ public final class ReceiptProcessor implements TaskHandler {
         }
         return after;
     }
-
 }

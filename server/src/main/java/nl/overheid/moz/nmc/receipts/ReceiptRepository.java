@@ -15,8 +15,7 @@ public final class ReceiptRepository {
      * The attempt a reference names, with what a receipt task needs to know about its notification;
      * {@code notifyService}: the NotifyNL service of its berichttype (whose callback token may speak for it).
      */
-    public record Target(UUID poging, UUID notificatie, UUID dvId, String traceId, String notifyService) {
-    }
+    public record Target(UUID poging, UUID notificatie, UUID dvId, String traceId, String notifyService) {}
 
     private static final Statement POGING_TARGET = Statement.named("pogingTarget", """
             SELECT p.id AS poging, n.id AS notificatie, n.dv_id, n.trace_id, b.notify_service
@@ -42,8 +41,7 @@ public final class ReceiptRepository {
              ORDER BY completed_at NULLS LAST, id
             """);
 
-    private static final Statement ONTVANGST_PENDING_FOR_NOTIFICATION = Statement.named(
-            "pendingForNotificatie", """
+    private static final Statement ONTVANGST_PENDING_FOR_NOTIFICATION = Statement.named("pendingForNotificatie", """
             SELECT EXISTS (SELECT 1 FROM ontvangst o JOIN poging p ON p.id = o.poging
                             WHERE p.notificatie = :notificatie AND o.verwerkt_op IS NULL) AS pending
             """);
@@ -53,37 +51,71 @@ public final class ReceiptRepository {
             """);
 
     /** A receipt as it arrives, minus the recipient. */
-    public record Incoming(UUID poging, UUID notifyId, String status, Instant createdAt, Instant completedAt,
-                           Instant sentAt, String notificationType, UUID templateId, Integer templateVersion) {
-    }
+    public record Incoming(
+            UUID poging,
+            UUID notifyId,
+            String status,
+            Instant createdAt,
+            Instant completedAt,
+            Instant sentAt,
+            String notificationType,
+            UUID templateId,
+            Integer templateVersion) {}
 
     public Optional<Target> target(DbTransaction tx, UUID poging) {
-        return POGING_TARGET.get(tx).addParam("poging", poging).execute().map(row -> new Target(
-                DbTypes.uuid(row, "poging"), DbTypes.uuid(row, "notificatie"), DbTypes.uuid(row, "dv_id"),
-                DbTypes.text(row, "trace_id"), DbTypes.text(row, "notify_service")));
+        return POGING_TARGET
+                .get(tx)
+                .addParam("poging", poging)
+                .execute()
+                .map(row -> new Target(
+                        DbTypes.uuid(row, "poging"),
+                        DbTypes.uuid(row, "notificatie"),
+                        DbTypes.uuid(row, "dv_id"),
+                        DbTypes.text(row, "trace_id"),
+                        DbTypes.text(row, "notify_service")));
     }
 
     /** Stores a receipt; empty when the same receipt was stored before (NotifyNL retries callbacks). */
     public Optional<Long> insert(DbTransaction tx, Incoming receipt, Instant now) {
-        return ONTVANGST_INSERT.get(tx).addParam("poging", receipt.poging()).addParam("notifyId", receipt.notifyId())
-                .addParam("status", receipt.status()).addParam("createdAt", receipt.createdAt())
-                .addParam("completedAt", receipt.completedAt()).addParam("sentAt", receipt.sentAt())
-                .addParam("type", receipt.notificationType()).addParam("templateId", receipt.templateId())
-                .addParam("templateVersion", receipt.templateVersion()).addParam("now", now)
-                .execute().map(row -> DbTypes.longValue(row, "id"));
+        return ONTVANGST_INSERT
+                .get(tx)
+                .addParam("poging", receipt.poging())
+                .addParam("notifyId", receipt.notifyId())
+                .addParam("status", receipt.status())
+                .addParam("createdAt", receipt.createdAt())
+                .addParam("completedAt", receipt.completedAt())
+                .addParam("sentAt", receipt.sentAt())
+                .addParam("type", receipt.notificationType())
+                .addParam("templateId", receipt.templateId())
+                .addParam("templateVersion", receipt.templateVersion())
+                .addParam("now", now)
+                .execute()
+                .map(row -> DbTypes.longValue(row, "id"));
     }
 
     /** The attempt's receipts not yet processed, in their own completed_at order. */
     public List<Receipt> unprocessed(DbTransaction tx, UUID poging) {
-        return ONTVANGST_UNPROCESSED.query(tx).addParam("poging", poging).execute().map(row -> new Receipt(
-                DbTypes.longValue(row, "id"), DbTypes.uuid(row, "poging"), DbTypes.uuid(row, "notify_id"),
-                DbTypes.text(row, "status"), DbTypes.instant(row, "completed_at"))).toList();
+        return ONTVANGST_UNPROCESSED
+                .query(tx)
+                .addParam("poging", poging)
+                .execute()
+                .map(row -> new Receipt(
+                        DbTypes.longValue(row, "id"),
+                        DbTypes.uuid(row, "poging"),
+                        DbTypes.uuid(row, "notify_id"),
+                        DbTypes.text(row, "status"),
+                        DbTypes.instant(row, "completed_at")))
+                .toList();
     }
 
     /** Whether a stored receipt of any attempt of the notification still waits for its receipt task. */
     public boolean pending(DbTransaction tx, UUID notificatie) {
-        return ONTVANGST_PENDING_FOR_NOTIFICATION.get(tx).addParam("notificatie", notificatie).execute()
-                .map(row -> row.column("pending").get(Boolean.class)).orElseThrow();
+        return ONTVANGST_PENDING_FOR_NOTIFICATION
+                .get(tx)
+                .addParam("notificatie", notificatie)
+                .execute()
+                .map(row -> row.column("pending").get(Boolean.class))
+                .orElseThrow();
     }
 
     public void markProcessed(DbTransaction tx, long id, Instant now) {

@@ -13,8 +13,7 @@ import nl.overheid.moz.nmc.lifecycle.Reden;
  */
 public final class ReceiptRules {
 
-    private ReceiptRules() {
-    }
+    private ReceiptRules() {}
 
     /**
      * What the processor knows when it judges a receipt.
@@ -28,50 +27,48 @@ public final class ReceiptRules {
      * @param withinMebvPeriod the receipt's completed_at lies within the MEBV period after the delivery
      * @param expired          geldig_tot has passed (no new attempt may start)
      */
-    public record Situation(NotificatieStatus notificatie, int pogingNummer, PogingStatus poging,
-                            boolean olderThanApplied, ReceiptStatus receipt, boolean basisOfBezorgd,
-                            boolean withinMebvPeriod, boolean expired) {
-    }
+    public record Situation(
+            NotificatieStatus notificatie,
+            int pogingNummer,
+            PogingStatus poging,
+            boolean olderThanApplied,
+            ReceiptStatus receipt,
+            boolean basisOfBezorgd,
+            boolean withinMebvPeriod,
+            boolean expired) {}
 
     /** What a receipt does. Each kind reads like a rule of the design. */
     public sealed interface Decision {
 
         /** Recorded on the attempt, nothing changes: older than the last applied one, or outside the rules. */
-        record RecordOnly() implements Decision {
-        }
+        record RecordOnly() implements Decision {}
 
         /** A status the NMC does not know: recorded and counted; reconciliation goes on. */
-        record UnknownStatus() implements Decision {
-        }
+        record UnknownStatus() implements Decision {}
 
         /**
          * delivered on any attempt (running or not, also under a duplicate id) of a verzonden or
          * bezorgstatus-onbekend notification: attempt bezorgd, notification bezorgd, a finalise task planned.
          */
-        record Delivered() implements Decision {
-        }
+        record Delivered() implements Decision {}
 
         /**
          * A new delivered on the attempt bezorgd rests on, within the MEBV period: the delivery proof moves,
          * the finalise task is replaced.
          */
-        record DeliveredAgain() implements Decision {
-        }
+        record DeliveredAgain() implements Decision {}
 
         /**
          * The attempt failed and the notification ends ({@code naar}, {@code reden}). From bezorgd (a
          * failure within the MEBV period) the open finalise task is completed.
          */
-        record Ends(PogingStatus outcome, NotificatieStatus to, Reden reden, boolean fromBezorgd)
-                implements Decision {
-        }
+        record Ends(PogingStatus outcome, NotificatieStatus to, Reden reden, boolean fromBezorgd) implements Decision {}
 
         /**
          * The first attempt failed temporarily or technically before geldig_tot: a resend is planned. From
          * bezorgd the notification goes back to verzonden and the finalise task is completed.
          */
-        record Resend(PogingStatus outcome, boolean fromBezorgd) implements Decision {
-        }
+        record Resend(PogingStatus outcome, boolean fromBezorgd) implements Decision {}
 
         /** The attempt's new status; {@code null}: it keeps its status. */
         default PogingStatus outcome() {
@@ -145,15 +142,18 @@ public final class ReceiptRules {
         // "delivered op welke poging dan ook, ook op een duplicaat-id: bezorgd" (ADR 0024): also on an attempt
         // that no longer runs (attempt 1 after its temporary-failure, while the resend waits). The resend then
         // completes at its start without sending.
-        if (s.receipt() == ReceiptStatus.DELIVERED && (s.notificatie() == NotificatieStatus.VERZONDEN
-                || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND)) {
+        if (s.receipt() == ReceiptStatus.DELIVERED
+                && (s.notificatie() == NotificatieStatus.VERZONDEN
+                        || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND)) {
             return new Decision.Delivered();
         }
         if (s.poging().running()) {
             return onRunningPoging(s);
         }
-        if (s.notificatie() == NotificatieStatus.BEZORGD && s.poging() == PogingStatus.BEZORGD
-                && s.basisOfBezorgd() && s.withinMebvPeriod()) {
+        if (s.notificatie() == NotificatieStatus.BEZORGD
+                && s.poging() == PogingStatus.BEZORGD
+                && s.basisOfBezorgd()
+                && s.withinMebvPeriod()) {
             return onDeliveredWithinPeriod(s);
         }
         return new Decision.RecordOnly();
@@ -162,18 +162,20 @@ public final class ReceiptRules {
     /** The rules for a running attempt (verzonden or onbekend). */
     private static Decision onRunningPoging(Situation s) {
         return switch (s.notificatie()) {
-            case VERZONDEN -> switch (s.receipt()) {
-                case DELIVERED -> new Decision.Delivered();
-                case PERMANENT_FAILURE -> unreachable(s, false);
-                case TEMPORARY_FAILURE, TECHNICAL_FAILURE -> resendOrEnd(s, false);
-                case UNKNOWN -> throw new AssertionError("handled above");
-            };
+            case VERZONDEN ->
+                switch (s.receipt()) {
+                    case DELIVERED -> new Decision.Delivered();
+                    case PERMANENT_FAILURE -> unreachable(s, false);
+                    case TEMPORARY_FAILURE, TECHNICAL_FAILURE -> resendOrEnd(s, false);
+                    case UNKNOWN -> throw new AssertionError("handled above");
+                };
             // Only a late delivered or permanent-failure corrects bezorgstatus-onbekend.
-            case BEZORGSTATUS_ONBEKEND -> switch (s.receipt()) {
-                case DELIVERED -> new Decision.Delivered();
-                case PERMANENT_FAILURE -> unreachable(s, false);
-                default -> new Decision.RecordOnly();
-            };
+            case BEZORGSTATUS_ONBEKEND ->
+                switch (s.receipt()) {
+                    case DELIVERED -> new Decision.Delivered();
+                    case PERMANENT_FAILURE -> unreachable(s, false);
+                    default -> new Decision.RecordOnly();
+                };
             default -> new Decision.RecordOnly();
         };
     }
@@ -190,8 +192,8 @@ public final class ReceiptRules {
 
     /** permanent-failure: niet-bezorgbaar, reden onbereikbaar. */
     private static Decision unreachable(Situation s, boolean fromBezorgd) {
-        return new Decision.Ends(outcome(s.receipt()), NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR,
-                fromBezorgd);
+        return new Decision.Ends(
+                outcome(s.receipt()), NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, fromBezorgd);
     }
 
     /**

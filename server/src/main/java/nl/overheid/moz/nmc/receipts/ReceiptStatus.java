@@ -2,7 +2,11 @@ package nl.overheid.moz.nmc.receipts;
 
 /** NotifyNL's delivery statuses as the receipt rules know them; anything else is {@link #UNKNOWN}. */
 public enum ReceiptStatus {
-    DELIVERED, PERMANENT_FAILURE, TEMPORARY_FAILURE, TECHNICAL_FAILURE, UNKNOWN;
+    DELIVERED,
+    PERMANENT_FAILURE,
+    TEMPORARY_FAILURE,
+    TECHNICAL_FAILURE,
+    UNKNOWN;
 
     public static ReceiptStatus of(String notifyStatus) {
         return switch (notifyStatus == null ? "" : notifyStatus) {

@@ -48,7 +48,8 @@ public final class ReceiptStore {
     public Outcome store(Set<String> services, ReceiptRepository.Incoming receipt) {
         return database.inTransaction(tx -> {
             Optional<ReceiptRepository.Target> target = receiptRepository.target(tx, receipt.poging());
-            if (target.isEmpty() || services != null && !services.contains(target.get().notifyService())) {
+            if (target.isEmpty()
+                    || services != null && !services.contains(target.get().notifyService())) {
                 return Outcome.UNKNOWN_REFERENCE;
             }
             Optional<Long> stored = receiptRepository.insert(tx, receipt, clock.instant());
@@ -56,8 +57,15 @@ public final class ReceiptStore {
                 return Outcome.DUPLICATE;
             }
             ReceiptRepository.Target t = target.get();
-            tasks.planReceipt(tx, t.dvId(), t.notificatie(), t.poging(), stored.get(), receipt.completedAt(),
-                    t.traceId(), clock.instant());
+            tasks.planReceipt(
+                    tx,
+                    t.dvId(),
+                    t.notificatie(),
+                    t.poging(),
+                    stored.get(),
+                    receipt.completedAt(),
+                    t.traceId(),
+                    clock.instant());
             return Outcome.STORED;
         });
     }

@@ -13,8 +13,8 @@ import java.util.Optional;
  */
 public record ReconcileSchedule(List<Duration> steps, Duration interval, Duration notifyRetention) {
 
-    public static final List<Duration> DEFAULT_STEPS = List.of(Duration.ofHours(1), Duration.ofHours(6),
-            Duration.ofHours(24));
+    public static final List<Duration> DEFAULT_STEPS =
+            List.of(Duration.ofHours(1), Duration.ofHours(6), Duration.ofHours(24));
     public static final Duration DEFAULT_INTERVAL = Duration.ofDays(1);
     public static final Duration DEFAULT_NOTIFY_RETENTION = Duration.ofDays(7);
 

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -25,6 +24,7 @@ import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.sending.NotifyNl;
 import nl.overheid.moz.nmc.sending.NotifyNlServices;
@@ -60,8 +60,14 @@ public final class Reconciler implements TaskHandler {
     private final Clock clock;
     private final WorkSignals signals;
 
-    public Reconciler(HandlerSupport support, Database database, ReceiptStore receipts, NotifyNlServices notifyNl,
-            UnusedTokens unusedTokens, ReconcileSchedule schedule, WorkSignals signals) {
+    public Reconciler(
+            HandlerSupport support,
+            Database database,
+            ReceiptStore receipts,
+            NotifyNlServices notifyNl,
+            UnusedTokens unusedTokens,
+            ReconcileSchedule schedule,
+            WorkSignals signals) {
         this.database = database;
         this.owned = support.owned();
         this.tasks = support.tasks();
@@ -111,11 +117,11 @@ public final class Reconciler implements TaskHandler {
 
     /** Asks NotifyNL about the task's attempt; {@code asked} is set before the first question. */
     private void reconcile(Task task, AtomicBoolean asked) {
-        record Subject(Poging poging, NotificatieRepository.ProcessingContext context) {
-        }
+        record Subject(Poging poging, NotificatieRepository.ProcessingContext context) {}
         Optional<Subject> subject = database.inTransaction(tx -> pogingen.byId(tx, task.poging())
                 .flatMap(p -> reads.processingContext(tx, p.notificatie()).map(c -> new Subject(p, c))));
-        if (subject.isEmpty() || !subject.get().poging().status().running()
+        if (subject.isEmpty()
+                || !subject.get().poging().status().running()
                 || subject.get().poging().sentAt() == null) {
             owned.underLocks(task, subjectLock(), (tx, n) -> tasks.complete(tx, task));
             return;
@@ -134,9 +140,13 @@ public final class Reconciler implements TaskHandler {
         String reason = null;
         for (UUID id : ids.isEmpty() ? java.util.Collections.<UUID>singletonList(null) : ids) {
             Span span = Span.childOf(context.traceId(), context.acceptanceSpanId());
-            if (!(ldv.record(new ProcessingLog.Processing(span, ProcessingLog.Operation.STATUS_OPVRAGEN,
-                    context.processingActivity(), new DataSubjects.DataSubject(context.dataSubject(),
-                    context.dataSubjectType()), now)) instanceof ProcessingLog.Written.Acknowledged)) {
+            if (!(ldv.record(new ProcessingLog.Processing(
+                            span,
+                            ProcessingLog.Operation.STATUS_OPVRAGEN,
+                            context.processingActivity(),
+                            new DataSubjects.DataSubject(context.dataSubject(), context.dataSubjectType()),
+                            now))
+                    instanceof ProcessingLog.Written.Acknowledged)) {
                 unavailable = true;
                 reason = "ldv";
                 break;
@@ -144,13 +154,21 @@ public final class Reconciler implements TaskHandler {
             // The task's budget is the service that sent the attempt (planned so at the send's commit).
             NotifyNl service = notifyNl.of(task.budget());
             asked.set(true);
-            NotifyNl.Lookup lookup = id == null ? service.findByReference(poging.id(), span)
-                    : service.findById(id, span);
+            NotifyNl.Lookup lookup =
+                    id == null ? service.findByReference(poging.id(), span) : service.findById(id, span);
             switch (lookup) {
-                case NotifyNl.Lookup.Found found when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
-                    ReceiptStore.Outcome outcome = receipts.store(new ReceiptRepository.Incoming(poging.id(),
-                            found.notifyId(), found.status(), null, found.completedAt().orElse(now), null, "email",
-                            null, null));
+                case NotifyNl.Lookup.Found found
+                when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
+                    ReceiptStore.Outcome outcome = receipts.store(new ReceiptRepository.Incoming(
+                            poging.id(),
+                            found.notifyId(),
+                            found.status(),
+                            null,
+                            found.completedAt().orElse(now),
+                            null,
+                            "email",
+                            null,
+                            null));
                     if (outcome == ReceiptStore.Outcome.STORED) {
                         signals.nudge(TaskKind.VERWERKEN);
                     }
@@ -158,8 +176,7 @@ public final class Reconciler implements TaskHandler {
                     pending = true;
                 }
                 case NotifyNl.Lookup.Found stillSending -> pending = true;
-                case NotifyNl.Lookup.NotFound notFound -> {
-                }
+                case NotifyNl.Lookup.NotFound notFound -> {}
                 case NotifyNl.Lookup.Unavailable down -> {
                     unavailable = true;
                     reason = down.reason();
@@ -170,8 +187,11 @@ public final class Reconciler implements TaskHandler {
             reschedule(task, poging, now);
         } else if (unavailable) {
             String why = reason;
-            owned.underLocks(task, subjectLock(), (tx, n) ->
-                    tasks.postpone(tx, task, now.plus(schedule.steps().getFirst()), why));
+            owned.underLocks(
+                    task,
+                    subjectLock(),
+                    (tx, n) ->
+                            tasks.postpone(tx, task, now.plus(schedule.steps().getFirst()), why));
         } else {
             unknown(task);
         }

@@ -184,6 +184,5 @@ public abstract sealed class Refusal extends RuntimeException {
     }
 
     /** One invalid register field: where, a code, and a Dutch reason that does not repeat the value. */
-    public record Invalid(String field, String code, String reason) {
-    }
+    public record Invalid(String field, String code, String reason) {}
 }

@@ -10,6 +10,10 @@ import java.util.UUID;
  * @param maxPogingenteller NMC-internal failures before a send task is exhausted
  * @param verwerkingsactiviteit the processing activity (URI) every LDV record of its notifications names
  */
-public record Berichttype(String code, UUID notifyTemplateId, String notifyService, Duration defaultValidity,
-                          int maxFailures, String processingActivity) {
-}
+public record Berichttype(
+        String code,
+        UUID notifyTemplateId,
+        String notifyService,
+        Duration defaultValidity,
+        int maxFailures,
+        String processingActivity) {}

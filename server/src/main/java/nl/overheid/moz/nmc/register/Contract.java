@@ -15,8 +15,12 @@ import java.util.Objects;
  * @param maxCursorleeftijd      a cursor older than this gets 410 and no longer holds back cleanup
  * @param beheerkanaal           where reports go (an https endpoint of the DV's management), or null
  */
-public record Contract(URI webhookUrl, int webhookMaxMislukkingen, Duration acknowledgementPeriod,
-                       Duration maxCursorleeftijd, URI managementChannel) {
+public record Contract(
+        URI webhookUrl,
+        int webhookMaxMislukkingen,
+        Duration acknowledgementPeriod,
+        Duration maxCursorleeftijd,
+        URI managementChannel) {
 
     public static final int DEFAULT_WEBHOOK_MAX_MISLUKKINGEN = 10;
     public static final Duration DEFAULT_BEVESTIGINGSTERMIJN = Duration.ofDays(7);
@@ -28,15 +32,17 @@ public record Contract(URI webhookUrl, int webhookMaxMislukkingen, Duration ackn
         if (webhookMaxMislukkingen < 1) {
             throw new IllegalArgumentException("webhook-max-mislukkingen must be at least 1");
         }
-        if (acknowledgementPeriod.isNegative() || acknowledgementPeriod.isZero()
-                || maxCursorleeftijd.isNegative() || maxCursorleeftijd.isZero()) {
+        if (acknowledgementPeriod.isNegative()
+                || acknowledgementPeriod.isZero()
+                || maxCursorleeftijd.isNegative()
+                || maxCursorleeftijd.isZero()) {
             throw new IllegalArgumentException("bevestigingstermijn and max-cursorleeftijd must be positive");
         }
     }
 
     /** The defaults of the schema: no webhook, no management channel. */
     public static Contract defaults() {
-        return new Contract(null, DEFAULT_WEBHOOK_MAX_MISLUKKINGEN, DEFAULT_BEVESTIGINGSTERMIJN,
-                DEFAULT_MAX_CURSORLEEFTIJD, null);
+        return new Contract(
+                null, DEFAULT_WEBHOOK_MAX_MISLUKKINGEN, DEFAULT_BEVESTIGINGSTERMIJN, DEFAULT_MAX_CURSORLEEFTIJD, null);
     }
 }

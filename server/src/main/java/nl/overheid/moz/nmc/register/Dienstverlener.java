@@ -11,6 +11,5 @@ import java.util.UUID;
  * @param quotumPerMinuut acceptances per minute; more are refused until the minute has passed
  * @param maxCursorleeftijd a feed cursor not used for longer than this is gone
  */
-public record Dienstverlener(UUID id, String oin, String naam, Set<String> berichttypen, int quotaPerMinute,
-                             Duration maxCursorleeftijd) {
-}
+public record Dienstverlener(
+        UUID id, String oin, String naam, Set<String> berichttypen, int quotaPerMinute, Duration maxCursorleeftijd) {}

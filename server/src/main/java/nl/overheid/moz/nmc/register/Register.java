@@ -44,8 +44,7 @@ public final class Register {
         this.cacheTtl = cacheTtl;
     }
 
-    private record Cached<T>(T value, Instant readAt) {
-    }
+    private record Cached<T>(T value, Instant readAt) {}
 
     private boolean fresh(Cached<?> cached) {
         return cached != null && clock.instant().isBefore(cached.readAt().plus(cacheTtl));
@@ -117,8 +116,7 @@ public final class Register {
     }
 
     /** A DV as registered, with what was agreed at onboarding. */
-    public record Registration(UUID id, DvSeed dv) {
-    }
+    public record Registration(UUID id, DvSeed dv) {}
 
     /** Every registered DV ({@code oin} null) or the one with this OIN, by OIN. */
     public List<Registration> registrations(DbTransaction tx, String oin) {
@@ -128,7 +126,8 @@ public final class Register {
     /** Every berichttype, by code (read now, not through the cache). */
     public List<Berichttype> allBerichttypen(DbTransaction tx) {
         return repository.allBerichttypen(tx).stream()
-                .sorted(java.util.Comparator.comparing(Berichttype::code)).toList();
+                .sorted(java.util.Comparator.comparing(Berichttype::code))
+                .toList();
     }
 
     /**

@@ -58,7 +58,8 @@ public final class RegisterRepository {
             RETURNING id
             """);
 
-    private static final Statement DIENSTVERLENER_ALLOW_BERICHTTYPE = Statement.named("dienstverlenerAllowBerichttype", """
+    private static final Statement DIENSTVERLENER_ALLOW_BERICHTTYPE =
+            Statement.named("dienstverlenerAllowBerichttype", """
             INSERT INTO dienstverlener_berichttype (dv_id, berichttype) VALUES (:dvId, :berichttype)
             ON CONFLICT DO NOTHING
             """);
@@ -68,9 +69,8 @@ public final class RegisterRepository {
                    CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
               FROM berichttype
             """);
-    private static final Statement BERICHTTYPE_SERVICES = Statement.named("berichttypeServices",
-            "SELECT code, notify_service FROM berichttype ORDER BY code");
-
+    private static final Statement BERICHTTYPE_SERVICES =
+            Statement.named("berichttypeServices", "SELECT code, notify_service FROM berichttype ORDER BY code");
 
     /* The operator API's reads and writes: a DV with everything agreed at onboarding, its berichttypen a set. */
     private static final Statement DIENSTVERLENER_REGISTRATIONS = Statement.named("dienstverlenerRegistrations", """
@@ -86,30 +86,43 @@ public final class RegisterRepository {
              ORDER BY d.oin
             """);
 
-    private static final Statement DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN = Statement.named(
-            "dienstverlenerDisallowOtherBerichttypen", """
+    private static final Statement DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN =
+            Statement.named("dienstverlenerDisallowOtherBerichttypen", """
             DELETE FROM dienstverlener_berichttype
              WHERE dv_id = :dvId AND berichttype <> ALL (CAST(:berichttypen AS text[]))
             """);
 
     /** The DV with this OIN and the berichttypen it may send. */
     public Optional<Dienstverlener> dienstverlener(DbExecute db, String oin) {
-        return DIENSTVERLENER_BY_OIN.get(db).addParam("oin", oin).execute()
-                .map(row -> new Dienstverlener(DbTypes.uuid(row, "id"), DbTypes.text(row, "oin"),
-                        DbTypes.text(row, "naam"), new HashSet<>(DbTypes.strings(row, "berichttypen")),
+        return DIENSTVERLENER_BY_OIN
+                .get(db)
+                .addParam("oin", oin)
+                .execute()
+                .map(row -> new Dienstverlener(
+                        DbTypes.uuid(row, "id"),
+                        DbTypes.text(row, "oin"),
+                        DbTypes.text(row, "naam"),
+                        new HashSet<>(DbTypes.strings(row, "berichttypen")),
                         DbTypes.integer(row, "quotum_per_minuut"),
                         Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds"))));
     }
 
     /** Every berichttype, by code. */
     public Map<String, Berichttype> berichttypen(DbExecute db) {
-        return BERICHTTYPE_ALL.query(db).execute().map(RegisterRepository::berichttype)
+        return BERICHTTYPE_ALL
+                .query(db)
+                .execute()
+                .map(RegisterRepository::berichttype)
                 .collect(Collectors.toUnmodifiableMap(Berichttype::code, t -> t));
     }
 
     /** Every berichttype, in the database's order. */
     public List<Berichttype> allBerichttypen(DbExecute db) {
-        return BERICHTTYPE_ALL.query(db).execute().map(RegisterRepository::berichttype).toList();
+        return BERICHTTYPE_ALL
+                .query(db)
+                .execute()
+                .map(RegisterRepository::berichttype)
+                .toList();
     }
 
     public Optional<Berichttype> berichttype(DbExecute db, String code) {
@@ -118,67 +131,105 @@ public final class RegisterRepository {
 
     /** Every berichttype's NotifyNL service, by code in code order. */
     public Map<String, String> notifyServices(DbExecute db) {
-        return BERICHTTYPE_SERVICES.query(db).execute().collect(Collectors.toMap(
-                row -> DbTypes.text(row, "code"), row -> DbTypes.text(row, "notify_service"), (a, b) -> a,
-                java.util.LinkedHashMap::new));
+        return BERICHTTYPE_SERVICES
+                .query(db)
+                .execute()
+                .collect(Collectors.toMap(
+                        row -> DbTypes.text(row, "code"),
+                        row -> DbTypes.text(row, "notify_service"),
+                        (a, b) -> a,
+                        java.util.LinkedHashMap::new));
     }
 
     /** Inserts or replaces a berichttype. */
     public void upsertBerichttype(DbTransaction tx, Berichttype type) {
-        BERICHTTYPE_UPSERT.dml(tx).addParam("code", type.code())
-                .addParam("template", type.notifyTemplateId()).addParam("service", type.notifyService())
+        BERICHTTYPE_UPSERT
+                .dml(tx)
+                .addParam("code", type.code())
+                .addParam("template", type.notifyTemplateId())
+                .addParam("service", type.notifyService())
                 .addParam("geldigheid", type.defaultValidity())
                 .addParam("maxPogingen", type.maxFailures())
-                .addParam("verwerkingsactiviteit", type.processingActivity()).execute();
+                .addParam("verwerkingsactiviteit", type.processingActivity())
+                .execute();
     }
 
     /** Inserts or updates the DV's register row and its contract (seeding and onboarding alike); returns its id. */
     public UUID upsertDienstverlener(DbTransaction tx, Register.DvSeed dv) {
         Contract c = dv.contract();
-        return DIENSTVERLENER_UPSERT.get(tx).addParam("oin", dv.oin()).addParam("naam", dv.naam())
+        return DIENSTVERLENER_UPSERT
+                .get(tx)
+                .addParam("oin", dv.oin())
+                .addParam("naam", dv.naam())
                 .addParam("quotum", dv.quotaPerMinute())
-                .addParam("webhook", c.webhookUrl() == null ? null : c.webhookUrl().toString())
+                .addParam(
+                        "webhook",
+                        c.webhookUrl() == null ? null : c.webhookUrl().toString())
                 .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
                 .addParam("bevestigingstermijn", c.acknowledgementPeriod())
                 .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
-                .addParam("beheerkanaal", c.managementChannel() == null ? null : c.managementChannel().toString())
+                .addParam(
+                        "beheerkanaal",
+                        c.managementChannel() == null
+                                ? null
+                                : c.managementChannel().toString())
                 .execute()
-                .map(row -> DbTypes.uuid(row, "id")).orElseThrow();
+                .map(row -> DbTypes.uuid(row, "id"))
+                .orElseThrow();
     }
 
     /** Lets the DV send the berichttype (nothing when it already may). */
     public void allowBerichttype(DbTransaction tx, UUID dvId, String berichttype) {
-        DIENSTVERLENER_ALLOW_BERICHTTYPE.dml(tx).addParam("dvId", dvId).addParam("berichttype", berichttype)
+        DIENSTVERLENER_ALLOW_BERICHTTYPE
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("berichttype", berichttype)
                 .execute();
     }
 
     /** Takes from the DV every berichttype not among {@code berichttypen}. */
     public void disallowOtherBerichttypen(DbTransaction tx, UUID dvId, List<String> berichttypen) {
-        DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN.dml(tx).addParam("dvId", dvId)
-                .addParam("berichttypen", berichttypen.toArray(String[]::new)).execute();
+        DIENSTVERLENER_DISALLOW_OTHER_BERICHTTYPEN
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("berichttypen", berichttypen.toArray(String[]::new))
+                .execute();
     }
 
     /** Every registered DV ({@code oin} null) or the one with this OIN, by OIN. */
     public List<Register.Registration> registrations(DbTransaction tx, String oin) {
-        return DIENSTVERLENER_REGISTRATIONS.query(tx).addParam("oin", oin).execute()
+        return DIENSTVERLENER_REGISTRATIONS
+                .query(tx)
+                .addParam("oin", oin)
+                .execute()
                 .map(row -> {
                     String webhook = DbTypes.text(row, "webhook_url");
                     String kanaal = DbTypes.text(row, "beheerkanaal");
-                    return new Register.Registration(DbTypes.uuid(row, "id"), new Register.DvSeed(
-                            DbTypes.text(row, "oin"), DbTypes.text(row, "naam"), DbTypes.strings(row, "berichttypen"),
-                            DbTypes.integer(row, "quotum_per_minuut"),
-                            new Contract(webhook == null ? null : URI.create(webhook),
-                                    DbTypes.integer(row, "webhook_max_mislukkingen"),
-                                    Duration.ofSeconds(DbTypes.longValue(row, "bevestigingstermijn_seconds")),
-                                    Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")),
-                                    kanaal == null ? null : URI.create(kanaal))));
-                }).toList();
+                    return new Register.Registration(
+                            DbTypes.uuid(row, "id"),
+                            new Register.DvSeed(
+                                    DbTypes.text(row, "oin"),
+                                    DbTypes.text(row, "naam"),
+                                    DbTypes.strings(row, "berichttypen"),
+                                    DbTypes.integer(row, "quotum_per_minuut"),
+                                    new Contract(
+                                            webhook == null ? null : URI.create(webhook),
+                                            DbTypes.integer(row, "webhook_max_mislukkingen"),
+                                            Duration.ofSeconds(DbTypes.longValue(row, "bevestigingstermijn_seconds")),
+                                            Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")),
+                                            kanaal == null ? null : URI.create(kanaal))));
+                })
+                .toList();
     }
 
     private static Berichttype berichttype(DbRow row) {
         Long validity = DbTypes.nullableLong(row, "geldigheid_seconds");
-        return new Berichttype(DbTypes.text(row, "code"), DbTypes.uuid(row, "notify_template_id"),
-                DbTypes.text(row, "notify_service"), validity == null ? null : Duration.ofSeconds(validity),
-                DbTypes.integer(row, "max_pogingenteller"), DbTypes.text(row, "verwerkingsactiviteit"));
+        return new Berichttype(
+                DbTypes.text(row, "code"),
+                DbTypes.uuid(row, "notify_template_id"),
+                DbTypes.text(row, "notify_service"),
+                validity == null ? null : Duration.ofSeconds(validity),
+                DbTypes.integer(row, "max_pogingenteller"),
+                DbTypes.text(row, "verwerkingsactiviteit"));
     }
 }

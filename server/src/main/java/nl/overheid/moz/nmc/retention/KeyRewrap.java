@@ -26,8 +26,13 @@ public final class KeyRewrap implements Duty {
     private final int batchSize;
     private final Duration timeBudget;
 
-    public KeyRewrap(Database database, RetentionRepository retention, Envelope envelope, NmcMetrics metrics,
-                     int batchSize, Duration timeBudget) {
+    public KeyRewrap(
+            Database database,
+            RetentionRepository retention,
+            Envelope envelope,
+            NmcMetrics metrics,
+            int batchSize,
+            Duration timeBudget) {
         this.database = database;
         this.retention = retention;
         this.envelope = envelope;
@@ -83,7 +88,9 @@ public final class KeyRewrap implements Duty {
     /** Refuses to start when rows use a KEK version the configuration no longer has: they could not be sent. */
     public void requireConfiguredVersions() {
         Map<Integer, Long> inUse = rowsPerVersion();
-        inUse.keySet().stream().filter(version -> !envelope.kekVersions().contains(version)).findFirst()
+        inUse.keySet().stream()
+                .filter(version -> !envelope.kekVersions().contains(version))
+                .findFirst()
                 .ifPresent(version -> {
                     throw new IllegalStateException("privacy.kek: " + inUse.get(version) + " notification(s) still "
                             + "use KEK version " + version + ", which is not configured; keep it until the re-wrap "

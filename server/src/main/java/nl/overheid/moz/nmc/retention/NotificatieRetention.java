@@ -34,8 +34,8 @@ public final class NotificatieRetention implements Duty {
     private final int batchSize;
     private final Duration timeBudget;
 
-    public NotificatieRetention(Database database, RetentionRepository repository, Clock clock,
-                                RetentionSettings settings) {
+    public NotificatieRetention(
+            Database database, RetentionRepository repository, Clock clock, RetentionSettings settings) {
         this.database = database;
         this.repository = repository;
         this.clock = clock;
@@ -66,7 +66,8 @@ public final class NotificatieRetention implements Duty {
         } while (step == batchSize && System.nanoTime() < deadline);
         long deleted = 0;
         do {
-            Instant cutoff = clock.instant().atZone(ZoneOffset.UTC).minus(retention).toInstant();
+            Instant cutoff =
+                    clock.instant().atZone(ZoneOffset.UTC).minus(retention).toInstant();
             step = database.inTransaction(tx -> repository.deleteExpired(tx, cutoff, batchSize));
             deleted += step;
         } while (step == batchSize && System.nanoTime() < deadline);

@@ -22,7 +22,9 @@ public final class PepperCompromises implements Duty {
 
     /** The purposes of the NMC's peppers, as the database names them. */
     public enum Purpose {
-        DVREF("dvref"), PAYLOAD("payload"), LDV("ldv");
+        DVREF("dvref"),
+        PAYLOAD("payload"),
+        LDV("ldv");
 
         private final String dbValue;
 
@@ -47,8 +49,8 @@ public final class PepperCompromises implements Duty {
     private final Map<Purpose, Peppers> peppers;
     private final Clock clock;
 
-    public PepperCompromises(Database database, RetentionRepository retention, Map<Purpose, Peppers> peppers,
-                             Clock clock) {
+    public PepperCompromises(
+            Database database, RetentionRepository retention, Map<Purpose, Peppers> peppers, Clock clock) {
         this.database = database;
         this.retention = retention;
         this.peppers = Map.copyOf(peppers);
@@ -100,8 +102,10 @@ public final class PepperCompromises implements Duty {
             try {
                 ring.currentVersion();
             } catch (IllegalStateException e) {
-                throw new IllegalStateException("privacy: every configured " + purpose.dbValue()
-                        + " pepper version is marked compromised; configure a new version", e);
+                throw new IllegalStateException(
+                        "privacy: every configured " + purpose.dbValue()
+                                + " pepper version is marked compromised; configure a new version",
+                        e);
             }
         });
     }

@@ -49,7 +49,8 @@ public final class RetentionRepository {
             ON CONFLICT DO NOTHING
             """);
 
-    private static final Statement ERASURE_BRING_FORWARD_COMPROMISED = Statement.named("erasureBringForwardCompromised", """
+    private static final Statement ERASURE_BRING_FORWARD_COMPROMISED =
+            Statement.named("erasureBringForwardCompromised", """
             UPDATE taak SET due = :now
              WHERE id IN (
                    SELECT t.id FROM taak t
@@ -74,16 +75,14 @@ public final class RetentionRepository {
             ON CONFLICT DO NOTHING
             """);
 
-    private static final Statement PEPPER_COMPROMISED_ALL = Statement.named("pepperCompromisedAll",
-            "SELECT doel, versie FROM pepper_gecompromitteerd");
+    private static final Statement PEPPER_COMPROMISED_ALL =
+            Statement.named("pepperCompromisedAll", "SELECT doel, versie FROM pepper_gecompromitteerd");
 
     /** A data key wrapped under an older KEK version. */
-    record WrappedKey(UUID notificatie, byte[] wrapped, int kekVersion) {
-    }
+    record WrappedKey(UUID notificatie, byte[] wrapped, int kekVersion) {}
 
     /** A pepper version marked compromised, its purpose as the database names it. */
-    record CompromisedPepper(String purpose, int version) {
-    }
+    record CompromisedPepper(String purpose, int version) {}
 
     /** Deletes the notification's data key and LDV pseudonym (the ciphertexts stay). */
     void erase(DbTransaction tx, UUID notificatie) {
@@ -95,54 +94,80 @@ public final class RetentionRepository {
      * rows another transaction holds are skipped.
      */
     List<WrappedKey> lockOldKeys(DbTransaction tx, int current, int batch) {
-        return NOTIFICATIE_OLD_KEYS.query(tx).addParam("current", current)
-                .addParam("batch", batch).execute()
-                .map(row -> new WrappedKey(DbTypes.uuid(row, "id"), row.column("datasleutel_gewrapt").get(byte[].class),
+        return NOTIFICATIE_OLD_KEYS
+                .query(tx)
+                .addParam("current", current)
+                .addParam("batch", batch)
+                .execute()
+                .map(row -> new WrappedKey(
+                        DbTypes.uuid(row, "id"),
+                        row.column("datasleutel_gewrapt").get(byte[].class),
                         DbTypes.integer(row, "kek_versie")))
                 .toList();
     }
 
     /** Stores the data key re-wrapped under {@code kekVersion} (not when it was erased meanwhile). */
     void rewrap(DbTransaction tx, UUID notificatie, byte[] wrapped, int kekVersion) {
-        NOTIFICATIE_REWRAP.dml(tx).addParam("id", notificatie).addParam("wrapped", wrapped)
-                .addParam("kekVersie", kekVersion).execute();
+        NOTIFICATIE_REWRAP
+                .dml(tx)
+                .addParam("id", notificatie)
+                .addParam("wrapped", wrapped)
+                .addParam("kekVersie", kekVersion)
+                .execute();
     }
 
     /** Notifications that still have a data key, per KEK version. */
     Map<Integer, Long> countPerKek(DbTransaction tx) {
         Map<Integer, Long> counts = new TreeMap<>();
-        NOTIFICATIE_COUNT_PER_KEK.query(tx).execute().forEach(row ->
-                counts.put(DbTypes.integer(row, "kek_versie"), DbTypes.longValue(row, "aantal")));
+        NOTIFICATIE_COUNT_PER_KEK
+                .query(tx)
+                .execute()
+                .forEach(row -> counts.put(DbTypes.integer(row, "kek_versie"), DbTypes.longValue(row, "aantal")));
         return counts;
     }
 
     /** Plans the missing erasure task of up to {@code batch} terminal notifications; returns how many. */
     long planMissingErasures(DbTransaction tx, Duration eraseAfter, int batch) {
-        return ERASURE_PLAN_MISSING.dml(tx).addParam("eraseAfter", eraseAfter)
-                .addParam("batch", batch).execute();
+        return ERASURE_PLAN_MISSING
+                .dml(tx)
+                .addParam("eraseAfter", eraseAfter)
+                .addParam("batch", batch)
+                .execute();
     }
 
     /** Makes up to {@code batch} erasures of notifications under a compromised pepper due {@code now}. */
     long bringForwardCompromisedErasures(DbTransaction tx, Instant now, int batch) {
-        return ERASURE_BRING_FORWARD_COMPROMISED.dml(tx).addParam("now", now)
-                .addParam("batch", batch).execute();
+        return ERASURE_BRING_FORWARD_COMPROMISED
+                .dml(tx)
+                .addParam("now", now)
+                .addParam("batch", batch)
+                .execute();
     }
 
     /** Deletes up to {@code batch} notifications terminal since before {@code cutoff}, skipping locked ones. */
     long deleteExpired(DbTransaction tx, Instant cutoff, int batch) {
-        return NOTIFICATIE_DELETE_EXPIRED.dml(tx).addParam("cutoff", cutoff)
-                .addParam("batch", batch).execute();
+        return NOTIFICATIE_DELETE_EXPIRED
+                .dml(tx)
+                .addParam("cutoff", cutoff)
+                .addParam("batch", batch)
+                .execute();
     }
 
     /** Marks a pepper version compromised (nothing when it already is). */
     void markCompromised(DbTransaction tx, String purpose, int version, Instant now) {
-        PEPPER_MARK_COMPROMISED.dml(tx).addParam("doel", purpose)
-                .addParam("versie", version).addParam("now", now).execute();
+        PEPPER_MARK_COMPROMISED
+                .dml(tx)
+                .addParam("doel", purpose)
+                .addParam("versie", version)
+                .addParam("now", now)
+                .execute();
     }
 
     /** Every pepper version marked compromised. */
     List<CompromisedPepper> compromisedPeppers(DbTransaction tx) {
-        return PEPPER_COMPROMISED_ALL.query(tx).execute()
+        return PEPPER_COMPROMISED_ALL
+                .query(tx)
+                .execute()
                 .map(row -> new CompromisedPepper(DbTypes.text(row, "doel"), DbTypes.integer(row, "versie")))
                 .toList();
     }

@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
-import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -17,6 +16,7 @@ import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.profiel.Profielservice;
@@ -46,8 +46,8 @@ public final class InvalidAddressReporter implements TaskHandler {
     private final IntFunction<Duration> backoff;
     private final int maxPostponements;
 
-    public InvalidAddressReporter(HandlerSupport support, Envelope envelope, Profielservice profielservice,
-            int maxPostponements) {
+    public InvalidAddressReporter(
+            HandlerSupport support, Envelope envelope, Profielservice profielservice, int maxPostponements) {
         this.owned = support.owned();
         this.tasks = support.tasks();
         this.notificatieTasks = support.notificatieTasks();
@@ -72,29 +72,37 @@ public final class InvalidAddressReporter implements TaskHandler {
         return notificatieTasks.lock();
     }
 
-    private record Report(NotificatieRepository.ForSending sealed, NotificatieRepository.ProcessingContext context) {
-    }
+    private record Report(NotificatieRepository.ForSending sealed, NotificatieRepository.ProcessingContext context) {}
 
     @Override
     public void execute(Task task) {
-        Report report = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> prepare(tx, task)).orElse(null);
+        Report report = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> prepare(tx, task))
+                .orElse(null);
         if (report == null) {
             return;
         }
         NotificatieRepository.ForSending sealed = report.sealed();
-        String kvkNummer = envelope.open(sealed.id(), sealed.wrappedDataKey(), sealed.kekVersion(),
-                java.util.Map.of("ontvanger", sealed.recipient())).get("ontvanger");
+        String kvkNummer = envelope.open(
+                        sealed.id(),
+                        sealed.wrappedDataKey(),
+                        sealed.kekVersion(),
+                        java.util.Map.of("ontvanger", sealed.recipient()))
+                .get("ontvanger");
         NotificatieRepository.ProcessingContext c = report.context();
         Span span = Span.childOf(c.traceId(), c.acceptanceSpanId());
-        ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(span,
-                ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN, c.processingActivity(),
-                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()), clock.instant()));
+        ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
+                span,
+                ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN,
+                c.processingActivity(),
+                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
+                clock.instant()));
         String failure = switch (written) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
-            case ProcessingLog.Written.Acknowledged ack -> switch (profielservice.reportInvalid(sealed.id(), kvkNummer, span)) {
-                case Profielservice.Report.Reported reported -> null;
-                case Profielservice.Report.Unavailable down -> "profielservice-" + down.reason();
-            };
+            case ProcessingLog.Written.Acknowledged ack ->
+                switch (profielservice.reportInvalid(sealed.id(), kvkNummer, span)) {
+                    case Profielservice.Report.Reported reported -> null;
+                    case Profielservice.Report.Unavailable down -> "profielservice-" + down.reason();
+                };
         };
         owned.underLocks(task, subjectLock(), (tx, n) -> {
             if (failure == null) {
@@ -112,8 +120,10 @@ public final class InvalidAddressReporter implements TaskHandler {
 
     /** What the report needs; null when there is nothing to report (then the task is completed or parked). */
     private Report prepare(DbTransaction tx, Task task) {
-        NotificatieRepository.ForSending sealed = notificaties.forSending(tx, task.notificatie()).orElse(null);
-        NotificatieRepository.ProcessingContext context = notificaties.processingContext(tx, task.notificatie()).orElse(null);
+        NotificatieRepository.ForSending sealed =
+                notificaties.forSending(tx, task.notificatie()).orElse(null);
+        NotificatieRepository.ProcessingContext context =
+                notificaties.processingContext(tx, task.notificatie()).orElse(null);
         if (sealed == null || context == null || !"centraal".equals(sealed.regime())) {
             tasks.complete(tx, task);
             return null;
@@ -135,5 +145,4 @@ public final class InvalidAddressReporter implements TaskHandler {
         taskRepository.markFailed(tx, task, error);
         metrics.invalidReportParked();
     }
-
 }

@@ -14,8 +14,8 @@ import nl.overheid.moz.nmc.trace.Span;
  */
 public interface NotifyNl {
 
-    SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation, UUID reference,
-                         Span span);
+    SendResult sendEmail(
+            UUID templateId, String emailAddress, Map<String, String> personalisation, UUID reference, Span span);
 
     /** The notification sent with this reference (attempt id), if NotifyNL knows one. */
     Lookup findByReference(UUID reference, Span span);
@@ -26,32 +26,26 @@ public interface NotifyNl {
     /** The outcome of a send. */
     sealed interface SendResult {
         /** 201: NotifyNL accepted the e-mail under {@code notifyId}. */
-        record Accepted(UUID notifyId) implements SendResult {
-        }
+        record Accepted(UUID notifyId) implements SendResult {}
 
         /** 400: NotifyNL refuses this e-mail (e.g. an address it will not send to). */
-        record Rejected(String reason) implements SendResult {
-        }
+        record Rejected(String reason) implements SendResult {}
 
         /**
          * The call failed; try again later. {@code reason} is a short code, never personal data.
          * {@code mayHaveArrived}: a time-out, broken connection or 5xx leaves open whether NotifyNL accepted
          * the e-mail; a refused connection, 401, 403 or 429 does not.
          */
-        record Unavailable(String reason, boolean mayHaveArrived) implements SendResult {
-        }
+        record Unavailable(String reason, boolean mayHaveArrived) implements SendResult {}
     }
 
     /** The outcome of a lookup. */
     sealed interface Lookup {
         /** NotifyNL knows it, with its current status and completed_at (if final). */
-        record Found(UUID notifyId, String status, Optional<Instant> completedAt) implements Lookup {
-        }
+        record Found(UUID notifyId, String status, Optional<Instant> completedAt) implements Lookup {}
 
-        record NotFound() implements Lookup {
-        }
+        record NotFound() implements Lookup {}
 
-        record Unavailable(String reason) implements Lookup {
-        }
+        record Unavailable(String reason) implements Lookup {}
     }
 }

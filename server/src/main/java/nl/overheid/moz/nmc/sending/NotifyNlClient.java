@@ -47,6 +47,7 @@ public final class NotifyNlClient implements NotifyNl {
     private final String credential;
     /** Protocol time, not the NMC's business clock: NotifyNL checks {@code iat} against its own clock. */
     private final Clock wallClock = Clock.systemUTC();
+
     private final URI base;
     private final JwkOctet key;
     private final HttpClient http;
@@ -58,17 +59,24 @@ public final class NotifyNlClient implements NotifyNl {
         this.credential = "notifynl.services." + service.name() + ".api-key";
         this.base = URI.create(settings.baseUrl().replaceAll("/+$", ""));
         this.key = JwkOctet.create(Json.createObjectBuilder()
-                .add("kty", "oct").add("alg", JwkOctet.ALG_HS256).add("kid", service.serviceId())
-                .add("k", Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString(service.secret().getBytes(StandardCharsets.UTF_8)))
+                .add("kty", "oct")
+                .add("alg", JwkOctet.ALG_HS256)
+                .add("kid", service.serviceId())
+                .add(
+                        "k",
+                        Base64.getUrlEncoder()
+                                .withoutPadding()
+                                .encodeToString(service.secret().getBytes(StandardCharsets.UTF_8)))
                 .build());
-        this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     @Override
-    public SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation,
-                                UUID reference, Span span) {
+    public SendResult sendEmail(
+            UUID templateId, String emailAddress, Map<String, String> personalisation, UUID reference, Span span) {
         ObjectNode body = mapper.createObjectNode()
                 .put("email_address", emailAddress)
                 .put("template_id", templateId.toString())
@@ -76,7 +84,8 @@ public final class NotifyNlClient implements NotifyNl {
         body.set("personalisation", mapper.valueToTree(personalisation));
         HttpRequest request = request("/v2/notifications/email", span)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             int status = response.statusCode();
@@ -84,14 +93,22 @@ public final class NotifyNlClient implements NotifyNl {
                 Optional<UUID> id = id(mapper.readTree(response.body()).path("id"));
                 if (id.isEmpty()) {
                     // A 201 we cannot read still means NotifyNL has it: look it up by reference later.
-                    FailedCalls.warn(LOG, SEND, "a 201 without a notification id", span,
+                    FailedCalls.warn(
+                            LOG,
+                            SEND,
+                            "a 201 without a notification id",
+                            span,
                             "the attempt is looked up by reference later");
                     return new SendResult.Unavailable("contract", true);
                 }
                 return new SendResult.Accepted(id.get());
             }
             if (status == 400) {
-                FailedCalls.warn(LOG, SEND, "HTTP 400 (NotifyNL refuses this e-mail)", span,
+                FailedCalls.warn(
+                        LOG,
+                        SEND,
+                        "HTTP 400 (NotifyNL refuses this e-mail)",
+                        span,
                         "the notification ends niet-bezorgbaar; if it recurs, check that the berichttype's template "
                                 + "belongs to NotifyNL service " + service.name() + " and its personalisation");
                 return new SendResult.Rejected("http-400");
@@ -102,7 +119,11 @@ public final class NotifyNlClient implements NotifyNl {
             FailedCalls.warn(LOG, SEND, FailedCalls.exception(notConnected), span, "the send is postponed");
             return new SendResult.Unavailable("connection", false);
         } catch (IOException e) {
-            FailedCalls.warn(LOG, SEND, FailedCalls.exception(e), span,
+            FailedCalls.warn(
+                    LOG,
+                    SEND,
+                    FailedCalls.exception(e),
+                    span,
                     "the send is postponed and first looked up by reference");
             return new SendResult.Unavailable("connection", true);
         } catch (InterruptedException e) {
@@ -113,7 +134,8 @@ public final class NotifyNlClient implements NotifyNl {
 
     @Override
     public Lookup findByReference(UUID reference, Span span) {
-        String query = "?template_type=email&reference=" + URLEncoder.encode(reference.toString(), StandardCharsets.UTF_8);
+        String query =
+                "?template_type=email&reference=" + URLEncoder.encode(reference.toString(), StandardCharsets.UTF_8);
         return lookUp("/v2/notifications" + query, span, list -> {
             for (JsonNode notificatie : list.path("notifications")) {
                 if (reference.toString().equals(notificatie.path("reference").asText())) {
@@ -131,20 +153,28 @@ public final class NotifyNlClient implements NotifyNl {
 
     private Lookup lookUp(String pathAndQuery, Span span, java.util.function.Function<JsonNode, Lookup> read) {
         try {
-            HttpResponse<String> response = http.send(request(pathAndQuery, span).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request(pathAndQuery, span).GET().build(), HttpResponse.BodyHandlers.ofString());
             return switch (response.statusCode()) {
                 case 200 -> read.apply(mapper.readTree(response.body()));
                 case 404 -> new Lookup.NotFound();
                 default -> {
-                    FailedCalls.warn(LOG, LOOKUP, FailedCalls.status(response.statusCode(), credential), span,
+                    FailedCalls.warn(
+                            LOG,
+                            LOOKUP,
+                            FailedCalls.status(response.statusCode(), credential),
+                            span,
                             "the status query is retried later");
                     yield new Lookup.Unavailable("http-" + response.statusCode());
                 }
             };
         } catch (IOException | RuntimeException e) {
-            FailedCalls.warn(LOG, LOOKUP, e instanceof IOException ? FailedCalls.exception(e)
-                    : "an answer outside the contract", span, "the status query is retried later");
+            FailedCalls.warn(
+                    LOG,
+                    LOOKUP,
+                    e instanceof IOException ? FailedCalls.exception(e) : "an answer outside the contract",
+                    span,
+                    "the status query is retried later");
             return new Lookup.Unavailable(e instanceof IOException ? "connection" : "contract");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -159,7 +189,9 @@ public final class NotifyNlClient implements NotifyNl {
             throw new IllegalArgumentException("no status");
         }
         Optional<Instant> completedAt = notificatie.path("completed_at").isTextual()
-                ? Optional.of(OffsetDateTime.parse(notificatie.path("completed_at").asText()).toInstant())
+                ? Optional.of(
+                        OffsetDateTime.parse(notificatie.path("completed_at").asText())
+                                .toInstant())
                 : Optional.empty();
         return new Lookup.Found(id, status, completedAt);
     }
@@ -174,8 +206,12 @@ public final class NotifyNlClient implements NotifyNl {
 
     /** A fresh JWT per call: NotifyNL accepts an {@code iat} within 30 seconds of its clock. */
     private String token() {
-        Jwt jwt = Jwt.builder().type("JWT").algorithm(JwkOctet.ALG_HS256).issuer(service.serviceId())
-                .issueTime(wallClock.instant()).build();
+        Jwt jwt = Jwt.builder()
+                .type("JWT")
+                .algorithm(JwkOctet.ALG_HS256)
+                .issuer(service.serviceId())
+                .issueTime(wallClock.instant())
+                .build();
         return SignedJwt.sign(jwt, key).tokenContent();
     }
 

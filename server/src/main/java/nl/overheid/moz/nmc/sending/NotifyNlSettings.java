@@ -29,8 +29,8 @@ import java.util.regex.Pattern;
  * @param connectTimeout bound of a connection attempt (a refused or timed-out connection certainly sent nothing)
  * @param readTimeout    bound of waiting for the answer (after it, the e-mail may have been accepted)
  */
-public record NotifyNlSettings(String baseUrl, Map<String, Service> services, Duration connectTimeout,
-                               Duration readTimeout) {
+public record NotifyNlSettings(
+        String baseUrl, Map<String, Service> services, Duration connectTimeout, Duration readTimeout) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(15);
@@ -38,6 +38,7 @@ public record NotifyNlSettings(String baseUrl, Map<String, Service> services, Du
     public static final int DEFAULT_PER_MINUTE = 3000;
     /** {@code -} + a 36-character service id + {@code -} + a 36-character secret, after a key name. */
     private static final int MIN_API_KEY_LENGTH = 75;
+
     private static final int MIN_CALLBACK_TOKEN_LENGTH = 16;
     /** A service name as {@code berichttype.notify_service} holds it, and as a configuration key can carry it. */
     private static final Pattern SERVICE_NAME = Pattern.compile("^[a-z0-9][a-z0-9-]*$");
@@ -55,11 +56,15 @@ public record NotifyNlSettings(String baseUrl, Map<String, Service> services, Du
         public Service {
             String at = "notifynl.services." + name;
             if (name == null || !SERVICE_NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("notifynl.services: '" + name + "' is not a service name (a-z, 0-9, -)");
+                throw new IllegalArgumentException(
+                        "notifynl.services: '" + name + "' is not a service name (a-z, 0-9, -)");
             }
-            if (apiKey == null || apiKey.length() < MIN_API_KEY_LENGTH || apiKey.charAt(apiKey.length() - 37) != '-'
+            if (apiKey == null
+                    || apiKey.length() < MIN_API_KEY_LENGTH
+                    || apiKey.charAt(apiKey.length() - 37) != '-'
                     || apiKey.charAt(apiKey.length() - 74) != '-') {
-                throw new IllegalArgumentException(at + ".api-key must be a NotifyNL API key ({keyname}-{serviceId}-{secret})");
+                throw new IllegalArgumentException(
+                        at + ".api-key must be a NotifyNL API key ({keyname}-{serviceId}-{secret})");
             }
             if (perMinute < 1) {
                 throw new IllegalArgumentException(at + ".per-minute must be positive");
@@ -106,15 +111,21 @@ public record NotifyNlSettings(String baseUrl, Map<String, Service> services, Du
         Map<String, Service> services = new LinkedHashMap<>();
         for (Config service : notifynl.get("services").asNodeList().orElse(java.util.List.of())) {
             String name = service.name();
-            services.put(name, new Service(name,
-                    service.get("api-key").asString().orElseThrow(() -> new IllegalArgumentException(
-                            "notifynl.services." + name + ".api-key is required")),
-                    service.get("per-minute").asInt().orElse(DEFAULT_PER_MINUTE),
-                    service.get("callback-token").asString().orElse(sharedToken)));
+            services.put(
+                    name,
+                    new Service(
+                            name,
+                            service.get("api-key")
+                                    .asString()
+                                    .orElseThrow(() -> new IllegalArgumentException(
+                                            "notifynl.services." + name + ".api-key is required")),
+                            service.get("per-minute").asInt().orElse(DEFAULT_PER_MINUTE),
+                            service.get("callback-token").asString().orElse(sharedToken)));
         }
         return new NotifyNlSettings(
-                notifynl.get("base-url").asString().orElseThrow(
-                        () -> new IllegalArgumentException("notifynl.base-url is required")),
+                notifynl.get("base-url")
+                        .asString()
+                        .orElseThrow(() -> new IllegalArgumentException("notifynl.base-url is required")),
                 services,
                 notifynl.get("connect-timeout").as(Duration.class).orElse(DEFAULT_CONNECT_TIMEOUT),
                 notifynl.get("read-timeout").as(Duration.class).orElse(DEFAULT_READ_TIMEOUT));

@@ -12,7 +12,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
-import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -20,6 +19,8 @@ import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.engine.UnusedTokens;
+import nl.overheid.moz.nmc.ldv.DataSubjects;
+import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
@@ -27,9 +28,8 @@ import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
-import nl.overheid.moz.nmc.ldv.DataSubjects;
-import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.profiel.Profielservice;
@@ -87,8 +87,14 @@ public final class SendPipeline implements TaskHandler {
      * @param backoff             delay before the n-th retry of a postponed call
      * @param firstReconciliation when an accepted attempt is first looked up at NotifyNL
      */
-    public SendPipeline(HandlerSupport support, Register register, Envelope envelope, NotifyNlServices notifyNl,
-            UnusedTokens unusedTokens, Profielservice profielservice, Duration firstReconciliation) {
+    public SendPipeline(
+            HandlerSupport support,
+            Register register,
+            Envelope envelope,
+            NotifyNlServices notifyNl,
+            UnusedTokens unusedTokens,
+            Profielservice profielservice,
+            Duration firstReconciliation) {
         this.metrics = support.metrics();
         this.owned = support.owned();
         this.tasks = support.tasks();
@@ -146,7 +152,8 @@ public final class SendPipeline implements TaskHandler {
 
     /** The send; {@code posted} is set just before the POST to NotifyNL (from then on the token is spent). */
     private void send(Task task, AtomicBoolean posted) throws Exception {
-        Job job = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> start(tx, task, n)).orElse(null);
+        Job job = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> start(tx, task, n))
+                .orElse(null);
         if (job == null) {
             return;
         }
@@ -167,11 +174,17 @@ public final class SendPipeline implements TaskHandler {
             owned.underLocks(task, subjectLock(), (tx, n) -> endErased(tx, task, job, n));
             return;
         }
-        Map<String, String> opened = envelope.open(job.sealed().id(), job.sealed().wrappedDataKey(),
-                job.sealed().kekVersion(), Map.of("ontvanger", job.sealed().recipient(),
-                        "personalisatie", job.sealed().personalisation()));
+        Map<String, String> opened = envelope.open(
+                job.sealed().id(),
+                job.sealed().wrappedDataKey(),
+                job.sealed().kekVersion(),
+                Map.of(
+                        "ontvanger",
+                        job.sealed().recipient(),
+                        "personalisatie",
+                        job.sealed().personalisation()));
         String recipient = opened.get("ontvanger");
-        Map<String, String> personalisation = mapper.readValue(opened.get("personalisatie"), new TypeReference<>() { });
+        Map<String, String> personalisation = mapper.readValue(opened.get("personalisatie"), new TypeReference<>() {});
         String emailAddress = recipient;
         if (job.context().regime().equals("centraal")) {
             Span lookup = job.childSpan();
@@ -186,14 +199,16 @@ public final class SendPipeline implements TaskHandler {
                     return;
                 }
                 case Profielservice.Lookup.Unavailable unavailable -> {
-                    commit(task, job, new NotifyNl.SendResult.Unavailable("profielservice-" + unavailable.reason(),
-                            false));
+                    commit(
+                            task,
+                            job,
+                            new NotifyNl.SendResult.Unavailable("profielservice-" + unavailable.reason(), false));
                     return;
                 }
             }
         }
         if (endedExpired(task, job)) {
-            return;   // the lookup took until after geldig_tot
+            return; // the lookup took until after geldig_tot
         }
         Span send = job.childSpan();
         if (!recorded(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send)) {
@@ -215,9 +230,15 @@ public final class SendPipeline implements TaskHandler {
             return;
         }
         posted.set(true);
-        NotifyNl.SendResult result = notifyNl.of(job.service()).sendEmail(
-                job.berichttype().notifyTemplateId(), emailAddress, personalisation, job.poging().id(), send);
-        if (result instanceof NotifyNl.SendResult.Unavailable unavailable && unavailable.mayHaveArrived()
+        NotifyNl.SendResult result = notifyNl.of(job.service())
+                .sendEmail(
+                        job.berichttype().notifyTemplateId(),
+                        emailAddress,
+                        personalisation,
+                        job.poging().id(),
+                        send);
+        if (result instanceof NotifyNl.SendResult.Unavailable unavailable
+                && unavailable.mayHaveArrived()
                 && job.sealed().expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
             // only a lookup that does not find it may end the notification verlopen.
@@ -231,8 +252,8 @@ public final class SendPipeline implements TaskHandler {
         LOG.warning(() -> "notification " + n.id() + " was erased before its resend; it ends technisch-mislukt");
         pogingen.setStatus(tx, job.poging().id(), PogingStatus.TECHNISCH_MISLUKT);
         if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
-            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
-                    Reden.TECHNISCH));
+            notificatieTasks.completeAll(
+                    tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH));
         } else {
             tasks.complete(tx, task);
         }
@@ -250,8 +271,12 @@ public final class SendPipeline implements TaskHandler {
     /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */
     private boolean recorded(Job job, ProcessingLog.Operation operation, Span span) {
         NotificatieRepository.ProcessingContext c = job.context();
-        return ldv.record(new ProcessingLog.Processing(span, operation, c.processingActivity(),
-                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()), clock.instant()))
+        return ldv.record(new ProcessingLog.Processing(
+                        span,
+                        operation,
+                        c.processingActivity(),
+                        new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
+                        clock.instant()))
                 instanceof ProcessingLog.Written.Acknowledged;
     }
 
@@ -262,8 +287,8 @@ public final class SendPipeline implements TaskHandler {
     private void endWithoutContact(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
         pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
         if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
-            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR,
-                    Reden.GEEN_CONTACTGEGEVENS));
+            notificatieTasks.completeAll(
+                    tx, transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.GEEN_CONTACTGEGEVENS));
         } else {
             tasks.complete(tx, task);
         }
@@ -280,15 +305,18 @@ public final class SendPipeline implements TaskHandler {
                 .orElseThrow(() -> new IllegalStateException("unknown berichttype of notification " + n.id()));
         Optional<Poging> latest = pogingen.latest(tx, n.id());
         Optional<Poging> planned = latest.filter(p -> p.status() == PogingStatus.GEPLAND);
-        boolean live = n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
+        boolean live = n.status() == NotificatieStatus.AANGENOMEN
+                || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN;
-        if (live && !berichttype.notifyService().equals(task.budget())
+        if (live
+                && !berichttype.notifyService().equals(task.budget())
                 && !planned.map(Poging::requested).orElse(false)) {
             // The berichttype moved to another NotifyNL service since this task was planned. A call uses the key
             // of the service whose budget paid for it, so the send is planned again under the new service (an
             // attempt that may already be at the old service stays there: it is looked up with the old key).
             LOG.warning(() -> "send task " + task.id() + " was planned for NotifyNL service " + task.budget()
-                    + "; its berichttype now uses " + berichttype.notifyService() + ": planned again under that budget");
+                    + "; its berichttype now uses " + berichttype.notifyService()
+                    + ": planned again under that budget");
             tasks.complete(tx, task);
             notificatieTasks.planSend(tx, n, berichttype.notifyService(), now);
             return null;
@@ -307,8 +335,10 @@ public final class SendPipeline implements TaskHandler {
             case IN_VERZENDING, VERZONDEN -> {
                 if (planned.isPresent()) {
                     poging = planned.get();
-                } else if (n.status() == NotificatieStatus.IN_VERZENDING || latest.isEmpty()
-                        || latest.get().status().running() || latest.get().nummer() >= 2) {
+                } else if (n.status() == NotificatieStatus.IN_VERZENDING
+                        || latest.isEmpty()
+                        || latest.get().status().running()
+                        || latest.get().nummer() >= 2) {
                     LOG.warning(() -> "send task " + task.id() + " found nothing to send; completing it");
                     tasks.complete(tx, task);
                     return null;
@@ -326,8 +356,10 @@ public final class SendPipeline implements TaskHandler {
         }
         // The lease covers the batch from the claim; a task that waited for its turn gets it anew here.
         tasks.extendLease(tx, task, now.plus(lease));
-        NotificatieRepository.ForSending sealed = notificaties.forSending(tx, n.id()).orElseThrow();
-        NotificatieRepository.ProcessingContext context = notificaties.processingContext(tx, n.id()).orElseThrow();
+        NotificatieRepository.ForSending sealed =
+                notificaties.forSending(tx, n.id()).orElseThrow();
+        NotificatieRepository.ProcessingContext context =
+                notificaties.processingContext(tx, n.id()).orElseThrow();
         return new Job(poging, sealed, context, berichttype, task.budget());
     }
 
@@ -349,7 +381,7 @@ public final class SendPipeline implements TaskHandler {
             case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));
             case NotifyNl.Lookup.NotFound notFound -> Optional.empty();
             case NotifyNl.Lookup.Unavailable unavailable ->
-                    Optional.of(new NotifyNl.SendResult.Unavailable(unavailable.reason(), true));
+                Optional.of(new NotifyNl.SendResult.Unavailable(unavailable.reason(), true));
         };
     }
 
@@ -371,8 +403,8 @@ public final class SendPipeline implements TaskHandler {
                     if (n.expiredAt(now) && !unavailable.mayHaveArrived()) {
                         endExpired(tx, task, n);
                     } else {
-                        tasks.postpone(tx, task, now.plus(backoff.apply(task.postponements() + 1)),
-                                unavailable.reason());
+                        tasks.postpone(
+                                tx, task, now.plus(backoff.apply(task.postponements() + 1)), unavailable.reason());
                     }
                 }
             }
@@ -395,8 +427,8 @@ public final class SendPipeline implements TaskHandler {
             if (n.status() == NotificatieStatus.IN_VERZENDING) {
                 transitions.apply(tx, n, NotificatieStatus.VERZONDEN, null);
             }
-            notificatieTasks.planReconciliation(tx, n, poging.id(), job.service(),
-                    clock.instant().plus(firstReconciliation));
+            notificatieTasks.planReconciliation(
+                    tx, n, poging.id(), job.service(), clock.instant().plus(firstReconciliation));
         } else if (!poging.knows(notifyId)) {
             // A receipt already adopted another id for this attempt: both e-mails went out.
             if (pogingen.addDuplicate(tx, poging.id(), notifyId)) {
@@ -410,10 +442,12 @@ public final class SendPipeline implements TaskHandler {
     @Override
     public void onExhausted(DbTransaction tx, Task task, TaskRepository taskRepository, String error) {
         Transitions.Locked n = transitions.lock(tx, task.notificatie()).orElse(null);
-        if (n != null && (n.status() == NotificatieStatus.AANGENOMEN || n.status() == NotificatieStatus.IN_VERZENDING
-                || n.status() == NotificatieStatus.VERZONDEN)) {
-            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT,
-                    Reden.TECHNISCH));
+        if (n != null
+                && (n.status() == NotificatieStatus.AANGENOMEN
+                        || n.status() == NotificatieStatus.IN_VERZENDING
+                        || n.status() == NotificatieStatus.VERZONDEN)) {
+            notificatieTasks.completeAll(
+                    tx, transitions.apply(tx, n, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH));
         } else {
             taskRepository.complete(tx, task);
         }
@@ -423,16 +457,20 @@ public final class SendPipeline implements TaskHandler {
     @Override
     public int maxFailures(DbTransaction tx, Task task) {
         // The caller holds the notification's lock already, so this reads the locked row again, cheaply.
-        return transitions.lock(tx, task.notificatie())
+        return transitions
+                .lock(tx, task.notificatie())
                 .flatMap(n -> register.berichttype(tx, n.berichttype()))
                 .map(Berichttype::maxFailures)
                 .orElse(DEFAULT_MAX_FAILURES);
     }
 
-
     /** @param service the NotifyNL service every call of this send goes to: the task's budget key */
-    private record Job(Poging poging, NotificatieRepository.ForSending sealed, NotificatieRepository.ProcessingContext context,
-                       Berichttype berichttype, String service) {
+    private record Job(
+            Poging poging,
+            NotificatieRepository.ForSending sealed,
+            NotificatieRepository.ProcessingContext context,
+            Berichttype berichttype,
+            String service) {
 
         /** A new operation in the notification's trace, a child of its acceptance. */
         Span childSpan() {

@@ -36,20 +36,24 @@ public final class StatusQueries {
 
         /** The delivery proof: the completed_at NotifyNL reported on the attempt that was delivered. */
         public Instant deliveredAt() {
-            return pogingen.stream().filter(p -> p.status() == PogingStatus.BEZORGD)
-                    .map(Poging::receiptCompletedAt).findFirst().orElse(null);
+            return pogingen.stream()
+                    .filter(p -> p.status() == PogingStatus.BEZORGD)
+                    .map(Poging::receiptCompletedAt)
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
     public Optional<Snapshot> byId(Dienstverlener dv, UUID id) {
-        return database.inTransaction(tx -> reads.view(tx, dv.id(), id)
-                .map(view -> new Snapshot(view, pogingen.all(tx, id))));
+        return database.inTransaction(tx ->
+                reads.view(tx, dv.id(), id).map(view -> new Snapshot(view, pogingen.all(tx, id))));
     }
 
     /** The DV's notifications with this dvRef (its HMAC under every pepper version still in use), oldest first. */
     public List<Snapshot> byDvRef(Dienstverlener dv, String dvRef, int limit) {
         List<byte[]> hmacs = peppers.dvRefUnderEveryVersion(dv.id(), dvRef);
         return database.inTransaction(tx -> reads.byDvRef(tx, dv.id(), hmacs, limit).stream()
-                .map(view -> new Snapshot(view, pogingen.all(tx, view.id()))).toList());
+                .map(view -> new Snapshot(view, pogingen.all(tx, view.id())))
+                .toList());
     }
 }

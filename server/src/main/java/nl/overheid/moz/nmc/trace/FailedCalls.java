@@ -11,13 +11,12 @@ import nl.overheid.moz.nmc.logging.LogContext;
  */
 public final class FailedCalls {
 
-    private FailedCalls() {
-    }
+    private FailedCalls() {}
 
     /** Logs that {@code call} failed for {@code reason}; {@code next} says what happens now. */
     public static void warn(Logger log, String call, String reason, Span span, String next) {
-        try (LogContext.Scope context = LogContext.with(LogContext.TRACE_ID, span.traceId(),
-                LogContext.SPAN_ID, span.spanId())) {
+        try (LogContext.Scope context =
+                LogContext.with(LogContext.TRACE_ID, span.traceId(), LogContext.SPAN_ID, span.spanId())) {
             log.warning(() -> call + " failed: " + reason + " (trace " + span.traceId() + ", span " + span.spanId()
                     + "); " + next);
         }
@@ -25,11 +24,12 @@ public final class FailedCalls {
 
     /** An HTTP status as a reason, with what an operator should check for the ones that are ours to fix. */
     public static String status(int status, String credential) {
-        return "HTTP " + status + switch (status) {
-            case 401, 403 -> " (check " + credential + ")";
-            case 429 -> " (the party's rate limit)";
-            default -> "";
-        };
+        return "HTTP " + status
+                + switch (status) {
+                    case 401, 403 -> " (check " + credential + ")";
+                    case 429 -> " (the party's rate limit)";
+                    default -> "";
+                };
     }
 
     /** An exception as a reason (no connection, a time-out, an unreadable answer): its type only. */

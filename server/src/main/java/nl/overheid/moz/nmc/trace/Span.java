@@ -17,7 +17,8 @@ public record Span(String traceId, String spanId, String parentSpanId) {
 
     public Span {
         Objects.requireNonNull(traceId);
-        if (!TRACE_ID.matcher(traceId).matches() || !SPAN_ID.matcher(spanId).matches()
+        if (!TRACE_ID.matcher(traceId).matches()
+                || !SPAN_ID.matcher(spanId).matches()
                 || (parentSpanId != null && !SPAN_ID.matcher(parentSpanId).matches())) {
             throw new IllegalArgumentException("not a W3C trace or span id");
         }

@@ -11,16 +11,18 @@ public final class TraceContexts {
     private static final String NO_TRACE = "0".repeat(32);
     private static final String NO_SPAN = "0".repeat(16);
 
-    private TraceContexts() {
-    }
+    private TraceContexts() {}
 
     /**
      * The acceptance's own span: in the DV's trace when its {@code traceparent} is valid (the DV's span is
      * its parent), else in a new trace. Every later operation on the notification is a child of this span.
      */
     public static Span acceptance(Optional<String> traceparent) {
-        Matcher matcher = traceparent.map(TRACEPARENT::matcher).filter(Matcher::matches).orElse(null);
-        if (matcher == null || matcher.group(1).equals(NO_TRACE) || matcher.group(2).equals(NO_SPAN)) {
+        Matcher matcher =
+                traceparent.map(TRACEPARENT::matcher).filter(Matcher::matches).orElse(null);
+        if (matcher == null
+                || matcher.group(1).equals(NO_TRACE)
+                || matcher.group(2).equals(NO_SPAN)) {
             return new Span(Span.newTraceId(), Span.newSpanId(), null);
         }
         return new Span(matcher.group(1), Span.newSpanId(), matcher.group(2));

@@ -46,9 +46,7 @@ import java.util.UUID;
 public final class SigningKeys {
 
     /** One configured key and its schedule. */
-    record Key(String kid, String alg, Jwk jwk, Map<String, Object> publicJwk, Instant publishFrom,
-               Instant signFrom) {
-    }
+    record Key(String kid, String alg, Jwk jwk, Map<String, Object> publicJwk, Instant publishFrom, Instant signFrom) {}
 
     private final List<Key> keys;
     private final URI issuer;
@@ -60,8 +58,8 @@ public final class SigningKeys {
      * @param tokenClock the time of the tokens' {@code iat} and {@code exp}: the real time, since the DV checks
      *                   them against its own clock (rotation follows {@code clock})
      */
-    SigningKeys(List<Key> keys, URI issuer, Duration tokenLifetime, Duration jwksMaxAge, Clock clock,
-                Clock tokenClock) {
+    SigningKeys(
+            List<Key> keys, URI issuer, Duration tokenLifetime, Duration jwksMaxAge, Clock clock, Clock tokenClock) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("webhook.signing-keys: at least one key is needed");
         }
@@ -88,17 +86,21 @@ public final class SigningKeys {
     }
 
     public static SigningKeys from(Config signingKeys, WebhookSettings settings, Clock clock) {
-        List<Key> keys = signingKeys.asNodeList().orElse(List.of()).stream().map(SigningKeys::key).toList();
-        return new SigningKeys(keys, settings.issuer(), settings.tokenLifetime(), settings.jwksMaxAge(), clock,
-                Clock.systemUTC());
+        List<Key> keys = signingKeys.asNodeList().orElse(List.of()).stream()
+                .map(SigningKeys::key)
+                .toList();
+        return new SigningKeys(
+                keys, settings.issuer(), settings.tokenLifetime(), settings.jwksMaxAge(), clock, Clock.systemUTC());
     }
 
     private static Key key(Config node) {
-        String kid = node.get("kid").asString().orElseThrow(() ->
-                new IllegalArgumentException("webhook.signing-keys: every key needs a kid"));
+        String kid = node.get("kid")
+                .asString()
+                .orElseThrow(() -> new IllegalArgumentException("webhook.signing-keys: every key needs a kid"));
         PrivateKey privateKey = privateKey(pem(node, "private-key", kid));
         PublicKey publicKey = publicKey(node, kid, privateKey);
-        Instant publishFrom = node.get("publish-from").asString().map(Instant::parse).orElse(Instant.EPOCH);
+        Instant publishFrom =
+                node.get("publish-from").asString().map(Instant::parse).orElse(Instant.EPOCH);
         Instant signFrom = node.get("sign-from").asString().map(Instant::parse).orElse(Instant.EPOCH);
         return of(kid, privateKey, publicKey, publishFrom, signFrom);
     }
@@ -113,7 +115,13 @@ public final class SigningKeys {
                 throw new IllegalArgumentException("webhook.signing-keys: key " + kid + " is not on curve P-256");
             }
             alg = JwkEC.ALG_ES256;
-            signer = JwkEC.builder().privateKey(ec).publicKey(ecPublic).keyId(kid).algorithm(alg).usage("sig").build();
+            signer = JwkEC.builder()
+                    .privateKey(ec)
+                    .publicKey(ecPublic)
+                    .keyId(kid)
+                    .algorithm(alg)
+                    .usage("sig")
+                    .build();
             jwk.put("kty", "EC");
             jwk.put("kid", kid);
             jwk.put("use", "sig");
@@ -123,7 +131,12 @@ public final class SigningKeys {
             jwk.put("y", unsigned(ecPublic.getW().getAffineY(), 32));
         } else if (privateKey instanceof RSAPrivateCrtKey rsa && publicKey instanceof RSAPublicKey rsaPublic) {
             alg = JwkRSA.ALG_RS256;
-            signer = JwkRSA.builder().privateKey(rsa).publicKey(rsaPublic).keyId(kid).algorithm(alg).usage("sig")
+            signer = JwkRSA.builder()
+                    .privateKey(rsa)
+                    .publicKey(rsaPublic)
+                    .keyId(kid)
+                    .algorithm(alg)
+                    .usage("sig")
                     .build();
             jwk.put("kty", "RSA");
             jwk.put("kid", kid);
@@ -141,7 +154,10 @@ public final class SigningKeys {
     public String token(URI webhookUrl) {
         Key key = signing();
         Instant now = tokenClock.instant();
-        Jwt jwt = Jwt.builder().type("JWT").algorithm(key.alg()).keyId(key.kid())
+        Jwt jwt = Jwt.builder()
+                .type("JWT")
+                .algorithm(key.alg())
+                .keyId(key.kid())
                 .issuer(issuer.toString())
                 .addAudience(webhookUrl.toString())
                 .issueTime(now)
@@ -176,7 +192,8 @@ public final class SigningKeys {
             boolean announced = !key.publishFrom().isAfter(now);
             boolean upcoming = key.signFrom().isAfter(now);
             // A key that has stopped signing stays until its successor has signed for longer than a token lives.
-            boolean tokensMayLive = i + 1 < keys.size() && keys.get(i + 1).signFrom().plus(tokenLifetime).isAfter(now);
+            boolean tokensMayLive = i + 1 < keys.size()
+                    && keys.get(i + 1).signFrom().plus(tokenLifetime).isAfter(now);
             if (key == current || announced && (upcoming || tokensMayLive)) {
                 published.add(key.publicJwk());
             }
@@ -185,14 +202,18 @@ public final class SigningKeys {
     }
 
     private static String pem(Config node, String name, String kid) {
-        return node.get(name).asString().or(() -> node.get(name + "-file").asString().map(file -> {
-            try {
-                return Files.readString(Path.of(file));
-            } catch (IOException e) {
-                throw new UncheckedIOException("webhook.signing-keys: cannot read " + name + "-file of key " + kid, e);
-            }
-        })).orElseThrow(() -> new IllegalArgumentException("webhook.signing-keys: key " + kid + " needs "
-                + name + " or " + name + "-file"));
+        return node.get(name)
+                .asString()
+                .or(() -> node.get(name + "-file").asString().map(file -> {
+                    try {
+                        return Files.readString(Path.of(file));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(
+                                "webhook.signing-keys: cannot read " + name + "-file of key " + kid, e);
+                    }
+                }))
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "webhook.signing-keys: key " + kid + " needs " + name + " or " + name + "-file"));
     }
 
     private static PublicKey publicKey(Config node, String kid, PrivateKey privateKey) {
@@ -201,13 +222,14 @@ public final class SigningKeys {
         }
         if (privateKey instanceof RSAPrivateCrtKey rsa) {
             try {
-                return KeyFactory.getInstance("RSA").generatePublic(
-                        new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
+                return KeyFactory.getInstance("RSA")
+                        .generatePublic(new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
             } catch (GeneralSecurityException e) {
                 throw new IllegalArgumentException("webhook.signing-keys: key " + kid, e);
             }
         }
-        throw new IllegalArgumentException("webhook.signing-keys: EC key " + kid + " needs public-key or public-key-file");
+        throw new IllegalArgumentException(
+                "webhook.signing-keys: EC key " + kid + " needs public-key or public-key-file");
     }
 
     static PrivateKey privateKey(String pem) {

@@ -27,11 +27,9 @@ public final class WebhookClient {
 
     /** The result of one call: a 2xx, or a short reason (never the DV's text). */
     public sealed interface Outcome {
-        record Delivered(int status) implements Outcome {
-        }
+        record Delivered(int status) implements Outcome {}
 
-        record Failed(String reason) implements Outcome {
-        }
+        record Failed(String reason) implements Outcome {}
     }
 
     private final HttpClient client;
@@ -59,10 +57,11 @@ public final class WebhookClient {
                 client.sendAsync(request, info -> new CappedBody(settings.maxResponseBytes()));
         try {
             // The request time-out ends at the headers; this bounds the answer's body too (a slow drip).
-            HttpResponse<Long> response = exchange.get(settings.connectTimeout().plus(settings.readTimeout()).toMillis(),
-                    TimeUnit.MILLISECONDS);
+            HttpResponse<Long> response = exchange.get(
+                    settings.connectTimeout().plus(settings.readTimeout()).toMillis(), TimeUnit.MILLISECONDS);
             int status = response.statusCode();
-            return status / 100 == 2 ? new Outcome.Delivered(status)
+            return status / 100 == 2
+                    ? new Outcome.Delivered(status)
                     : new Outcome.Failed(status / 100 == 3 ? "redirect-" + status : "http-" + status);
         } catch (TimeoutException e) {
             exchange.cancel(true);
@@ -72,8 +71,10 @@ public final class WebhookClient {
             if (cause instanceof TooLarge) {
                 return new Outcome.Failed("response-too-large");
             }
-            return new Outcome.Failed(cause instanceof HttpTimeoutException ? "timeout"
-                    : cause instanceof IOException ? "connection" : "call");
+            return new Outcome.Failed(
+                    cause instanceof HttpTimeoutException
+                            ? "timeout"
+                            : cause instanceof IOException ? "connection" : "call");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             exchange.cancel(true);

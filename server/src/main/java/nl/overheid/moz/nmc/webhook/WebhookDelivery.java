@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
-import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -28,6 +27,7 @@ import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
@@ -66,9 +66,17 @@ public final class WebhookDelivery implements TaskHandler {
     private final Clock clock;
     private final Duration lease;
 
-    public WebhookDelivery(HandlerSupport support, WebhookPositionRepository positions, EventRepository events,
-            StatusEvents statusEvents, CursorCodec cursors, SigningKeys keys, WebhookTargets targets, WebhookClient client,
-            WebhookSettings settings, ObjectMapper mapper) {
+    public WebhookDelivery(
+            HandlerSupport support,
+            WebhookPositionRepository positions,
+            EventRepository events,
+            StatusEvents statusEvents,
+            CursorCodec cursors,
+            SigningKeys keys,
+            WebhookTargets targets,
+            WebhookClient client,
+            WebhookSettings settings,
+            ObjectMapper mapper) {
         this.owned = support.owned();
         this.tasks = support.tasks();
         this.positions = positions;
@@ -99,9 +107,13 @@ public final class WebhookDelivery implements TaskHandler {
     }
 
     /** What one run delivers. */
-    private record Batch(URI url, int epoch, List<EventRepository.Event> events, byte[] body, String cursor,
-                         List<NotificatieRepository.ProcessingContext> contexts) {
-    }
+    private record Batch(
+            URI url,
+            int epoch,
+            List<EventRepository.Event> events,
+            byte[] body,
+            String cursor,
+            List<NotificatieRepository.ProcessingContext> contexts) {}
 
     @Override
     public void execute(Task task) {
@@ -118,25 +130,30 @@ public final class WebhookDelivery implements TaskHandler {
         Span call = Span.root();
         for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
             ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
-                    Span.childOf(c.traceId(), c.acceptanceSpanId()), ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
-                    c.processingActivity(), new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
+                    Span.childOf(c.traceId(), c.acceptanceSpanId()),
+                    ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
+                    c.processingActivity(),
+                    new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
                     clock.instant()));
             if (!(written instanceof ProcessingLog.Written.Acknowledged)) {
                 // No record, no call: the LDV's failure is not the DV's, so the webhook's count is untouched.
-                owned.underLocks(task, subjectLock(), (tx, position) -> tasks.reschedule(tx, task,
-                        clock.instant().plus(settings.retryBase())));
+                owned.underLocks(
+                        task,
+                        subjectLock(),
+                        (tx, position) ->
+                                tasks.reschedule(tx, task, clock.instant().plus(settings.retryBase())));
                 return;
             }
         }
-        WebhookClient.Outcome outcome = client.post(batch.url(), keys.token(batch.url()), batch.cursor(), batch.body(),
-                call);
+        WebhookClient.Outcome outcome =
+                client.post(batch.url(), keys.token(batch.url()), batch.cursor(), batch.body(), call);
         settle(task, batch, outcome);
     }
 
     private Batch prepare(DbTransaction tx, Task task, WebhookPositionRepository.Position position) {
         Instant now = clock.instant();
         if (position.webhookUrl() == null) {
-            tasks.complete(tx, task);   // the DV no longer has a webhook
+            tasks.complete(tx, task); // the DV no longer has a webhook
             return null;
         }
         if (position.pausedAt(now)) {
@@ -163,7 +180,8 @@ public final class WebhookDelivery implements TaskHandler {
         tasks.extendLease(tx, task, now.plus(lease));
         EventRepository.Event last = page.getLast();
         String cursor = cursors.encode(new Cursor(epoch, last.transactionId(), last.id(), now));
-        List<CloudEvent> cloudEvents = page.stream().map(statusEvents::cloudEvent).toList();
+        List<CloudEvent> cloudEvents =
+                page.stream().map(statusEvents::cloudEvent).toList();
         byte[] body;
         try {
             body = mapper.writeValueAsBytes(cloudEvents);
@@ -172,8 +190,8 @@ public final class WebhookDelivery implements TaskHandler {
         }
         LinkedHashSet<UUID> subjects = new LinkedHashSet<>();
         page.forEach(event -> subjects.add(event.notificatie()));
-        return new Batch(position.webhookUrl(), epoch, page, body, cursor,
-                notificaties.processingContexts(tx, subjects));
+        return new Batch(
+                position.webhookUrl(), epoch, page, body, cursor, notificaties.processingContexts(tx, subjects));
     }
 
     private void settle(Task task, Batch batch, WebhookClient.Outcome outcome) {
@@ -185,8 +203,10 @@ public final class WebhookDelivery implements TaskHandler {
                     positions.delivered(tx, position.dvId(), batch.epoch(), last.transactionId(), last.id(), now);
                     metrics.webhookDelivered(batch.events().size());
                     // A full batch: there may be more at once. Otherwise look again after the idle interval.
-                    tasks.reschedule(tx, task, batch.events().size() >= settings.batchSize() ? now
-                            : now.plus(settings.idleInterval()));
+                    tasks.reschedule(
+                            tx,
+                            task,
+                            batch.events().size() >= settings.batchSize() ? now : now.plus(settings.idleInterval()));
                 }
                 case WebhookClient.Outcome.Failed failed -> {
                     int failures = position.mislukkingen() + 1;

@@ -24,8 +24,8 @@ public final class WebhookPositionRepository {
              WHERE w.dv_id = :dvId
             """;
 
-    private static final Statement WEBHOOK_POSITION_LOCK = Statement.named("webhookPositionLock",
-            "SELECT " + COLUMNS + " FOR UPDATE OF w");
+    private static final Statement WEBHOOK_POSITION_LOCK =
+            Statement.named("webhookPositionLock", "SELECT " + COLUMNS + " FOR UPDATE OF w");
 
     private static final Statement WEBHOOK_POSITION_GET = Statement.named("webhookPositionGet", "SELECT " + COLUMNS);
 
@@ -69,9 +69,18 @@ public final class WebhookPositionRepository {
      * @param transactieId the delivery position (with {@code eventId}); null before the first delivery
      * @param webhookUrl   null when the DV has no webhook (any more)
      */
-    public record Position(UUID dvId, Integer epoch, String transactionId, Long eventId, int mislukkingen, int pauzes,
-                           Instant gepauzeerdTot, Instant geleverdOp, String lastError, URI webhookUrl,
-                           int maxMislukkingen) {
+    public record Position(
+            UUID dvId,
+            Integer epoch,
+            String transactionId,
+            Long eventId,
+            int mislukkingen,
+            int pauzes,
+            Instant gepauzeerdTot,
+            Instant geleverdOp,
+            String lastError,
+            URI webhookUrl,
+            int maxMislukkingen) {
 
         boolean pausedAt(Instant now) {
             return gepauzeerdTot != null && gepauzeerdTot.isAfter(now);
@@ -87,18 +96,34 @@ public final class WebhookPositionRepository {
     }
 
     void delivered(DbTransaction tx, UUID dvId, int epoch, String transactionId, long eventId, Instant now) {
-        WEBHOOK_POSITION_DELIVERED.dml(tx).addParam("dvId", dvId).addParam("epoch", epoch)
-                .addParam("xid", transactionId).addParam("eventId", eventId).addParam("now", now).execute();
+        WEBHOOK_POSITION_DELIVERED
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("epoch", epoch)
+                .addParam("xid", transactionId)
+                .addParam("eventId", eventId)
+                .addParam("now", now)
+                .execute();
     }
 
     void failed(DbTransaction tx, UUID dvId, int mislukkingen, int pauzes, Instant until, String error) {
-        WEBHOOK_POSITION_FAILED.dml(tx).addParam("dvId", dvId).addParam("mislukkingen", mislukkingen)
-                .addParam("pauzes", pauzes).addParam("until", until).addParam("fout", error).execute();
+        WEBHOOK_POSITION_FAILED
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("mislukkingen", mislukkingen)
+                .addParam("pauzes", pauzes)
+                .addParam("until", until)
+                .addParam("fout", error)
+                .execute();
     }
 
     /** After a restore or promotion the position means nothing: deliver from the oldest event again. */
     void restart(DbTransaction tx, UUID dvId, int epoch) {
-        WEBHOOK_POSITION_RESTART.dml(tx).addParam("dvId", dvId).addParam("epoch", epoch).execute();
+        WEBHOOK_POSITION_RESTART
+                .dml(tx)
+                .addParam("dvId", dvId)
+                .addParam("epoch", epoch)
+                .execute();
     }
 
     void resume(DbTransaction tx, UUID dvId) {
@@ -114,11 +139,17 @@ public final class WebhookPositionRepository {
     private static Position position(DbRow row) {
         String url = DbTypes.text(row, "webhook_url");
         Long epoch = DbTypes.nullableLong(row, "cluster_epoch");
-        return new Position(DbTypes.uuid(row, "dv_id"), epoch == null ? null : epoch.intValue(),
-                DbTypes.text(row, "transactie_id"), DbTypes.nullableLong(row, "event_id"),
-                DbTypes.integer(row, "mislukkingen"), DbTypes.integer(row, "pauzes"),
-                DbTypes.instant(row, "gepauzeerd_tot"), DbTypes.instant(row, "geleverd_op"),
-                DbTypes.text(row, "laatste_fout"), url == null ? null : URI.create(url),
+        return new Position(
+                DbTypes.uuid(row, "dv_id"),
+                epoch == null ? null : epoch.intValue(),
+                DbTypes.text(row, "transactie_id"),
+                DbTypes.nullableLong(row, "event_id"),
+                DbTypes.integer(row, "mislukkingen"),
+                DbTypes.integer(row, "pauzes"),
+                DbTypes.instant(row, "gepauzeerd_tot"),
+                DbTypes.instant(row, "geleverd_op"),
+                DbTypes.text(row, "laatste_fout"),
+                url == null ? null : URI.create(url),
                 DbTypes.integer(row, "webhook_max_mislukkingen"));
     }
 }

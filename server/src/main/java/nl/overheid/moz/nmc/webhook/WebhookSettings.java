@@ -21,10 +21,19 @@ import java.time.Duration;
  * @param pauseMax            the longest pause: one day
  * @param allowPrivateTargets dev only: {@code http} and loopback or private addresses are allowed
  */
-public record WebhookSettings(URI issuer, Duration tokenLifetime, Duration jwksMaxAge, Duration connectTimeout,
-                              Duration readTimeout, int maxResponseBytes, int batchSize, Duration idleInterval,
-                              Duration retryBase, Duration pauseBase, Duration pauseMax,
-                              boolean allowPrivateTargets) {
+public record WebhookSettings(
+        URI issuer,
+        Duration tokenLifetime,
+        Duration jwksMaxAge,
+        Duration connectTimeout,
+        Duration readTimeout,
+        int maxResponseBytes,
+        int batchSize,
+        Duration idleInterval,
+        Duration retryBase,
+        Duration pauseBase,
+        Duration pauseMax,
+        boolean allowPrivateTargets) {
 
     static final Duration MAX_TOKEN_LIFETIME = Duration.ofMinutes(5);
 
@@ -42,9 +51,19 @@ public record WebhookSettings(URI issuer, Duration tokenLifetime, Duration jwksM
 
     /** The defaults: tokens of five minutes, calls of 2 s to connect and 10 s in all, batches of 100, pauses up to a day. */
     public static WebhookSettings defaults() {
-        return new WebhookSettings(URI.create("https://nmc.moza.overheid.nl"), Duration.ofMinutes(5), Duration.ofMinutes(5),
-                Duration.ofSeconds(2), Duration.ofSeconds(10), 64 * 1024, 100, Duration.ofSeconds(2), Duration.ofSeconds(5),
-                Duration.ofMinutes(1), Duration.ofDays(1), false);
+        return new WebhookSettings(
+                URI.create("https://nmc.moza.overheid.nl"),
+                Duration.ofMinutes(5),
+                Duration.ofMinutes(5),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(10),
+                64 * 1024,
+                100,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(1),
+                Duration.ofDays(1),
+                false);
     }
 
     public static WebhookSettings from(Config webhook) {
@@ -83,50 +102,194 @@ public record WebhookSettings(URI issuer, Duration tokenLifetime, Duration jwksM
     }
 
     public WebhookSettings withIssuer(URI issuer) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withTokenLifetime(Duration tokenLifetime) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withJwksMaxAge(Duration jwksMaxAge) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withConnectTimeout(Duration connectTimeout) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withReadTimeout(Duration readTimeout) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withMaxResponseBytes(int maxResponseBytes) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withBatchSize(int batchSize) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withIdleInterval(Duration idleInterval) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withRetryBase(Duration retryBase) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withPauseBase(Duration pauseBase) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withPauseMax(Duration pauseMax) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 
     public WebhookSettings withAllowPrivateTargets(boolean allowPrivateTargets) {
-        return new WebhookSettings(issuer, tokenLifetime, jwksMaxAge, connectTimeout, readTimeout, maxResponseBytes, batchSize, idleInterval, retryBase, pauseBase, pauseMax, allowPrivateTargets);
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets);
     }
 }

@@ -23,7 +23,10 @@ public final class WebhookTargets {
 
     /** What is wrong with the URL itself, checked at registration: empty when it may be used. */
     public Optional<String> refusedUrl(URI url) {
-        if (url == null || !url.isAbsolute() || url.getHost() == null || url.getRawUserInfo() != null
+        if (url == null
+                || !url.isAbsolute()
+                || url.getHost() == null
+                || url.getRawUserInfo() != null
                 || url.getRawFragment() != null) {
             return Optional.of("url-invalid");
         }
@@ -68,26 +71,29 @@ public final class WebhookTargets {
     }
 
     static boolean isPublic(InetAddress address) {
-        if (address.isAnyLocalAddress() || address.isLoopbackAddress() || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress() || address.isMulticastAddress()) {
+        if (address.isAnyLocalAddress()
+                || address.isLoopbackAddress()
+                || address.isLinkLocalAddress()
+                || address.isSiteLocalAddress()
+                || address.isMulticastAddress()) {
             return false;
         }
         byte[] bytes = address.getAddress();
         if (address instanceof Inet4Address) {
             int first = bytes[0] & 0xff;
             int second = bytes[1] & 0xff;
-            return first != 0                                   // "this" network
-                    && !(first == 100 && second >= 64 && second < 128)   // carrier-grade NAT
-                    && !(first == 192 && second == 0 && (bytes[2] & 0xff) == 0)   // IETF protocol assignments
-                    && !(first == 198 && (second == 18 || second == 19))         // benchmarking
-                    && first < 240;                              // reserved and broadcast
+            return first != 0 // "this" network
+                    && !(first == 100 && second >= 64 && second < 128) // carrier-grade NAT
+                    && !(first == 192 && second == 0 && (bytes[2] & 0xff) == 0) // IETF protocol assignments
+                    && !(first == 198 && (second == 18 || second == 19)) // benchmarking
+                    && first < 240; // reserved and broadcast
         }
         if (address instanceof Inet6Address) {
             int first = bytes[0] & 0xff;
             if ((first & 0xfe) == 0xfc) {
-                return false;                                    // unique local fc00::/7
+                return false; // unique local fc00::/7
             }
-            boolean mapped = true;                               // ::ffff:a.b.c.d: judge the IPv4 address
+            boolean mapped = true; // ::ffff:a.b.c.d: judge the IPv4 address
             for (int i = 0; i < 10; i++) {
                 mapped &= bytes[i] == 0;
             }

@@ -20,8 +20,7 @@ import nl.overheid.moz.nmc.feed.EventRepository;
 public final class Webhooks implements Duty {
 
     /** The state the DV sees; {@code cursor} is the delivery position (null before the first delivery). */
-    public record State(boolean paused, int mislukkingen, Instant gepauzeerdTot, String cursor) {
-    }
+    public record State(boolean paused, int mislukkingen, Instant gepauzeerdTot, String cursor) {}
 
     private final Database database;
     private final WebhookPositionRepository positions;
@@ -31,8 +30,14 @@ public final class Webhooks implements Duty {
     private final WorkSignals signals;
     private final Clock clock;
 
-    public Webhooks(Database database, WebhookPositionRepository positions, TaskRepository tasks,
-                    EventRepository events, CursorCodec cursors, WorkSignals signals, Clock clock) {
+    public Webhooks(
+            Database database,
+            WebhookPositionRepository positions,
+            TaskRepository tasks,
+            EventRepository events,
+            CursorCodec cursors,
+            WorkSignals signals,
+            Clock clock) {
         this.database = database;
         this.positions = positions;
         this.tasks = tasks;
@@ -44,7 +49,8 @@ public final class Webhooks implements Duty {
 
     /** The DV's webhook; empty when it has none. */
     public Optional<State> state(UUID dvId) {
-        return database.inTransaction(tx -> positions.get(tx, dvId)
+        return database.inTransaction(tx -> positions
+                .get(tx, dvId)
                 .filter(position -> position.webhookUrl() != null)
                 .map(position -> state(position, events.clusterEpoch(tx))));
     }
@@ -55,8 +61,8 @@ public final class Webhooks implements Duty {
      */
     public Optional<State> resume(UUID dvId) {
         Optional<State> resumed = database.inTransaction(tx -> {
-            Optional<WebhookPositionRepository.Position> locked = positions.lock(tx, dvId)
-                    .filter(position -> position.webhookUrl() != null);
+            Optional<WebhookPositionRepository.Position> locked =
+                    positions.lock(tx, dvId).filter(position -> position.webhookUrl() != null);
             if (locked.isEmpty()) {
                 return Optional.<State>empty();
             }
@@ -85,7 +91,8 @@ public final class Webhooks implements Duty {
     private State state(WebhookPositionRepository.Position position, int epoch) {
         Instant now = clock.instant();
         String cursor = position.transactionId() == null || (position.epoch() != null && position.epoch() != epoch)
-                ? null : cursors.encode(new Cursor(epoch, position.transactionId(), position.eventId(), now));
+                ? null
+                : cursors.encode(new Cursor(epoch, position.transactionId(), position.eventId(), now));
         boolean paused = position.pausedAt(now);
         return new State(paused, position.mislukkingen(), paused ? position.gepauzeerdTot() : null, cursor);
     }

@@ -69,14 +69,21 @@ class AcceptanceQuotaTest {
         clock.advance(Duration.ofSeconds(30));
         assertThat(quota.take(dv, 3, 1).granted()).isOne();
         assertThat(quota.take(dv, 3, 1).granted()).isOne();
-        assertThat(quota.take(dv, 3, 1).granted()).as("three in the last minute").isZero();
-        assertThat(quota.retryAfter(dv)).as("the first leaves the window 30 s from now")
+        assertThat(quota.take(dv, 3, 1).granted())
+                .as("three in the last minute")
+                .isZero();
+        assertThat(quota.retryAfter(dv))
+                .as("the first leaves the window 30 s from now")
                 .isEqualTo(Duration.ofSeconds(30));
         clock.advance(Duration.ofSeconds(30));
-        assertThat(quota.take(dv, 3, 1).granted()).as("the first left the window").isOne();
+        assertThat(quota.take(dv, 3, 1).granted())
+                .as("the first left the window")
+                .isOne();
         assertThat(quota.take(dv, 3, 1).granted()).isZero();
         assertThat(quota.retryAfter(dv)).isEqualTo(Duration.ofSeconds(30));
-        assertThat(quota.take(UUID.randomUUID(), 3, 1).granted()).as("another DV has a quota of its own").isOne();
+        assertThat(quota.take(UUID.randomUUID(), 3, 1).granted())
+                .as("another DV has a quota of its own")
+                .isOne();
     }
 
     @Test
@@ -96,7 +103,9 @@ class AcceptanceQuotaTest {
         assertThat(quota.take(dv, 250, 100).granted()).isEqualTo(100);
         clock.advance(Duration.ofSeconds(1));
         assertThat(quota.take(dv, 250, 100).granted()).isEqualTo(100);
-        assertThat(quota.take(dv, 250, 100).granted()).as("what the minute has left").isEqualTo(50);
+        assertThat(quota.take(dv, 250, 100).granted())
+                .as("what the minute has left")
+                .isEqualTo(50);
         assertThat(quota.take(dv, 250, 100).granted()).isZero();
     }
 
@@ -109,7 +118,9 @@ class AcceptanceQuotaTest {
         assertThat(quota.runOnce()).isZero();
         clock.advance(Duration.ofSeconds(31));
         assertThat(quota.runOnce()).as("the first second left the window").isEqualTo(1);
-        assertThat(quota.take(dv, 2, 1).granted()).as("one left in the window, one free").isOne();
+        assertThat(quota.take(dv, 2, 1).granted())
+                .as("one left in the window, one free")
+                .isOne();
         assertThat(quota.take(dv, 2, 1).granted()).isZero();
     }
 }

@@ -64,50 +64,70 @@ class CursorGoneTest {
     @Test
     void aCursorIntoAPartitionRetentionDroppedIsGoneWithItsOwnType() {
         accept("GONE-1");
-        String cursor = http.get(FEED, token(TestNmc.DV_A)).json().path("cursor").asText();
+        String cursor =
+                http.get(FEED, token(TestNmc.DV_A)).json().path("cursor").asText();
         EventLogPartitions.cutAtNow(DB, true);
         accept("GONE-2");
 
         clock.advance(Duration.ofDays(1).plusSeconds(1));
-        ManualRunner.of(nmc).runDutiesOnce();    // the DV read but did not acknowledge: nothing holds the partition
+        ManualRunner.of(nmc).runDutiesOnce(); // the DV read but did not acknowledge: nothing holds the partition
 
         assertGone(http.get(FEED + "?cursor=" + cursor, token(TestNmc.DV_A)), "cursor-partitie-verwijderd");
         assertGone(http.put(ACK, token(TestNmc.DV_A), "{\"cursor\":\"" + cursor + "\"}"), "cursor-partitie-verwijderd");
         JsonNode restart = http.get(FEED, token(TestNmc.DV_A)).json();
-        assertThat(restart.path("events")).as("without a cursor the DV restarts at the oldest event left").hasSize(1);
+        assertThat(restart.path("events"))
+                .as("without a cursor the DV restarts at the oldest event left")
+                .hasSize(1);
         assertThat(restart.path("events").get(0).path("sequence").asText()).isEqualTo("1");
     }
 
     @Test
     void eachOtherReasonIsGoneWithItsOwnType() {
         accept("GONE-3");
-        String cursor = http.get(FEED, token(TestNmc.DV_A)).json().path("cursor").asText();
+        String cursor =
+                http.get(FEED, token(TestNmc.DV_A)).json().path("cursor").asText();
         Cursor decoded = codec.decode(cursor).orElseThrow();
-        String otherEpoch = codec.encode(new Cursor(decoded.epoch() + 1, decoded.transactionId(), decoded.eventId(),
-                decoded.issuedAt()));
-        String olderFormat = Base64.getUrlEncoder().withoutPadding().encodeToString(("c2.1." + decoded.transactionId()
-                + "." + decoded.eventId() + "." + decoded.issuedAt().getEpochSecond()).getBytes());
+        String otherEpoch = codec.encode(
+                new Cursor(decoded.epoch() + 1, decoded.transactionId(), decoded.eventId(), decoded.issuedAt()));
+        String olderFormat = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(("c2.1." + decoded.transactionId() + "." + decoded.eventId() + "."
+                                + decoded.issuedAt().getEpochSecond())
+                        .getBytes());
 
-        String epochType = assertGone(http.get(FEED + "?cursor=" + otherEpoch, token(TestNmc.DV_A)),
-                "cursor-andere-epoch");
-        String notRecognisedType = assertGone(http.get(FEED + "?cursor=" + olderFormat, token(TestNmc.DV_A)),
-                "cursor-niet-herkend");
-        String unknownEventType = assertGone(http.get(FEED + "?cursor=" + cursor, token(TestNmc.DV_B)),
-                "cursor-event-onbekend");
+        String epochType =
+                assertGone(http.get(FEED + "?cursor=" + otherEpoch, token(TestNmc.DV_A)), "cursor-andere-epoch");
+        String notRecognisedType =
+                assertGone(http.get(FEED + "?cursor=" + olderFormat, token(TestNmc.DV_A)), "cursor-niet-herkend");
+        String unknownEventType =
+                assertGone(http.get(FEED + "?cursor=" + cursor, token(TestNmc.DV_B)), "cursor-event-onbekend");
         assertGone(http.put(ACK, token(TestNmc.DV_B), "{\"cursor\":\"" + cursor + "\"}"), "cursor-event-onbekend");
 
         clock.advance(Duration.ofDays(30).plusSeconds(1));
         String tooOldType = assertGone(http.get(FEED + "?cursor=" + cursor, token(TestNmc.DV_A)), "cursor-verlopen");
         assertGone(http.put(ACK, token(TestNmc.DV_A), "{\"cursor\":\"" + cursor + "\"}"), "cursor-verlopen");
 
-        Set<String> types = Stream.of(epochType, notRecognisedType, unknownEventType, tooOldType,
-                PROBLEMS + "cursor-partitie-verwijderd").collect(Collectors.toSet());
+        Set<String> types = Stream.of(
+                        epochType,
+                        notRecognisedType,
+                        unknownEventType,
+                        tooOldType,
+                        PROBLEMS + "cursor-partitie-verwijderd")
+                .collect(Collectors.toSet());
         assertThat(types).as("one type per reason").hasSize(5);
     }
 
     private void accept(String dvRef) {
-        Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", token(TestNmc.DV_A), Http.json(Map.of(
-                "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", "ontvanger.gone@example.nl")));
+        Http.Response response = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                token(TestNmc.DV_A),
+                Http.json(Map.of(
+                        "dvRef",
+                        dvRef,
+                        "berichttype",
+                        TestNmc.BERICHTTYPE,
+                        "emailadres",
+                        "ontvanger.gone@example.nl")));
         assertThat(response.status()).as(response.body()).isEqualTo(202);
     }
 

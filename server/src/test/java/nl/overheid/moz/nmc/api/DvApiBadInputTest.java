@@ -62,8 +62,14 @@ class DvApiBadInputTest {
 
     private static String valid(Map<String, Object> overrides) {
         Map<String, Object> body = new java.util.LinkedHashMap<>(Map.of(
-                "dvRef", "REF-1", "berichttype", TestNmc.BERICHTTYPE, "emailadres", "ontvanger@example.nl",
-                "personalisation", Map.of("naam", "Bedrijf BV")));
+                "dvRef",
+                "REF-1",
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "emailadres",
+                "ontvanger@example.nl",
+                "personalisation",
+                Map.of("naam", "Bedrijf BV")));
         body.putAll(overrides);
         body.values().removeIf(java.util.Objects::isNull);
         return Http.json(body);
@@ -78,11 +84,14 @@ class DvApiBadInputTest {
 
     @Test
     void allMissingAndWronglyTypedFieldsAreListedAtOnce() {
-        Http.Response response = http.post(DECENTRAAL, token,
+        Http.Response response = http.post(
+                DECENTRAAL,
+                token,
                 "{\"berichttype\": 42, \"personalisation\": {\"naam\": 7}, \"geldigTot\": \"morgen\", \"extra\": true}");
         assertProblem(response, 400);
-        assertThat(errorNames(response)).containsExactlyInAnyOrder("/dvRef", "/emailadres", "/berichttype",
-                "/personalisation/naam", "/geldigTot", "/extra");
+        assertThat(errorNames(response))
+                .containsExactlyInAnyOrder(
+                        "/dvRef", "/emailadres", "/berichttype", "/personalisation/naam", "/geldigTot", "/extra");
     }
 
     @Test
@@ -121,15 +130,15 @@ class DvApiBadInputTest {
                  "emailadres": "ontvanger@example.nl", "personalisation": {"naam": 7}}
                 """.formatted(TestNmc.BERICHTTYPE));
         assertProblem(response, 400);
-        assertThat(errorNames(response)).containsExactlyInAnyOrder("/identificerendNummer", "/emailadres",
-                "/personalisation/naam");
+        assertThat(errorNames(response))
+                .containsExactlyInAnyOrder("/identificerendNummer", "/emailadres", "/personalisation/naam");
         assertThat(response.body()).doesNotContain("1234567A").doesNotContain("ontvanger@example.nl");
     }
 
     @Test
     void aCentralisedRequestNeedsItsNumber() {
-        Http.Response response = http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1",
-                "berichttype", TestNmc.BERICHTTYPE)));
+        Http.Response response =
+                http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1", "berichttype", TestNmc.BERICHTTYPE)));
         assertProblem(response, 400);
         assertThat(errorNames(response)).containsExactly("/identificerendNummer");
     }
@@ -137,8 +146,11 @@ class DvApiBadInputTest {
     @Test
     void aCentralisedNumberOfTheWrongLengthOrTypeIsA400() {
         for (Object number : List.of("1234567", "123456789", 12345678, "", " 12345678")) {
-            Http.Response response = http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1",
-                    "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", number)));
+            Http.Response response = http.post(
+                    CENTRAAL,
+                    token,
+                    Http.json(Map.of(
+                            "dvRef", "REF-1", "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", number)));
             assertProblem(response, 400);
             assertThat(errorNames(response)).as(String.valueOf(number)).containsExactly("/identificerendNummer");
         }
@@ -153,8 +165,11 @@ class DvApiBadInputTest {
 
     @Test
     void aCentralisedRequestForABerichttypeTheDvMayNotSendIsA400() {
-        Http.Response response = http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1",
-                "berichttype", "onbekend-type", "identificerendNummer", "12345678")));
+        Http.Response response = http.post(
+                CENTRAAL,
+                token,
+                Http.json(
+                        Map.of("dvRef", "REF-1", "berichttype", "onbekend-type", "identificerendNummer", "12345678")));
         assertProblem(response, 400);
         assertThat(errorNames(response)).containsExactly("/berichttype");
     }
@@ -196,7 +211,8 @@ class DvApiBadInputTest {
 
     @Test
     void anExpiredTokenIsA401() {
-        String expired = IAM.token(TestNmc.DV_A, TestIam.ISSUER, TestIam.AUDIENCE, Instant.now().minusSeconds(120));
+        String expired = IAM.token(
+                TestNmc.DV_A, TestIam.ISSUER, TestIam.AUDIENCE, Instant.now().minusSeconds(120));
         assertProblem(http.post(DECENTRAAL, expired, valid(Map.of())), 401);
     }
 
@@ -218,10 +234,15 @@ class DvApiBadInputTest {
     @Test
     void aTokenForAnotherAudienceOrIssuerIsA401() {
         Instant later = Instant.now().plusSeconds(600);
-        assertProblem(http.post(DECENTRAAL, IAM.token(TestNmc.DV_A, TestIam.ISSUER, "iemand-anders", later),
-                valid(Map.of())), 401);
-        assertProblem(http.post(DECENTRAAL, IAM.token(TestNmc.DV_A, "https://elders", TestIam.AUDIENCE, later),
-                valid(Map.of())), 401);
+        assertProblem(
+                http.post(DECENTRAAL, IAM.token(TestNmc.DV_A, TestIam.ISSUER, "iemand-anders", later), valid(Map.of())),
+                401);
+        assertProblem(
+                http.post(
+                        DECENTRAAL,
+                        IAM.token(TestNmc.DV_A, "https://elders", TestIam.AUDIENCE, later),
+                        valid(Map.of())),
+                401);
     }
 
     @Test
@@ -257,11 +278,15 @@ class DvApiBadInputTest {
     @Test
     void theCallbackRefusesAWrongTokenAndCountsItOnce() {
         double before = metric("nmc_receipts_rejected_total");
-        Http.Response response = http.post("/api/nmc/v1/notifynl-callback", "verkeerd-token-0123456789",
+        Http.Response response = http.post(
+                "/api/nmc/v1/notifynl-callback",
+                "verkeerd-token-0123456789",
                 "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\"}");
         assertProblem(response, 401);
         assertThat(metric("nmc_receipts_rejected_total")).isEqualTo(before + 1);
-        assertThat(metric("nmc_tasks_failed")).as("counted at start by the operational gauges").isZero();
+        assertThat(metric("nmc_tasks_failed"))
+                .as("counted at start by the operational gauges")
+                .isZero();
         assertThat(metric("nmc_notifications_status_unknown")).isZero();
     }
 
@@ -282,7 +307,8 @@ class DvApiBadInputTest {
     void theOpenApiDocumentIsServedWithoutAuthentication() {
         Http.Response json = http.get("/api/nmc/v1/openapi.json", null);
         assertThat(json.status()).isEqualTo(200);
-        assertThat(json.json().path("info").path("version").asText()).isEqualTo(json.header("API-Version").orElseThrow());
+        assertThat(json.json().path("info").path("version").asText())
+                .isEqualTo(json.header("API-Version").orElseThrow());
         assertThat(json.header("Access-Control-Allow-Origin")).contains("*");
         assertThat(http.get("/api/nmc/v1/openapi.yaml", null).body()).startsWith("openapi:");
     }
@@ -300,13 +326,16 @@ class DvApiBadInputTest {
 
     private static List<String> errorNames(Http.Response response) {
         List<String> names = new ArrayList<>();
-        response.json().path("errors").forEach(error -> names.add(error.path("name").asText()));
+        response.json()
+                .path("errors")
+                .forEach(error -> names.add(error.path("name").asText()));
         return names;
     }
 
     private static long count(String table) throws SQLException {
-        try (Connection c = DB.connect(); Statement s = c.createStatement();
-             ResultSet rows = s.executeQuery("SELECT count(*) FROM " + table)) {
+        try (Connection c = DB.connect();
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT count(*) FROM " + table)) {
             rows.next();
             return rows.getLong(1);
         }

@@ -36,6 +36,7 @@ class DvAuthenticationTest {
     private static final TestIam ROTATED = new TestIam();
     /** A key the gateway publishes for RS512: still not an algorithm the NMC takes. */
     private static final TestIam RS512 = new TestIam();
+
     private static final int MAX_FETCHES = 3;
     private static final String FEED = "/api/nmc/v1/notificaties/wijzigingen";
 
@@ -69,14 +70,18 @@ class DvAuthenticationTest {
     void tokensWithRandomKidsCostTheGatewayAtMostTheBoundOfFetchesPerMinute() {
         assertThat(fetches()).as("the load at start").isEqualTo(1);
         for (int i = 0; i < 100; i++) {
-            assertThat(http.get(FEED, IAM.unknownKeyToken(TestNmc.DV_A)).status()).isEqualTo(401);
+            assertThat(http.get(FEED, IAM.unknownKeyToken(TestNmc.DV_A)).status())
+                    .isEqualTo(401);
         }
         assertThat(fetches()).as("an unknown kid does fetch, within the bound").isEqualTo(MAX_FETCHES);
-        assertThat(http.get(FEED, token(IAM)).status()).as("a known kid needs no fetch").isEqualTo(200);
+        assertThat(http.get(FEED, token(IAM)).status())
+                .as("a known kid needs no fetch")
+                .isEqualTo(200);
 
         clock.advance(Duration.ofSeconds(61));
         for (int i = 0; i < 100; i++) {
-            assertThat(http.get(FEED, IAM.unknownKeyToken(TestNmc.DV_A)).status()).isEqualTo(401);
+            assertThat(http.get(FEED, IAM.unknownKeyToken(TestNmc.DV_A)).status())
+                    .isEqualTo(401);
         }
         assertThat(fetches()).as("a new minute, a new budget").isEqualTo(2 * MAX_FETCHES);
     }
@@ -90,7 +95,9 @@ class DvAuthenticationTest {
         publish(ROTATED.jwksJson());
         assertThat(http.get(FEED, token(IAM)).status()).as("still cached").isEqualTo(200);
         clock.advance(Duration.ofMinutes(10));
-        assertThat(http.get(FEED, token(IAM)).status()).as("withdrawn at the gateway").isEqualTo(401);
+        assertThat(http.get(FEED, token(IAM)).status())
+                .as("withdrawn at the gateway")
+                .isEqualTo(401);
         assertThat(http.get(FEED, token(ROTATED)).status()).isEqualTo(200);
         assertThat(fetches()).isEqualTo(3);
     }
@@ -98,22 +105,32 @@ class DvAuthenticationTest {
     @Test
     void aKeyTheGatewayPublishesForAnotherAlgorithmDoesNotWidenTheList() {
         publish(IAM.jwksJson(), RS512.jwksJson("RS512"));
-        assertThat(http.get(FEED, RS512.tokenWithAlgorithm(TestNmc.DV_A, "RS512", clock.instant())).status())
+        assertThat(http.get(FEED, RS512.tokenWithAlgorithm(TestNmc.DV_A, "RS512", clock.instant()))
+                        .status())
                 .isEqualTo(401);
         assertThat(fetches()).as("refused before any key is looked up").isEqualTo(1);
     }
 
     @Test
     void onlyRs256AndEs256AreAcceptedAndARefusedAlgorithmCostsNoFetch() {
-        assertThat(http.get(FEED, IAM.tokenWithAlgorithm(TestNmc.DV_A, "RS512", clock.instant())).status())
-                .as("RS512, correctly signed by the gateway's key").isEqualTo(401);
-        assertThat(http.get(FEED, IAM.tokenWithAlgorithm(TestNmc.DV_A, "RS384", clock.instant())).status())
-                .as("RS384").isEqualTo(401);
-        assertThat(http.get(FEED, IAM.hmacWithPublicKeyToken(TestNmc.DV_A, clock.instant())).status())
-                .as("HS256 with the public key as secret").isEqualTo(401);
-        assertThat(http.get(FEED, IAM.unsignedToken(TestNmc.DV_A)).status()).as("none").isEqualTo(401);
+        assertThat(http.get(FEED, IAM.tokenWithAlgorithm(TestNmc.DV_A, "RS512", clock.instant()))
+                        .status())
+                .as("RS512, correctly signed by the gateway's key")
+                .isEqualTo(401);
+        assertThat(http.get(FEED, IAM.tokenWithAlgorithm(TestNmc.DV_A, "RS384", clock.instant()))
+                        .status())
+                .as("RS384")
+                .isEqualTo(401);
+        assertThat(http.get(FEED, IAM.hmacWithPublicKeyToken(TestNmc.DV_A, clock.instant()))
+                        .status())
+                .as("HS256 with the public key as secret")
+                .isEqualTo(401);
+        assertThat(http.get(FEED, IAM.unsignedToken(TestNmc.DV_A)).status())
+                .as("none")
+                .isEqualTo(401);
         assertThat(fetches()).isEqualTo(1);
-        assertThat(http.get(FEED, IAM.tokenWithAlgorithm(TestNmc.DV_A, "RS256", clock.instant())).status())
+        assertThat(http.get(FEED, IAM.tokenWithAlgorithm(TestNmc.DV_A, "RS256", clock.instant()))
+                        .status())
                 .isEqualTo(200);
     }
 
@@ -121,15 +138,22 @@ class DvAuthenticationTest {
     void aTokenExpiredWithinTheClockSkewIsAcceptedAndOneBeyondItIsNot() {
         // Tokens valid for an hour, issued an hour and 30 or 90 seconds ago.
         Instant hourAgo = clock.instant().minus(Duration.ofHours(1));
-        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, hourAgo.minusSeconds(30))).status())
-                .as("expired 30 s ago, skew 60 s").isEqualTo(200);
-        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, hourAgo.minusSeconds(90))).status())
-                .as("expired 90 s ago").isEqualTo(401);
+        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, hourAgo.minusSeconds(30)))
+                        .status())
+                .as("expired 30 s ago, skew 60 s")
+                .isEqualTo(200);
+        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, hourAgo.minusSeconds(90)))
+                        .status())
+                .as("expired 90 s ago")
+                .isEqualTo(401);
         Instant later = clock.instant().plusSeconds(30);
         assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, later)).status())
-                .as("issued 25 s ahead of our clock").isEqualTo(200);
-        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, later.plusSeconds(60))).status())
-                .as("issued 85 s ahead of our clock").isEqualTo(401);
+                .as("issued 25 s ahead of our clock")
+                .isEqualTo(200);
+        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, later.plusSeconds(60)))
+                        .status())
+                .as("issued 85 s ahead of our clock")
+                .isEqualTo(401);
     }
 
     private String token(TestIam iam) {
@@ -137,7 +161,9 @@ class DvAuthenticationTest {
     }
 
     private int fetches() {
-        return gateway.countRequestsMatching(getRequestedFor(urlEqualTo("/jwks")).build()).getCount();
+        return gateway.countRequestsMatching(
+                        getRequestedFor(urlEqualTo("/jwks")).build())
+                .getCount();
     }
 
     /** The gateway publishes the keys of these JWKS documents from now on. */
@@ -152,7 +178,10 @@ class DvAuthenticationTest {
                 throw new java.io.UncheckedIOException(e);
             }
         }
-        gateway.stubFor(get(urlEqualTo("/jwks")).willReturn(aResponse().withStatus(200)
-                .withHeader("Content-Type", "application/json").withBody(jwks.toString())));
+        gateway.stubFor(get(urlEqualTo("/jwks"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(jwks.toString())));
     }
 }

@@ -38,6 +38,7 @@ class HttpEdgeTest {
     private static final TestIam IAM = new TestIam();
     /** Small, so a body over the web server's own limit is quick to send. */
     private static final int MAX_PAYLOAD = 200_000;
+
     private static final String DECENTRAAL = "/api/nmc/v1/decentraal/notificaties";
     private static RunningNmc nmc;
     private static Http http;
@@ -58,11 +59,23 @@ class HttpEdgeTest {
 
     @Test
     void unknownPathsAreA404ProblemInsideAndOutsideTheBasePathWithAndWithoutAToken() {
-        List<String> unknown = List.of("/", "/foo", "/.well-known/anything", "/.well-known/jwks.json/x",
-                "/api", "/api/nmc", "/api/nmc/v1", "/api/nmc/v1/", "/api/nmc/v2/notificaties",
-                "/api/nmc/v1/bestaat-niet", "/api/nmc/v1/notificaties/" + UUID.randomUUID() + "/pogingen",
-                "/api/nmc/v1/notificaties/wijzigingen/bevestiging/x", "/api/nmc/v1/openapi.xml",
-                "/API/NMC/V1/notificaties", "/observe/bestaat-niet", "/%2e%2e/api/nmc/v1/sleutels");
+        List<String> unknown = List.of(
+                "/",
+                "/foo",
+                "/.well-known/anything",
+                "/.well-known/jwks.json/x",
+                "/api",
+                "/api/nmc",
+                "/api/nmc/v1",
+                "/api/nmc/v1/",
+                "/api/nmc/v2/notificaties",
+                "/api/nmc/v1/bestaat-niet",
+                "/api/nmc/v1/notificaties/" + UUID.randomUUID() + "/pogingen",
+                "/api/nmc/v1/notificaties/wijzigingen/bevestiging/x",
+                "/api/nmc/v1/openapi.xml",
+                "/API/NMC/V1/notificaties",
+                "/observe/bestaat-niet",
+                "/%2e%2e/api/nmc/v1/sleutels");
         for (String path : unknown) {
             for (String method : List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")) {
                 for (String bearer : new String[] {null, token}) {
@@ -94,7 +107,8 @@ class HttpEdgeTest {
                 /api/nmc/v1/openapi.yaml                         GET
                 /api/nmc/v1/notifynl-callback                    POST
                 /.well-known/jwks.json                           GET
-                """.formatted(UUID.randomUUID()).lines()
+                """.formatted(UUID.randomUUID())
+                .lines()
                 .forEach(line -> allowed.put(line.split(" +", 2)[0], line.split(" +", 2)[1]));
         allowed.forEach((path, allow) -> {
             for (String method : List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD")) {
@@ -103,7 +117,10 @@ class HttpEdgeTest {
                 }
                 for (String bearer : new String[] {null, token}) {
                     String what = method + " " + path + (bearer == null ? "" : " with a token");
-                    Http.Response response = http.request(method, path, bearer,
+                    Http.Response response = http.request(
+                            method,
+                            path,
+                            bearer,
                             method.equals("GET") || method.equals("HEAD") ? null : "application/json",
                             method.equals("GET") || method.equals("HEAD") ? null : "{}");
                     assertThat(response.status()).as(what).isEqualTo(405);
@@ -116,8 +133,11 @@ class HttpEdgeTest {
 
     @Test
     void aProtectedOperationWithoutATokenIsA401Problem() {
-        for (String path : List.of("/api/nmc/v1/notificaties?dvRef=x", "/api/nmc/v1/notificaties/wijzigingen",
-                "/api/nmc/v1/webhook", "/api/nmc/v1/notificaties/" + UUID.randomUUID())) {
+        for (String path : List.of(
+                "/api/nmc/v1/notificaties?dvRef=x",
+                "/api/nmc/v1/notificaties/wijzigingen",
+                "/api/nmc/v1/webhook",
+                "/api/nmc/v1/notificaties/" + UUID.randomUUID())) {
             Http.Response response = http.get(path, null);
             assertThat(response.status()).as(path).isEqualTo(401);
             assertProblemHeaders(response, path, true);
@@ -151,7 +171,9 @@ class HttpEdgeTest {
         assertSecurityHeaders(feed, "feed", "no-store");
         assertThat(feed.header("Access-Control-Allow-Origin")).isEmpty();
 
-        Http.Response callback = http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN,
+        Http.Response callback = http.post(
+                "/api/nmc/v1/notifynl-callback",
+                TestNmc.CALLBACK_TOKEN,
                 "{\"id\":\"" + UUID.randomUUID() + "\",\"reference\":\"" + UUID.randomUUID()
                         + "\",\"status\":\"delivered\"}");
         assertThat(callback.status()).isEqualTo(200);
@@ -172,34 +194,45 @@ class HttpEdgeTest {
         assertProblemHeaders(response, "413", true);
         assertThat(response.json().path("type").asText()).endsWith("/verzoek-te-groot");
         // The rest of the body was read and discarded, not left in the connection.
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", token).status()).isEqualTo(200);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", token).status())
+                .isEqualTo(200);
     }
 
     @Test
     void aChunkedBodyOverTheApiLimitIsA413ProblemToo() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create(http.baseUrl() + DECENTRAAL))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                // A publisher of unknown length: sent chunked, without Content-Length.
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
-                        ("{\"dvRef\":\"" + "x".repeat(100_000) + "\"}").getBytes(StandardCharsets.UTF_8))))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(http.baseUrl() + DECENTRAAL))
+                                .header("Authorization", "Bearer " + token)
+                                .header("Content-Type", "application/json")
+                                // A publisher of unknown length: sent chunked, without Content-Length.
+                                .POST(HttpRequest.BodyPublishers.ofInputStream(() ->
+                                        new java.io.ByteArrayInputStream(("{\"dvRef\":\"" + "x".repeat(100_000) + "\"}")
+                                                .getBytes(StandardCharsets.UTF_8))))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(413);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
     }
 
     @Test
     void aBodyOverTheWebServersLimitIsA413ProblemBeforeItIsSent() throws Exception {
         // With Expect: 100-continue the refusal comes before the body: nothing is sent into a closed connection.
-        HttpResponse<String> response = HttpClient.newBuilder().build().send(HttpRequest.newBuilder(
-                        URI.create(http.baseUrl() + DECENTRAAL)).expectContinue(true).timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("x".repeat(MAX_PAYLOAD + 1))).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newBuilder()
+                .build()
+                .send(
+                        HttpRequest.newBuilder(URI.create(http.baseUrl() + DECENTRAAL))
+                                .expectContinue(true)
+                                .timeout(Duration.ofSeconds(20))
+                                .header("Authorization", "Bearer " + token)
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("x".repeat(MAX_PAYLOAD + 1)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(413);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         assertThat(response.headers().firstValue("API-Version")).contains("1.0.0");
         assertThat(response.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
         assertThat(response.body()).contains("\"status\":413");
@@ -213,43 +246,57 @@ class HttpEdgeTest {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(("POST " + DECENTRAAL + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + (MAX_PAYLOAD + 1) + "\r\n\r\n")
+                            + "\r\nContent-Type: application/json\r\nContent-Length: " + (MAX_PAYLOAD + 1) + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             String answer = readAll(socket.getInputStream());
-            assertThat(answer).startsWith("HTTP/1.1 413").containsIgnoringCase("content-type: application/problem+json")
-                    .containsIgnoringCase("api-version: 1.0.0").containsIgnoringCase("x-frame-options: DENY")
+            assertThat(answer)
+                    .startsWith("HTTP/1.1 413")
+                    .containsIgnoringCase("content-type: application/problem+json")
+                    .containsIgnoringCase("api-version: 1.0.0")
+                    .containsIgnoringCase("x-frame-options: DENY")
                     .contains("\"status\":413");
         }
     }
 
     @Test
     void aBodyThatIsNotJsonIsA415Problem() {
-        for (String type : List.of("text/plain", "application/xml", "application/x-www-form-urlencoded",
-                "application/jsonx", "application/json; charset=iso-8859-1")) {
+        for (String type : List.of(
+                "text/plain",
+                "application/xml",
+                "application/x-www-form-urlencoded",
+                "application/jsonx",
+                "application/json; charset=iso-8859-1")) {
             Http.Response response = http.request("POST", DECENTRAAL, token, type, "{\"dvRef\":\"x\"}");
             assertThat(response.status()).as(type).isEqualTo(415);
             assertProblemHeaders(response, type, true);
         }
         Http.Response withoutType = http.request("POST", DECENTRAAL, token, null, "{\"dvRef\":\"x\"}");
         assertThat(withoutType.status()).isEqualTo(415);
-        Http.Response callback = http.request("POST", "/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN,
-                "text/plain", "{}");
+        Http.Response callback =
+                http.request("POST", "/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, "text/plain", "{}");
         assertThat(callback.status()).isEqualTo(415);
         assertProblemHeaders(callback, "callback", true);
-        assertThat(http.request("POST", DECENTRAAL, token, "Application/JSON; charset=UTF-8", "{}").status())
-                .as("the media type is case-insensitive; the body is then checked").isEqualTo(400);
+        assertThat(http.request("POST", DECENTRAAL, token, "Application/JSON; charset=UTF-8", "{}")
+                        .status())
+                .as("the media type is case-insensitive; the body is then checked")
+                .isEqualTo(400);
     }
 
     @Test
     void aMalformedRequestHelidonRefusesItselfIsAProblemToo() throws IOException {
         try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
             socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(("GET /api/nmc/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Content-Length: veel\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET /api/nmc/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                    + "Content-Length: veel\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             String answer = readAll(socket.getInputStream());
-            assertThat(answer).startsWith("HTTP/1.1 400").containsIgnoringCase("content-type: application/problem+json")
-                    .containsIgnoringCase("api-version: 1.0.0").doesNotContain("veel");
+            assertThat(answer)
+                    .startsWith("HTTP/1.1 400")
+                    .containsIgnoringCase("content-type: application/problem+json")
+                    .containsIgnoringCase("api-version: 1.0.0")
+                    .doesNotContain("veel");
         }
     }
 

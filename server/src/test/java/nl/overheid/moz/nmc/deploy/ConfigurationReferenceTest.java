@@ -36,20 +36,25 @@ import org.junit.jupiter.api.Test;
  */
 class ConfigurationReferenceTest {
 
-    private static final Path SERVER = Path.of("").toAbsolutePath().getFileName().toString().equals("server")
-            ? Path.of("").toAbsolutePath() : Path.of("server").toAbsolutePath();
+    private static final Path SERVER =
+            Path.of("").toAbsolutePath().getFileName().toString().equals("server")
+                    ? Path.of("").toAbsolutePath()
+                    : Path.of("server").toAbsolutePath();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** Variables of the manifests that are not configuration keys. */
     private static final Set<String> NOT_KEYS = Set.of("NMC_CONFIG", "NMC_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
+
     private static Map<String, String> documented;
 
     @BeforeAll
     static void readReference() throws IOException {
         documented = new LinkedHashMap<>();
-        Matcher row = Pattern.compile("(?m)^\\| `([a-z0-9.\\-]+)` \\| ([^|]*) \\|").matcher(
-                Files.readString(SERVER.resolve("CONFIGURATION.md")));
+        Matcher row = Pattern.compile("(?m)^\\| `([a-z0-9.\\-]+)` \\| ([^|]*) \\|")
+                .matcher(Files.readString(SERVER.resolve("CONFIGURATION.md")));
         while (row.find()) {
-            assertThat(documented.put(row.group(1), row.group(2).trim())).as("documented twice: " + row.group(1)).isNull();
+            assertThat(documented.put(row.group(1), row.group(2).trim()))
+                    .as("documented twice: " + row.group(1))
+                    .isNull();
         }
         assertThat(documented).hasSizeGreaterThan(50);
     }
@@ -64,23 +69,29 @@ class ConfigurationReferenceTest {
     @Test
     void theKeysTheServerReadsAreExactlyTheDocumentedOnes() {
         ReadKeys read = new ReadKeys();
-        try (Nmc nmc = Nmc.start(read.wrap(TestNmc.config(TestDatabase.get(), new TestIam(), "http://127.0.0.1:9",
-                false)), MutableClock.startingNow())) {
+        try (Nmc nmc = Nmc.start(
+                read.wrap(TestNmc.config(TestDatabase.get(), new TestIam(), "http://127.0.0.1:9", false)),
+                MutableClock.startingNow())) {
             ManualRunner.of(nmc).runDutiesOnce();
         }
-        Set<String> readKeys = read.keys().stream().map(ConfigurationReferenceTest::normalise)
-                .filter(key -> !key.equals("server.*")).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> readKeys = read.keys().stream()
+                .map(ConfigurationReferenceTest::normalise)
+                .filter(key -> !key.equals("server.*"))
+                .collect(Collectors.toCollection(TreeSet::new));
         Set<String> undocumented = new TreeSet<>(readKeys);
         undocumented.removeAll(documented.keySet());
         Set<String> neverRead = new TreeSet<>(documented.keySet());
         neverRead.removeAll(readKeys);
-        assertThat(undocumented).as("read by the server but not in CONFIGURATION.md").isEmpty();
+        assertThat(undocumented)
+                .as("read by the server but not in CONFIGURATION.md")
+                .isEmpty();
         assertThat(neverRead).as("in CONFIGURATION.md but never read").isEmpty();
     }
 
     @Test
     void theDocumentedDefaultsAreThePackagedOnes() throws IOException {
-        JsonNode packaged = YAML.readTree(SERVER.resolve("src/main/resources/application.yaml").toFile());
+        JsonNode packaged = YAML.readTree(
+                SERVER.resolve("src/main/resources/application.yaml").toFile());
         Map<String, String> flat = new LinkedHashMap<>();
         flatten("", packaged, flat);
         assertThat(flat).isNotEmpty();
@@ -92,8 +103,9 @@ class ConfigurationReferenceTest {
 
     private static void flatten(String prefix, JsonNode node, Map<String, String> flat) {
         if (node.isObject()) {
-            node.properties().forEach(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
-                    e.getValue(), flat));
+            node.properties()
+                    .forEach(e ->
+                            flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), flat));
         } else if (node.isArray()) {
             List<String> items = new ArrayList<>();
             node.forEach(item -> items.add(item.asText()));
@@ -106,7 +118,8 @@ class ConfigurationReferenceTest {
     private static List<JsonNode> manifests() throws IOException {
         List<JsonNode> all = new ArrayList<>();
         try (var files = Files.list(SERVER.resolve("deploy"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 try (var docs = YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
                     while (docs.hasNext()) {
                         all.add((JsonNode) docs.next());
@@ -118,7 +131,9 @@ class ConfigurationReferenceTest {
     }
 
     private static JsonNode kind(List<JsonNode> manifests, String kind) {
-        List<JsonNode> found = manifests.stream().filter(m -> m.path("kind").asText().equals(kind)).toList();
+        List<JsonNode> found = manifests.stream()
+                .filter(m -> m.path("kind").asText().equals(kind))
+                .toList();
         assertThat(found).as(kind).hasSize(1);
         return found.getFirst();
     }
@@ -127,7 +142,8 @@ class ConfigurationReferenceTest {
     void everyEnvironmentVariableOfTheManifestsNamesADocumentedKey() throws IOException {
         List<String> names = new ArrayList<>();
         for (JsonNode manifest : manifests()) {
-            for (JsonNode container : manifest.path("spec").path("template").path("spec").path("containers")) {
+            for (JsonNode container :
+                    manifest.path("spec").path("template").path("spec").path("containers")) {
                 container.path("env").forEach(env -> names.add(env.path("name").asText()));
             }
         }
@@ -149,25 +165,36 @@ class ConfigurationReferenceTest {
         JsonNode pod = deployment.path("spec").path("template").path("spec");
         assertThat(pod.path("securityContext").path("runAsNonRoot").asBoolean()).isTrue();
         JsonNode container = pod.path("containers").get(0);
-        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/observe/health/ready");
-        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/observe/health/live");
-        assertThat(container.path("ports").get(0).path("containerPort").asText()).isEqualTo(documented.get("server.port")
-                .replace("`", ""));
+        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/observe/health/ready");
+        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText())
+                .isEqualTo("/observe/health/live");
+        assertThat(container.path("ports").get(0).path("containerPort").asText())
+                .isEqualTo(documented.get("server.port").replace("`", ""));
         JsonNode budget = kind(manifests, "PodDisruptionBudget");
-        assertThat(budget.path("spec").path("selector")).isEqualTo(deployment.path("spec").path("selector"));
+        assertThat(budget.path("spec").path("selector"))
+                .isEqualTo(deployment.path("spec").path("selector"));
         assertThat(budget.path("spec").path("minAvailable").asInt())
                 .isBetween(1, deployment.path("spec").path("replicas").asInt() - 1);
         JsonNode cluster = kind(manifests, "Cluster");
-        assertThat(cluster.path("spec").path("instances").asInt()).as("a primary and two standbys").isEqualTo(3);
+        assertThat(cluster.path("spec").path("instances").asInt())
+                .as("a primary and two standbys")
+                .isEqualTo(3);
         JsonNode synchronous = cluster.path("spec").path("postgresql").path("synchronous");
         assertThat(synchronous.path("method").asText()).isEqualTo("any");
         assertThat(synchronous.path("number").asInt()).isEqualTo(1);
         JsonNode pooler = kind(manifests, "Pooler");
-        assertThat(pooler.path("spec").path("pgbouncer").path("poolMode").asText()).isEqualTo("transaction");
+        assertThat(pooler.path("spec").path("pgbouncer").path("poolMode").asText())
+                .isEqualTo("transaction");
         assertThat(container.path("env").findValuesAsText("name")).contains("DB_SESSION_dash_OPTIONS");
         JsonNode job = kind(manifests, "Job");
         List<String> command = new ArrayList<>();
-        job.path("spec").path("template").path("spec").path("containers").get(0).path("command")
+        job.path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0)
+                .path("command")
                 .forEach(part -> command.add(part.asText()));
         assertThat(command).contains("nl.overheid.moz.nmc.Migrate");
         assertThat(nl.overheid.moz.nmc.Migrate.class.getName()).isEqualTo(command.getLast());

@@ -36,7 +36,9 @@ class BudgetClaimTest {
     private static final Map<String, Integer> LIMITS = Map.of("a", 10, "b", 20);
 
     /** At the start of a minute, so that a test's rounds fall in one window until it advances the clock. */
-    private final MutableClock clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MINUTES).plusSeconds(1));
+    private final MutableClock clock =
+            new MutableClock(Instant.now().truncatedTo(ChronoUnit.MINUTES).plusSeconds(1));
+
     private final TaskRepository tasks = new TaskRepository();
     private final OwnedTasks owned = new OwnedTasks(database, tasks);
     private final SendBudget budget = new SendBudget(new SendBudgetRepository(), LIMITS, 0.1);
@@ -91,8 +93,10 @@ class BudgetClaimTest {
     private void plan(String key, UUID dv, int count) {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
-                tasks.insert(tx, TaskRepository.NewTask.standalone(TaskKind.VERZENDEN, dv, clock.instant())
-                        .withBudget(key));
+                tasks.insert(
+                        tx,
+                        TaskRepository.NewTask.standalone(TaskKind.VERZENDEN, dv, clock.instant())
+                                .withBudget(key));
             }
         });
     }
@@ -112,7 +116,9 @@ class BudgetClaimTest {
         TaskWorker worker = worker(sender, 20);
 
         drain(worker);
-        assertThat(sender.runsOf("a")).as("a: its 9 sending tokens of the window").isEqualTo(9);
+        assertThat(sender.runsOf("a"))
+                .as("a: its 9 sending tokens of the window")
+                .isEqualTo(9);
         assertThat(sender.runsOf("b")).as("b: its own 18, not held back by a").isEqualTo(18);
 
         clock.advance(Duration.ofMinutes(1));
@@ -137,7 +143,9 @@ class BudgetClaimTest {
         clock.advance(Duration.ofSeconds(5));
         plan("b", dvA, 5);
         drain(worker);
-        assertThat(sender.runsOf("b")).as("a's older, waiting backlog does not block b").isEqualTo(5);
+        assertThat(sender.runsOf("b"))
+                .as("a's older, waiting backlog does not block b")
+                .isEqualTo(5);
         assertThat(sender.runsOf("a")).isEqualTo(9);
     }
 
@@ -167,7 +175,8 @@ class BudgetClaimTest {
         assertThat(sender.runsOf("unconfigured")).isZero();
         assertThat(sender.runsOf("a")).isEqualTo(3);
         assertThat(count("SELECT count(*) FROM taak WHERE budget = 'unconfigured' AND lease_tot IS NULL"))
-                .as("it waits, unclaimed, for a limit").isEqualTo(3);
+                .as("it waits, unclaimed, for a limit")
+                .isEqualTo(3);
     }
 
     @Test
@@ -182,7 +191,9 @@ class BudgetClaimTest {
         sender.callsNothing = false;
         plan("a", dvA, 12);
         drain(worker);
-        assertThat(sender.runsOf("a")).as("the 9 tokens given back are taken again in the same window").isEqualTo(18);
+        assertThat(sender.runsOf("a"))
+                .as("the 9 tokens given back are taken again in the same window")
+                .isEqualTo(18);
         assertThat(count("SELECT count(*) FROM taak")).isEqualTo(3);
     }
 
@@ -207,7 +218,9 @@ class BudgetClaimTest {
         assertThat(sender.runsOf("a")).as("the new window's own 9").isEqualTo(9);
         claimed.forEach(task -> unusedTokens.giveBack(task, TaskHandler.Budget.SENDING));
         drain(worker);
-        assertThat(sender.runsOf("a")).as("nothing carried over from the window before").isEqualTo(9);
+        assertThat(sender.runsOf("a"))
+                .as("nothing carried over from the window before")
+                .isEqualTo(9);
     }
 
     @Test
@@ -235,7 +248,9 @@ class BudgetClaimTest {
     }
 
     private static long count(String sql) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet rows = s.executeQuery()) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement(sql);
+                ResultSet rows = s.executeQuery()) {
             rows.next();
             return rows.getLong(1);
         } catch (SQLException e) {

@@ -38,14 +38,30 @@ class FairClaimTest {
             left.merge(dvId, -n, Integer::sum);
             List<Task> tasks = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                tasks.add(new Task(i, TaskKind.VERZENDEN, dvId, null, null, null, Instant.EPOCH, null, 1, 0, null, "{}", 0,
-                        "svc", Instant.EPOCH));
+                tasks.add(new Task(
+                        i,
+                        TaskKind.VERZENDEN,
+                        dvId,
+                        null,
+                        null,
+                        null,
+                        Instant.EPOCH,
+                        null,
+                        1,
+                        0,
+                        null,
+                        "{}",
+                        0,
+                        "svc",
+                        Instant.EPOCH));
             }
             return tasks;
         }
 
         List<TaskRepository.DueWork> due() {
-            return left.entrySet().stream().map(e -> new TaskRepository.DueWork("svc", e.getKey(), e.getValue())).toList();
+            return left.entrySet().stream()
+                    .map(e -> new TaskRepository.DueWork("svc", e.getKey(), e.getValue()))
+                    .toList();
         }
 
         long claimedOf(UUID dv, List<Task> claimed) {
@@ -64,7 +80,9 @@ class FairClaimTest {
         assertThat(claimed).hasSize(30);
         assertThat(backlogs.claimedOf(b, claimed)).as("b gets all it has").isEqualTo(3);
         assertThat(backlogs.claimedOf(c, claimed)).as("c gets its share of 10").isEqualTo(10);
-        assertThat(backlogs.claimedOf(a, claimed)).as("a gets its share plus the leftovers").isEqualTo(17);
+        assertThat(backlogs.claimedOf(a, claimed))
+                .as("a gets its share plus the leftovers")
+                .isEqualTo(17);
     }
 
     @Test
@@ -84,9 +102,11 @@ class FairClaimTest {
     @Test
     void noTokensClaimNothing() {
         Backlogs backlogs = new Backlogs().with(a, 5);
-        assertThat(FairClaim.claim(backlogs.due(), TaskRepository.DueWork::backlog, 0, backlogs)).isEmpty();
+        assertThat(FairClaim.claim(backlogs.due(), TaskRepository.DueWork::backlog, 0, backlogs))
+                .isEmpty();
         assertThat(backlogs.requests).isEmpty();
-        assertThat(FairClaim.claim(List.<TaskRepository.DueWork>of(), TaskRepository.DueWork::backlog, 10, backlogs)).isEmpty();
+        assertThat(FairClaim.claim(List.<TaskRepository.DueWork>of(), TaskRepository.DueWork::backlog, 10, backlogs))
+                .isEmpty();
     }
 
     @Test

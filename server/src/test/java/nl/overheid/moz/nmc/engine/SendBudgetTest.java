@@ -64,22 +64,30 @@ class SendBudgetTest {
     void eachKeyHasItsOwnLimitAndAUsedUpKeyLeavesTheOtherWhole() {
         assertThat(send("svc", 1000, window)).isEqualTo(90);
         assertThat(send("svc", 1, window)).isZero();
-        assertThat(send("other", 1000, window)).as("its own 40 a minute, less the reconcile share").isEqualTo(36);
+        assertThat(send("other", 1000, window))
+                .as("its own 40 a minute, less the reconcile share")
+                .isEqualTo(36);
         assertThat(send("other", 1, window)).isZero();
     }
 
     @Test
     void aKeyWithoutALimitGetsNoTokens() {
         assertThat(send("unknown", 10, window)).isZero();
-        assertThat(count("SELECT count(*) FROM verzendbudget")).as("and creates no bucket").isZero();
+        assertThat(count("SELECT count(*) FROM verzendbudget"))
+                .as("and creates no bucket")
+                .isZero();
     }
 
     @Test
     void unusedTokensExpireWithTheWindowAndReturnedOnesCanBeTakenAgain() {
         assertThat(send(50, window)).isEqualTo(50);
         giveBack("svc", 20, window, window.plusSeconds(30));
-        assertThat(send(100, window.plusSeconds(31))).as("40 left plus 20 returned").isEqualTo(60);
-        assertThat(send(100, window.plusSeconds(60))).as("a new window starts full").isEqualTo(90);
+        assertThat(send(100, window.plusSeconds(31)))
+                .as("40 left plus 20 returned")
+                .isEqualTo(60);
+        assertThat(send(100, window.plusSeconds(60)))
+                .as("a new window starts full")
+                .isEqualTo(90);
     }
 
     @Test
@@ -87,12 +95,15 @@ class SendBudgetTest {
         assertThat(send(90, window.plusSeconds(50))).isEqualTo(90);
         assertThat(send(90, window.plusSeconds(65))).as("the next window's own").isEqualTo(90);
         giveBack("svc", 30, window.plusSeconds(50), window.plusSeconds(70));
-        assertThat(send(100, window.plusSeconds(71))).as("the first window's tokens do not go into the next")
+        assertThat(send(100, window.plusSeconds(71)))
+                .as("the first window's tokens do not go into the next")
                 .isZero();
         assertThat(send(10, window.plusSeconds(40))).isZero();
         assertThat(send(10, window.plusSeconds(120))).isEqualTo(10);
         giveBack("svc", 500, window.plusSeconds(120), window.plusSeconds(121));
-        assertThat(send(1000, window.plusSeconds(122))).as("giving back more than was taken is capped").isEqualTo(90);
+        assertThat(send(1000, window.plusSeconds(122)))
+                .as("giving back more than was taken is capped")
+                .isEqualTo(90);
     }
 
     @Test
@@ -116,7 +127,9 @@ class SendBudgetTest {
     }
 
     private static long count(String sql) {
-        try (var c = DB.connect(); var s = c.createStatement(); var rows = s.executeQuery(sql)) {
+        try (var c = DB.connect();
+                var s = c.createStatement();
+                var rows = s.executeQuery(sql)) {
             rows.next();
             return rows.getLong(1);
         } catch (java.sql.SQLException e) {

@@ -38,9 +38,14 @@ class TaskEngineTest {
     private final WorkSignals signals = new WorkSignals();
     private final SendBudget budget = new SendBudget(new SendBudgetRepository(), Map.of("standaard", 3000), 0.1);
     /** The engine's defaults with a short poll, 8 at once, a short lease, quick backoff and a short grace. */
-    static final EngineSettings SETTINGS = EngineSettings.defaults().withPollInterval(Duration.ofMillis(100))
-            .withParallelism(8).withLease(LEASE).withBackoffBase(Duration.ofSeconds(1))
-            .withBackoffMax(Duration.ofSeconds(10)).withShutdownGrace(Duration.ofSeconds(5));
+    static final EngineSettings SETTINGS = EngineSettings.defaults()
+            .withPollInterval(Duration.ofMillis(100))
+            .withParallelism(8)
+            .withLease(LEASE)
+            .withBackoffBase(Duration.ofSeconds(1))
+            .withBackoffMax(Duration.ofSeconds(10))
+            .withShutdownGrace(Duration.ofSeconds(5));
+
     private final EngineSettings settings = SETTINGS;
     private UUID dvId;
 
@@ -93,11 +98,15 @@ class TaskEngineTest {
     private void plan(TaskKind kind, UUID dv, UUID notificatie, int count) {
         database.inTransactionDo(tx -> {
             for (int i = 0; i < count; i++) {
-                TaskRepository.NewTask task = notificatie == null ? TaskRepository.NewTask.standalone(kind, dv, clock.instant())
+                TaskRepository.NewTask task = notificatie == null
+                        ? TaskRepository.NewTask.standalone(kind, dv, clock.instant())
                         : TaskRepository.NewTask.forNotificatie(kind, dv, notificatie, clock.instant(), null);
                 // the kinds that call NotifyNL name their budget (the schema refuses them without)
-                tasks.insert(tx, kind == TaskKind.VERZENDEN || kind == TaskKind.RECONCILIEREN
-                        ? task.withBudget("standaard") : task);
+                tasks.insert(
+                        tx,
+                        kind == TaskKind.VERZENDEN || kind == TaskKind.RECONCILIEREN
+                                ? task.withBudget("standaard")
+                                : task);
             }
         });
     }
@@ -134,15 +143,21 @@ class TaskEngineTest {
             lockNotificatie(holder, notificatie);
             Thread round = Thread.ofVirtual().start(() -> worker(probe).runOnce());
             awaitWaitingOnALock();
-            assertThat(round.isAlive()).as("the failure's transaction waits for the notification lock").isTrue();
-            assertThat(taskRowIsFree()).as("while waiting it holds no lock on the task row").isTrue();
+            assertThat(round.isAlive())
+                    .as("the failure's transaction waits for the notification lock")
+                    .isTrue();
+            assertThat(taskRowIsFree())
+                    .as("while waiting it holds no lock on the task row")
+                    .isTrue();
             assertThat(count("SELECT pogingenteller FROM taak")).isZero();
             holder.commit();
             round.join(10_000);
             assertThat(round.isAlive()).isFalse();
         }
         assertThat(locked).containsExactly("aangenomen");
-        assertThat(count("SELECT pogingenteller FROM taak")).as("the failure was counted after the lock").isEqualTo(1);
+        assertThat(count("SELECT pogingenteller FROM taak"))
+                .as("the failure was counted after the lock")
+                .isEqualTo(1);
     }
 
     @Test
@@ -165,7 +180,8 @@ class TaskEngineTest {
             racer.join(60_000);
         }
         assertThat(probe.executions).hasSize(300);
-        assertThat(probe.executions.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+        assertThat(probe.executions.values())
+                .allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
         assertThat(probe.seen).allSatisfy(task -> assertThat(task.claimEpoch()).isEqualTo(1));
         assertThat(count("SELECT count(*) FROM taak")).isZero();
     }
@@ -191,8 +207,11 @@ class TaskEngineTest {
         boolean stalePostponed = database.inTransaction(tx -> tasks.postpone(tx, stale, clock.instant(), "x"));
         assertThat(staleCompleted).isFalse();
         assertThat(stalePostponed).isFalse();
-        assertThat(owned.underLocks(stale, SubjectLock.NONE, (tx, t) -> tasks.complete(tx, t))).isFalse();
-        assertThat(count("SELECT count(*) FROM taak")).as("the stale claim wrote nothing").isEqualTo(1);
+        assertThat(owned.underLocks(stale, SubjectLock.NONE, (tx, t) -> tasks.complete(tx, t)))
+                .isFalse();
+        assertThat(count("SELECT count(*) FROM taak"))
+                .as("the stale claim wrote nothing")
+                .isEqualTo(1);
         boolean currentCompleted = database.inTransaction(tx -> tasks.complete(tx, current));
         assertThat(currentCompleted).isTrue();
     }
@@ -232,7 +251,8 @@ class TaskEngineTest {
     private static void awaitWaitingOnALock() throws InterruptedException {
         for (int i = 0; i < 200; i++) {
             if (count("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    + "AND datname = current_database()") > 0) {
+                            + "AND datname = current_database()")
+                    > 0) {
                 return;
             }
             Thread.sleep(25);
@@ -241,8 +261,8 @@ class TaskEngineTest {
     }
 
     private static boolean taskRowIsFree() {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(
-                "SELECT id FROM taak FOR UPDATE NOWAIT")) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement("SELECT id FROM taak FOR UPDATE NOWAIT")) {
             s.executeQuery().close();
             c.rollback();
             return true;
@@ -253,8 +273,8 @@ class TaskEngineTest {
 
     private UUID acceptOne() {
         UUID id = UUID.randomUUID();
-        database.inTransaction((DbTransaction tx) -> new Transitions(new NotificatieRepository(), clock).accept(tx,
-                Notifications.aNotificationWithId(id, dvId)));
+        database.inTransaction((DbTransaction tx) -> new Transitions(new NotificatieRepository(), clock)
+                .accept(tx, Notifications.aNotificationWithId(id, dvId)));
         return id;
     }
 
@@ -266,7 +286,9 @@ class TaskEngineTest {
     }
 
     private static long count(String sql) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet rows = s.executeQuery()) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement(sql);
+                ResultSet rows = s.executeQuery()) {
             long total = 0;
             while (rows.next()) {
                 total += rows.getLong(1);

@@ -13,8 +13,8 @@ class CursorCodecTest {
 
     private static final byte[] KEY = "cursor-codec-test-key-0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private final CursorCodec codec = new CursorCodec(KEY);
-    private final Cursor cursor = new Cursor(3, "18446744073709551615", 9_223_372_036_854_775_807L,
-            Instant.parse("2026-12-01T10:15:30Z"));
+    private final Cursor cursor =
+            new Cursor(3, "18446744073709551615", 9_223_372_036_854_775_807L, Instant.parse("2026-12-01T10:15:30Z"));
 
     @Test
     void aCursorSurvivesItsRoundTripIncludingTheLargestXid8AndEventId() {
@@ -25,8 +25,15 @@ class CursorCodecTest {
 
     @Test
     void garbageIsNoCursor() {
-        for (String garbage : new String[] {"", "rommel", "====", "c3.1.2.3.4", "%%%", "a".repeat(201),
-            Base64.getUrlEncoder().encodeToString("c3.1.2.3.4.AAAAAAAAAAAAAAAAAAAAAA".getBytes())}) {
+        for (String garbage : new String[] {
+            "",
+            "rommel",
+            "====",
+            "c3.1.2.3.4",
+            "%%%",
+            "a".repeat(201),
+            Base64.getUrlEncoder().encodeToString("c3.1.2.3.4.AAAAAAAAAAAAAAAAAAAAAA".getBytes())
+        }) {
             assertThat(codec.decode(garbage)).as(garbage).isEmpty();
         }
         assertThat(codec.decode(null)).isEmpty();
@@ -34,16 +41,25 @@ class CursorCodecTest {
         for (int i = 0; i < 1000; i++) {
             byte[] bytes = new byte[random.nextInt(120)];
             random.nextBytes(bytes);
-            assertThat(codec.decode(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes))).isEmpty();
+            assertThat(codec.decode(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes)))
+                    .isEmpty();
         }
     }
 
     @Test
     void numbersBeyondTheirTypesAreNoCursorEvenWhenSigned() {
-        assertThat(codec.decode(sealed("c3.1.18446744073709551616.1.1"))).as("xid8 overflow").isEmpty();
-        assertThat(codec.decode(sealed("c3.1.5.9223372036854775808.1"))).as("event id overflow").isEmpty();
-        assertThat(codec.decode(sealed("c3.9999999999.5.1.1"))).as("epoch too long").isEmpty();
-        assertThat(codec.decode(sealed("c3.1.5.1.1"))).as("the same shape in range is fine").isPresent();
+        assertThat(codec.decode(sealed("c3.1.18446744073709551616.1.1")))
+                .as("xid8 overflow")
+                .isEmpty();
+        assertThat(codec.decode(sealed("c3.1.5.9223372036854775808.1")))
+                .as("event id overflow")
+                .isEmpty();
+        assertThat(codec.decode(sealed("c3.9999999999.5.1.1")))
+                .as("epoch too long")
+                .isEmpty();
+        assertThat(codec.decode(sealed("c3.1.5.1.1")))
+                .as("the same shape in range is fine")
+                .isPresent();
     }
 
     @Test
@@ -53,7 +69,9 @@ class CursorCodecTest {
         for (int i = 0; i < opaque.length(); i++) {
             char replacement = alphabet.charAt((alphabet.indexOf(opaque.charAt(i)) + 1) % alphabet.length());
             String altered = opaque.substring(0, i) + replacement + opaque.substring(i + 1);
-            assertThat(codec.decode(altered)).as("altered at %d", i).isNotEqualTo(codec.decode(opaque))
+            assertThat(codec.decode(altered))
+                    .as("altered at %d", i)
+                    .isNotEqualTo(codec.decode(opaque))
                     .isEmpty();
         }
     }
@@ -61,7 +79,8 @@ class CursorCodecTest {
     @Test
     void aLaterIssueTimeCannotBeWrittenIn() {
         String plain = new String(Base64.getUrlDecoder().decode(codec.encode(cursor)), StandardCharsets.US_ASCII);
-        String younger = plain.replace("." + cursor.issuedAt().getEpochSecond() + ".",
+        String younger = plain.replace(
+                "." + cursor.issuedAt().getEpochSecond() + ".",
                 "." + (cursor.issuedAt().getEpochSecond() + 86_400 * 30) + ".");
         assertThat(codec.decode(Base64.getUrlEncoder().withoutPadding().encodeToString(younger.getBytes())))
                 .isEmpty();
@@ -71,11 +90,16 @@ class CursorCodecTest {
     void aCursorOfAnotherKeyIsNoCursorButIsRecognisedAsOneOfOurs() {
         CursorCodec other = new CursorCodec("another-cursor-key-0123456789abcdefgh".getBytes());
         assertThat(other.decode(codec.encode(cursor))).isEmpty();
-        assertThat(other.recognisable(codec.encode(cursor))).as("a lost position: the DV restarts").isTrue();
-        assertThat(codec.recognisable(Base64.getUrlEncoder().withoutPadding()
-                .encodeToString("c2.1.500.7.1796000000".getBytes()))).as("the older format").isTrue();
+        assertThat(other.recognisable(codec.encode(cursor)))
+                .as("a lost position: the DV restarts")
+                .isTrue();
+        assertThat(codec.recognisable(
+                        Base64.getUrlEncoder().withoutPadding().encodeToString("c2.1.500.7.1796000000".getBytes())))
+                .as("the older format")
+                .isTrue();
         assertThat(codec.recognisable("rommel")).isFalse();
-        assertThat(codec.recognisable(Base64.getUrlEncoder().encodeToString("{\"a\":1}".getBytes()))).isFalse();
+        assertThat(codec.recognisable(Base64.getUrlEncoder().encodeToString("{\"a\":1}".getBytes())))
+                .isFalse();
     }
 
     /** A text signed with the codec's key (as the codec would), to reach the number checks behind the MAC. */

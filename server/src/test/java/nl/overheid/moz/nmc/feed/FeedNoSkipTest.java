@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 @Tag("concurrency")
 class FeedNoSkipTest {
 
-    private static final long SEED = Long.getLong("nmc.noskip.seed", ThreadLocalRandom.current().nextLong(1L << 48));
+    private static final long SEED =
+            Long.getLong("nmc.noskip.seed", ThreadLocalRandom.current().nextLong(1L << 48));
     private static final int[] PAGE_SIZES = {7, 50};
     private static final int WEBHOOK_BATCH = 100;
 
@@ -43,9 +44,12 @@ class FeedNoSkipTest {
         // connection for every writer, reader and the maintenance duty.
         int connections = settings.writers() + settings.laggards() + settings.dvs() * (PAGE_SIZES.length + 1) + 2;
         try (Database database = Database.open(DatabaseSettings.of(db.url(), db.user(), db.password())
-                .withPoolSize(connections).withSchemaMode("migrate"))) {
+                .withPoolSize(connections)
+                .withSchemaMode("migrate"))) {
             EventWorkload workload = EventWorkload.prepare(database, settings);
-            Feed feed = new Feed(database, new EventRepository(),
+            Feed feed = new Feed(
+                    database,
+                    new EventRepository(),
                     new StatusEvents(URI.create("urn:nld:oin:00000001234567890000:systeem:nmc")),
                     new CursorCodec("feed-no-skip-test-cursor-key-0123456789".getBytes(StandardCharsets.US_ASCII)),
                     Clock.systemUTC());
@@ -69,9 +73,14 @@ class FeedNoSkipTest {
             System.out.println(outcome.figures());
 
             assertThat(outcome.problems()).as("seed %d", SEED).isEmpty();
-            assertThat(outcome.committedEvents()).as("enough events to mean something").isGreaterThanOrEqualTo(100_000);
-            assertThat(outcome.createdPartition()).as("maintenance created the next partition mid-run").isNotNull();
-            assertThat(outcome.partitions()).as("events on both sides of the boundary and in event_default")
+            assertThat(outcome.committedEvents())
+                    .as("enough events to mean something")
+                    .isGreaterThanOrEqualTo(100_000);
+            assertThat(outcome.createdPartition())
+                    .as("maintenance created the next partition mid-run")
+                    .isNotNull();
+            assertThat(outcome.partitions())
+                    .as("events on both sides of the boundary and in event_default")
                     .containsKeys("event_p0", outcome.createdPartition(), "event_default")
                     .allSatisfy((partition, events) -> assertThat(events).isPositive());
         }

@@ -24,8 +24,15 @@ class BulkAcceptanceTest extends LifecycleTestBase {
     private static final String CENTRAAL = "/api/nmc/v1/centraal/notificaties/bulk";
 
     private static Map<String, Object> item(String dvRef) {
-        return new HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL,
-                "personalisation", Map.of("tekst", SECRET_TEXT)));
+        return new HashMap<>(Map.of(
+                "dvRef",
+                dvRef,
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "emailadres",
+                EMAIL,
+                "personalisation",
+                Map.of("tekst", SECRET_TEXT)));
     }
 
     private static String bulk(List<?> items) {
@@ -51,15 +58,21 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         bodies.put("{\"notificaties\":[" + Http.json(item("EXTRA")) + "],\"extra\":1}", "/extra");
         bodies.forEach((body, name) -> {
             Http.Response refused = http.post(DECENTRAAL, tokenA(), body);
-            assertThat(refused.status()).as(body.length() > 80 ? body.substring(0, 80) : body).isEqualTo(400);
+            assertThat(refused.status())
+                    .as(body.length() > 80 ? body.substring(0, 80) : body)
+                    .isEqualTo(400);
             assertThat(refused.contentType()).startsWith("application/problem+json");
             assertThat(refused.json().path("errors").findValuesAsText("name")).contains(name);
         });
-        assertThat(http.post(DECENTRAAL, tokenA(), "{\"notificaties\":[").status()).isEqualTo(400);
-        assertThat(http.request("POST", DECENTRAAL, tokenA(), "text/plain", bulk(List.of(item("T")))).status())
+        assertThat(http.post(DECENTRAAL, tokenA(), "{\"notificaties\":[").status())
+                .isEqualTo(400);
+        assertThat(http.request("POST", DECENTRAAL, tokenA(), "text/plain", bulk(List.of(item("T"))))
+                        .status())
                 .isEqualTo(415);
-        assertThat(http.post(DECENTRAAL, null, bulk(List.of(item("T")))).status()).isEqualTo(401);
-        assertThat(http.request("GET", DECENTRAAL, tokenA(), null, null).status()).isEqualTo(405);
+        assertThat(http.post(DECENTRAAL, null, bulk(List.of(item("T")))).status())
+                .isEqualTo(401);
+        assertThat(http.request("GET", DECENTRAAL, tokenA(), null, null).status())
+                .isEqualTo(405);
         assertThat(stored()).isZero();
     }
 
@@ -79,8 +92,11 @@ class BulkAcceptanceTest extends LifecycleTestBase {
     @Test
     void eachItemIsAnsweredInOrderAsASingleRequestWouldHaveBeen() {
         Map<String, Object> repeatOfEarlier = item("HERHAALD");
-        UUID repeated = UUID.fromString(http.post("/api/nmc/v1/decentraal/notificaties", tokenA(),
-                Http.json(repeatOfEarlier)).json().path("id").asText());
+        UUID repeated =
+                UUID.fromString(http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(repeatOfEarlier))
+                        .json()
+                        .path("id")
+                        .asText());
         Map<String, Object> badEmail = item("FOUT-ADRES");
         badEmail.put("emailadres", "geen-adres");
         Map<String, Object> notAllowed = item("NIET-TOEGESTAAN");
@@ -88,8 +104,15 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         Map<String, Object> unknownField = item("ONBEKEND-VELD");
         unknownField.put("kleur", "blauw");
 
-        List<Object> items = List.of(item("NIEUW-1"), badEmail, repeatOfEarlier, notAllowed, item("NIEUW-2"),
-                item("NIEUW-1"), unknownField, "geen object");
+        List<Object> items = List.of(
+                item("NIEUW-1"),
+                badEmail,
+                repeatOfEarlier,
+                notAllowed,
+                item("NIEUW-2"),
+                item("NIEUW-1"),
+                unknownField,
+                "geen object");
         Http.Response response = http.post(DECENTRAAL, tokenA(), bulk(items));
         assertThat(response.status()).as(response.body()).isEqualTo(200);
         JsonNode results = response.json().path("resultaten");
@@ -108,7 +131,8 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         assertThat(results.get(7).path("probleem").path("errors").findValuesAsText("name"))
                 .containsExactly("/notificaties/7");
         assertThat(results.get(2).path("notificatie").path("id").asText())
-                .as("a repeat of an earlier request is that notification").isEqualTo(repeated.toString());
+                .as("a repeat of an earlier request is that notification")
+                .isEqualTo(repeated.toString());
         assertThat(results.get(5).path("notificatie").path("id").asText())
                 .as("a repeat within the request is the first one's notification")
                 .isEqualTo(results.get(0).path("notificatie").path("id").asText());
@@ -117,12 +141,16 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         assertThat(response.body()).doesNotContain(EMAIL, SECRET_TEXT, "geen-adres");
 
         assertThat(stored()).as("the earlier one, NIEUW-1 and NIEUW-2").isEqualTo(3);
-        assertThat(query("SELECT count(*) FROM event WHERE volgnummer = 1", null)).containsExactly("3");
-        assertThat(query("SELECT count(*) FROM taak WHERE soort = 'verzenden'", null)).containsExactly("3");
-        UUID nieuw = UUID.fromString(results.get(4).path("notificatie").path("id").asText());
+        assertThat(query("SELECT count(*) FROM event WHERE volgnummer = 1", null))
+                .containsExactly("3");
+        assertThat(query("SELECT count(*) FROM taak WHERE soort = 'verzenden'", null))
+                .containsExactly("3");
+        UUID nieuw =
+                UUID.fromString(results.get(4).path("notificatie").path("id").asText());
         assertThat(status(nieuw)).isEqualTo("aangenomen:1");
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(status(nieuw)).as("a notification of a bulk request is sent like any other")
+        assertThat(status(nieuw))
+                .as("a notification of a bulk request is sent like any other")
                 .isEqualTo("verzonden:3");
     }
 
@@ -133,17 +161,25 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         Http.Response response = http.post(DECENTRAAL, token, bulk(items));
         assertThat(response.status()).isEqualTo(200);
         List<Integer> statuses = new ArrayList<>();
-        response.json().path("resultaten").forEach(result -> statuses.add(result.path("status").asInt()));
+        response.json()
+                .path("resultaten")
+                .forEach(result -> statuses.add(result.path("status").asInt()));
         assertThat(statuses).containsExactly(202, 202, 429, 202, 429);
-        assertThat(response.json().path("resultaten").get(2).path("probleem").path("type").asText())
+        assertThat(response.json()
+                        .path("resultaten")
+                        .get(2)
+                        .path("probleem")
+                        .path("type")
+                        .asText())
                 .endsWith("/quotum-overschreden");
-        assertThat(response.header("Retry-After")).hasValueSatisfying(value ->
-                assertThat(Integer.parseInt(value)).isBetween(1, 61));
+        assertThat(response.header("Retry-After"))
+                .hasValueSatisfying(value -> assertThat(Integer.parseInt(value)).isBetween(1, 61));
         assertThat(stored()).isEqualTo(2);
 
         Http.Response again = http.post(DECENTRAAL, token, bulk(List.of(item("Q-2"))));
         assertThat(again.json().path("resultaten").get(0).path("status").asInt())
-                .as("a repeat over an exhausted quota is still the notification").isEqualTo(202);
+                .as("a repeat over an exhausted quota is still the notification")
+                .isEqualTo(202);
         assertThat(again.header("Retry-After")).isEmpty();
     }
 
@@ -163,13 +199,15 @@ class BulkAcceptanceTest extends LifecycleTestBase {
 
     @Test
     void theCentralisedRegimeHasItsBulkCallToo() {
-        Map<String, Object> first = new HashMap<>(Map.of("dvRef", "C-1", "berichttype", TestNmc.BERICHTTYPE,
-                "identificerendNummer", "12345670"));
+        Map<String, Object> first = new HashMap<>(
+                Map.of("dvRef", "C-1", "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", "12345670"));
         Map<String, Object> decentralised = item("C-2");
         Http.Response response = http.post(CENTRAAL, tokenA(), bulk(List.of(first, decentralised)));
         assertThat(response.status()).isEqualTo(200);
         List<Integer> statuses = new ArrayList<>();
-        response.json().path("resultaten").forEach(result -> statuses.add(result.path("status").asInt()));
+        response.json()
+                .path("resultaten")
+                .forEach(result -> statuses.add(result.path("status").asInt()));
         assertThat(statuses).as("an item of the other regime is invalid here").containsExactly(202, 400);
         assertThat(query("SELECT regie FROM notificatie", null)).containsExactly("centraal");
     }

@@ -36,7 +36,8 @@ class FailedCallLogTest extends LifecycleTestBase {
 
         assertThat(warningOf(NotifyNlClient.class))
                 .startsWith("NotifyNL POST /v2/notifications/email failed: HTTP 503 ")
-                .contains("(trace " + traceId(id) + ", span ").endsWith("the send is postponed");
+                .contains("(trace " + traceId(id) + ", span ")
+                .endsWith("the send is postponed");
         assertNoPersonalData(EMAIL);
     }
 
@@ -57,7 +58,9 @@ class FailedCallLogTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).startsWith("niet-bezorgbaar");
-        assertThat(warningOf(NotifyNlClient.class)).contains("HTTP 400").contains(traceId(id))
+        assertThat(warningOf(NotifyNlClient.class))
+                .contains("HTTP 400")
+                .contains(traceId(id))
                 .contains("niet-bezorgbaar");
         assertNoPersonalData(EMAIL);
     }
@@ -68,7 +71,9 @@ class FailedCallLogTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 
-        assertThat(warningOf(NotifyNlClient.class)).contains("failed: no usable answer (").contains(traceId(id));
+        assertThat(warningOf(NotifyNlClient.class))
+                .contains("failed: no usable answer (")
+                .contains(traceId(id));
         assertNoPersonalData(EMAIL);
     }
 
@@ -80,7 +85,8 @@ class FailedCallLogTest extends LifecycleTestBase {
 
         assertThat(warningOf(ProfielserviceClient.class))
                 .startsWith("Profielservice POST /contactgegevens/opvragingen failed: HTTP 500 ")
-                .contains(traceId(id)).endsWith("the send is postponed");
+                .contains(traceId(id))
+                .endsWith("the send is postponed");
         assertNoPersonalData(KVK);
     }
 
@@ -92,9 +98,13 @@ class FailedCallLogTest extends LifecycleTestBase {
 
         assertThat(warningOf(LdvClient.class))
                 .startsWith("LDV POST /dataverwerkingen (record nmc.notifynl.email-versturen) failed: HTTP 503 ")
-                .contains(traceId(id)).contains("postponed");
-        assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock
-                .postRequestedFor(urlPathEqualTo(SEND)))).as("no record, no call").isEmpty();
+                .contains(traceId(id))
+                .contains("postponed");
+        assertThat(notify.server()
+                        .findAll(
+                                com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(urlPathEqualTo(SEND))))
+                .as("no record, no call")
+                .isEmpty();
         assertNoPersonalData(EMAIL);
     }
 
@@ -103,15 +113,22 @@ class FailedCallLogTest extends LifecycleTestBase {
         List<LogRecord> records = logs.of(client);
         assertThat(records).as("records of " + client.getSimpleName()).hasSize(1);
         assertThat(records.getFirst().getLevel()).isEqualTo(Level.WARNING);
-        assertThat(records.getFirst().getThrown()).as("no exception, whose message may quote the call").isNull();
+        assertThat(records.getFirst().getThrown())
+                .as("no exception, whose message may quote the call")
+                .isNull();
         return records.getFirst().getMessage();
     }
 
     private void assertNoPersonalData(String personal) {
-        assertThat(logs.text()).doesNotContain(personal).doesNotContain(SECRET_TEXT).doesNotContain(DV_REF)
+        assertThat(logs.text())
+                .doesNotContain(personal)
+                .doesNotContain(SECRET_TEXT)
+                .doesNotContain(DV_REF)
                 .doesNotContain("quoted:");
-        assertThat(logs.records()).allSatisfy(record -> assertThat(record.getLevel().intValue())
-                .as(record.getMessage()).isLessThan(Level.SEVERE.intValue()));
+        assertThat(logs.records())
+                .allSatisfy(record -> assertThat(record.getLevel().intValue())
+                        .as(record.getMessage())
+                        .isLessThan(Level.SEVERE.intValue()));
     }
 
     private String traceId(UUID id) {
@@ -124,7 +141,9 @@ class FailedCallLogTest extends LifecycleTestBase {
 
     /** An error answer whose body quotes a field of the request, as an error message of the party may. */
     private static ResponseDefinitionBuilder answerQuoting(int status, String field) {
-        return aResponse().withStatus(status).withHeader("Content-Type", "application/json")
+        return aResponse()
+                .withStatus(status)
+                .withHeader("Content-Type", "application/json")
                 .withBody("{\"errors\":[{\"error\":\"Error\",\"message\":\"quoted: {{jsonPath request.body '" + field
                         + "'}}\"}],\"status_code\":" + status + "}")
                 .withTransformers("response-template");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +23,6 @@ import nl.overheid.moz.nmc.testing.TestIam;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 /**
  * The harness of the lifecycle tests: the real assembly over HTTP on the test database, the parties it calls
@@ -47,6 +45,7 @@ abstract class LifecycleTestBase {
 
     /** The NMC's loggers, held so the level set for the test sticks (loggers are weakly referenced). */
     private static final Logger NMC_LOGGER = Logger.getLogger("nl.overheid.moz.nmc");
+
     private java.util.logging.Level configuredLevel;
 
     @BeforeEach
@@ -79,8 +78,15 @@ abstract class LifecycleTestBase {
     }
 
     protected UUID accept(String dvRef, Map<String, String> extra) {
-        Map<String, Object> body = new java.util.HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE,
-                "emailadres", EMAIL, "personalisation", Map.of("tekst", SECRET_TEXT)));
+        Map<String, Object> body = new java.util.HashMap<>(Map.of(
+                "dvRef",
+                dvRef,
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "emailadres",
+                EMAIL,
+                "personalisation",
+                Map.of("tekst", SECRET_TEXT)));
         body.putAll(extra);
         Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
         assertThat(response.status()).as(response.body()).isEqualTo(202);
@@ -91,8 +97,15 @@ abstract class LifecycleTestBase {
 
     /** Accepts a centralised notification for this KVK number (with the test's personalisation). */
     protected UUID acceptCentraal(String dvRef, String kvkNummer, Map<String, String> extra) {
-        Map<String, Object> body = new java.util.HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE,
-                "identificerendNummer", kvkNummer, "personalisation", Map.of("tekst", SECRET_TEXT)));
+        Map<String, Object> body = new java.util.HashMap<>(Map.of(
+                "dvRef",
+                dvRef,
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "identificerendNummer",
+                kvkNummer,
+                "personalisation",
+                Map.of("tekst", SECRET_TEXT)));
         body.putAll(extra);
         Http.Response response = http.post("/api/nmc/v1/centraal/notificaties", tokenA(), Http.json(body));
         assertThat(response.status()).as(response.body()).isEqualTo(202);
@@ -100,8 +113,10 @@ abstract class LifecycleTestBase {
     }
 
     protected String status(UUID id) {
-        JsonNode notificatie = http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
-        return notificatie.path("status").asText() + ":" + notificatie.path("versie").asInt();
+        JsonNode notificatie =
+                http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        return notificatie.path("status").asText() + ":"
+                + notificatie.path("versie").asInt();
     }
 
     protected void receipt(UUID id, int nummer, String status) {
@@ -110,7 +125,9 @@ abstract class LifecycleTestBase {
 
     /** A receipt under this NotifyNL id (e.g. a duplicate's), processed at once. */
     protected void receipt(UUID id, int nummer, String status, String notifyId) {
-        assertThat(postReceipt(receiptBody(id, nummer, status, notifyId, clock.instant())).status()).isEqualTo(200);
+        assertThat(postReceipt(receiptBody(id, nummer, status, notifyId, clock.instant()))
+                        .status())
+                .isEqualTo(200);
         ManualRunner.of(nmc).runWorkersOnce();
     }
 
@@ -125,19 +142,37 @@ abstract class LifecycleTestBase {
     /** A receipt as NotifyNL sends it, under any NotifyNL id (e.g. a duplicate's) and completion time. */
     protected String receiptBody(UUID id, int nummer, String status, String notifyId, Instant completed) {
         UUID poging = pogingId(id, nummer);
-        return Http.json(Map.of("id", notifyId, "reference", poging.toString(), "to", EMAIL, "status", status,
-                "created_at", completed.minusSeconds(5).toString(), "completed_at", completed.toString(),
-                "sent_at", completed.minusSeconds(3).toString(), "notification_type", "email",
-                "template_id", TestNmc.TEMPLATE_ID, "template_version", 1));
+        return Http.json(Map.of(
+                "id",
+                notifyId,
+                "reference",
+                poging.toString(),
+                "to",
+                EMAIL,
+                "status",
+                status,
+                "created_at",
+                completed.minusSeconds(5).toString(),
+                "completed_at",
+                completed.toString(),
+                "sent_at",
+                completed.minusSeconds(3).toString(),
+                "notification_type",
+                "email",
+                "template_id",
+                TestNmc.TEMPLATE_ID,
+                "template_version",
+                1));
     }
 
     protected UUID pogingId(UUID notificatie, int nummer) {
-        return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer,
-                notificatie).getFirst());
+        return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer, notificatie)
+                .getFirst());
     }
 
     protected String notifyId(UUID id, int nummer) {
-        return query("SELECT notify_id FROM poging WHERE id = ?", pogingId(id, nummer)).getFirst();
+        return query("SELECT notify_id FROM poging WHERE id = ?", pogingId(id, nummer))
+                .getFirst();
     }
 
     protected static void execute(String sql, UUID parameter) {
@@ -171,7 +206,9 @@ abstract class LifecycleTestBase {
 
         /** The records of one logger (a class's name). */
         synchronized List<LogRecord> of(Class<?> logger) {
-            return records.stream().filter(record -> logger.getName().equals(record.getLoggerName())).toList();
+            return records.stream()
+                    .filter(record -> logger.getName().equals(record.getLoggerName()))
+                    .toList();
         }
 
         synchronized List<LogRecord> records() {
@@ -179,12 +216,10 @@ abstract class LifecycleTestBase {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         synchronized String text() {
             return text.toString(java.nio.charset.StandardCharsets.UTF_8);

@@ -3,31 +3,14 @@ package nl.overheid.moz.nmc.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.ByteArrayOutputStream;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
-import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
-import nl.overheid.moz.nmc.testing.MutableClock;
-import nl.overheid.moz.nmc.testing.PartiesStub;
-import nl.overheid.moz.nmc.testing.TestDatabase;
-import nl.overheid.moz.nmc.testing.TestIam;
 import nl.overheid.moz.nmc.testing.TestNmc;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,37 +29,49 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
         receipt(id, 1, "delivered");
         assertThat(status(id)).isEqualTo("bezorgd:4");
-        JsonNode delivered = http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        JsonNode delivered =
+                http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
         assertThat(delivered.path("bezorgdOp").asText()).isNotBlank();
         assertThat(delivered.path("pogingen").get(0).path("status").asText()).isEqualTo("bezorgd");
 
         clock.advance(Duration.ofDays(7));
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(status(id)).as("not final before the callback window has passed too").isEqualTo("bezorgd:4");
+        assertThat(status(id))
+                .as("not final before the callback window has passed too")
+                .isEqualTo("bezorgd:4");
 
         clock.advance(Duration.ofMinutes(26));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
 
-        JsonNode page = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json();
+        JsonNode page =
+                http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json();
         List<String> steps = new ArrayList<>();
         page.path("events").forEach(event -> {
             assertThat(event.path("specversion").asText()).isEqualTo("1.0");
             assertThat(event.path("subject").asText()).isEqualTo(id.toString());
             assertThat(event.path("sequence").isTextual()).isTrue();
-            steps.add(event.path("sequence").asText() + ":" + event.path("type").asText()
-                    .replace("nl.overheid.moz.notificatie.status.", ""));
+            steps.add(event.path("sequence").asText() + ":"
+                    + event.path("type").asText().replace("nl.overheid.moz.notificatie.status.", ""));
         });
-        assertThat(steps).containsExactly("1:aangenomen", "2:in-verzending", "3:verzonden", "4:bezorgd",
-                "5:definitief-bezorgd");
+        assertThat(steps)
+                .containsExactly("1:aangenomen", "2:in-verzending", "3:verzonden", "4:bezorgd", "5:definitief-bezorgd");
 
         String cursor = page.path("cursor").asText();
-        assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(),
-                "{\"cursor\":\"" + cursor + "\"}").status()).isEqualTo(200);
-        JsonNode next = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).json();
+        assertThat(http.put(
+                                "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
+                                tokenA(),
+                                "{\"cursor\":\"" + cursor + "\"}")
+                        .status())
+                .isEqualTo(200);
+        JsonNode next = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA())
+                .json();
         assertThat(next.path("events")).isEmpty();
         assertThat(next.path("cursor").asText()).isEqualTo(cursor);
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenB()).json().path("events")).isEmpty();
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenB())
+                        .json()
+                        .path("events"))
+                .isEmpty();
     }
 
     @Test
@@ -86,12 +81,17 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
         receipt(id, 1, "temporary-failure");
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(status(id)).as("the resend is an event although the status stays").isEqualTo("verzonden:4");
+        assertThat(status(id))
+                .as("the resend is an event although the status stays")
+                .isEqualTo("verzonden:4");
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
 
         receipt(id, 2, "temporary-failure");
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
-        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json().path("reden").asText())
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA())
+                        .json()
+                        .path("reden")
+                        .asText())
                 .isEqualTo("onbereikbaar");
     }
 
@@ -113,7 +113,9 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
         clock.advance(Duration.ofDays(8));
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(status(id)).as("the finalise task was completed by the failure").isEqualTo("niet-bezorgbaar:5");
+        assertThat(status(id))
+                .as("the finalise task was completed by the failure")
+                .isEqualTo("niet-bezorgbaar:5");
     }
 
     @Test
@@ -128,18 +130,22 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void aNotifyOutageCostsNoAttemptAndEndsVerlopenOnlyAfterGeldigTot() {
         notify.answer(503, "ServiceUnavailable");
-        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
+        UUID id = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
         for (int i = 0; i < 8; i++) {
             ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofSeconds(11));
         }
         assertThat(status(id)).isEqualTo("in-verzending:2");
-        assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+        assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id))
+                .containsExactly("0");
 
         clock.advance(Duration.ofHours(1));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verlopen:3");
-        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).as("only its erasure waits")
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id))
+                .as("only its erasure waits")
                 .containsExactly("wissen");
     }
 
@@ -176,24 +182,31 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void aDeliveredOnTheFirstAttemptWhileTheResendWaitsMakesItBezorgdAndNothingIsResent() {
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status()).isEqualTo(200);
+        assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status())
+                .isEqualTo(200);
         ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
-                .as("the resend waits").containsExactly("1");
+                .as("the resend waits")
+                .containsExactly("1");
 
         clock.advance(Duration.ofSeconds(30));
         assertThat(postReceipt(receiptBody(id, 1, "delivered")).status()).isEqualTo(200);
         ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
         assertThat(status(id)).isEqualTo("bezorgd:4");
-        int posts = notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
-                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"))).size();
+        int posts = notify.server()
+                .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                        com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email")))
+                .size();
 
         ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
         ManualRunner.of(nmc).runWorkersOnce();
 
-        assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
-                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"))))
-                .as("the resend completed at its start without sending").hasSize(posts);
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                                        "/v2/notifications/email"))))
+                .as("the resend completed at its start without sending")
+                .hasSize(posts);
         assertThat(status(id)).isEqualTo("bezorgd:4");
         assertThat(pogingen(id)).containsExactly("1:bezorgd");
     }
@@ -212,7 +225,8 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
         assertThat(status(id)).isEqualTo("bezorgd:5");
         assertThat(query("SELECT poging FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id))
-                .as("attempt 2 still runs and is still looked after").containsExactly(second.toString());
+                .as("attempt 2 still runs and is still looked after")
+                .containsExactly(second.toString());
     }
 
     @Test
@@ -233,8 +247,10 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         UUID duplicate = UUID.randomUUID();
-        execute("UPDATE poging SET duplicaat_notify_ids = ARRAY[CAST('" + duplicate + "' AS uuid)] "
-                + "WHERE notificatie = ?", id);
+        execute(
+                "UPDATE poging SET duplicaat_notify_ids = ARRAY[CAST('" + duplicate + "' AS uuid)] "
+                        + "WHERE notificatie = ?",
+                id);
         notify.status(notifyId(id, 1), "sending", null);
         notify.status(duplicate.toString(), "delivered", clock.instant());
 
@@ -244,9 +260,12 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
         assertThat(status(id)).isEqualTo("bezorgd:4");
         for (String notifyId : List.of(notifyId(id, 1), duplicate.toString())) {
-            assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
-                    com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/" + notifyId))))
-                    .as("asked by " + notifyId).hasSize(1);
+            assertThat(notify.server()
+                            .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                    com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                                            "/v2/notifications/" + notifyId))))
+                    .as("asked by " + notifyId)
+                    .hasSize(1);
         }
     }
 
@@ -274,9 +293,12 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
             ManualRunner.of(nmc).runWorkersOnce();
         }
         assertThat(status(id)).isEqualTo("verzonden:3");
-        assertThat(notify.server().findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
-                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/" + notifyId(id, 1)))))
-                .as("asked by its NotifyNL id after 1 h, 6 h, 24 h and then daily").hasSize(3 + 5);
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                                        "/v2/notifications/" + notifyId(id, 1)))))
+                .as("asked by its NotifyNL id after 1 h, 6 h, 24 h and then daily")
+                .hasSize(3 + 5);
         clock.advance(Duration.ofHours(2));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
@@ -290,7 +312,9 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("aangenomen:1");
 
         assertThat(ManualRunner.of(nmc).runDutiesOnce()).isEqualTo(1);
-        assertThat(ManualRunner.of(nmc).runDutiesOnce()).as("planning is idempotent").isZero();
+        assertThat(ManualRunner.of(nmc).runDutiesOnce())
+                .as("planning is idempotent")
+                .isZero();
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
 
@@ -306,55 +330,84 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void theQuotaOfADvIsEnforcedAtAcceptanceWithRetryAfter() {
         String token = IAM.token(TestNmc.DV_SMALL_QUOTA, clock.instant());
         String body = Http.json(Map.of("dvRef", "Q-1", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL));
-        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body).status()).isEqualTo(202);
-        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body.replace("Q-1", "Q-2")).status())
+        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body).status())
+                .isEqualTo(202);
+        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body.replace("Q-1", "Q-2"))
+                        .status())
                 .isEqualTo(202);
         assertThat(http.post("/api/nmc/v1/decentraal/notificaties", token, body).status())
-                .as("a repeat of an accepted request is not a new acceptance").isEqualTo(202);
+                .as("a repeat of an accepted request is not a new acceptance")
+                .isEqualTo(202);
 
         Http.Response refused = http.post("/api/nmc/v1/decentraal/notificaties", token, body.replace("Q-1", "Q-3"));
         assertThat(refused.status()).isEqualTo(429);
         assertThat(refused.contentType()).startsWith("application/problem+json");
-        assertThat(refused.header("Retry-After")).hasValueSatisfying(value ->
-                assertThat(Integer.parseInt(value)).isBetween(1, 61));
+        assertThat(refused.header("Retry-After"))
+                .hasValueSatisfying(value -> assertThat(Integer.parseInt(value)).isBetween(1, 61));
         assertThat(query("SELECT count(*) FROM notificatie", null)).containsExactly("2");
 
         clock.advance(Duration.ofSeconds(61));
-        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", IAM.token(TestNmc.DV_SMALL_QUOTA, clock.instant()),
-                body.replace("Q-1", "Q-3")).status()).isEqualTo(202);
+        assertThat(http.post(
+                                "/api/nmc/v1/decentraal/notificaties",
+                                IAM.token(TestNmc.DV_SMALL_QUOTA, clock.instant()),
+                                body.replace("Q-1", "Q-3"))
+                        .status())
+                .isEqualTo(202);
     }
 
     @Test
     void aCursorOfAnotherEpochOrOlderThanTheMaxCursorAgeIsGone() {
         accept(DV_REF, Map.of());
-        String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("cursor").asText();
+        String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA())
+                .json()
+                .path("cursor")
+                .asText();
         var codec = new nl.overheid.moz.nmc.feed.CursorCodec(TestNmc.CURSOR_KEY);
         nl.overheid.moz.nmc.feed.Cursor decoded = codec.decode(cursor).orElseThrow();
-        String otherEpoch = codec.encode(new nl.overheid.moz.nmc.feed.Cursor(decoded.epoch() + 1,
-                decoded.transactionId(), decoded.eventId(), decoded.issuedAt()));
+        String otherEpoch = codec.encode(new nl.overheid.moz.nmc.feed.Cursor(
+                decoded.epoch() + 1, decoded.transactionId(), decoded.eventId(), decoded.issuedAt()));
 
         Http.Response gone = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + otherEpoch, tokenA());
         assertThat(gone.status()).isEqualTo(410);
         assertThat(gone.contentType()).startsWith("application/problem+json");
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenB()).status())
-                .as("another DV's cursor points at no event of the caller").isEqualTo(410);
-        String olderFormat = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-                ("c2.1." + decoded.transactionId() + "." + decoded.eventId() + "." + decoded.issuedAt().getEpochSecond())
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenB())
+                        .status())
+                .as("another DV's cursor points at no event of the caller")
+                .isEqualTo(410);
+        String olderFormat = java.util.Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(("c2.1." + decoded.transactionId() + "." + decoded.eventId() + "."
+                                + decoded.issuedAt().getEpochSecond())
                         .getBytes());
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + olderFormat, tokenA()).status())
-                .as("a cursor of the NMC's older format is a lost position, not a client error").isEqualTo(410);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + olderFormat, tokenA())
+                        .status())
+                .as("a cursor of the NMC's older format is a lost position, not a client error")
+                .isEqualTo(410);
 
         clock.advance(Duration.ofDays(20));
-        String polled = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).json()
-                .path("cursor").asText();
+        String polled = http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA())
+                .json()
+                .path("cursor")
+                .asText();
         clock.advance(Duration.ofDays(11));
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + polled, tokenA()).status())
-                .as("a DV that keeps polling stays current, however quiet its feed").isEqualTo(200);
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA()).status()).isEqualTo(410);
-        assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(),
-                "{\"cursor\":\"" + cursor + "\"}").status()).isEqualTo(410);
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("events"))
-                .as("without a cursor the DV restarts from the oldest event").hasSize(1);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + polled, tokenA())
+                        .status())
+                .as("a DV that keeps polling stays current, however quiet its feed")
+                .isEqualTo(200);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursor, tokenA())
+                        .status())
+                .isEqualTo(410);
+        assertThat(http.put(
+                                "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
+                                tokenA(),
+                                "{\"cursor\":\"" + cursor + "\"}")
+                        .status())
+                .isEqualTo(410);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA())
+                        .json()
+                        .path("events"))
+                .as("without a cursor the DV restarts from the oldest event")
+                .hasSize(1);
     }
 
     /** NotifyNL that holds every send until the test releases it, and then accepts it under one id. */
@@ -364,8 +417,12 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         final UUID notifyId = UUID.randomUUID();
 
         @Override
-        public SendResult sendEmail(UUID templateId, String emailAddress, Map<String, String> personalisation,
-                                    UUID reference, nl.overheid.moz.nmc.trace.Span span) {
+        public SendResult sendEmail(
+                UUID templateId,
+                String emailAddress,
+                Map<String, String> personalisation,
+                UUID reference,
+                nl.overheid.moz.nmc.trace.Span span) {
             entered.countDown();
             try {
                 release.await(20, java.util.concurrent.TimeUnit.SECONDS);
@@ -394,8 +451,10 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
     /** How many transactions wrote the events verzonden (3) and bezorgd (4). */
     private static String transactionsOfSentAndDelivered(UUID id) {
-        return query("SELECT count(DISTINCT transactie_id) FROM event WHERE notificatie = ? AND volgnummer IN (3, 4)",
-                id).getFirst();
+        return query(
+                        "SELECT count(DISTINCT transactie_id) FROM event WHERE notificatie = ? AND volgnummer IN (3, 4)",
+                        id)
+                .getFirst();
     }
 
     @Test
@@ -403,23 +462,41 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         GatedNotifyNl gated = restartWithGatedNotifyNl();
         UUID id = accept(DV_REF, Map.of());
         Thread sender = Thread.ofVirtual().start(ManualRunner.of(nmc)::runWorkersOnce);
-        assertThat(gated.entered.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the POST is in flight").isTrue();
+        assertThat(gated.entered.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the POST is in flight")
+                .isTrue();
         UUID pogingRef = pogingId(id, 1);
 
-        assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference", pogingRef.toString(),
-                "status", "delivered", "completed_at", clock.instant().toString(), "notification_type", "email")))
-                .status()).isEqualTo(200);
+        assertThat(postReceipt(Http.json(Map.of(
+                                "id",
+                                gated.notifyId.toString(),
+                                "reference",
+                                pogingRef.toString(),
+                                "status",
+                                "delivered",
+                                "completed_at",
+                                clock.instant().toString(),
+                                "notification_type",
+                                "email")))
+                        .status())
+                .isEqualTo(200);
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgd:4");
         assertThat(transactionsOfSentAndDelivered(id))
-                .as("the receipt task wrote in-verzending -> verzonden itself, with bezorgd").isEqualTo("1");
+                .as("the receipt task wrote in-verzending -> verzonden itself, with bezorgd")
+                .isEqualTo("1");
 
         gated.release.countDown();
         sender.join(20_000);
         assertThat(sender.isAlive()).as("the send's commit ran").isFalse();
-        assertThat(status(id)).as("the send's late commit is refused: its task is gone").isEqualTo("bezorgd:4");
-        assertThat(query("SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
-                + "WHERE notificatie = ?", id)).containsExactly(gated.notifyId + " bezorgd 0");
+        assertThat(status(id))
+                .as("the send's late commit is refused: its task is gone")
+                .isEqualTo("bezorgd:4");
+        assertThat(query(
+                        "SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
+                                + "WHERE notificatie = ?",
+                        id))
+                .containsExactly(gated.notifyId + " bezorgd 0");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
     }
 
@@ -431,22 +508,38 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
 
-        assertThat(postReceipt(Http.json(Map.of("id", gated.notifyId.toString(), "reference",
-                pogingId(id, 1).toString(), "status", "delivered", "completed_at", clock.instant().toString(),
-                "notification_type", "email"))).status()).isEqualTo(200);
+        assertThat(postReceipt(Http.json(Map.of(
+                                "id",
+                                gated.notifyId.toString(),
+                                "reference",
+                                pogingId(id, 1).toString(),
+                                "status",
+                                "delivered",
+                                "completed_at",
+                                clock.instant().toString(),
+                                "notification_type",
+                                "email")))
+                        .status())
+                .isEqualTo(200);
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgd:4");
-        assertThat(transactionsOfSentAndDelivered(id)).as("the send commit wrote verzonden, the receipt bezorgd")
+        assertThat(transactionsOfSentAndDelivered(id))
+                .as("the send commit wrote verzonden, the receipt bezorgd")
                 .isEqualTo("2");
-        assertThat(query("SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
-                + "WHERE notificatie = ?", id)).containsExactly(gated.notifyId + " bezorgd 0");
+        assertThat(query(
+                        "SELECT notify_id || ' ' || status || ' ' || cardinality(duplicaat_notify_ids) FROM poging "
+                                + "WHERE notificatie = ?",
+                        id))
+                .containsExactly(gated.notifyId + " bezorgd 0");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
     }
 
     @Test
     void aSendPostponedByAnOutageDoesNotStartAfterGeldigTotWhenNotifyNlIsBack() {
         notify.answer(503, "ServiceUnavailable");
-        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(10)).toString()));
+        UUID id = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(10)).toString()));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("in-verzending:2");
         var posts = com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
@@ -457,8 +550,9 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         clock.advance(Duration.ofMinutes(11));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verlopen:3");
-        assertThat(notify.server().findAll(posts)).as("no POST after geldig_tot (a 5xx may have arrived, so it "
-                + "was looked up by reference first)").hasSize(sent);
+        assertThat(notify.server().findAll(posts))
+                .as("no POST after geldig_tot (a 5xx may have arrived, so it " + "was looked up by reference first)")
+                .hasSize(sent);
     }
 
     @Test
@@ -468,42 +562,59 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         nl.overheid.moz.nmc.lifecycle.Transitions transitions = new nl.overheid.moz.nmc.lifecycle.Transitions(
                 new nl.overheid.moz.nmc.lifecycle.NotificatieRepository(), clock);
         var notificatieTasks = new nl.overheid.moz.nmc.planning.NotificatieTasks(
-                new nl.overheid.moz.nmc.engine.TaskRepository(), transitions,
-                new nl.overheid.moz.nmc.register.Register(database), clock, Duration.ofDays(30));
+                new nl.overheid.moz.nmc.engine.TaskRepository(),
+                transitions,
+                new nl.overheid.moz.nmc.register.Register(database),
+                clock,
+                Duration.ofDays(30));
         var locked = new java.util.concurrent.CountDownLatch(1);
         var proceed = new java.util.concurrent.CountDownLatch(1);
         // A cancel holds the notification's lock ...
-        Thread cancel = Thread.ofVirtual().start(() -> database.inTransactionDo(tx -> {
-            var n = transitions.lock(tx, id).orElseThrow();
-            locked.countDown();
-            try {
-                proceed.await(20, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            notificatieTasks.completeAll(tx, transitions.apply(tx, n,
-                    nl.overheid.moz.nmc.lifecycle.NotificatieStatus.GEANNULEERD, nl.overheid.moz.nmc.lifecycle.Reden.GEANNULEERD));
-        }));
+        Thread cancel = Thread.ofVirtual()
+                .start(() -> database.inTransactionDo(tx -> {
+                    var n = transitions.lock(tx, id).orElseThrow();
+                    locked.countDown();
+                    try {
+                        proceed.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    notificatieTasks.completeAll(
+                            tx,
+                            transitions.apply(
+                                    tx,
+                                    n,
+                                    nl.overheid.moz.nmc.lifecycle.NotificatieStatus.GEANNULEERD,
+                                    nl.overheid.moz.nmc.lifecycle.Reden.GEANNULEERD));
+                }));
         locked.await();
         // ... while the send task is claimed (the claim never touches the notification) and its start waits.
         Thread sender = Thread.ofVirtual().start(ManualRunner.of(nmc)::runWorkersOnce);
-        for (int i = 0; i < 200 && !query("SELECT claim_epoch FROM taak WHERE notificatie = ?", id).equals(List.of("1")); i++) {
+        for (int i = 0;
+                i < 200
+                        && !query("SELECT claim_epoch FROM taak WHERE notificatie = ?", id)
+                                .equals(List.of("1"));
+                i++) {
             Thread.sleep(25);
         }
-        assertThat(query("SELECT claim_epoch FROM taak WHERE notificatie = ?", id)).containsExactly("1");
+        assertThat(query("SELECT claim_epoch FROM taak WHERE notificatie = ?", id))
+                .containsExactly("1");
         proceed.countDown();
         cancel.join(20_000);
         sender.join(20_000);
         assertThat(sender.isAlive()).isFalse();
         assertThat(status(id)).isEqualTo("geannuleerd:2");
         assertThat(notify.server().getAllServeEvents()).as("nothing was sent").isEmpty();
-        assertThat(query("SELECT count(*) FROM poging WHERE notificatie = ?", id)).containsExactly("0");
+        assertThat(query("SELECT count(*) FROM poging WHERE notificatie = ?", id))
+                .containsExactly("0");
     }
 
     @Test
     void anUncertainSendPastGeldigTotIsLookedUpNotEndedBlindly() {
         notify.breakConnections();
-        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
+        UUID id = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("in-verzending:2");
 
@@ -511,15 +622,20 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         String notifyId = UUID.randomUUID().toString();
         notify.status(notifyId, "sending", null);
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(status(id)).as("NotifyNL had it after all: the attempt runs to its outcome").isEqualTo("verzonden:3");
-        assertThat(query("SELECT notify_id FROM poging WHERE notificatie = ?", id)).containsExactly(notifyId);
+        assertThat(status(id))
+                .as("NotifyNL had it after all: the attempt runs to its outcome")
+                .isEqualTo("verzonden:3");
+        assertThat(query("SELECT notify_id FROM poging WHERE notificatie = ?", id))
+                .containsExactly(notifyId);
     }
 
     @Test
     void anUncertainSendThatNotifyNlDoesNotKnowEndsVerlopenAfterGeldigTot() {
         notify.breakConnections();
         notify.status(null, null, null);
-        UUID id = accept(DV_REF, Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
+        UUID id = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofHours(1)).toString()));
         ManualRunner.of(nmc).runWorkersOnce();
         clock.advance(Duration.ofHours(2));
         ManualRunner.of(nmc).runWorkersOnce();
@@ -533,16 +649,21 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         receipt(id, 1, "delivered");
         // a failure receipt within the period that was stored but whose receipt task got lost
         UUID poging = pogingId(id, 1);
-        execute("INSERT INTO ontvangst (poging, notify_id, status, completed_at, ontvangen_op) "
-                + "SELECT id, notify_id, 'permanent-failure', now(), now() FROM poging WHERE id = ?", poging);
+        execute(
+                "INSERT INTO ontvangst (poging, notify_id, status, completed_at, ontvangen_op) "
+                        + "SELECT id, notify_id, 'permanent-failure', now(), now() FROM poging WHERE id = ?",
+                poging);
 
         clock.advance(Duration.ofDays(8));
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(status(id)).as("finalising does not overtake the stored failure").isEqualTo("bezorgd:4");
+        assertThat(status(id))
+                .as("finalising does not overtake the stored failure")
+                .isEqualTo("bezorgd:4");
 
         ManualRunner.of(nmc).runDutiesOnce();
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verwerken'", id))
-                .as("the control duty planned the lost receipt task").containsExactly("1");
+                .as("the control duty planned the lost receipt task")
+                .containsExactly("1");
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
     }
@@ -556,10 +677,12 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
             clock.advance(Duration.ofMinutes(1));
             assertThat(status(id)).as("failure %d of 5 only postpones", round).isEqualTo("in-verzending:2");
         }
-        assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id)).containsExactly("4");
+        assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ?", id))
+                .containsExactly("4");
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("technisch-mislukt:3");
-        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).as("only its erasure waits")
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id))
+                .as("only its erasure waits")
                 .containsExactly("wissen");
         assertThat(notify.server().getAllServeEvents()).as("nothing was sent").isEmpty();
     }
@@ -582,10 +705,18 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     @Test
     void anotherDvsNotificationDoesNotExistForTheCaller() {
         UUID id = accept(DV_REF, Map.of());
-        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenB()).status()).isEqualTo(404);
-        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenB()).status()).isEqualTo(404);
-        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=" + DV_REF, tokenB()).json().path("notificaties")).isEmpty();
-        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=" + DV_REF, tokenA()).json().path("notificaties")).hasSize(1);
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenB()).status())
+                .isEqualTo(404);
+        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenB()).status())
+                .isEqualTo(404);
+        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=" + DV_REF, tokenB())
+                        .json()
+                        .path("notificaties"))
+                .isEmpty();
+        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=" + DV_REF, tokenA())
+                        .json()
+                        .path("notificaties"))
+                .hasSize(1);
     }
 
     @Test
@@ -595,7 +726,8 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         UUID other = accept(DV_REF, Map.of("batchId", "batch-2"));
         assertThat(repeat).isEqualTo(first);
         assertThat(other).isNotEqualTo(first);
-        assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", first)).containsExactly("1");
+        assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", first))
+                .containsExactly("1");
     }
 
     @Test
@@ -605,7 +737,9 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         String body = receiptBody(id, 1, "delivered");
         assertThat(postReceipt(body).status()).isEqualTo(200);
         assertThat(postReceipt(body).status()).isEqualTo(200);
-        assertThat(postReceipt(body.replace(pogingId(id, 1).toString(), UUID.randomUUID().toString())).status())
+        assertThat(postReceipt(body.replace(
+                                pogingId(id, 1).toString(), UUID.randomUUID().toString()))
+                        .status())
                 .isEqualTo(200);
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(query("SELECT count(*) FROM ontvangst", null)).containsExactly("1");
@@ -628,7 +762,11 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 UNION ALL SELECT row_to_json(p)::text FROM poging p
                 UNION ALL SELECT row_to_json(n)::text FROM notificatie n
                 """, null));
-        assertThat(stored).isNotBlank().doesNotContain(EMAIL).doesNotContain(DV_REF).doesNotContain(SECRET_TEXT)
+        assertThat(stored)
+                .isNotBlank()
+                .doesNotContain(EMAIL)
+                .doesNotContain(DV_REF)
+                .doesNotContain(SECRET_TEXT)
                 .doesNotContain("ontvanger.lifecycle");
         assertThat(logs.text()).doesNotContain(EMAIL).doesNotContain(DV_REF).doesNotContain(SECRET_TEXT);
     }

@@ -49,18 +49,18 @@ class NotifyServicesTest extends LifecycleTestBase {
                 tweede:
                   per-minute: 20
             """;
-    private static final String SERVICE_A = TestNmc.NOTIFY_API_KEY.substring(TestNmc.NOTIFY_API_KEY.length() - 73,
-            TestNmc.NOTIFY_API_KEY.length() - 37);
-    private static final String SERVICE_B = TestNmc.NOTIFY_API_KEY_B.substring(TestNmc.NOTIFY_API_KEY_B.length() - 73,
-            TestNmc.NOTIFY_API_KEY_B.length() - 37);
+    private static final String SERVICE_A = TestNmc.NOTIFY_API_KEY.substring(
+            TestNmc.NOTIFY_API_KEY.length() - 73, TestNmc.NOTIFY_API_KEY.length() - 37);
+    private static final String SERVICE_B = TestNmc.NOTIFY_API_KEY_B.substring(
+            TestNmc.NOTIFY_API_KEY_B.length() - 73, TestNmc.NOTIFY_API_KEY_B.length() - 37);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private int dvRefs;
 
     /** Accepts a notification of {@code berichttype} for DV A. */
     private UUID accept(String berichttype) {
-        Map<String, Object> body = new HashMap<>(Map.of("dvRef", "DOSSIER-" + (++dvRefs), "berichttype", berichttype,
-                "emailadres", EMAIL));
+        Map<String, Object> body = new HashMap<>(
+                Map.of("dvRef", "DOSSIER-" + (++dvRefs), "berichttype", berichttype, "emailadres", EMAIL));
         Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         return UUID.fromString(response.json().path("id").asText());
@@ -74,7 +74,8 @@ class NotifyServicesTest extends LifecycleTestBase {
 
     /** The NMC's clock to one second into the next minute, so what follows falls in one budget window. */
     private void toTheStartOfANewWindow() {
-        clock.advance(Duration.between(clock.instant(), clock.instant().truncatedTo(ChronoUnit.MINUTES).plusSeconds(61)));
+        clock.advance(Duration.between(
+                clock.instant(), clock.instant().truncatedTo(ChronoUnit.MINUTES).plusSeconds(61)));
     }
 
     /** Send claim rounds until one claims nothing. */
@@ -92,12 +93,17 @@ class NotifyServicesTest extends LifecycleTestBase {
     private static String signedBy(LoggedRequest request) throws Exception {
         SignedJWT jwt = SignedJWT.parse(request.getHeader("Authorization").substring("Bearer ".length()));
         String issuer = jwt.getJWTClaimsSet().getIssuer();
-        String key = issuer.equals(SERVICE_A) ? TestNmc.NOTIFY_API_KEY
+        String key = issuer.equals(SERVICE_A)
+                ? TestNmc.NOTIFY_API_KEY
                 : issuer.equals(SERVICE_B) ? TestNmc.NOTIFY_API_KEY_B : null;
         assertThat(key).as("iss is one of the services").isNotNull();
         String other = key.equals(TestNmc.NOTIFY_API_KEY) ? TestNmc.NOTIFY_API_KEY_B : TestNmc.NOTIFY_API_KEY;
-        assertThat(jwt.verify(new MACVerifier(secret(key)))).as("signed with the secret of its iss").isTrue();
-        assertThat(jwt.verify(new MACVerifier(secret(other)))).as("not with the other service's").isFalse();
+        assertThat(jwt.verify(new MACVerifier(secret(key))))
+                .as("signed with the secret of its iss")
+                .isTrue();
+        assertThat(jwt.verify(new MACVerifier(secret(other))))
+                .as("not with the other service's")
+                .isFalse();
         return issuer;
     }
 
@@ -125,10 +131,13 @@ class NotifyServicesTest extends LifecycleTestBase {
 
         Map<String, String> templateOfService = new HashMap<>();
         for (LoggedRequest post : posts()) {
-            templateOfService.put(signedBy(post), JSON.readTree(post.getBodyAsString()).path("template_id").asText());
+            templateOfService.put(
+                    signedBy(post),
+                    JSON.readTree(post.getBodyAsString()).path("template_id").asText());
         }
-        assertThat(templateOfService).containsExactlyInAnyOrderEntriesOf(Map.of(
-                SERVICE_A, TestNmc.TEMPLATE_ID, SERVICE_B, TestNmc.TEMPLATE_ID_B));
+        assertThat(templateOfService)
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(SERVICE_A, TestNmc.TEMPLATE_ID, SERVICE_B, TestNmc.TEMPLATE_ID_B));
 
         // No receipt: an hour later reconciliation asks NotifyNL, each with the key of the service that sent it.
         String notifyIdB = notifyId(b, 1);
@@ -140,7 +149,8 @@ class NotifyServicesTest extends LifecycleTestBase {
         List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathMatching("/v2/notifications/.+")));
         assertThat(lookups).hasSize(2);
         for (LoggedRequest lookup : lookups) {
-            assertThat(signedBy(lookup)).as(lookup.getUrl())
+            assertThat(signedBy(lookup))
+                    .as(lookup.getUrl())
                     .isEqualTo(lookup.getUrl().endsWith(notifyIdB) ? SERVICE_B : SERVICE_A);
         }
     }
@@ -153,8 +163,12 @@ class NotifyServicesTest extends LifecycleTestBase {
         acceptMany(TestNmc.BERICHTTYPE_B, 25);
 
         drainSends();
-        assertThat(sentBy(SERVICE_A)).as("standaard: 10 a minute, 9 for sending").isEqualTo(9);
-        assertThat(sentBy(SERVICE_B)).as("tweede: its own 18 in the same window").isEqualTo(18);
+        assertThat(sentBy(SERVICE_A))
+                .as("standaard: 10 a minute, 9 for sending")
+                .isEqualTo(9);
+        assertThat(sentBy(SERVICE_B))
+                .as("tweede: its own 18 in the same window")
+                .isEqualTo(18);
 
         clock.advance(Duration.ofMinutes(1));
         drainSends();
@@ -173,7 +187,9 @@ class NotifyServicesTest extends LifecycleTestBase {
         clock.advance(Duration.ofSeconds(10));
         UUID b = accept(TestNmc.BERICHTTYPE_B);
         drainSends();
-        assertThat(status(b)).as("standaard's older backlog waits; tweede's work does not").isEqualTo("verzonden:3");
+        assertThat(status(b))
+                .as("standaard's older backlog waits; tweede's work does not")
+                .isEqualTo("verzonden:3");
         assertThat(sentBy(SERVICE_A)).isEqualTo(9);
     }
 
@@ -182,15 +198,19 @@ class NotifyServicesTest extends LifecycleTestBase {
         restartWithConfig(LIMITS);
         toTheStartOfANewWindow();
         acceptMany(TestNmc.BERICHTTYPE, 9);
-        notify.server().stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(503)));
+        notify.server()
+                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
         assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN)).isEqualTo(9);
         assertThat(posts()).as("no LDV record, no call").isEmpty();
 
         notify.reset();
         clock.advance(Duration.ofSeconds(5));
         drainSends();
-        assertThat(sentBy(SERVICE_A)).as("the nine postponed sends, on the tokens they gave back").isEqualTo(9);
+        assertThat(sentBy(SERVICE_A))
+                .as("the nine postponed sends, on the tokens they gave back")
+                .isEqualTo(9);
     }
 
     @Test
@@ -205,7 +225,9 @@ class NotifyServicesTest extends LifecycleTestBase {
         notify.reset();
         clock.advance(Duration.ofSeconds(10));
         drainSends();
-        assertThat(posts()).as("a failed call spent its token: nothing more in this window").hasSize(9);
+        assertThat(posts())
+                .as("a failed call spent its token: nothing more in this window")
+                .hasSize(9);
 
         clock.advance(Duration.ofMinutes(1));
         drainSends();
@@ -223,7 +245,9 @@ class NotifyServicesTest extends LifecycleTestBase {
         assertThat(posts()).isEmpty();
         assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("tweede");
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
-        assertThat(posts()).singleElement().satisfies(post -> assertThat(signedBy(post)).isEqualTo(SERVICE_B));
+        assertThat(posts())
+                .singleElement()
+                .satisfies(post -> assertThat(signedBy(post)).isEqualTo(SERVICE_B));
         assertThat(status(id)).isEqualTo("verzonden:3");
     }
 
@@ -233,13 +257,19 @@ class NotifyServicesTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         String body = receiptBody(b, 1, "delivered");
 
-        assertThat(http.post("/api/nmc/v1/notifynl-callback", "not-a-configured-token-at-all", body).status())
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", "not-a-configured-token-at-all", body)
+                        .status())
                 .isEqualTo(401);
-        assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body).status())
-                .as("standaard's token: 200, so NotifyNL does not retry, but not stored").isEqualTo(200);
-        assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", pogingId(b, 1))).containsExactly("0");
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body)
+                        .status())
+                .as("standaard's token: 200, so NotifyNL does not retry, but not stored")
+                .isEqualTo(200);
+        assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", pogingId(b, 1)))
+                .containsExactly("0");
 
-        assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN_B, body).status()).isEqualTo(200);
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN_B, body)
+                        .status())
+                .isEqualTo(200);
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(b)).isEqualTo("bezorgd:4");
     }
@@ -247,7 +277,13 @@ class NotifyServicesTest extends LifecycleTestBase {
     @Test
     void aBerichttypeWhoseServiceHasNoConfigurationStopsTheStart() {
         nmc.close();
-        var seeded = TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, "{}",
+        var seeded = TestNmc.config(
+                DB,
+                IAM,
+                notify.baseUrl(),
+                notify.baseUrl(),
+                false,
+                "{}",
                 base -> base.replace("notify-service: tweede", "notify-service: onbekend"));
         assertThatThrownBy(() -> Nmc.start(seeded, clock).close())
                 .hasMessageContaining("berichttype " + TestNmc.BERICHTTYPE_B + " uses NotifyNL service onbekend")
@@ -261,9 +297,11 @@ class NotifyServicesTest extends LifecycleTestBase {
                 .hasMessageContaining("berichttype weg-bericht uses NotifyNL service weg, which has no configuration");
         sql("DELETE FROM berichttype WHERE code = 'weg-bericht'");
 
-        assertThatThrownBy(() -> startAnother("notifynl:\n  api-key: \"" + TestNmc.NOTIFY_API_KEY + "\"\n").close())
+        assertThatThrownBy(() -> startAnother("notifynl:\n  api-key: \"" + TestNmc.NOTIFY_API_KEY + "\"\n")
+                        .close())
                 .hasMessageContaining("notifynl.api-key is no longer read");
-        assertThatThrownBy(() -> startAnother("engine:\n  notify-per-minute: 100\n").close())
+        assertThatThrownBy(() ->
+                        startAnother("engine:\n  notify-per-minute: 100\n").close())
                 .hasMessageContaining("engine.notify-per-minute is no longer read");
         nmc = startAnother("{}");
     }

@@ -1,7 +1,6 @@
 package nl.overheid.moz.nmc.flow;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,8 +52,10 @@ class OperatorApiTest extends LifecycleTestBase {
     @Test
     void anOperatorFindsAParkedTaskSeesWhyReopensItAndWatchesItComplete() {
         notify.profiel(KVK, ADDRESS);
-        notify.server().stubFor(com.github.tomakehurst.wiremock.client.WireMock.post(urlPathEqualTo(PartiesStub.REPORT_PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(503)));
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.post(urlPathEqualTo(PartiesStub.REPORT_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "permanent-failure");
@@ -84,9 +85,16 @@ class OperatorApiTest extends LifecycleTestBase {
 
         // The Profielservice is back; reopen it.
         notify.reset();
-        int reportsBefore = notify.server().findAll(postRequestedFor(urlPathEqualTo(PartiesStub.REPORT_PATH))).size();
-        Http.Response reopened = post("/taken/heropeningen", Map.of("taken", List.of(taskId, 999_999_999L),
-                "toelichting", "Profielservice weer beschikbaar na onderhoud"));
+        int reportsBefore = notify.server()
+                .findAll(postRequestedFor(urlPathEqualTo(PartiesStub.REPORT_PATH)))
+                .size();
+        Http.Response reopened = post(
+                "/taken/heropeningen",
+                Map.of(
+                        "taken",
+                        List.of(taskId, 999_999_999L),
+                        "toelichting",
+                        "Profielservice weer beschikbaar na onderhoud"));
         assertThat(reopened.status()).as(reopened.body()).isEqualTo(200);
         assertThat(reopened.json().path("heropend").get(0).asLong()).isEqualTo(taskId);
         assertThat(reopened.json().path("nietGeparkeerd").get(0).asLong()).isEqualTo(999_999_999L);
@@ -106,7 +114,8 @@ class OperatorApiTest extends LifecycleTestBase {
         assertThat(audit.get(0).path("beheerder").asText()).isEqualTo(OPERATOR);
         assertThat(audit.get(0).path("actie").asText()).isEqualTo("taken-heropenen");
         assertThat(audit.get(0).path("toelichting").asText()).isEqualTo("Profielservice weer beschikbaar na onderhoud");
-        assertThat(audit.get(0).path("details").path("heropend").get(0).asLong()).isEqualTo(taskId);
+        assertThat(audit.get(0).path("details").path("heropend").get(0).asLong())
+                .isEqualTo(taskId);
         assertThat(audit.toString()).doesNotContain(KVK).doesNotContain(ADDRESS).doesNotContain(DV_REF);
     }
 
@@ -114,10 +123,18 @@ class OperatorApiTest extends LifecycleTestBase {
     void aDvTokenIsRefusedOnTheOperatorApiAndAnOperatorTokenOnTheDvApi() {
         assertThat(http.get(BASE + "/taken", tokenA()).status()).isEqualTo(401);
         assertThat(http.get(BASE + "/taken", null).status()).isEqualTo(401);
-        assertThat(http.get(BASE + "/taken", IAM.operatorToken(OPERATOR, TestIam.OPERATOR_AUDIENCE, List.of("lezer"),
-                clock.instant())).status()).isEqualTo(403);
-        assertThat(http.get(BASE + "/taken", IAM.operatorToken(OPERATOR, TestIam.AUDIENCE,
-                List.of(TestIam.OPERATOR_ROLE), clock.instant())).status()).as("an operator role for the DV audience")
+        assertThat(http.get(
+                                BASE + "/taken",
+                                IAM.operatorToken(
+                                        OPERATOR, TestIam.OPERATOR_AUDIENCE, List.of("lezer"), clock.instant()))
+                        .status())
+                .isEqualTo(403);
+        assertThat(http.get(
+                                BASE + "/taken",
+                                IAM.operatorToken(
+                                        OPERATOR, TestIam.AUDIENCE, List.of(TestIam.OPERATOR_ROLE), clock.instant()))
+                        .status())
+                .as("an operator role for the DV audience")
                 .isEqualTo(401);
         Http.Response dvApi = http.get("/api/nmc/v1/notificaties?dvRef=x", operator());
         assertThat(dvApi.status()).isEqualTo(401);
@@ -132,107 +149,196 @@ class OperatorApiTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         long eventsBefore = count("SELECT count(*) FROM event");
 
-        Http.Response forced = post("/notificaties/" + id + "/overgangen", Map.of("naar", "technisch-mislukt",
-                "reden", "technisch", "toelichting", "Template bij NotifyNL ingetrokken"));
+        Http.Response forced = post(
+                "/notificaties/" + id + "/overgangen",
+                Map.of(
+                        "naar",
+                        "technisch-mislukt",
+                        "reden",
+                        "technisch",
+                        "toelichting",
+                        "Template bij NotifyNL ingetrokken"));
         assertThat(forced.status()).as(forced.body()).isEqualTo(200);
         assertThat(forced.json().path("van").asText()).isEqualTo("aangenomen");
         assertThat(forced.json().path("versie").asInt()).isEqualTo(2);
         assertThat(count("SELECT count(*) FROM event")).isEqualTo(eventsBefore + 1);
         assertThat(status(id)).isEqualTo("technisch-mislukt:2");
-        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).as("its send is done, its erasure planned")
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id))
+                .as("its send is done, its erasure planned")
                 .containsExactly("wissen");
-        assertThat(count("SELECT count(*) FROM beheeractie WHERE actie = 'overgang-forceren'")).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM beheeractie WHERE actie = 'overgang-forceren'"))
+                .isEqualTo(1);
 
-        Http.Response refused = post("/notificaties/" + id + "/overgangen", Map.of("naar", "verzonden",
-                "toelichting", "probeer opnieuw"));
+        Http.Response refused = post(
+                "/notificaties/" + id + "/overgangen", Map.of("naar", "verzonden", "toelichting", "probeer opnieuw"));
         assertThat(refused.status()).as(refused.body()).isEqualTo(409);
         assertThat(refused.contentType()).startsWith("application/problem+json");
         assertThat(count("SELECT count(*) FROM event")).isEqualTo(eventsBefore + 1);
         assertThat(status(id)).isEqualTo("technisch-mislukt:2");
         assertThat(count("SELECT count(*) FROM beheeractie")).isEqualTo(1);
 
-        assertThat(post("/notificaties/" + UUID.randomUUID() + "/overgangen", Map.of("naar", "verlopen",
-                "toelichting", "x")).status()).isEqualTo(404);
+        assertThat(post(
+                                "/notificaties/" + UUID.randomUUID() + "/overgangen",
+                                Map.of("naar", "verlopen", "toelichting", "x"))
+                        .status())
+                .isEqualTo(404);
         assertThat(count("SELECT count(*) FROM beheeractie")).isEqualTo(1);
     }
 
     @Test
     void theRegisterIsKeptValidatedAndUsedAndEveryActionIsAudited() {
         String oin = "00000001444444444000";
-        Http.Response created = put("/dienstverleners/" + oin, Map.of("naam", "DV C", "quotumPerMinuut", 60,
-                "berichttypen", List.of(TestNmc.BERICHTTYPE), "webhookUrl", "http://127.0.0.1:9/webhook",
-                "webhookMaxMislukkingen", 3, "bevestigingstermijn", "P2D", "toelichting", "Onboarding DV C"));
+        Http.Response created = put(
+                "/dienstverleners/" + oin,
+                Map.of(
+                        "naam",
+                        "DV C",
+                        "quotumPerMinuut",
+                        60,
+                        "berichttypen",
+                        List.of(TestNmc.BERICHTTYPE),
+                        "webhookUrl",
+                        "http://127.0.0.1:9/webhook",
+                        "webhookMaxMislukkingen",
+                        3,
+                        "bevestigingstermijn",
+                        "P2D",
+                        "toelichting",
+                        "Onboarding DV C"));
         assertThat(created.status()).as(created.body()).isEqualTo(200);
         assertThat(created.json().path("bevestigingstermijn").asText()).isEqualTo("PT48H");
         assertThat(created.json().path("maxCursorleeftijd").asText()).isEqualTo("PT720H");
         // The new DV can send at once.
-        Http.Response accepted = http.post("/api/nmc/v1/decentraal/notificaties", IAM.token(oin, clock.instant()),
+        Http.Response accepted = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                IAM.token(oin, clock.instant()),
                 Http.json(Map.of("dvRef", "C-1", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL)));
         assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
 
         // Its berichttypen are the set given: taking one away refuses it (after the register cache's 5 s).
-        assertThat(put("/dienstverleners/" + oin, Map.of("naam", "DV C", "quotumPerMinuut", 60,
-                "berichttypen", List.of(), "webhookUrl", "http://127.0.0.1:9/webhook",
-                "toelichting", "Berichttype ingetrokken")).status()).isEqualTo(200);
+        assertThat(put(
+                                "/dienstverleners/" + oin,
+                                Map.of(
+                                        "naam",
+                                        "DV C",
+                                        "quotumPerMinuut",
+                                        60,
+                                        "berichttypen",
+                                        List.of(),
+                                        "webhookUrl",
+                                        "http://127.0.0.1:9/webhook",
+                                        "toelichting",
+                                        "Berichttype ingetrokken"))
+                        .status())
+                .isEqualTo(200);
         clock.advance(Duration.ofSeconds(6));
-        assertThat(http.post("/api/nmc/v1/decentraal/notificaties", IAM.token(oin, clock.instant()),
-                Http.json(Map.of("dvRef", "C-2", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL))).status())
+        assertThat(http.post(
+                                "/api/nmc/v1/decentraal/notificaties",
+                                IAM.token(oin, clock.instant()),
+                                Http.json(Map.of(
+                                        "dvRef", "C-2", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL)))
+                        .status())
                 .isEqualTo(400);
         assertThat(get("/dienstverleners/" + oin).json().path("berichttypen")).isEmpty();
         assertThat(get("/dienstverleners").json().path("dienstverleners")).hasSize(4);
 
         // Refused register values change nothing and leave no audit row.
         long auditBefore = count("SELECT count(*) FROM beheeractie");
-        Http.Response invalid = put("/dienstverleners/" + oin, Map.of("naam", "DV C", "quotumPerMinuut", 60,
-                "berichttypen", List.of("bestaat-niet"), "webhookUrl", "ftp://dv.example.nl/hook",
-                "bevestigingstermijn", "PT0S", "toelichting", "fout"));
+        Http.Response invalid = put(
+                "/dienstverleners/" + oin,
+                Map.of(
+                        "naam",
+                        "DV C",
+                        "quotumPerMinuut",
+                        60,
+                        "berichttypen",
+                        List.of("bestaat-niet"),
+                        "webhookUrl",
+                        "ftp://dv.example.nl/hook",
+                        "bevestigingstermijn",
+                        "PT0S",
+                        "toelichting",
+                        "fout"));
         assertThat(invalid.status()).as(invalid.body()).isEqualTo(400);
         assertThat(invalid.json().path("errors").findValuesAsText("name"))
                 .containsExactlyInAnyOrder("/berichttypen/0", "/webhookUrl", "/bevestigingstermijn");
         assertThat(count("SELECT count(*) FROM beheeractie")).isEqualTo(auditBefore);
         assertThat(get("/dienstverleners/" + oin).json().path("naam").asText()).isEqualTo("DV C");
 
-        Http.Response type = put("/berichttypen/nieuw-bericht", Map.of("templateId", TestNmc.TEMPLATE_ID,
-                "standaardGeldigheid", "P3D", "maxPogingen", 2, "verwerkingsactiviteit", TestNmc.PROCESSING_ACTIVITY,
-                "toelichting", "Nieuw berichttype"));
+        Http.Response type = put(
+                "/berichttypen/nieuw-bericht",
+                Map.of(
+                        "templateId",
+                        TestNmc.TEMPLATE_ID,
+                        "standaardGeldigheid",
+                        "P3D",
+                        "maxPogingen",
+                        2,
+                        "verwerkingsactiviteit",
+                        TestNmc.PROCESSING_ACTIVITY,
+                        "toelichting",
+                        "Nieuw berichttype"));
         assertThat(type.status()).as(type.body()).isEqualTo(200);
-        assertThat(query("SELECT max_pogingenteller || ':' || standaard_geldigheid FROM berichttype WHERE code = "
-                + "'nieuw-bericht'", null)).containsExactly("2:72:00:00");
+        assertThat(query(
+                        "SELECT max_pogingenteller || ':' || standaard_geldigheid FROM berichttype WHERE code = "
+                                + "'nieuw-bericht'",
+                        null))
+                .containsExactly("2:72:00:00");
 
         // The webhook, the epoch, the KEK and the pepper.
-        assertThat(post("/dienstverleners/" + TestNmc.DV_B + "/webhook/hervatting",
-                Map.of("toelichting", "x")).status()).as("DV B has no webhook").isEqualTo(404);
-        ManualRunner.of(nmc).runDutiesOnce();   // plans DV C's webhook position
-        Http.Response resumed = post("/dienstverleners/" + oin + "/webhook/hervatting", Map.of("toelichting",
-                "DV meldt webhook hersteld"));
+        assertThat(post("/dienstverleners/" + TestNmc.DV_B + "/webhook/hervatting", Map.of("toelichting", "x"))
+                        .status())
+                .as("DV B has no webhook")
+                .isEqualTo(404);
+        ManualRunner.of(nmc).runDutiesOnce(); // plans DV C's webhook position
+        Http.Response resumed = post(
+                "/dienstverleners/" + oin + "/webhook/hervatting", Map.of("toelichting", "DV meldt webhook hersteld"));
         assertThat(resumed.status()).as(resumed.body()).isEqualTo(200);
         assertThat(resumed.json().path("status").asText()).isEqualTo("actief");
 
         int epoch = get("/cluster-epoch").json().path("epoch").asInt();
-        assertThat(post("/cluster-epoch/verhoging", Map.of("huidigeEpoch", epoch + 1, "toelichting", "x")).status())
+        assertThat(post("/cluster-epoch/verhoging", Map.of("huidigeEpoch", epoch + 1, "toelichting", "x"))
+                        .status())
                 .isEqualTo(409);
-        Http.Response raised = post("/cluster-epoch/verhoging", Map.of("huidigeEpoch", epoch,
-                "toelichting", "Promotie van standby na failover"));
+        Http.Response raised = post(
+                "/cluster-epoch/verhoging",
+                Map.of("huidigeEpoch", epoch, "toelichting", "Promotie van standby na failover"));
         assertThat(raised.status()).as(raised.body()).isEqualTo(200);
         assertThat(raised.json().path("epoch").asInt()).isEqualTo(epoch + 1);
-        assertThat(post("/cluster-epoch/verhoging", Map.of("huidigeEpoch", epoch, "toelichting", "nog eens")).status())
-                .as("a repeat does not raise it twice").isEqualTo(409);
+        assertThat(post("/cluster-epoch/verhoging", Map.of("huidigeEpoch", epoch, "toelichting", "nog eens"))
+                        .status())
+                .as("a repeat does not raise it twice")
+                .isEqualTo(409);
 
         Http.Response rewrap = post("/kek/herwrapping", Map.of("toelichting", "KEK-rotatie"));
         assertThat(rewrap.status()).as(rewrap.body()).isEqualTo(200);
         assertThat(rewrap.json().path("huidigeVersie").asInt()).isEqualTo(1);
         assertThat(post("/peppers/compromitteringen", Map.of("doel", "dvref", "versie", 1, "toelichting", "x"))
-                .status()).as("the only dvRef pepper version").isEqualTo(409);
+                        .status())
+                .as("the only dvRef pepper version")
+                .isEqualTo(409);
 
         List<String> actions = query("SELECT actie || ':' || beheerder FROM beheeractie ORDER BY id", null);
-        assertThat(actions).containsExactly("dienstverlener-vastleggen:" + OPERATOR,
-                "dienstverlener-vastleggen:" + OPERATOR, "berichttype-vastleggen:" + OPERATOR,
-                "webhook-hervatten:" + OPERATOR, "cluster-epoch-verhogen:" + OPERATOR, "kek-herwrappen:" + OPERATOR);
-        assertThat(get("/beheeracties?actie=dienstverlener-vastleggen").json().path("acties")).hasSize(2);
+        assertThat(actions)
+                .containsExactly(
+                        "dienstverlener-vastleggen:" + OPERATOR,
+                        "dienstverlener-vastleggen:" + OPERATOR,
+                        "berichttype-vastleggen:" + OPERATOR,
+                        "webhook-hervatten:" + OPERATOR,
+                        "cluster-epoch-verhogen:" + OPERATOR,
+                        "kek-herwrappen:" + OPERATOR);
+        assertThat(get("/beheeracties?actie=dienstverlener-vastleggen").json().path("acties"))
+                .hasSize(2);
         JsonNode page = get("/beheeracties?limit=4").json();
         assertThat(page.path("acties")).hasSize(4);
-        assertThat(get("/beheeracties?limit=4&na=" + page.path("volgende").asLong()).json().path("acties")).hasSize(2);
-        assertThat(get("/beheeracties?tot=" + clock.instant().minusSeconds(60)).json().path("acties")).isEmpty();
+        assertThat(get("/beheeracties?limit=4&na=" + page.path("volgende").asLong())
+                        .json()
+                        .path("acties"))
+                .hasSize(2);
+        assertThat(get("/beheeracties?tot=" + clock.instant().minusSeconds(60))
+                        .json()
+                        .path("acties"))
+                .isEmpty();
     }
 
     @Test
@@ -243,25 +349,35 @@ class OperatorApiTest extends LifecycleTestBase {
                     current-version: 2
                     versions:
                       "2": "%s"
-                """.formatted(java.util.Base64.getEncoder().encodeToString(
-                "test-pepper-2-0123456789abcdef0123456789".getBytes())));
-        Http.Response marked = post("/peppers/compromitteringen", Map.of("doel", "dvref", "versie", 1,
-                "toelichting", "Pepper 1 uitgelekt (incident 42)"));
+                """.formatted(java.util.Base64.getEncoder()
+                .encodeToString("test-pepper-2-0123456789abcdef0123456789".getBytes())));
+        Http.Response marked = post(
+                "/peppers/compromitteringen",
+                Map.of("doel", "dvref", "versie", 1, "toelichting", "Pepper 1 uitgelekt (incident 42)"));
         assertThat(marked.status()).as(marked.body()).isEqualTo(200);
-        assertThat(query("SELECT doel || ':' || versie FROM pepper_gecompromitteerd", null)).containsExactly("dvref:1");
+        assertThat(query("SELECT doel || ':' || versie FROM pepper_gecompromitteerd", null))
+                .containsExactly("dvref:1");
         assertThat(query("SELECT actie || ':' || onderwerp FROM beheeractie", null))
                 .containsExactly("pepper-compromitteren:pepper dvref 1");
     }
 
     @Test
     void badInputIsAProblemAndChangesNothing() {
-        record Case(String method, String path, String contentType, String body, int status) {
-        }
+        record Case(String method, String path, String contentType, String body, int status) {}
         List<Case> cases = List.of(
                 new Case("POST", "/taken/heropeningen", "application/json", "{\"taken\": [1]}", 400),
-                new Case("POST", "/taken/heropeningen", "application/json", "{\"taken\": [], \"toelichting\": \"x\"}", 400),
-                new Case("POST", "/taken/heropeningen", "application/json",
-                        "{\"taken\": [1], \"toelichting\": \"x\", \"extra\": 1}", 400),
+                new Case(
+                        "POST",
+                        "/taken/heropeningen",
+                        "application/json",
+                        "{\"taken\": [], \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "POST",
+                        "/taken/heropeningen",
+                        "application/json",
+                        "{\"taken\": [1], \"toelichting\": \"x\", \"extra\": 1}",
+                        400),
                 new Case("POST", "/taken/heropeningen", "text/plain", "taken", 415),
                 new Case("POST", "/taken/heropeningen", "application/json", "{", 400),
                 new Case("GET", "/taken?limit=0", null, null, 400),
@@ -275,26 +391,58 @@ class OperatorApiTest extends LifecycleTestBase {
                 new Case("GET", "/bestaat-niet", null, null, 404),
                 new Case("GET", "/dienstverleners/123", null, null, 400),
                 new Case("GET", "/dienstverleners/00000009999999999000", null, null, 404),
-                new Case("PUT", "/dienstverleners/" + TestNmc.DV_A, "application/json",
-                        "{\"naam\": \"x\", \"quotumPerMinuut\": 0, \"berichttypen\": [], \"toelichting\": \"x\"}", 400),
-                new Case("PUT", "/dienstverleners/" + TestNmc.DV_A, "application/json",
+                new Case(
+                        "PUT",
+                        "/dienstverleners/" + TestNmc.DV_A,
+                        "application/json",
+                        "{\"naam\": \"x\", \"quotumPerMinuut\": 0, \"berichttypen\": [], \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "PUT",
+                        "/dienstverleners/" + TestNmc.DV_A,
+                        "application/json",
                         "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [], \"bevestigingstermijn\": \"P1M\","
-                                + " \"toelichting\": \"x\"}", 400),
-                new Case("PUT", "/berichttypen/Hoofdletters", "application/json",
-                        "{\"templateId\": \"" + TestNmc.TEMPLATE_ID + "\", \"verwerkingsactiviteit\": \"https://x.nl/a\","
-                                + " \"toelichting\": \"x\"}", 400),
-                new Case("PUT", "/berichttypen/x", "application/json",
+                                + " \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "PUT",
+                        "/berichttypen/Hoofdletters",
+                        "application/json",
+                        "{\"templateId\": \"" + TestNmc.TEMPLATE_ID
+                                + "\", \"verwerkingsactiviteit\": \"https://x.nl/a\"," + " \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "PUT",
+                        "/berichttypen/x",
+                        "application/json",
                         "{\"templateId\": \"geen-uuid\", \"verwerkingsactiviteit\": \"https://x.nl/a\","
-                                + " \"toelichting\": \"x\"}", 400),
-                new Case("POST", "/notificaties/geen-uuid/overgangen", "application/json",
-                        "{\"naar\": \"verlopen\", \"toelichting\": \"x\"}", 400),
-                new Case("POST", "/notificaties/" + UUID.randomUUID() + "/overgangen", "application/json",
-                        "{\"naar\": \"bestaat-niet\", \"toelichting\": \"x\"}", 400),
-                new Case("POST", "/notificaties/" + UUID.randomUUID() + "/overgangen", "application/json",
-                        "{\"naar\": \"verlopen\", \"toelichting\": \"\"}", 400),
+                                + " \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "POST",
+                        "/notificaties/geen-uuid/overgangen",
+                        "application/json",
+                        "{\"naar\": \"verlopen\", \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "POST",
+                        "/notificaties/" + UUID.randomUUID() + "/overgangen",
+                        "application/json",
+                        "{\"naar\": \"bestaat-niet\", \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "POST",
+                        "/notificaties/" + UUID.randomUUID() + "/overgangen",
+                        "application/json",
+                        "{\"naar\": \"verlopen\", \"toelichting\": \"\"}",
+                        400),
                 new Case("POST", "/cluster-epoch/verhoging", "application/json", "{\"toelichting\": \"x\"}", 400),
-                new Case("POST", "/peppers/compromitteringen", "application/json",
-                        "{\"doel\": \"iets\", \"versie\": 1, \"toelichting\": \"x\"}", 400),
+                new Case(
+                        "POST",
+                        "/peppers/compromitteringen",
+                        "application/json",
+                        "{\"doel\": \"iets\", \"versie\": 1, \"toelichting\": \"x\"}",
+                        400),
                 new Case("GET", "/beheeracties?van=gisteren", null, null, 400),
                 new Case("GET", "/beheeracties?actie=iets", null, null, 400));
         String dvABefore = get("/dienstverleners/" + TestNmc.DV_A).body();
@@ -304,7 +452,9 @@ class OperatorApiTest extends LifecycleTestBase {
             assertThat(response.contentType()).as(c.toString()).startsWith("application/problem+json");
             assertThat(response.header("API-Version")).as(c.toString()).isPresent();
             if (c.status() == 400) {
-                assertThat(response.json().path("errors").isArray()).as(c + " -> " + response.body()).isTrue();
+                assertThat(response.json().path("errors").isArray())
+                        .as(c + " -> " + response.body())
+                        .isTrue();
             }
         }
         assertThat(get("/dienstverleners/" + TestNmc.DV_A).body()).isEqualTo(dvABefore);

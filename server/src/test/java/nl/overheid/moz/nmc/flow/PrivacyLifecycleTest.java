@@ -28,9 +28,10 @@ import org.junit.jupiter.api.Test;
 class PrivacyLifecycleTest extends LifecycleTestBase {
 
     private static final String KVK = "12345670";
-    private static final String KEK_2 = Base64.getEncoder().encodeToString("test-kek-two-0123456789abcdef012".getBytes());
-    private static final String DVREF_PEPPER_2 = Base64.getEncoder()
-            .encodeToString("test-pepper-two-0123456789abcdef012345".getBytes());
+    private static final String KEK_2 =
+            Base64.getEncoder().encodeToString("test-kek-two-0123456789abcdef012".getBytes());
+    private static final String DVREF_PEPPER_2 =
+            Base64.getEncoder().encodeToString("test-pepper-two-0123456789abcdef012345".getBytes());
 
     @Test
     void theDataKeyIsErasedTheErasurePeriodAfterTheTerminalStatusAndNotBefore() {
@@ -48,8 +49,11 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(key(id)).isEqualTo("erased");
-        assertThat(query("SELECT ldv_betrokkene IS NULL FROM notificatie WHERE id = ?", id)).containsExactly("t");
-        assertThat(ciphertexts(id)).as("the ciphertexts stay; without the key they are noise").isEqualTo(ciphertexts);
+        assertThat(query("SELECT ldv_betrokkene IS NULL FROM notificatie WHERE id = ?", id))
+                .containsExactly("t");
+        assertThat(ciphertexts(id))
+                .as("the ciphertexts stay; without the key they are noise")
+                .isEqualTo(ciphertexts);
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
         assertThat(status(id)).as("the DV still sees its outcome").isEqualTo("niet-bezorgbaar:4");
     }
@@ -58,7 +62,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     void anErasedNotificationThatALateReceiptReopensEndsTechnischMisluktInsteadOfSending() {
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
-        notify.status(null, null, null);                      // NotifyNL does not know the attempt
+        notify.status(null, null, null); // NotifyNL does not know the attempt
         clock.advance(Duration.ofHours(2));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
@@ -66,16 +70,20 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(key(id)).isEqualTo("erased");
 
-        receipt(id, 1, "delivered");                          // a very late delivery report re-opens it
+        receipt(id, 1, "delivered"); // a very late delivery report re-opens it
         assertThat(status(id)).isEqualTo("bezorgd:5");
         clock.advance(Duration.ofHours(1));
-        receipt(id, 1, "temporary-failure");                  // a bounce within the MEBV period: a resend
+        receipt(id, 1, "temporary-failure"); // a bounce within the MEBV period: a resend
         ManualRunner.of(nmc).runWorkersOnce();
 
-        assertThat(status(id)).as("resend started (7), then ended: nothing to send").isEqualTo("technisch-mislukt:8");
+        assertThat(status(id))
+                .as("resend started (7), then ended: nothing to send")
+                .isEqualTo("technisch-mislukt:8");
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:technisch-mislukt");
-        assertThat(notify.server().findAll(WireMock.postRequestedFor(WireMock.urlPathEqualTo("/v2/notifications/email"))))
-                .as("only the first send").hasSize(1);
+        assertThat(notify.server()
+                        .findAll(WireMock.postRequestedFor(WireMock.urlPathEqualTo("/v2/notifications/email"))))
+                .as("only the first send")
+                .hasSize(1);
     }
 
     @Test
@@ -95,9 +103,13 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
-        assertThat(query("SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? "
-                + "AND soort = 'ongeldig-melden'", id)).containsExactly("mislukt:datasleutel-gewist");
-        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElseThrow()).isEqualTo(parked + 1);
+        assertThat(query(
+                        "SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? "
+                                + "AND soort = 'ongeldig-melden'",
+                        id))
+                .containsExactly("mislukt:datasleutel-gewist");
+        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElseThrow())
+                .isEqualTo(parked + 1);
     }
 
     @Test
@@ -120,26 +132,36 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         finished.add(centraal);
 
         clock.advance(Duration.ofDays(7 * 366));
-        UUID live = accept("NIEUW-1", Map.of());             // accepted now, still on its way
+        UUID live = accept("NIEUW-1", Map.of()); // accepted now, still on its way
         for (int round = 0; round < 10; round++) {
             ManualRunner.of(nmc).runDutiesOnce();
             ManualRunner.of(nmc).runWorkersOnce();
         }
 
         for (UUID id : finished) {
-            assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", id)).as("row of " + id).containsExactly("0");
-            assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id)).containsExactly("0");
+            assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", id))
+                    .as("row of " + id)
+                    .containsExactly("0");
+            assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ?", id))
+                    .containsExactly("0");
         }
-        assertThat(query("SELECT count(*) FROM poging p WHERE NOT EXISTS "
-                + "(SELECT 1 FROM notificatie n WHERE n.id = p.notificatie)", null)).containsExactly("0");
-        assertThat(query("SELECT count(*) FROM ontvangst", null)).as("receipts went with their attempts")
+        assertThat(query(
+                        "SELECT count(*) FROM poging p WHERE NOT EXISTS "
+                                + "(SELECT 1 FROM notificatie n WHERE n.id = p.notificatie)",
+                        null))
+                .containsExactly("0");
+        assertThat(query("SELECT count(*) FROM ontvangst", null))
+                .as("receipts went with their attempts")
                 .containsExactly("0");
         assertThat(key(live)).as("a live notification keeps its key").isEqualTo("key");
         assertThat(status(live)).startsWith("verzonden");
         assertThat(query("SELECT count(*) FROM dienstverlener", null)).containsExactly("3");
         // No ciphertext anywhere whose key still exists past its erasure period.
-        assertThat(query("SELECT count(*) FROM notificatie WHERE datasleutel_gewrapt IS NOT NULL "
-                + "AND terminaal_sinds < now() - interval '30 days'", null)).containsExactly("0");
+        assertThat(query(
+                        "SELECT count(*) FROM notificatie WHERE datasleutel_gewrapt IS NOT NULL "
+                                + "AND terminaal_sinds < now() - interval '30 days'",
+                        null))
+                .containsExactly("0");
     }
 
     @Test
@@ -205,11 +227,13 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         receipt(finished, 1, "permanent-failure");
         UUID live = accept("GEHEIM-2", Map.of());
-        assertThat(query("SELECT DISTINCT pepper_versie FROM notificatie", null)).containsExactly("1");
+        assertThat(query("SELECT DISTINCT pepper_versie FROM notificatie", null))
+                .containsExactly("1");
 
         nmc.pepperCompromises().markCompromised(PepperCompromises.Purpose.DVREF, 1);
         UUID after = accept("GEHEIM-3", Map.of());
-        assertThat(query("SELECT pepper_versie FROM notificatie WHERE id = ?", after)).containsExactly("2");
+        assertThat(query("SELECT pepper_versie FROM notificatie WHERE id = ?", after))
+                .containsExactly("2");
         ManualRunner.of(nmc).runDutiesOnce();
         ManualRunner.of(nmc).runWorkersOnce();
 
@@ -224,29 +248,49 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         assertThat(status(live)).startsWith("definitief-bezorgd");
         assertThat(key(live)).as("erased as soon as it is terminal").isEqualTo("erased");
 
-        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=GEHEIM-1", tokenA()).json().path("notificaties"))
-                .as("search still finds rows under the compromised version").hasSize(1);
-        Http.Response repeat = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(Map.of(
-                "dvRef", "GEHEIM-2", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL,
-                "personalisation", Map.of("tekst", SECRET_TEXT))));
-        assertThat(repeat.json().path("id").asText()).as("a repeat is still recognised").isEqualTo(live.toString());
+        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=GEHEIM-1", tokenA())
+                        .json()
+                        .path("notificaties"))
+                .as("search still finds rows under the compromised version")
+                .hasSize(1);
+        Http.Response repeat = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                tokenA(),
+                Http.json(Map.of(
+                        "dvRef",
+                        "GEHEIM-2",
+                        "berichttype",
+                        TestNmc.BERICHTTYPE,
+                        "emailadres",
+                        EMAIL,
+                        "personalisation",
+                        Map.of("tekst", SECRET_TEXT))));
+        assertThat(repeat.json().path("id").asText())
+                .as("a repeat is still recognised")
+                .isEqualTo(live.toString());
     }
 
     @Test
     void theLastUsablePepperVersionCannotBeMarkedCompromised() {
         assertThatThrownBy(() -> nmc.pepperCompromises().markCompromised(PepperCompromises.Purpose.PAYLOAD, 1))
-                .isInstanceOf(PepperCompromises.Refused.class).hasMessageContaining("configure the next version");
+                .isInstanceOf(PepperCompromises.Refused.class)
+                .hasMessageContaining("configure the next version");
         assertThat(query("SELECT count(*) FROM pepper_gecompromitteerd", null)).containsExactly("0");
     }
 
     @Test
     void thePayloadHasItsOwnPepper() {
         UUID id = accept(DV_REF, Map.of());
-        assertThat(query("SELECT payload_pepper_versie || ':' || (payload_hmac <> dvref_hmac) FROM notificatie "
-                + "WHERE id = ?", id)).containsExactly("1:true");
+        assertThat(query(
+                        "SELECT payload_pepper_versie || ':' || (payload_hmac <> dvref_hmac) FROM notificatie "
+                                + "WHERE id = ?",
+                        id))
+                .containsExactly("1:true");
         restartWithConfig("privacy:\n  payload-pepper:\n    current-version: 2\n    versions:\n      \"2\": \""
                 + DVREF_PEPPER_2 + "\"\n");
-        assertThat(accept(DV_REF, Map.of())).as("an identical repeat under the next payload pepper").isEqualTo(id);
+        assertThat(accept(DV_REF, Map.of()))
+                .as("an identical repeat under the next payload pepper")
+                .isEqualTo(id);
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -257,23 +301,36 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
 
     /** The NMC with KEK version 2 only: version 1 left out of the test configuration's list. */
     private Nmc startWithoutKekOne() {
-        return Nmc.start(TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, """
+        return Nmc.start(
+                TestNmc.config(
+                        DB,
+                        IAM,
+                        notify.baseUrl(),
+                        notify.baseUrl(),
+                        false,
+                        """
                 privacy:
                   kek:
                     current-version: 2
                     versions:
                       "2": "%s"
-                """.formatted(KEK_2), base -> base.replace("\"1\": \"" + TestNmc.KEK_1 + "\"", "\"2\": \"" + KEK_2 + "\"")),
+                """.formatted(KEK_2),
+                        base -> base.replace("\"1\": \"" + TestNmc.KEK_1 + "\"", "\"2\": \"" + KEK_2 + "\"")),
                 clock);
     }
 
     private String key(UUID id) {
-        return query("SELECT CASE WHEN datasleutel_gewrapt IS NULL THEN 'erased' ELSE 'key' END FROM notificatie "
-                + "WHERE id = ?", id).getFirst();
+        return query(
+                        "SELECT CASE WHEN datasleutel_gewrapt IS NULL THEN 'erased' ELSE 'key' END FROM notificatie "
+                                + "WHERE id = ?",
+                        id)
+                .getFirst();
     }
 
     private List<String> ciphertexts(UUID id) {
-        return query("SELECT encode(ontvanger_versleuteld, 'hex') || ':' || encode(personalisatie_versleuteld, 'hex') "
-                + "FROM notificatie WHERE id = ?", id);
+        return query(
+                "SELECT encode(ontvanger_versleuteld, 'hex') || ':' || encode(personalisatie_versleuteld, 'hex') "
+                        + "FROM notificatie WHERE id = ?",
+                id);
     }
 }

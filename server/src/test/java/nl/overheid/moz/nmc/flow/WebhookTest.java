@@ -1,7 +1,6 @@
 package nl.overheid.moz.nmc.flow;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -72,46 +71,61 @@ class WebhookTest extends LifecycleTestBase {
         for (int i = 0; i < 3; i++) {
             accept("WH-" + i, Map.of());
         }
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);       // 3 × (aangenomen, in-verzending, verzonden) = 9 events
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN); // 3 × (aangenomen, in-verzending, verzonden) = 9 events
 
         deliverAll();
 
         List<ServeEvent> calls = calls();
-        assertThat(calls).hasSize(3);                // 4 + 4 + 1
-        assertThat(dv.verdicts()).allSatisfy(verdict -> assertThat(verdict.valid()).as(verdict.reason()).isTrue());
+        assertThat(calls).hasSize(3); // 4 + 4 + 1
+        assertThat(dv.verdicts())
+                .allSatisfy(verdict ->
+                        assertThat(verdict.valid()).as(verdict.reason()).isTrue());
         List<JsonNode> pushed = new ArrayList<>();
         for (ServeEvent call : calls) {
             assertThat(call.getRequest().getHeader("Content-Type")).isEqualTo("application/cloudevents-batch+json");
             assertThat(call.getRequest().getHeader("traceparent")).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01");
             MAPPER.readTree(call.getRequest().getBodyAsString()).forEach(pushed::add);
         }
-        JsonNode feed = http.get("/api/nmc/v1/notificaties/wijzigingen?limit=100", tokenA()).json();
+        JsonNode feed = http.get("/api/nmc/v1/notificaties/wijzigingen?limit=100", tokenA())
+                .json();
         List<JsonNode> read = new ArrayList<>();
         feed.path("events").forEach(read::add);
-        assertThat(pushed).as("the same events, in the same order, with the same content").isEqualTo(read);
+        assertThat(pushed)
+                .as("the same events, in the same order, with the same content")
+                .isEqualTo(read);
 
         String lastCursor = calls.getLast().getRequest().getHeader("NMC-Cursor");
-        assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(),
-                "{\"cursor\":\"" + lastCursor + "\"}").status()).isEqualTo(200);
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + lastCursor, tokenA()).json()
-                .path("events")).as("the webhook's cursor is a feed cursor").isEmpty();
+        assertThat(http.put(
+                                "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
+                                tokenA(),
+                                "{\"cursor\":\"" + lastCursor + "\"}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + lastCursor, tokenA())
+                        .json()
+                        .path("events"))
+                .as("the webhook's cursor is a feed cursor")
+                .isEmpty();
         JsonNode state = http.get("/api/nmc/v1/webhook", tokenA()).json();
         assertThat(state.path("status").asText()).isEqualTo("actief");
         assertThat(state.path("mislukkingen").asInt()).isZero();
         assertThat(query("SELECT count(*) FROM bevestiging WHERE cursor = '" + lastCursor + "'", null))
-                .as("a 2xx never acknowledges; only the PUT did").containsExactly("1");
+                .as("a 2xx never acknowledges; only the PUT did")
+                .containsExactly("1");
     }
 
     @Test
     void theAgreedFailuresPauseTheWebhookWhichResumesAfterAnIncreasingWaitOrAtOnceOnRequest() {
-        dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(503)));
+        dv.server()
+                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
         accept("WH-1", Map.of());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
 
         for (int failure = 1; failure <= 3; failure++) {
             ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
-            clock.advance(Duration.ofSeconds(30));   // past each retry wait (10 s, 20 s)
+            clock.advance(Duration.ofSeconds(30)); // past each retry wait (10 s, 20 s)
         }
         assertThat(calls()).hasSize(3);
         JsonNode paused = http.get("/api/nmc/v1/webhook", tokenA()).json();
@@ -123,11 +137,17 @@ class WebhookTest extends LifecycleTestBase {
         clock.advance(Duration.between(clock.instant(), firstPause).plusSeconds(1));
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(calls()).as("one try after the pause").hasSize(4);
-        Instant secondPause = Instant.parse(http.get("/api/nmc/v1/webhook", tokenA()).json()
-                .path("gepauzeerdTot").asText());
-        assertThat(Duration.between(clock.instant(), secondPause)).as("the second pause is longer")
-                .isGreaterThan(Duration.ofMinutes(1)).isLessThanOrEqualTo(Duration.ofMinutes(2));
-        assertThat(calls()).extracting(call -> call.getRequest().getBodyAsString()).as("never per event again")
+        Instant secondPause = Instant.parse(http.get("/api/nmc/v1/webhook", tokenA())
+                .json()
+                .path("gepauzeerdTot")
+                .asText());
+        assertThat(Duration.between(clock.instant(), secondPause))
+                .as("the second pause is longer")
+                .isGreaterThan(Duration.ofMinutes(1))
+                .isLessThanOrEqualTo(Duration.ofMinutes(2));
+        assertThat(calls())
+                .extracting(call -> call.getRequest().getBodyAsString())
+                .as("never per event again")
                 .containsOnly(calls().getFirst().getRequest().getBodyAsString());
 
         dv.server().resetMappings();
@@ -145,28 +165,37 @@ class WebhookTest extends LifecycleTestBase {
 
     @Test
     void aRedirectIsNotFollowedAndCountsAsAFailure() {
-        dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(307).withHeader("Location", dv.server().baseUrl() + "/elders")));
+        dv.server()
+                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(307)
+                                .withHeader("Location", dv.server().baseUrl() + "/elders")));
         accept("WH-1", Map.of());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
 
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
 
-        assertThat(dv.server().findAll(postRequestedFor(urlPathEqualTo("/elders")))).isEmpty();
+        assertThat(dv.server().findAll(postRequestedFor(urlPathEqualTo("/elders"))))
+                .isEmpty();
         assertThat(position()).isEqualTo("1:redirect-307:no position");
     }
 
     @Test
     void aSlowAnswerAndAnOversizedAnswerAreFailures() {
-        dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(200).withFixedDelay(4_000)));
+        dv.server()
+                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(200).withFixedDelay(4_000)));
         accept("WH-1", Map.of());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(position()).isEqualTo("1:timeout:no position");
 
-        dv.server().stubFor(post(urlPathEqualTo(DvWebhookStub.PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(200).withBody(new byte[200 * 1024])));
+        dv.server()
+                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(200).withBody(new byte[200 * 1024])));
         clock.advance(Duration.ofSeconds(30));
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(position()).isEqualTo("2:response-too-large:no position");
@@ -183,11 +212,12 @@ class WebhookTest extends LifecycleTestBase {
                   signing-keys:
                     - %s
                     - %s
-                """.formatted(TestWebhookKeys.CURRENT.yaml(null, null), next.yaml(publish.toString(), sign.toString())));
+                """.formatted(
+                        TestWebhookKeys.CURRENT.yaml(null, null), next.yaml(publish.toString(), sign.toString())));
         assertThat(kids()).containsExactly(TestWebhookKeys.CURRENT.kid, next.kid);
         accept("WH-1", Map.of());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);   // the DV caches the JWKS now, holding both keys
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN); // the DV caches the JWKS now, holding both keys
         List<ServeEvent> before = calls();
 
         clock.advance(Duration.ofMinutes(11));
@@ -195,15 +225,18 @@ class WebhookTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
 
-        assertThat(dv.verdicts()).extracting(DvWebhookStub.Verdict::kid)
+        assertThat(dv.verdicts())
+                .extracting(DvWebhookStub.Verdict::kid)
                 .containsExactly(TestWebhookKeys.CURRENT.kid, next.kid);
-        assertThat(dv.verdicts()).allSatisfy(verdict -> assertThat(verdict.valid()).as(verdict.reason()).isTrue());
+        assertThat(dv.verdicts())
+                .allSatisfy(verdict ->
+                        assertThat(verdict.valid()).as(verdict.reason()).isTrue());
         assertThat(calls()).hasSize(before.size() + 1);
         assertThat(kids()).as("the old key's tokens may still live").contains(TestWebhookKeys.CURRENT.kid);
         clock.advance(Duration.ofMinutes(6));
         assertThat(kids()).containsExactly(next.kid);
-        assertThat(http.get("/api/nmc/v1/sleutels", null).json()).isEqualTo(
-                http.get("/.well-known/jwks.json", null).json());
+        assertThat(http.get("/api/nmc/v1/sleutels", null).json())
+                .isEqualTo(http.get("/.well-known/jwks.json", null).json());
     }
 
     @Test
@@ -216,15 +249,22 @@ class WebhookTest extends LifecycleTestBase {
                   signing-keys:
                     - %s
                     - %s
-                """.formatted(TestWebhookKeys.CURRENT.yaml(null, null),
-                next.yaml(publish.toString(), publish.plus(Duration.ofMinutes(4)).toString()))))
+                """.formatted(
+                                TestWebhookKeys.CURRENT.yaml(null, null),
+                                next.yaml(
+                                        publish.toString(),
+                                        publish.plus(Duration.ofMinutes(4)).toString()))))
                 .hasMessageContaining("published at least jwks-max-age");
     }
 
     @Test
     void outsideDevAWebhookMustBeHttpsOnAPublicAddress() {
-        for (String url : List.of("http://dv.example.nl/webhook", "https://127.0.0.1/webhook",
-                "https://10.0.0.8/webhook", "https://[::1]/webhook", "https://localhost/webhook",
+        for (String url : List.of(
+                "http://dv.example.nl/webhook",
+                "https://127.0.0.1/webhook",
+                "https://10.0.0.8/webhook",
+                "https://[::1]/webhook",
+                "https://localhost/webhook",
                 "https://169.254.169.254/latest")) {
             assertThatThrownBy(() -> startAnother("""
                     webhook:
@@ -244,8 +284,10 @@ class WebhookTest extends LifecycleTestBase {
         accept("WH-2", Map.of());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         notify.server().resetRequests();
-        notify.server().stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(503)));
+        notify.server()
+                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
 
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(calls()).isEmpty();
@@ -257,37 +299,56 @@ class WebhookTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
 
         List<ServeEvent> records = new ArrayList<>(notify.server().getAllServeEvents());
-        assertThat(records).hasSize(2).allSatisfy(record -> assertThat(record.getRequest().getBodyAsString())
-                .contains("nmc.dv.status-terugkoppelen").doesNotContain("WH-").doesNotContain(EMAIL));
-        Instant lastRecord = records.stream().map(r -> r.getRequest().getLoggedDate().toInstant())
-                .max(Instant::compareTo).orElseThrow();
-        assertThat(calls()).singleElement().satisfies(call ->
-                assertThat(call.getRequest().getLoggedDate().toInstant()).isAfterOrEqualTo(lastRecord));
+        assertThat(records)
+                .hasSize(2)
+                .allSatisfy(record -> assertThat(record.getRequest().getBodyAsString())
+                        .contains("nmc.dv.status-terugkoppelen")
+                        .doesNotContain("WH-")
+                        .doesNotContain(EMAIL));
+        Instant lastRecord = records.stream()
+                .map(r -> r.getRequest().getLoggedDate().toInstant())
+                .max(Instant::compareTo)
+                .orElseThrow();
+        assertThat(calls())
+                .singleElement()
+                .satisfies(call -> assertThat(call.getRequest().getLoggedDate().toInstant())
+                        .isAfterOrEqualTo(lastRecord));
     }
 
     @Test
     void aDvSeesOnlyItsOwnEventsAndADvWithoutWebhookHasNone() {
         accept("WH-A", Map.of());
-        Http.Response b = http.post("/api/nmc/v1/decentraal/notificaties", tokenB(), Http.json(Map.of(
-                "dvRef", "WH-B", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL)));
+        Http.Response b = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                tokenB(),
+                Http.json(Map.of("dvRef", "WH-B", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL)));
         assertThat(b.status()).isEqualTo(202);
         UUID other = UUID.fromString(b.json().path("id").asText());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
 
         deliverAll();
 
-        assertThat(calls()).isNotEmpty().allSatisfy(call ->
-                assertThat(call.getRequest().getBodyAsString()).doesNotContain(other.toString()));
+        assertThat(calls())
+                .isNotEmpty()
+                .allSatisfy(
+                        call -> assertThat(call.getRequest().getBodyAsString()).doesNotContain(other.toString()));
         String cursorOfA = calls().getLast().getRequest().getHeader("NMC-Cursor");
-        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursorOfA, tokenB()).status())
-                .as("A's cursor points at A's event: for B it does not exist").isEqualTo(410);
-        assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenB(),
-                "{\"cursor\":\"" + cursorOfA + "\"}").status()).isEqualTo(410);
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen?cursor=" + cursorOfA, tokenB())
+                        .status())
+                .as("A's cursor points at A's event: for B it does not exist")
+                .isEqualTo(410);
+        assertThat(http.put(
+                                "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
+                                tokenB(),
+                                "{\"cursor\":\"" + cursorOfA + "\"}")
+                        .status())
+                .isEqualTo(410);
         assertThat(query("SELECT count(*) FROM bevestiging", null)).containsExactly("0");
         Http.Response none = http.get("/api/nmc/v1/webhook", tokenB());
         assertThat(none.status()).isEqualTo(404);
         assertThat(none.json().path("type").asText()).endsWith("/geen-webhook");
-        assertThat(http.post("/api/nmc/v1/webhook/hervatting", tokenB(), "").status()).isEqualTo(404);
+        assertThat(http.post("/api/nmc/v1/webhook/hervatting", tokenB(), "").status())
+                .isEqualTo(404);
     }
 
     @Test
@@ -305,12 +366,18 @@ class WebhookTest extends LifecycleTestBase {
                 assertThat(a.header("Retry-After")).contains("1");
                 assertThat(a.contentType()).startsWith("application/problem+json");
             });
-            assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenB()).status())
-                    .as("another DV has its own limit").isEqualTo(200);
-            assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(),
-                    "{\"cursor\":\"x\"}").status()).as("the acknowledgement counts too").isEqualTo(429);
+            assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenB())
+                            .status())
+                    .as("another DV has its own limit")
+                    .isEqualTo(200);
+            assertThat(http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(), "{\"cursor\":\"x\"}")
+                            .status())
+                    .as("the acknowledgement counts too")
+                    .isEqualTo(429);
             clock.advance(Duration.ofSeconds(1));
-            assertThat(other.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).status()).isEqualTo(200);
+            assertThat(other.get("/api/nmc/v1/notificaties/wijzigingen", tokenA())
+                            .status())
+                    .isEqualTo(200);
         }
     }
 
@@ -322,28 +389,41 @@ class WebhookTest extends LifecycleTestBase {
         sql("UPDATE dienstverlener SET beheerkanaal = '" + channel.baseUrl() + "/beheer', "
                 + "bevestigingstermijn = interval '7 days' WHERE oin = '" + TestNmc.DV_A + "'");
         UUID id = accept("WH-1", Map.of());
-        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenA()).status()).isEqualTo(200);
+        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenA()).status())
+                .isEqualTo(200);
 
         ManualRunner.of(nmc).runDutiesOnce();
-        assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).as("not older than 7 days yet")
+        assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer"))))
+                .as("not older than 7 days yet")
                 .isEmpty();
         clock.advance(Duration.ofDays(8));
         ManualRunner.of(nmc).runDutiesOnce();
         ManualRunner.of(nmc).runDutiesOnce();
 
-        assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).singleElement().satisfies(report -> {
-            JsonNode body = MAPPER.readTree(report.getBodyAsString());
-            assertThat(body.path("aantal").asInt()).isEqualTo(1);
-            assertThat(body.path("dienstverlener").asText()).isEqualTo(TestNmc.DV_A);
-            assertThat(report.getBodyAsString()).doesNotContain(id.toString()).doesNotContain("WH-1");
-        });
-        assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"").orElseThrow()).isEqualTo(1);
+        assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer"))))
+                .singleElement()
+                .satisfies(report -> {
+                    JsonNode body = MAPPER.readTree(report.getBodyAsString());
+                    assertThat(body.path("aantal").asInt()).isEqualTo(1);
+                    assertThat(body.path("dienstverlener").asText()).isEqualTo(TestNmc.DV_A);
+                    assertThat(report.getBodyAsString())
+                            .doesNotContain(id.toString())
+                            .doesNotContain("WH-1");
+                });
+        assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"")
+                        .orElseThrow())
+                .isEqualTo(1);
 
-        String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()).json().path("cursor").asText();
+        String cursor = http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA())
+                .json()
+                .path("cursor")
+                .asText();
         http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", tokenA(), "{\"cursor\":\"" + cursor + "\"}");
         clock.advance(Duration.ofDays(2));
         ManualRunner.of(nmc).runDutiesOnce();
-        assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"").orElseThrow()).isZero();
+        assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"")
+                        .orElseThrow())
+                .isZero();
         assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).hasSize(1);
     }
 
@@ -353,7 +433,7 @@ class WebhookTest extends LifecycleTestBase {
     private void deliverAll() {
         for (int round = 0; round < 20; round++) {
             int before = calls().size();
-            clock.advance(Duration.ofSeconds(3));   // past the idle interval
+            clock.advance(Duration.ofSeconds(3)); // past the idle interval
             ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
             if (calls().size() == before) {
                 return;
@@ -371,15 +451,21 @@ class WebhookTest extends LifecycleTestBase {
 
     /** {@code mislukkingen:laatste_fout:position} of DV A's webhook. */
     private String position() {
-        return query("SELECT w.mislukkingen || ':' || coalesce(w.laatste_fout, 'none') || ':' "
-                + "|| CASE WHEN w.transactie_id IS NULL THEN 'no position' ELSE 'position' END "
-                + "FROM webhookpositie w JOIN dienstverlener d ON d.id = w.dv_id WHERE d.oin = '" + TestNmc.DV_A + "'",
-                null).getFirst();
+        return query(
+                        "SELECT w.mislukkingen || ':' || coalesce(w.laatste_fout, 'none') || ':' "
+                                + "|| CASE WHEN w.transactie_id IS NULL THEN 'no position' ELSE 'position' END "
+                                + "FROM webhookpositie w JOIN dienstverlener d ON d.id = w.dv_id WHERE d.oin = '"
+                                + TestNmc.DV_A + "'",
+                        null)
+                .getFirst();
     }
 
     private List<String> kids() {
         List<String> kids = new ArrayList<>();
-        http.get("/.well-known/jwks.json", null).json().path("keys").forEach(key -> kids.add(key.path("kid").asText()));
+        http.get("/.well-known/jwks.json", null)
+                .json()
+                .path("keys")
+                .forEach(key -> kids.add(key.path("kid").asText()));
         return kids;
     }
 }

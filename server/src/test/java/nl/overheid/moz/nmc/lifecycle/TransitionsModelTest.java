@@ -99,7 +99,8 @@ class TransitionsModelTest {
         }
         assertThat(byTheRules).hasSize(20);
         byTheRules.add(new AllowedTransitions.Pair(null, AANGENOMEN));
-        assertThat(AllowedTransitions.PAIRS).as("the implementation's table follows the rules")
+        assertThat(AllowedTransitions.PAIRS)
+                .as("the implementation's table follows the rules")
                 .isEqualTo(byTheRules);
     }
 
@@ -120,38 +121,49 @@ class TransitionsModelTest {
                 // Half the steps take a move the rules allow that keeps the notification alive, so the walk gets
                 // deep; some take any allowed move; the rest probe refusals.
                 List<NotificatieStatus> allowedMoves = java.util.Arrays.stream(statuses)
-                        .filter(to -> allowedByTheRules(from, to)).toList();
+                        .filter(to -> allowedByTheRules(from, to))
+                        .toList();
                 List<NotificatieStatus> liveMoves = allowedMoves.stream()
-                        .filter(to -> !to.terminal() || to == BEZORGSTATUS_ONBEKEND).toList();
+                        .filter(to -> !to.terminal() || to == BEZORGSTATUS_ONBEKEND)
+                        .toList();
                 int roll = random.nextInt(10);
                 NotificatieStatus to = roll < 5 && !liveMoves.isEmpty()
                         ? liveMoves.get(random.nextInt(liveMoves.size()))
-                        : roll < 8 && !allowedMoves.isEmpty() ? allowedMoves.get(random.nextInt(allowedMoves.size()))
-                        : statuses[random.nextInt(statuses.length)];
+                        : roll < 8 && !allowedMoves.isEmpty()
+                                ? allowedMoves.get(random.nextInt(allowedMoves.size()))
+                                : statuses[random.nextInt(statuses.length)];
                 boolean allowed = model.apply(to);
                 boolean applied;
                 try {
-                    database.inTransactionDo(tx -> transitions.apply(tx, transitions.lock(tx, id).orElseThrow(), to,
-                            null));
+                    database.inTransactionDo(
+                            tx -> transitions.apply(tx, transitions.lock(tx, id).orElseThrow(), to, null));
                     applied = true;
                 } catch (TransitionRefused refused) {
                     applied = false;
                 }
-                assertThat(applied).as("seed %d run %d step %d: %s -> %s", SEED, run, step, from, to)
+                assertThat(applied)
+                        .as("seed %d run %d step %d: %s -> %s", SEED, run, step, from, to)
                         .isEqualTo(allowed);
                 if (applied) {
                     visitedPairs.add(from + ">" + to);
                 }
-                Transitions.Locked actual = database.inTransaction(tx -> transitions.lock(tx, id).orElseThrow());
+                Transitions.Locked actual =
+                        database.inTransaction(tx -> transitions.lock(tx, id).orElseThrow());
                 assertThat(actual.status()).isEqualTo(model.status);
                 assertThat(actual.version()).isEqualTo(model.events.size());
                 List<String> events = database.inTransaction(tx -> tx.createQuery("""
                         SELECT coalesce(van, 'null') || '>' || naar AS step FROM event
                          WHERE notificatie = :id ORDER BY volgnummer
-                        """).addParam("id", id).execute().map(r -> r.column("step").get(String.class)).toList());
+                        """)
+                        .addParam("id", id)
+                        .execute()
+                        .map(r -> r.column("step").get(String.class))
+                        .toList());
                 assertThat(events).isEqualTo(model.events);
             }
         }
-        assertThat(visitedPairs).as("the walk reaches every allowed pair (seed %d)", SEED).hasSize(20);
+        assertThat(visitedPairs)
+                .as("the walk reaches every allowed pair (seed %d)", SEED)
+                .hasSize(20);
     }
 }

@@ -33,7 +33,8 @@ class TransitionsTest {
     }
 
     private Transitions.Locked accept() {
-        return database.inTransaction(c -> transitions.accept(c, newNotificatie(UUID.randomUUID())).notificatie());
+        return database.inTransaction(
+                c -> transitions.accept(c, newNotificatie(UUID.randomUUID())).notificatie());
     }
 
     private NewNotificatie newNotificatie(UUID id) {
@@ -52,8 +53,8 @@ class TransitionsTest {
     @Test
     void aRepeatedAcceptanceReturnsTheExistingNotification() {
         NewNotificatie first = newNotificatie(UUID.randomUUID());
-        NewNotificatie repeat = Notifications.withHmacs(Notifications.aNotification(dvId), first.dvrefHmac(),
-                first.payloadHmac());
+        NewNotificatie repeat =
+                Notifications.withHmacs(Notifications.aNotification(dvId), first.dvrefHmac(), first.payloadHmac());
 
         Transitions.AcceptResult a = database.inTransaction(c -> transitions.accept(c, first));
         Transitions.AcceptResult b = database.inTransaction(c -> transitions.accept(c, repeat));
@@ -76,16 +77,20 @@ class TransitionsTest {
             transitions.apply(c, locked, NotificatieStatus.VERZONDEN, null);
         });
 
-        assertThat(events(n.id())).containsExactly("1:null>aangenomen", "2:aangenomen>in-verzending",
-                "3:in-verzending>verzonden", "4:verzonden>verzonden");
+        assertThat(events(n.id()))
+                .containsExactly(
+                        "1:null>aangenomen",
+                        "2:aangenomen>in-verzending",
+                        "3:in-verzending>verzonden",
+                        "4:verzonden>verzonden");
     }
 
     @Test
     void aPairOutsideTheRulesIsRefusedAndNothingChanges() throws SQLException {
         Transitions.Locked n = accept();
 
-        assertThatThrownBy(() -> database.inTransactionDo(c -> transitions.apply(c,
-                transitions.lock(c, n.id()).orElseThrow(), NotificatieStatus.BEZORGD, null)))
+        assertThatThrownBy(() -> database.inTransactionDo(c -> transitions.apply(
+                        c, transitions.lock(c, n.id()).orElseThrow(), NotificatieStatus.BEZORGD, null)))
                 .isInstanceOf(TransitionRefused.class)
                 .hasMessageContaining("aangenomen -> bezorgd");
         assertThat(events(n.id())).containsExactly("1:null>aangenomen");
@@ -94,9 +99,11 @@ class TransitionsTest {
     @Test
     void theTriggerRefusesAVersionChangeWithoutAnEventAtCommit() throws SQLException {
         Transitions.Locked n = accept();
-        try (Connection c = DB.connect(); Statement s = c.createStatement()) {
+        try (Connection c = DB.connect();
+                Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE notificatie SET status = 'in-verzending', versie = 2 WHERE id = '" + n.id() + "'");
-            assertThatThrownBy(c::commit).isInstanceOf(SQLException.class)
+            assertThatThrownBy(c::commit)
+                    .isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("NM002"));
         }
         assertThat(status(n.id())).isEqualTo("aangenomen:1");
@@ -105,11 +112,12 @@ class TransitionsTest {
     @Test
     void theTriggerRefusesADisallowedPairEvenWithAnEvent() throws SQLException {
         Transitions.Locked n = accept();
-        try (Connection c = DB.connect(); Statement s = c.createStatement()) {
+        try (Connection c = DB.connect();
+                Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar) VALUES (now(), '"
                     + dvId + "', '" + n.id() + "', 2, 'aangenomen', 'definitief-bezorgd')");
             assertThatThrownBy(() -> s.executeUpdate("UPDATE notificatie SET status = 'definitief-bezorgd', versie = 2"
-                    + " WHERE id = '" + n.id() + "'"))
+                            + " WHERE id = '" + n.id() + "'"))
                     .isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("NM001"));
             c.rollback();
@@ -120,11 +128,13 @@ class TransitionsTest {
     @Test
     void theApplicationsCopyOfTheAllowedPairsEqualsTheTriggersTable() throws SQLException {
         Set<AllowedTransitions.Pair> table = new HashSet<>();
-        try (Connection c = DB.connect(); Statement s = c.createStatement();
-             ResultSet rows = s.executeQuery("SELECT van, naar FROM toegestane_overgang")) {
+        try (Connection c = DB.connect();
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT van, naar FROM toegestane_overgang")) {
             while (rows.next()) {
                 String from = rows.getString("van");
-                table.add(new AllowedTransitions.Pair(from == null ? null : NotificatieStatus.of(from),
+                table.add(new AllowedTransitions.Pair(
+                        from == null ? null : NotificatieStatus.of(from),
                         NotificatieStatus.of(rows.getString("naar"))));
             }
         }
@@ -133,8 +143,9 @@ class TransitionsTest {
 
     private java.util.List<String> events(UUID id) throws SQLException {
         java.util.List<String> result = new java.util.ArrayList<>();
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(
-                "SELECT volgnummer, van, naar FROM event WHERE notificatie = ? ORDER BY volgnummer")) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement(
+                        "SELECT volgnummer, van, naar FROM event WHERE notificatie = ? ORDER BY volgnummer")) {
             s.setObject(1, id);
             try (ResultSet rows = s.executeQuery()) {
                 while (rows.next()) {
@@ -146,8 +157,8 @@ class TransitionsTest {
     }
 
     private String status(UUID id) throws SQLException {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(
-                "SELECT status, versie FROM notificatie WHERE id = ?")) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement("SELECT status, versie FROM notificatie WHERE id = ?")) {
             s.setObject(1, id);
             try (ResultSet rows = s.executeQuery()) {
                 rows.next();
@@ -155,5 +166,4 @@ class TransitionsTest {
             }
         }
     }
-
 }

@@ -71,7 +71,9 @@ class LogLinesTest {
             JsonNode object = JSON.readTree(line);
             assertThat(object.isObject()).as(line).isTrue();
             for (String field : List.of("time", "level", "logger", "message")) {
-                assertThat(object.path(field).isTextual()).as(field + " in " + line).isTrue();
+                assertThat(object.path(field).isTextual())
+                        .as(field + " in " + line)
+                        .isTrue();
             }
             lines.add(object);
         }
@@ -80,19 +82,24 @@ class LogLinesTest {
 
     @Test
     void aRequestsLinesCarryTheCallersTraceAndASpan() throws Exception {
-        Http.Response refused = nmc.http().request("GET", "/api/nmc/v1/notificaties/wijzigingen", "not-a-token",
-                null, null);
+        Http.Response refused =
+                nmc.http().request("GET", "/api/nmc/v1/notificaties/wijzigingen", "not-a-token", null, null);
         assertThat(refused.status()).isEqualTo(401);
         // The same request with a traceparent header: Http has no header parameter, so use the JDK client.
-        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(nmc.http().baseUrl()
-                        + "/api/nmc/v1/notificaties/wijzigingen"))
+        var request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(nmc.http().baseUrl() + "/api/nmc/v1/notificaties/wijzigingen"))
                 .header("Authorization", "Bearer not-a-token")
-                .header("traceparent", "00-" + TRACE + "-00f067aa0ba902b7-01").GET().build();
-        assertThat(java.net.http.HttpClient.newHttpClient().send(request,
-                java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(401);
+                .header("traceparent", "00-" + TRACE + "-00f067aa0ba902b7-01")
+                .GET()
+                .build();
+        assertThat(java.net.http.HttpClient.newHttpClient()
+                        .send(request, java.net.http.HttpResponse.BodyHandlers.discarding())
+                        .statusCode())
+                .isEqualTo(401);
 
         List<JsonNode> refusals = lines().stream()
-                .filter(line -> line.path("message").asText().contains("token refused")).toList();
+                .filter(line -> line.path("message").asText().contains("token refused"))
+                .toList();
         assertThat(refusals).hasSize(2);
         assertThat(refusals).allSatisfy(line -> {
             assertThat(line.path("trace_id").asText()).matches("[0-9a-f]{32}");
@@ -100,30 +107,35 @@ class LogLinesTest {
             assertThat(line.path("level").asText()).isEqualTo("FINE");
         });
         assertThat(refusals.get(1).path("trace_id").asText()).isEqualTo(TRACE);
-        assertThat(refusals.get(0).path("trace_id").asText()).as("a new trace without traceparent").isNotEqualTo(TRACE);
+        assertThat(refusals.get(0).path("trace_id").asText())
+                .as("a new trace without traceparent")
+                .isNotEqualTo(TRACE);
     }
 
     @Test
     void aTasksLinesCarryTheNotificationsTraceTheNotificationTheKindAndTheDv() throws Exception {
-        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(nmc.http().baseUrl()
-                        + "/api/nmc/v1/decentraal/notificaties"))
+        var request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(nmc.http().baseUrl() + "/api/nmc/v1/decentraal/notificaties"))
                 .header("Authorization", "Bearer " + IAM.token(TestNmc.DV_A))
                 .header("Content-Type", "application/json")
                 .header("traceparent", "00-" + TRACE + "-00f067aa0ba902b7-01")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(Http.json(Map.of("dvRef", "log-1",
-                        "berichttype", TestNmc.BERICHTTYPE, "emailadres", "iemand@example.nl")))).build();
-        var accepted = java.net.http.HttpClient.newHttpClient().send(request,
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(Http.json(Map.of(
+                        "dvRef", "log-1", "berichttype", TestNmc.BERICHTTYPE, "emailadres", "iemand@example.nl"))))
+                .build();
+        var accepted = java.net.http.HttpClient.newHttpClient()
+                .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(accepted.statusCode()).isEqualTo(202);
         String id = JSON.readTree(accepted.body()).path("id").asText();
-        String dvId = DB.query("SELECT dv_id FROM notificatie WHERE id = CAST(? AS uuid)", id).getFirst();
+        String dvId = DB.query("SELECT dv_id FROM notificatie WHERE id = CAST(? AS uuid)", id)
+                .getFirst();
 
         nmc.parties().answer(503, "ServiceUnavailable");
         ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
 
         List<JsonNode> failed = lines().stream()
                 .filter(line -> line.path("level").asText().equals("WARNING")
-                        && line.path("message").asText().contains("HTTP 503")).toList();
+                        && line.path("message").asText().contains("HTTP 503"))
+                .toList();
         assertThat(failed).hasSize(1);
         JsonNode line = failed.getFirst();
         assertThat(line.path("trace_id").asText()).isEqualTo(TRACE);
@@ -133,7 +145,8 @@ class LogLinesTest {
         assertThat(line.path("dv_id").asText()).isEqualTo(dvId);
 
         text.flush();
-        assertThat(textOut.toString(StandardCharsets.UTF_8)).containsPattern(
-                "WARNING .*HTTP 503.*\\[.*notificatie_id=" + id + ".*trace_id=" + TRACE + ".*]"); // keys in name order
+        assertThat(textOut.toString(StandardCharsets.UTF_8))
+                .containsPattern("WARNING .*HTTP 503.*\\[.*notificatie_id=" + id + ".*trace_id=" + TRACE
+                        + ".*]"); // keys in name order
     }
 }

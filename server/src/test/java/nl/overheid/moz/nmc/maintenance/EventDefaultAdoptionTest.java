@@ -40,7 +40,8 @@ class EventDefaultAdoptionTest {
                 written.add(insert(dv));
             }
             assertThat(count("SELECT count(*) FROM event_default")).isEqualTo(50);
-            assertThatThrownBy(() -> partitions.ensureNext(0)).as("no partition can be created over the default's rows")
+            assertThatThrownBy(() -> partitions.ensureNext(0))
+                    .as("no partition can be created over the default's rows")
                     .isInstanceOf(RuntimeException.class);
 
             AtomicBoolean stop = new AtomicBoolean();
@@ -68,17 +69,23 @@ class EventDefaultAdoptionTest {
             assertThat(adopted).hasSize(1);
             assertThat(adopted.getFirst().rows()).isGreaterThanOrEqualTo(80);
             assertThat(count("SELECT count(*) FROM event_default")).isZero();
-            assertThat(ids("SELECT id FROM event")).as("every event once, none lost")
-                    .hasSize(written.size()).containsExactlyInAnyOrderElementsOf(written);
+            assertThat(ids("SELECT id FROM event"))
+                    .as("every event once, none lost")
+                    .hasSize(written.size())
+                    .containsExactlyInAnyOrderElementsOf(written);
             assertThat(ids("SELECT DISTINCT CAST(tableoid AS regclass)::text FROM event"))
                     .containsExactly(adopted.getFirst().partition());
-            assertThat(EventLogPartitions.rangePartitions(DB)).containsExactly(highest, adopted.getFirst().partition());
-            assertThat(partitions.ensureNext(0)).as("the upkeep goes on above the adopted range").isPresent();
+            assertThat(EventLogPartitions.rangePartitions(DB))
+                    .containsExactly(highest, adopted.getFirst().partition());
+            assertThat(partitions.ensureNext(0))
+                    .as("the upkeep goes on above the adopted range")
+                    .isPresent();
         }
     }
 
     private static long insert(UUID dv) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement("""
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement("""
                 INSERT INTO event (dv_id, notificatie, volgnummer, naar)
                 VALUES (?, gen_random_uuid(), 1, 'aangenomen') RETURNING id""")) {
             s.setObject(1, dv);
@@ -107,7 +114,9 @@ class EventDefaultAdoptionTest {
 
     private static List<Object> ids(String sql) {
         List<Object> values = new ArrayList<>();
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet rows = s.executeQuery()) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement(sql);
+                ResultSet rows = s.executeQuery()) {
             while (rows.next()) {
                 values.add(rows.getObject(1));
             }

@@ -60,12 +60,16 @@ class EventRetentionTest {
         String closed = EventLogPartitions.cutAtNow(DB, true);
 
         clock.advance(Duration.ofDays(10));
-        assertThat(retention.dropExpired(clock.instant())).as("the youngest event is exactly the retention old").isEmpty();
+        assertThat(retention.dropExpired(clock.instant()))
+                .as("the youngest event is exactly the retention old")
+                .isEmpty();
         assertThat(eventIds()).contains(youngest);
 
         clock.advance(Duration.ofSeconds(1));
         assertThat(retention.dropExpired(clock.instant())).containsExactly(closed);
-        assertThat(EventLogPartitions.rangePartitions(DB)).doesNotContain(closed).isNotEmpty();
+        assertThat(EventLogPartitions.rangePartitions(DB))
+                .doesNotContain(closed)
+                .isNotEmpty();
         assertThat(eventIds()).isEmpty();
     }
 
@@ -88,7 +92,9 @@ class EventRetentionTest {
         acknowledge(dv, first, clock.instant());
 
         clock.advance(Duration.ofDays(30));
-        assertThat(retention.dropExpired(clock.instant())).as("30 days is the DV's max cursor age, not beyond").isEmpty();
+        assertThat(retention.dropExpired(clock.instant()))
+                .as("30 days is the DV's max cursor age, not beyond")
+                .isEmpty();
 
         clock.advance(Duration.ofSeconds(1));
         assertThat(retention.dropExpired(clock.instant())).containsExactly(closed);
@@ -123,10 +129,14 @@ class EventRetentionTest {
         webhookPosition(dv, null);
 
         clock.advance(Duration.ofDays(60));
-        assertThat(retention.dropExpired(clock.instant())).as("a webhook that delivered nothing yet").isEmpty();
+        assertThat(retention.dropExpired(clock.instant()))
+                .as("a webhook that delivered nothing yet")
+                .isEmpty();
 
         webhookPosition(dv, first);
-        assertThat(retention.dropExpired(clock.instant())).as("a webhook position has no max age").isEmpty();
+        assertThat(retention.dropExpired(clock.instant()))
+                .as("a webhook position has no max age")
+                .isEmpty();
 
         webhookPosition(dv, event(dv, clock.instant()));
         assertThat(retention.dropExpired(clock.instant())).containsExactly(closed);
@@ -138,14 +148,17 @@ class EventRetentionTest {
         new EventPartitions(database, new PartitionRepository()).ensureNext(0);
         event(dv, old);
         assertThat(retention.dropExpired(clock.instant()))
-                .as("the partition that holds the current transaction id still takes events").isEmpty();
+                .as("the partition that holds the current transaction id still takes events")
+                .isEmpty();
 
         EventLogPartitions.cutAtNow(DB, false);
         List<String> partitions = EventLogPartitions.rangePartitions(DB);
         event(dv, old);
         assertThat(count("SELECT count(*) FROM event_default")).isEqualTo(1);
 
-        assertThat(retention.dropExpired(clock.instant())).as("the highest partition and the default").isEmpty();
+        assertThat(retention.dropExpired(clock.instant()))
+                .as("the highest partition and the default")
+                .isEmpty();
         assertThat(EventLogPartitions.rangePartitions(DB)).isEqualTo(partitions);
         assertThat(count("SELECT count(*) FROM event")).isEqualTo(2);
     }
@@ -156,8 +169,9 @@ class EventRetentionTest {
         String closed = EventLogPartitions.cutAtNow(DB, true);
         clock.advance(Duration.ofDays(11));
 
-        try (Connection reader = DB.connect(); PreparedStatement s = reader.prepareStatement("SELECT count(*) FROM event")) {
-            s.executeQuery().close();    // a feed read in progress holds its lock until it ends
+        try (Connection reader = DB.connect();
+                PreparedStatement s = reader.prepareStatement("SELECT count(*) FROM event")) {
+            s.executeQuery().close(); // a feed read in progress holds its lock until it ends
             long started = System.nanoTime();
             assertThat(retention.dropExpired(clock.instant())).isEmpty();
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
@@ -170,11 +184,11 @@ class EventRetentionTest {
     // --- helpers ----------------------------------------------------------------------------------------------
 
     /** An event as the log holds it: its id and transaction id. */
-    private record Event(long id, String transactionId) {
-    }
+    private record Event(long id, String transactionId) {}
 
     private Event event(UUID dvId, Instant time) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement("""
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement("""
                 INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, naar)
                 VALUES (?, ?, gen_random_uuid(), 1, 'aangenomen') RETURNING id, CAST(transactie_id AS text)""")) {
             s.setTimestamp(1, Timestamp.from(time));
@@ -195,8 +209,7 @@ class EventRetentionTest {
                 INSERT INTO bevestiging (dv_id, cursor, cluster_epoch, transactie_id, event_id, tijdstip)
                 VALUES (?, 'opaque', 1, CAST(? AS xid8), ?, ?)
                 ON CONFLICT (dv_id) DO UPDATE SET transactie_id = excluded.transactie_id,
-                       event_id = excluded.event_id, tijdstip = excluded.tijdstip""",
-                dvId, event.transactionId(), event.id(), Timestamp.from(time));
+                       event_id = excluded.event_id, tijdstip = excluded.tijdstip""", dvId, event.transactionId(), event.id(), Timestamp.from(time));
     }
 
     /** The acknowledgement of a DV that has read nothing yet: the start position. */
@@ -207,8 +220,7 @@ class EventRetentionTest {
     private void webhookPosition(UUID dvId, Event event) {
         update("""
                 INSERT INTO webhookpositie (dv_id, transactie_id, event_id) VALUES (?, CAST(? AS xid8), ?)
-                ON CONFLICT (dv_id) DO UPDATE SET transactie_id = excluded.transactie_id, event_id = excluded.event_id""",
-                dvId, event == null ? null : event.transactionId(), event == null ? null : event.id());
+                ON CONFLICT (dv_id) DO UPDATE SET transactie_id = excluded.transactie_id, event_id = excluded.event_id""", dvId, event == null ? null : event.transactionId(), event == null ? null : event.id());
     }
 
     private UUID secondDv() {
@@ -218,7 +230,8 @@ class EventRetentionTest {
     }
 
     private static void update(String sql, Object... parameters) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 s.setObject(i + 1, parameters[i]);
             }
@@ -231,8 +244,9 @@ class EventRetentionTest {
 
     private static List<Long> eventIds() {
         List<Long> ids = new ArrayList<>();
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement("SELECT id FROM event ORDER BY id");
-             ResultSet rows = s.executeQuery()) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement("SELECT id FROM event ORDER BY id");
+                ResultSet rows = s.executeQuery()) {
             while (rows.next()) {
                 ids.add(rows.getLong(1));
             }
@@ -243,7 +257,9 @@ class EventRetentionTest {
     }
 
     private static long count(String sql) {
-        try (Connection c = DB.connect(); PreparedStatement s = c.prepareStatement(sql); ResultSet rows = s.executeQuery()) {
+        try (Connection c = DB.connect();
+                PreparedStatement s = c.prepareStatement(sql);
+                ResultSet rows = s.executeQuery()) {
             rows.next();
             return rows.getLong(1);
         } catch (SQLException e) {

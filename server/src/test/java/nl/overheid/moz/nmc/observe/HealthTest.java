@@ -34,11 +34,16 @@ class HealthTest {
 
     @BeforeAll
     static void start() {
-        Matcher url = Pattern.compile("^jdbc:postgresql://([^:/]+):(\\d+)/(.*)$").matcher(DB.url());
+        Matcher url =
+                Pattern.compile("^jdbc:postgresql://([^:/]+):(\\d+)/(.*)$").matcher(DB.url());
         assertThat(url.matches()).as(DB.url()).isTrue();
         proxy = new TcpProxy(Integer.parseInt(url.group(2)));
-        nmc = RunningNmc.start(DB, IAM, CLOCK, "db: {url: \"jdbc:postgresql://127.0.0.1:" + proxy.port() + "/"
-                + url.group(3) + "\"}\nobserve: {readiness-timeout: PT1S, schema-check-interval: PT1M}");
+        nmc = RunningNmc.start(
+                DB,
+                IAM,
+                CLOCK,
+                "db: {url: \"jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + url.group(3)
+                        + "\"}\nobserve: {readiness-timeout: PT1S, schema-check-interval: PT1M}");
         http = nmc.http();
     }
 
@@ -57,9 +62,11 @@ class HealthTest {
             assertThat(down.toString()).contains("unreachable");
             assertThat(http.get("/observe/health/live", null).status()).isIn(200, 204);
             // A DV's request meets the unreachable database: a 503 problem with Retry-After, never a 500.
-            var refused = http.post("/api/nmc/v1/decentraal/notificaties",
+            var refused = http.post(
+                    "/api/nmc/v1/decentraal/notificaties",
                     IAM.token(nl.overheid.moz.nmc.testing.TestNmc.DV_A, CLOCK.instant()),
-                    "{\"dvRef\":\"tijdens-storing\",\"berichttype\":\"" + nl.overheid.moz.nmc.testing.TestNmc.BERICHTTYPE
+                    "{\"dvRef\":\"tijdens-storing\",\"berichttype\":\""
+                            + nl.overheid.moz.nmc.testing.TestNmc.BERICHTTYPE
                             + "\",\"emailadres\":\"iemand@example.nl\"}");
             assertThat(refused.status()).isEqualTo(503);
             assertThat(refused.contentType()).startsWith("application/problem+json");
@@ -91,7 +98,8 @@ class HealthTest {
         DB.execute("INSERT INTO pepper_gecompromitteerd (doel, versie, gemarkeerd_op) VALUES ('ldv', 1, now())", null);
         try {
             // The duty applies what the database says, then refuses (logged each interval); readiness shows it.
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> nmc.nmc().pepperCompromises().refresh())
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> nmc.nmc().pepperCompromises().refresh())
                     .hasMessageContaining("ldv pepper");
             assertThat(assertReady("keys", false).toString()).contains("privacy.ldv-pepper");
         } finally {
@@ -120,7 +128,9 @@ class HealthTest {
     private static void awaitReady() {
         Instant deadline = Instant.now().plusSeconds(20);
         while (http.get("/observe/health/ready", null).status() != 200) {
-            assertThat(Instant.now()).as("ready again within 20 s after the database came back").isBefore(deadline);
+            assertThat(Instant.now())
+                    .as("ready again within 20 s after the database came back")
+                    .isBefore(deadline);
             try {
                 Thread.sleep(200);
             } catch (InterruptedException e) {

@@ -48,18 +48,19 @@ class MetricsTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
     @BeforeAll
     static void start() {
         DB.reset();
-        nmc = RunningNmc.start(DB, IAM, CLOCK,
+        nmc = RunningNmc.start(
+                DB,
+                IAM,
+                CLOCK,
                 "observe: {geen-contactgegevens: {window: PT1H, threshold: 0.5, min-notifications: 2}}");
         http = nmc.http();
         Logger.getLogger("nl.overheid.moz.nmc").addHandler(CAPTURE);
@@ -78,16 +79,22 @@ class MetricsTest {
     }
 
     private static Http.Response accept(String dvRef) {
-        return http.post("/api/nmc/v1/decentraal/notificaties", IAM.token(TestNmc.DV_A), Http.json(Map.of(
-                "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", "iemand@example.nl")));
+        return http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                IAM.token(TestNmc.DV_A),
+                Http.json(
+                        Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", "iemand@example.nl")));
     }
 
     @Test
     void theBacklogTheClaimsAndTheApiAreCountedAndTheTaskGaugesHaveEveryKind() {
         PrometheusText before = scrape();
         for (TaskKind kind : TaskKind.values()) {
-            assertThat(before.find("nmc_tasks_failed", Map.of("soort", kind.dbValue()))).as(kind.dbValue()).hasSize(1);
-            assertThat(before.find("nmc_tasks_backlog", Map.of("soort", kind.dbValue()))).hasSize(1);
+            assertThat(before.find("nmc_tasks_failed", Map.of("soort", kind.dbValue())))
+                    .as(kind.dbValue())
+                    .hasSize(1);
+            assertThat(before.find("nmc_tasks_backlog", Map.of("soort", kind.dbValue())))
+                    .hasSize(1);
         }
         Map<String, String> accepted = Map.of("operatie", ACCEPT, "status", "202");
         double requests = before.value("nmc_api_requests_total", accepted);
@@ -103,10 +110,14 @@ class MetricsTest {
         assertThat(queued.require("nmc_api_request_duration_seconds_count", Map.of("operatie", ACCEPT)))
                 .isEqualTo(latencyCount + 2);
         assertHistogramIsCumulative(queued, "nmc_api_request_duration_seconds", Map.of("operatie", ACCEPT));
-        assertThat(queued.require("nmc_tasks_backlog", Map.of("soort", "verzenden"))).isEqualTo(2);
-        assertThat(queued.require("nmc_tasks_oldest_due_seconds", Map.of("soort", "verzenden"))).isEqualTo(30);
-        assertThat(queued.require("nmc_sending_backlog", Map.of("dv", TestNmc.DV_A))).isEqualTo(2);
-        assertThat(queued.require("nmc_sending_backlog", Map.of("dv", TestNmc.DV_B))).isZero();
+        assertThat(queued.require("nmc_tasks_backlog", Map.of("soort", "verzenden")))
+                .isEqualTo(2);
+        assertThat(queued.require("nmc_tasks_oldest_due_seconds", Map.of("soort", "verzenden")))
+                .isEqualTo(30);
+        assertThat(queued.require("nmc_sending_backlog", Map.of("dv", TestNmc.DV_A)))
+                .isEqualTo(2);
+        assertThat(queued.require("nmc_sending_backlog", Map.of("dv", TestNmc.DV_B)))
+                .isZero();
 
         Map<String, String> sending = Map.of("soort", "verzenden");
         double rounds = queued.value("nmc_engine_claim_rounds_total", sending);
@@ -120,13 +131,17 @@ class MetricsTest {
         assertThat(sent.require("nmc_engine_claimed_tasks_total", sending)).isEqualTo(claimed + 2);
         assertHistogramIsCumulative(sent, "nmc_engine_claim_duration_seconds", sending);
         assertThat(sent.require("nmc_tasks_backlog", sending)).isZero();
-        assertThat(sent.require("nmc_sending_backlog", Map.of("dv", TestNmc.DV_A))).isZero();
-        assertThat(sent.require("nmc_send_budget_taken", standaardNow)).as("the two sends' tokens")
+        assertThat(sent.require("nmc_sending_backlog", Map.of("dv", TestNmc.DV_A)))
+                .isZero();
+        assertThat(sent.require("nmc_send_budget_taken", standaardNow))
+                .as("the two sends' tokens")
                 .isEqualTo(tokensTaken + 2);
-        assertThat(sent.require("nmc_send_budget_capacity", standaardNow)).as("3000 less the reconcile share")
+        assertThat(sent.require("nmc_send_budget_capacity", standaardNow))
+                .as("3000 less the reconcile share")
                 .isEqualTo(2700);
-        assertThat(sent.require("nmc_send_budget_taken", Map.of("service", "tweede", "doel", "sending",
-                "venster", "huidig"))).isZero();
+        assertThat(sent.require(
+                        "nmc_send_budget_taken", Map.of("service", "tweede", "doel", "sending", "venster", "huidig")))
+                .isZero();
     }
 
     @Test
@@ -134,21 +149,33 @@ class MetricsTest {
         Map<String, String> badRequest = Map.of("operatie", ACCEPT, "status", "400");
         Map<String, String> unknown = Map.of("operatie", "onbekend", "status", "404");
         PrometheusText before = scrape();
-        double problems = before.find("nmc_api_problems_total", badRequest).stream().mapToDouble(s -> s.value()).sum();
-        double notFound = before.find("nmc_api_problems_total", unknown).stream().mapToDouble(s -> s.value()).sum();
+        double problems = before.find("nmc_api_problems_total", badRequest).stream()
+                .mapToDouble(s -> s.value())
+                .sum();
+        double notFound = before.find("nmc_api_problems_total", unknown).stream()
+                .mapToDouble(s -> s.value())
+                .sum();
 
         assertThat(http.post("/api/nmc/v1/decentraal/notificaties", IAM.token(TestNmc.DV_A), "{\"dvRef\": 1}")
-                .status()).isEqualTo(400);
-        assertThat(http.get("/api/nmc/v1/bestaat-niet-" + System.nanoTime(), null).status()).isEqualTo(404);
-        assertThat(http.request("BREW", "/api/nmc/v1/koffie", null, null, null).status()).isIn(404, 405, 501);
+                        .status())
+                .isEqualTo(400);
+        assertThat(http.get("/api/nmc/v1/bestaat-niet-" + System.nanoTime(), null)
+                        .status())
+                .isEqualTo(404);
+        assertThat(http.request("BREW", "/api/nmc/v1/koffie", null, null, null).status())
+                .isIn(404, 405, 501);
 
         PrometheusText after = scrape();
         List<PrometheusText.Sample> bad = after.find("nmc_api_problems_total", badRequest);
         assertThat(bad.stream().mapToDouble(PrometheusText.Sample::value).sum()).isEqualTo(problems + 1);
-        assertThat(bad).allSatisfy(sample -> assertThat(sample.labels().get("type")).startsWith("http"));
-        assertThat(after.find("nmc_api_problems_total", unknown).stream().mapToDouble(s -> s.value()).sum())
+        assertThat(bad)
+                .allSatisfy(sample -> assertThat(sample.labels().get("type")).startsWith("http"));
+        assertThat(after.find("nmc_api_problems_total", unknown).stream()
+                        .mapToDouble(s -> s.value())
+                        .sum())
                 .isGreaterThanOrEqualTo(notFound + 1);
-        assertThat(after.samples()).as("no request path or method becomes a label")
+        assertThat(after.samples())
+                .as("no request path or method becomes a label")
                 .noneMatch(sample -> sample.labels().values().stream()
                         .anyMatch(value -> value.contains("bestaat-niet") || value.contains("BREW")));
     }
@@ -170,8 +197,10 @@ class MetricsTest {
                 .isEqualTo(before.value("nmc_engine_postponements_total", notify503) + 1);
 
         // A claim whose lease ran out: the task is due again with its old lease still set.
-        DB.execute("UPDATE taak SET due = now() - interval '1 hour', lease_tot = now() - interval '1 minute'"
-                + " WHERE soort = 'verzenden'", null);
+        DB.execute(
+                "UPDATE taak SET due = now() - interval '1 hour', lease_tot = now() - interval '1 minute'"
+                        + " WHERE soort = 'verzenden'",
+                null);
         ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
         assertThat(scrape().require("nmc_engine_lease_expiries_total", sending))
                 .isEqualTo(before.value("nmc_engine_lease_expiries_total", sending) + 1);
@@ -181,9 +210,18 @@ class MetricsTest {
     void aDvAboveTheGeenContactgegevensThresholdIsFlaggedAndLoggedOnce() {
         // Centralised notifications for numbers the Profielservice does not know end geen-contactgegevens.
         for (String dv : List.of(TestNmc.DV_A, TestNmc.DV_A, TestNmc.DV_B)) {
-            assertThat(http.post("/api/nmc/v1/centraal/notificaties", IAM.token(dv), Http.json(Map.of(
-                    "dvRef", "contact-" + System.nanoTime(), "berichttype", TestNmc.BERICHTTYPE,
-                    "identificerendNummer", "99999999"))).status()).isEqualTo(202);
+            assertThat(http.post(
+                                    "/api/nmc/v1/centraal/notificaties",
+                                    IAM.token(dv),
+                                    Http.json(Map.of(
+                                            "dvRef",
+                                            "contact-" + System.nanoTime(),
+                                            "berichttype",
+                                            TestNmc.BERICHTTYPE,
+                                            "identificerendNummer",
+                                            "99999999")))
+                            .status())
+                    .isEqualTo(202);
         }
         ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
         ManualRunner.of(nmc.nmc()).runDutiesOnce();
@@ -194,14 +232,19 @@ class MetricsTest {
         Map<String, String> b = Map.of("dv", TestNmc.DV_B);
         assertThat(metrics.require("nmc_geen_contactgegevens_terminal", a)).isEqualTo(2);
         assertThat(metrics.require("nmc_geen_contactgegevens_share", a)).isEqualTo(1.0);
-        assertThat(metrics.require("nmc_geen_contactgegevens_above_threshold", a)).isEqualTo(1);
+        assertThat(metrics.require("nmc_geen_contactgegevens_above_threshold", a))
+                .isEqualTo(1);
         assertThat(metrics.require("nmc_geen_contactgegevens_share", b)).isEqualTo(1.0);
         assertThat(metrics.require("nmc_geen_contactgegevens_above_threshold", b))
-                .as("one notification is below min-notifications").isZero();
+                .as("one notification is below min-notifications")
+                .isZero();
         synchronized (LOGGED) {
-            assertThat(LOGGED.stream().filter(r -> r.getLevel() == Level.WARNING
-                    && r.getMessage().contains("geen-contactgegevens") && r.getMessage().contains(TestNmc.DV_A)))
-                    .as("logged once over two duty runs").hasSize(1);
+            assertThat(LOGGED.stream()
+                            .filter(r -> r.getLevel() == Level.WARNING
+                                    && r.getMessage().contains("geen-contactgegevens")
+                                    && r.getMessage().contains(TestNmc.DV_A)))
+                    .as("logged once over two duty runs")
+                    .hasSize(1);
         }
     }
 
@@ -210,9 +253,12 @@ class MetricsTest {
         ManualRunner.of(nmc.nmc()).runDutiesOnce();
         Set<String> register = new HashSet<>(DB.query("SELECT oin FROM dienstverlener", null));
         List<PrometheusText.Sample> perDv = scrape().samples().stream()
-                .filter(sample -> sample.labels().containsKey("dv")).toList();
+                .filter(sample -> sample.labels().containsKey("dv"))
+                .toList();
         assertThat(perDv).isNotEmpty();
-        assertThat(perDv).allSatisfy(sample -> assertThat(register).contains(sample.labels().get("dv")));
+        assertThat(perDv)
+                .allSatisfy(
+                        sample -> assertThat(register).contains(sample.labels().get("dv")));
     }
 
     /** Every bucket holds at least the one below it, and +Inf equals the count. */
@@ -220,10 +266,11 @@ class MetricsTest {
         List<PrometheusText.Sample> buckets = new ArrayList<>(text.find(name + "_bucket", labels));
         assertThat(text.types().get(name)).isEqualTo("histogram");
         assertThat(buckets).hasSizeGreaterThan(5);
-        buckets.sort(java.util.Comparator.comparingDouble(s -> Double.parseDouble(s.labels().get("le")
-                .replace("+Inf", "Infinity"))));
+        buckets.sort(java.util.Comparator.comparingDouble(
+                s -> Double.parseDouble(s.labels().get("le").replace("+Inf", "Infinity"))));
         for (int i = 1; i < buckets.size(); i++) {
-            assertThat(buckets.get(i).value()).isGreaterThanOrEqualTo(buckets.get(i - 1).value());
+            assertThat(buckets.get(i).value())
+                    .isGreaterThanOrEqualTo(buckets.get(i - 1).value());
         }
         assertThat(buckets.getLast().labels().get("le")).isEqualTo("+Inf");
         assertThat(buckets.getLast().value()).isEqualTo(text.require(name + "_count", labels));

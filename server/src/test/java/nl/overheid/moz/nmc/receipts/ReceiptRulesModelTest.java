@@ -30,8 +30,7 @@ class ReceiptRulesModelTest {
     /** {@code server/models/lifecycle.receipts.tsv}, on the test class path (the server's pom adds {@code models/}). */
     private static final String TABLE = "lifecycle.receipts.tsv";
 
-    private record Row(Situation situation, String expected, String line) {
-    }
+    private record Row(Situation situation, String expected, String line) {}
 
     @Test
     void everySituationTheModelReachesIsDecidedByTheRealRulesAsInTheModel() throws IOException {
@@ -43,7 +42,9 @@ class ReceiptRulesModelTest {
                 differences.add(row.line() + "\n    the real ReceiptRules: " + actual);
             }
         }
-        assertThat(differences).as("rows of %s the real ReceiptRules decides differently", TABLE).isEmpty();
+        assertThat(differences)
+                .as("rows of %s the real ReceiptRules decides differently", TABLE)
+                .isEmpty();
     }
 
     @Test
@@ -66,10 +67,21 @@ class ReceiptRulesModelTest {
             flags.add("expired" + s.expired());
         }
         assertThat(receipts).containsExactlyInAnyOrder(ReceiptStatus.values());
-        assertThat(decisions).containsExactlyInAnyOrder("RecordOnly", "UnknownStatus", "Delivered", "DeliveredAgain",
-                "Ends", "Resend");
-        assertThat(flags).contains("nummer1", "nummer2", "olderfalse", "oldertrue", "basisfalse", "basistrue",
-                "withinfalse", "withintrue", "expiredfalse", "expiredtrue");
+        assertThat(decisions)
+                .containsExactlyInAnyOrder(
+                        "RecordOnly", "UnknownStatus", "Delivered", "DeliveredAgain", "Ends", "Resend");
+        assertThat(flags)
+                .contains(
+                        "nummer1",
+                        "nummer2",
+                        "olderfalse",
+                        "oldertrue",
+                        "basisfalse",
+                        "basistrue",
+                        "withinfalse",
+                        "withintrue",
+                        "expiredfalse",
+                        "expiredtrue");
     }
 
     @Test
@@ -94,7 +106,9 @@ class ReceiptRulesModelTest {
             case Decision.Resend r -> String.valueOf(r.fromBezorgd());
             default -> "-";
         };
-        return String.join("\t", d.getClass().getSimpleName(),
+        return String.join(
+                "\t",
+                d.getClass().getSimpleName(),
                 d.outcome() == null ? "-" : d.outcome().dbValue(),
                 d.to() == null ? "-" : d.to().dbValue(),
                 d.reden() == null ? "-" : d.reden().dbValue(),
@@ -106,16 +120,22 @@ class ReceiptRulesModelTest {
         for (String line : lines("RULE")) {
             String[] f = line.split("\t");
             assertThat(f).as(line).hasSize(14);
-            Situation s = new Situation(NotificatieStatus.of(f[1]), Integer.parseInt(f[2]), PogingStatus.of(f[3]),
-                    bool(f[4]), ReceiptStatus.valueOf(f[5]), bool(f[6]), bool(f[7]), bool(f[8]));
+            Situation s = new Situation(
+                    NotificatieStatus.of(f[1]),
+                    Integer.parseInt(f[2]),
+                    PogingStatus.of(f[3]),
+                    bool(f[4]),
+                    ReceiptStatus.valueOf(f[5]),
+                    bool(f[6]),
+                    bool(f[7]),
+                    bool(f[8]));
             rows.add(new Row(s, String.join("\t", f[9], f[10], f[11], f[12], f[13]), line));
         }
         return rows;
     }
 
     private static List<String> lines(String kind) throws IOException {
-        return table().stream()
-                .filter(line -> line.startsWith(kind + "\t")).toList();
+        return table().stream().filter(line -> line.startsWith(kind + "\t")).toList();
     }
 
     private static boolean bool(String value) {

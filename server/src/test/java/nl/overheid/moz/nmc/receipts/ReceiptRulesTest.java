@@ -28,8 +28,8 @@ class ReceiptRulesTest {
                             for (boolean basis : new boolean[] {false, true}) {
                                 for (boolean within : new boolean[] {false, true}) {
                                     for (boolean expired : new boolean[] {false, true}) {
-                                        all.add(new Situation(notificatie, nummer, poging, older, receipt, basis,
-                                                within, expired));
+                                        all.add(new Situation(
+                                                notificatie, nummer, poging, older, receipt, basis, within, expired));
                                     }
                                 }
                             }
@@ -46,7 +46,9 @@ class ReceiptRulesTest {
         for (Situation s : everySituation()) {
             Decision d = ReceiptRules.judge(s);
             if (d.to() != null) {
-                assertThat(AllowedTransitions.allowed(s.notificatie(), d.to())).as(s + " -> " + d).isTrue();
+                assertThat(AllowedTransitions.allowed(s.notificatie(), d.to()))
+                        .as(s + " -> " + d)
+                        .isTrue();
             }
         }
     }
@@ -99,10 +101,12 @@ class ReceiptRulesTest {
     void anAttemptThatIsNotRunningChangesNothingButForADeliveredOrWithinTheMebvPeriodOfItsDelivery() {
         for (Situation s : everySituation()) {
             boolean deliveredBasisWithin = s.notificatie() == NotificatieStatus.BEZORGD
-                    && s.poging() == PogingStatus.BEZORGD && s.basisOfBezorgd() && s.withinMebvPeriod();
+                    && s.poging() == PogingStatus.BEZORGD
+                    && s.basisOfBezorgd()
+                    && s.withinMebvPeriod();
             boolean deliveredOnAnyPoging = s.receipt() == ReceiptStatus.DELIVERED
                     && (s.notificatie() == NotificatieStatus.VERZONDEN
-                    || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND);
+                            || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND);
             if (!s.poging().running() && !deliveredBasisWithin && !deliveredOnAnyPoging) {
                 assertThat(ReceiptRules.judge(s).recordOnly()).as(s.toString()).isTrue();
             }
@@ -112,9 +116,10 @@ class ReceiptRulesTest {
     @Test
     void aDeliveredOnAnyAttemptThatIsNotOlderMakesVerzondenAndBezorgstatusOnbekendBezorgd() {
         for (Situation s : everySituation()) {
-            if (s.receipt() == ReceiptStatus.DELIVERED && !s.olderThanApplied()
+            if (s.receipt() == ReceiptStatus.DELIVERED
+                    && !s.olderThanApplied()
                     && (s.notificatie() == NotificatieStatus.VERZONDEN
-                    || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND)) {
+                            || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND)) {
                 assertThat(ReceiptRules.judge(s)).as(s.toString()).isEqualTo(new Decision.Delivered());
             }
         }
@@ -127,38 +132,72 @@ class ReceiptRulesTest {
                 .isEqualTo(new Decision.Delivered());
         // permanent-failure: niet-bezorgbaar, onbereikbaar
         assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.PERMANENT_FAILURE))
-                .isEqualTo(new Decision.Ends(PogingStatus.PERMANENT_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR,
-                        Reden.ONBEREIKBAAR, false));
+                .isEqualTo(new Decision.Ends(
+                        PogingStatus.PERMANENT_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, false));
         // temporary or technical failure on attempt 1: a resend
         assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.TECHNICAL_FAILURE))
                 .isEqualTo(new Decision.Resend(PogingStatus.TECHNISCH_MISLUKT, false));
         // on attempt 2: temporary → niet-bezorgbaar, technical → technisch-mislukt
         assertThat(judge(NotificatieStatus.VERZONDEN, 2, PogingStatus.VERZONDEN, ReceiptStatus.TEMPORARY_FAILURE))
-                .isEqualTo(new Decision.Ends(PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR,
-                        Reden.ONBEREIKBAAR, false));
+                .isEqualTo(new Decision.Ends(
+                        PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, false));
         assertThat(judge(NotificatieStatus.VERZONDEN, 2, PogingStatus.VERZONDEN, ReceiptStatus.TECHNICAL_FAILURE))
-                .isEqualTo(new Decision.Ends(PogingStatus.TECHNISCH_MISLUKT, NotificatieStatus.TECHNISCH_MISLUKT,
-                        Reden.TECHNISCH, false));
+                .isEqualTo(new Decision.Ends(
+                        PogingStatus.TECHNISCH_MISLUKT, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH, false));
         // after geldig_tot: verlopen instead of a resend
-        assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, false,
-                ReceiptStatus.TEMPORARY_FAILURE, false, true, true)))
-                .isEqualTo(new Decision.Ends(PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.VERLOPEN,
-                        Reden.VERLOPEN, false));
+        assertThat(ReceiptRules.judge(new Situation(
+                        NotificatieStatus.VERZONDEN,
+                        1,
+                        PogingStatus.VERZONDEN,
+                        false,
+                        ReceiptStatus.TEMPORARY_FAILURE,
+                        false,
+                        true,
+                        true)))
+                .isEqualTo(new Decision.Ends(
+                        PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.VERLOPEN, Reden.VERLOPEN, false));
         // bezorgd: a temporary failure within the period on the delivered attempt 1 plans the resend
-        assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.BEZORGD, 1, PogingStatus.BEZORGD, false,
-                ReceiptStatus.TEMPORARY_FAILURE, true, true, false)))
+        assertThat(ReceiptRules.judge(new Situation(
+                        NotificatieStatus.BEZORGD,
+                        1,
+                        PogingStatus.BEZORGD,
+                        false,
+                        ReceiptStatus.TEMPORARY_FAILURE,
+                        true,
+                        true,
+                        false)))
                 .isEqualTo(new Decision.Resend(PogingStatus.TIJDELIJK_MISLUKT, true));
         // ... a new delivered replaces the finalise task
-        assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.BEZORGD, 1, PogingStatus.BEZORGD, false,
-                ReceiptStatus.DELIVERED, true, true, false))).isEqualTo(new Decision.DeliveredAgain());
+        assertThat(ReceiptRules.judge(new Situation(
+                        NotificatieStatus.BEZORGD,
+                        1,
+                        PogingStatus.BEZORGD,
+                        false,
+                        ReceiptStatus.DELIVERED,
+                        true,
+                        true,
+                        false)))
+                .isEqualTo(new Decision.DeliveredAgain());
         // ... but after the period a failure is only recorded
-        assertThat(ReceiptRules.judge(new Situation(NotificatieStatus.BEZORGD, 1, PogingStatus.BEZORGD, false,
-                ReceiptStatus.PERMANENT_FAILURE, true, false, false))).isEqualTo(new Decision.RecordOnly());
+        assertThat(ReceiptRules.judge(new Situation(
+                        NotificatieStatus.BEZORGD,
+                        1,
+                        PogingStatus.BEZORGD,
+                        false,
+                        ReceiptStatus.PERMANENT_FAILURE,
+                        true,
+                        false,
+                        false)))
+                .isEqualTo(new Decision.RecordOnly());
         // bezorgstatus-onbekend: a late delivered or permanent failure corrects it; a temporary one does not
         assertThat(judge(NotificatieStatus.BEZORGSTATUS_ONBEKEND, 1, PogingStatus.ONBEKEND, ReceiptStatus.DELIVERED))
                 .isEqualTo(new Decision.Delivered());
-        assertThat(judge(NotificatieStatus.BEZORGSTATUS_ONBEKEND, 1, PogingStatus.ONBEKEND,
-                ReceiptStatus.TEMPORARY_FAILURE)).isEqualTo(new Decision.RecordOnly());
+        assertThat(judge(
+                        NotificatieStatus.BEZORGSTATUS_ONBEKEND,
+                        1,
+                        PogingStatus.ONBEKEND,
+                        ReceiptStatus.TEMPORARY_FAILURE))
+                .isEqualTo(new Decision.RecordOnly());
         // a status the NMC does not know is recorded and counted
         assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.UNKNOWN))
                 .isEqualTo(new Decision.UnknownStatus());
@@ -169,7 +208,8 @@ class ReceiptRulesTest {
         java.time.Instant now = java.time.Instant.parse("2026-12-01T10:00:00Z");
         assertThat(ReceiptRules.effectiveCompletedAt(now.minusSeconds(60), now)).isEqualTo(now.minusSeconds(60));
         assertThat(ReceiptRules.effectiveCompletedAt(now.plusSeconds(3600), now))
-                .as("a NotifyNL clock ahead of ours is capped").isEqualTo(now);
+                .as("a NotifyNL clock ahead of ours is capped")
+                .isEqualTo(now);
         assertThat(ReceiptRules.effectiveCompletedAt(null, now)).isEqualTo(now);
     }
 
@@ -178,8 +218,11 @@ class ReceiptRulesTest {
         java.time.Instant delivered = java.time.Instant.parse("2026-12-01T10:00:00Z");
         java.time.Duration period = java.time.Duration.ofDays(7);
         assertThat(ReceiptRules.withinMebvPeriod(null, delivered, period)).isTrue();
-        assertThat(ReceiptRules.withinMebvPeriod(delivered, delivered.plus(period), period)).isTrue();
-        assertThat(ReceiptRules.withinMebvPeriod(delivered, delivered.plus(period).plusNanos(1000), period)).isFalse();
+        assertThat(ReceiptRules.withinMebvPeriod(delivered, delivered.plus(period), period))
+                .isTrue();
+        assertThat(ReceiptRules.withinMebvPeriod(
+                        delivered, delivered.plus(period).plusNanos(1000), period))
+                .isFalse();
     }
 
     private static Decision judge(NotificatieStatus n, int nummer, PogingStatus p, ReceiptStatus r) {

@@ -13,8 +13,10 @@ import org.junit.jupiter.api.Test;
 class ReconcileScheduleTest {
 
     private final Instant sent = Instant.parse("2026-12-01T09:00:00Z");
-    private final ReconcileSchedule schedule = new ReconcileSchedule(ReconcileSchedule.DEFAULT_STEPS,
-            ReconcileSchedule.DEFAULT_INTERVAL, ReconcileSchedule.DEFAULT_NOTIFY_RETENTION);
+    private final ReconcileSchedule schedule = new ReconcileSchedule(
+            ReconcileSchedule.DEFAULT_STEPS,
+            ReconcileSchedule.DEFAULT_INTERVAL,
+            ReconcileSchedule.DEFAULT_NOTIFY_RETENTION);
 
     @Test
     void theQueriesFollowTheStepsThenDailyUntilTheRetentionEnds() {
@@ -29,9 +31,17 @@ class ReconcileScheduleTest {
             assertThat(next.get()).isAfter(at);
             at = next.get();
         }
-        assertThat(asked).containsExactly(Duration.ofHours(1), Duration.ofHours(6), Duration.ofHours(24),
-                Duration.ofDays(2), Duration.ofDays(3), Duration.ofDays(4), Duration.ofDays(5), Duration.ofDays(6),
-                Duration.ofDays(7));
+        assertThat(asked)
+                .containsExactly(
+                        Duration.ofHours(1),
+                        Duration.ofHours(6),
+                        Duration.ofHours(24),
+                        Duration.ofDays(2),
+                        Duration.ofDays(3),
+                        Duration.ofDays(4),
+                        Duration.ofDays(5),
+                        Duration.ofDays(6),
+                        Duration.ofDays(7));
     }
 
     @Test
@@ -42,17 +52,20 @@ class ReconcileScheduleTest {
 
     @Test
     void theLastQueryIsCappedAtTheEndOfTheRetention() {
-        ReconcileSchedule shortRetention = new ReconcileSchedule(ReconcileSchedule.DEFAULT_STEPS,
-                Duration.ofDays(1), Duration.ofHours(30));
-        assertThat(shortRetention.next(sent, sent.plus(Duration.ofHours(24)))).contains(sent.plus(Duration.ofHours(30)));
+        ReconcileSchedule shortRetention =
+                new ReconcileSchedule(ReconcileSchedule.DEFAULT_STEPS, Duration.ofDays(1), Duration.ofHours(30));
+        assertThat(shortRetention.next(sent, sent.plus(Duration.ofHours(24))))
+                .contains(sent.plus(Duration.ofHours(30)));
         assertThat(shortRetention.next(sent, sent.plus(Duration.ofHours(30)))).isEmpty();
     }
 
     @Test
     void aScheduleWithoutStepsOrIntervalIsRefused() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ReconcileSchedule(List.of(), Duration.ofDays(1),
-                Duration.ofDays(7))).isInstanceOf(IllegalArgumentException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ReconcileSchedule(List.of(Duration.ofHours(1)),
-                Duration.ZERO, Duration.ofDays(7))).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new ReconcileSchedule(List.of(), Duration.ofDays(1), Duration.ofDays(7)))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new ReconcileSchedule(List.of(Duration.ofHours(1)), Duration.ZERO, Duration.ofDays(7)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -23,25 +23,33 @@ class RegisterCacheTest {
     @BeforeEach
     void seed() {
         DB.reset();
-        register.upsert(List.of(new Berichttype("b-1", UUID.randomUUID(), "standaard", null, 5, "activiteit")),
+        register.upsert(
+                List.of(new Berichttype("b-1", UUID.randomUUID(), "standaard", null, 5, "activiteit")),
                 List.of(new Register.DvSeed(OIN, "DV", List.of("b-1"), 10)));
     }
 
     @Test
     void aDvIsReadOnceWithinTheTtlAndAgainAfterIt() {
-        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute()).isEqualTo(10);
+        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute())
+                .isEqualTo(10);
         DB.execute("UPDATE dienstverlener SET quotum_per_minuut = 20", null);
-        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute()).as("cached").isEqualTo(10);
+        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute())
+                .as("cached")
+                .isEqualTo(10);
         clock.advance(Duration.ofSeconds(5));
-        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute()).as("read again").isEqualTo(20);
-        assertThat(register.dienstverlenerByOin("00000001000000000000")).as("an unknown OIN").isEmpty();
+        assertThat(register.dienstverlenerByOin(OIN).orElseThrow().quotaPerMinute())
+                .as("read again")
+                .isEqualTo(20);
+        assertThat(register.dienstverlenerByOin("00000001000000000000"))
+                .as("an unknown OIN")
+                .isEmpty();
     }
 
     @Test
     void berichttypenAreCachedAndSeedingDropsTheCache() {
         assertThat(register.berichttypen(Set.of("b-1", "b-2")).keySet()).containsExactly("b-1");
-        register.upsert(List.of(new Berichttype("b-2", UUID.randomUUID(), "standaard", null, 5, "activiteit")),
-                List.of());
+        register.upsert(
+                List.of(new Berichttype("b-2", UUID.randomUUID(), "standaard", null, 5, "activiteit")), List.of());
         assertThat(register.berichttypen(Set.of("b-1", "b-2")).keySet()).containsExactlyInAnyOrder("b-1", "b-2");
         DB.execute("DELETE FROM berichttype WHERE code = 'b-2'", null);
         assertThat(register.berichttypen(Set.of("b-2"))).as("cached").containsKey("b-2");

@@ -25,11 +25,9 @@ record DataMap(String intro, Map<String, String> personalClasses, Map<String, Ru
     /** The classes of {@code personal}; {@code clear} exists to be named and refused. */
     static final Set<String> CLASSES = Set.of("none", "pseudonymous", "encrypted", "clear");
 
-    record Rule(String id, String text, String setting, boolean planned) {
-    }
+    record Rule(String id, String text, String setting, boolean planned) {}
 
-    record Table(String name, String purpose, String retention, String since, List<Column> columns) {
-    }
+    record Table(String name, String purpose, String retention, String since, List<Column> columns) {}
 
     /** A column; {@code retention} and {@code since} are the column's own or else its table's. */
     record Column(String table, String name, String purpose, String personal, String retention, String since) {
@@ -48,13 +46,20 @@ record DataMap(String intro, Map<String, String> personalClasses, Map<String, Ru
         }
         keys(root, "the map", Set.of("intro", "personal", "retention", "tables"));
         Map<String, String> classes = new LinkedHashMap<>();
-        root.path("personal").properties().forEach(e -> classes.put(e.getKey(), e.getValue().asText()));
+        root.path("personal")
+                .properties()
+                .forEach(e -> classes.put(e.getKey(), e.getValue().asText()));
         Map<String, Rule> rules = new LinkedHashMap<>();
         root.path("retention").properties().forEach(e -> {
             JsonNode rule = e.getValue();
             keys(rule, "retention rule " + e.getKey(), Set.of("rule", "setting", "planned"));
-            rules.put(e.getKey(), new Rule(e.getKey(), text(rule, "rule"), optional(rule, "setting"),
-                    rule.path("planned").asBoolean(false)));
+            rules.put(
+                    e.getKey(),
+                    new Rule(
+                            e.getKey(),
+                            text(rule, "rule"),
+                            optional(rule, "setting"),
+                            rule.path("planned").asBoolean(false)));
         });
         List<Table> tables = new ArrayList<>();
         root.path("tables").properties().forEach(t -> {
@@ -66,8 +71,14 @@ record DataMap(String intro, Map<String, String> personalClasses, Map<String, Ru
             table.path("columns").properties().forEach(c -> {
                 JsonNode column = c.getValue();
                 keys(column, name + "." + c.getKey(), Set.of("purpose", "personal", "retention", "since"));
-                columns.add(new Column(name, c.getKey(), text(column, "purpose"), text(column, "personal"),
-                        optional(column, "retention") != null ? optional(column, "retention") : optional(table, "retention"),
+                columns.add(new Column(
+                        name,
+                        c.getKey(),
+                        text(column, "purpose"),
+                        text(column, "personal"),
+                        optional(column, "retention") != null
+                                ? optional(column, "retention")
+                                : optional(table, "retention"),
                         optional(column, "since") != null ? optional(column, "since") : since));
             });
             tables.add(new Table(name, text(table, "purpose"), optional(table, "retention"), since, columns));
@@ -82,25 +93,43 @@ record DataMap(String intro, Map<String, String> personalClasses, Map<String, Ru
     /** The Markdown view of the map: the intro, the classes, the rules and a table of columns per table. */
     String markdown() {
         StringBuilder md = new StringBuilder();
-        md.append("<!-- Rendered from data-map.yaml by DataMapTest (-Dnmc.datamap.render=true); edit the YAML. -->\n\n");
+        md.append(
+                "<!-- Rendered from data-map.yaml by DataMapTest (-Dnmc.datamap.render=true); edit the YAML. -->\n\n");
         md.append("# Data map\n\n").append(intro).append("\n\n## Personal data\n\n| class | meaning |\n|---|---|\n");
-        personalClasses.forEach((name, meaning) -> md.append("| `").append(name).append("` | ").append(meaning)
-                .append(" |\n"));
+        personalClasses.forEach((name, meaning) ->
+                md.append("| `").append(name).append("` | ").append(meaning).append(" |\n"));
         md.append("\n## Retention rules\n\n| rule | what removes or erases it | setting |\n|---|---|---|\n");
-        rules.values().forEach(rule -> md.append("| `").append(rule.id()).append("` | ")
-                .append(rule.planned() ? "*(not built yet)* " : "").append(rule.text()).append(" | ")
-                .append(rule.setting() == null ? "" : "`" + rule.setting() + "`").append(" |\n"));
+        rules.values()
+                .forEach(rule -> md.append("| `")
+                        .append(rule.id())
+                        .append("` | ")
+                        .append(rule.planned() ? "*(not built yet)* " : "")
+                        .append(rule.text())
+                        .append(" | ")
+                        .append(rule.setting() == null ? "" : "`" + rule.setting() + "`")
+                        .append(" |\n"));
         for (Table table : tables) {
-            md.append("\n## `").append(table.name()).append("`\n\n")
-                    .append(Character.toUpperCase(table.purpose().charAt(0))).append(table.purpose().substring(1));
+            md.append("\n## `")
+                    .append(table.name())
+                    .append("`\n\n")
+                    .append(Character.toUpperCase(table.purpose().charAt(0)))
+                    .append(table.purpose().substring(1));
             if (table.since() != null) {
                 md.append(" (from ").append(table.since()).append(")");
             }
-            md.append(". Retention: `").append(table.retention()).append("`.\n\n")
+            md.append(". Retention: `")
+                    .append(table.retention())
+                    .append("`.\n\n")
                     .append("| column | personal data | retention | purpose |\n|---|---|---|---|\n");
             for (Column column : table.columns()) {
-                md.append("| `").append(column.name()).append("` | ").append(column.personal()).append(" | `")
-                        .append(column.retention()).append("` | ").append(column.purpose());
+                md.append("| `")
+                        .append(column.name())
+                        .append("` | ")
+                        .append(column.personal())
+                        .append(" | `")
+                        .append(column.retention())
+                        .append("` | ")
+                        .append(column.purpose());
                 if (column.since() != null && table.since() == null) {
                     md.append(" (from ").append(column.since()).append(")");
                 }
@@ -117,7 +146,8 @@ record DataMap(String intro, Map<String, String> personalClasses, Map<String, Ru
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("cannot find " + YAML + " above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "cannot find " + YAML + " above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }

@@ -41,19 +41,28 @@ class DataMapTest {
      * subject's pseudonym. Columns ending in {@code _hmac} or {@code _versleuteld}, and references to a
      * pseudonymous key, are found by rule.
      */
-    private static final Set<String> KNOWN_PSEUDONYMOUS = Set.of("notificatie.id", "notificatie.trace_id",
-            "notificatie.ldv_betrokkene", "poging.id", "poging.notify_id", "poging.duplicaat_notify_ids",
-            "ontvangst.notify_id", "event.notificatie", "taak.trace_id");
+    private static final Set<String> KNOWN_PSEUDONYMOUS = Set.of(
+            "notificatie.id",
+            "notificatie.trace_id",
+            "notificatie.ldv_betrokkene",
+            "poging.id",
+            "poging.notify_id",
+            "poging.duplicaat_notify_ids",
+            "ontvangst.notify_id",
+            "event.notificatie",
+            "taak.trace_id");
 
     /** table.column → data type, partitions folded into their root, Flyway's history left out. */
     private static Map<String, String> schema;
+
     private static Set<String> appliedVersions;
 
     @BeforeAll
     static void readTheSchema() throws SQLException {
         schema = new LinkedHashMap<>();
         appliedVersions = new HashSet<>();
-        try (Connection c = DB.connect(); Statement s = c.createStatement()) {
+        try (Connection c = DB.connect();
+                Statement s = c.createStatement()) {
             try (ResultSet rows = s.executeQuery("""
                     SELECT DISTINCT r.relname AS tabel, c.column_name, c.data_type, c.ordinal_position
                       FROM information_schema.columns c
@@ -67,8 +76,8 @@ class DataMapTest {
                     schema.put(rows.getString(1) + "." + rows.getString(2), rows.getString(3));
                 }
             }
-            try (ResultSet rows = s.executeQuery(
-                    "SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL")) {
+            try (ResultSet rows =
+                    s.executeQuery("SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL")) {
                 while (rows.next()) {
                     appliedVersions.add("V" + rows.getString(1));
                 }
@@ -106,8 +115,8 @@ class DataMapTest {
 
     @Test
     void theColumnsThatHoldPersonalDataAreClassedAsSuchAndNoneInTheClear() throws SQLException {
-        Map<String, String> classes = MAP.columns().stream()
-                .collect(Collectors.toMap(DataMap.Column::qualified, DataMap.Column::personal));
+        Map<String, String> classes =
+                MAP.columns().stream().collect(Collectors.toMap(DataMap.Column::qualified, DataMap.Column::personal));
         List<String> problems = new ArrayList<>();
         classes.forEach((column, personal) -> {
             if (!DataMap.CLASSES.contains(personal)) {
@@ -148,16 +157,18 @@ class DataMapTest {
             }
         }
         var defaults = new com.fasterxml.jackson.databind.ObjectMapper(
-                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                        new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
                 .readTree(getClass().getResourceAsStream("/application.yaml"));
         for (DataMap.Rule rule : MAP.rules().values()) {
-            if (rule.setting() != null && !rule.planned()
+            if (rule.setting() != null
+                    && !rule.planned()
                     && defaults.at("/" + rule.setting().replace('.', '/')).isMissingNode()) {
                 problems.add("rule " + rule.id() + ": setting " + rule.setting() + " is not in application.yaml");
             }
         }
         Set<String> used = MAP.columns().stream().map(DataMap.Column::retention).collect(Collectors.toSet());
-        MAP.rules().keySet().stream().filter(rule -> !used.contains(rule))
+        MAP.rules().keySet().stream()
+                .filter(rule -> !used.contains(rule))
                 .forEach(rule -> problems.add("rule " + rule + " is used by no column"));
         assertThat(problems).as("the retention rules").isEmpty();
     }
@@ -177,7 +188,9 @@ class DataMapTest {
     /** Every foreign-key column as {referring table.column, referred table.column}. */
     private static List<String[]> references() throws SQLException {
         List<String[]> references = new ArrayList<>();
-        try (Connection c = DB.connect(); Statement s = c.createStatement(); ResultSet rows = s.executeQuery("""
+        try (Connection c = DB.connect();
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("""
                 SELECT cl.relname || '.' || a.attname, rf.relname || '.' || ra.attname
                   FROM pg_constraint co
                   JOIN pg_class cl ON cl.oid = co.conrelid

@@ -39,22 +39,25 @@ class MigrationGuardTest {
         flyway(database, "5").migrate();
 
         try (Connection c = DriverManager.getConnection(database.url(), database.user(), database.password());
-             Statement s = c.createStatement();
-             var rows = s.executeQuery("SELECT max(version) FROM flyway_schema_history WHERE success")) {
+                Statement s = c.createStatement();
+                var rows = s.executeQuery("SELECT max(version) FROM flyway_schema_history WHERE success")) {
             rows.next();
             assertThat(rows.getString(1)).isEqualTo("5");
         }
     }
 
     private static Flyway flyway(TestDatabase database, String target) {
-        return Flyway.configure().dataSource(database.url(), database.user(), database.password())
-                .locations("classpath:db/migration").target(target).load();
+        return Flyway.configure()
+                .dataSource(database.url(), database.user(), database.password())
+                .locations("classpath:db/migration")
+                .target(target)
+                .load();
     }
 
     /** A notification in {@code status} as V4 knew it: the row and its events, written in one transaction. */
     private static void insertNotificatie(TestDatabase database, String status) throws SQLException {
         try (Connection c = DriverManager.getConnection(database.url(), database.user(), database.password());
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.execute("INSERT INTO dienstverlener (id, oin, naam) VALUES ('" + DV + "', '00000000000000000055', 'DV')");
             s.execute("INSERT INTO berichttype (code, notify_template_id) VALUES ('oud', gen_random_uuid())");
@@ -66,8 +69,8 @@ class MigrationGuardTest {
                     VALUES ('%1$s', '%2$s', sha256('x'::bytea), 1, sha256('y'::bytea), 'oud', 'decentraal',
                             'aangenomen', 1, '\\x01', '\\x02', '\\x03', 1, '0af7651916cd43dd8448eb211c80319c', now())
                     """.formatted(id, DV));
-            s.execute("INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar) VALUES (now(), '"
-                    + DV + "', '" + id + "', 1, NULL, 'aangenomen')");
+            s.execute("INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, van, naar) VALUES (now(), '" + DV
+                    + "', '" + id + "', 1, NULL, 'aangenomen')");
             c.commit();
             if (!status.equals("aangenomen")) {
                 s.execute("UPDATE notificatie SET status = '" + status + "', versie = 2, laatste_reden = '" + status

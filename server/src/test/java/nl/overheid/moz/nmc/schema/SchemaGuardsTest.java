@@ -35,8 +35,9 @@ class SchemaGuardsTest {
         DB.reset();
         c = DB.connect();
         exec("INSERT INTO dienstverlener (id, oin, naam) VALUES ('" + DV + "', '00000000000000000042', 'schema DV')");
-        exec("INSERT INTO berichttype (code, notify_template_id, verwerkingsactiviteit) "
-                + "VALUES ('schema-check', gen_random_uuid(), 'https://register.example.nl/verwerkingsactiviteiten/x')");
+        exec(
+                "INSERT INTO berichttype (code, notify_template_id, verwerkingsactiviteit) "
+                        + "VALUES ('schema-check', gen_random_uuid(), 'https://register.example.nl/verwerkingsactiviteiten/x')");
         c.commit();
     }
 
@@ -59,7 +60,9 @@ class SchemaGuardsTest {
 
     @Test
     void theAcceptancePairCannotBeAddedTwiceBecauseNullsAreNotDistinct() {
-        refused("23505", "INSERT INTO toegestane_overgang VALUES (NULL, 'aangenomen', 'dubbel')",
+        refused(
+                "23505",
+                "INSERT INTO toegestane_overgang VALUES (NULL, 'aangenomen', 'dubbel')",
                 "toegestane_overgang_uk");
     }
 
@@ -175,7 +178,8 @@ class SchemaGuardsTest {
         exec("UPDATE notificatie SET datasleutel_gewrapt = NULL, geldig_tot = now() WHERE id = '" + id + "'");
         c.commit();
 
-        assertThat(one("SELECT datasleutel_gewrapt IS NULL FROM notificatie WHERE id = '" + id + "'")).isEqualTo("t");
+        assertThat(one("SELECT datasleutel_gewrapt IS NULL FROM notificatie WHERE id = '" + id + "'"))
+                .isEqualTo("t");
         assertThat(status(id)).isEqualTo("aangenomen:1");
     }
 
@@ -224,8 +228,9 @@ class SchemaGuardsTest {
         transition(id, "geannuleerd");
         c.commit();
 
-        refused("NM001", "UPDATE notificatie SET status = 'in-verzending', versie = versie + 1"
-                + " WHERE id = '" + id + "'");
+        refused(
+                "NM001",
+                "UPDATE notificatie SET status = 'in-verzending', versie = versie + 1" + " WHERE id = '" + id + "'");
     }
 
     @Test
@@ -247,9 +252,14 @@ class SchemaGuardsTest {
         refusedAtCommit("NM002");
 
         assertThat(column("SELECT volgnummer || ':' || coalesce(van, '-') || '>' || naar FROM event"
-                + " WHERE notificatie = '" + id + "' ORDER BY volgnummer"))
-                .containsExactly("1:->aangenomen", "2:aangenomen>in-verzending", "3:in-verzending>verzonden",
-                        "4:verzonden>verzonden", "5:verzonden>bezorgd", "6:bezorgd>verzonden");
+                        + " WHERE notificatie = '" + id + "' ORDER BY volgnummer"))
+                .containsExactly(
+                        "1:->aangenomen",
+                        "2:aangenomen>in-verzending",
+                        "3:in-verzending>verzonden",
+                        "4:verzonden>verzonden",
+                        "5:verzonden>bezorgd",
+                        "6:bezorgd>verzonden");
     }
 
     // --- event log ----------------------------------------------------------------------------------------
@@ -270,7 +280,8 @@ class SchemaGuardsTest {
 
         exec("DELETE FROM event WHERE notificatie = '" + id + "'");
         c.commit();
-        assertThat(one("SELECT count(*) FROM event WHERE notificatie = '" + id + "'")).isEqualTo("0");
+        assertThat(one("SELECT count(*) FROM event WHERE notificatie = '" + id + "'"))
+                .isEqualTo("0");
     }
 
     @Test
@@ -301,7 +312,8 @@ class SchemaGuardsTest {
         }
         c.commit();
 
-        assertThat(one("SELECT count(*) FROM ontvangst WHERE poging = '" + poging + "'")).isEqualTo("2");
+        assertThat(one("SELECT count(*) FROM ontvangst WHERE poging = '" + poging + "'"))
+                .isEqualTo("2");
     }
 
     @Test
@@ -328,10 +340,14 @@ class SchemaGuardsTest {
     void aTaskOfAKindThatCallsNotifyNlNamesTheBudgetItSpends() throws SQLException {
         UUID id = accepted();
         for (String kind : new String[] {"verzenden", "reconcilieren"}) {
-            refused("23514", "INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('" + kind + "', '" + DV
-                    + "', '" + id + "', now())", "taak_budget_ck");
+            refused(
+                    "23514",
+                    "INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('" + kind + "', '" + DV + "', '" + id
+                            + "', now())",
+                    "taak_budget_ck");
         }
-        exec("INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('vaststellen', '" + DV + "', '" + id + "', now())");
+        exec("INSERT INTO taak (soort, dv_id, notificatie, due) VALUES ('vaststellen', '" + DV + "', '" + id
+                + "', now())");
     }
 
     @Test
@@ -366,12 +382,13 @@ class SchemaGuardsTest {
 
         String withConjunct = plan("SELECT * FROM event WHERE dv_id = '" + DV + "' AND transactie_id >= '" + cursor
                 + "'::xid8 AND (transactie_id, id) > ('" + cursor + "'::xid8, 0)");
-        String rowComparisonOnly = plan("SELECT * FROM event WHERE dv_id = '" + DV + "' AND (transactie_id, id) > ('"
-                + cursor + "'::xid8, 0)");
+        String rowComparisonOnly = plan(
+                "SELECT * FROM event WHERE dv_id = '" + DV + "' AND (transactie_id, id) > ('" + cursor + "'::xid8, 0)");
 
         assertThat(withConjunct).contains(" on event_ptest ");
         assertThat(earlier).allSatisfy(partition -> assertThat(withConjunct).doesNotContain(" on " + partition + " "));
-        assertThat(rowComparisonOnly).as("a row comparison alone prunes nothing: why the feed has the conjunct")
+        assertThat(rowComparisonOnly)
+                .as("a row comparison alone prunes nothing: why the feed has the conjunct")
                 .contains(" on event_p0 ", " on event_ptest ");
     }
 
@@ -389,10 +406,16 @@ class SchemaGuardsTest {
         String inFirstPartition = plan("EXECUTE feed('" + DV + "', '5', 0, 100)");
         String aboveTheWatermark = plan("EXECUTE feed('" + DV + "', '" + laterPartition + "', 0, 100)");
 
-        assertThat(inFirstPartition).as("a generic plan: the parameters are not folded in").contains("dv_id = $1");
-        assertThat(inFirstPartition).contains("Subplans Removed", " on event_p0 ").doesNotContain("event_ptest");
-        assertThat(aboveTheWatermark).as("a cursor above the watermark reads no partition at all")
-                .contains("Subplans Removed").doesNotContain(" on event_");
+        assertThat(inFirstPartition)
+                .as("a generic plan: the parameters are not folded in")
+                .contains("dv_id = $1");
+        assertThat(inFirstPartition)
+                .contains("Subplans Removed", " on event_p0 ")
+                .doesNotContain("event_ptest");
+        assertThat(aboveTheWatermark)
+                .as("a cursor above the watermark reads no partition at all")
+                .contains("Subplans Removed")
+                .doesNotContain(" on event_");
     }
 
     // --- helpers ------------------------------------------------------------------------------------------
@@ -493,8 +516,11 @@ class SchemaGuardsTest {
     }
 
     private static void assertRefused(ThrowingCallable action, String sqlState, String... inMessage) {
-        var refusal = assertThatThrownBy(action).isInstanceOf(SQLException.class)
-                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).as(e.getMessage()).isEqualTo(sqlState));
+        var refusal = assertThatThrownBy(action)
+                .isInstanceOf(SQLException.class)
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState())
+                        .as(e.getMessage())
+                        .isEqualTo(sqlState));
         for (String part : inMessage) {
             refusal.hasMessageContaining(part);
         }
@@ -513,7 +539,8 @@ class SchemaGuardsTest {
 
     private List<String> column(String query) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Statement statement = c.createStatement(); ResultSet result = statement.executeQuery(query)) {
+        try (Statement statement = c.createStatement();
+                ResultSet result = statement.executeQuery(query)) {
             while (result.next()) {
                 rows.add(result.getString(1));
             }

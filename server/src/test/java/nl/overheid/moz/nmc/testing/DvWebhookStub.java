@@ -42,8 +42,7 @@ public final class DvWebhookStub implements AutoCloseable {
     public static final String PATH = "/webhook";
 
     /** What the DV concluded about one call. */
-    public record Verdict(boolean valid, String kid, String reason) {
-    }
+    public record Verdict(boolean valid, String kid, String reason) {}
 
     private final WireMockServer server;
     private final Verifier verifier = new Verifier();
@@ -77,7 +76,8 @@ public final class DvWebhookStub implements AutoCloseable {
     public void reset() {
         server.resetAll();
         verifier.verdicts.clear();
-        server.stubFor(post(urlPathEqualTo(PATH)).atPriority(10)
+        server.stubFor(post(urlPathEqualTo(PATH))
+                .atPriority(10)
                 .willReturn(aResponse().withStatus(200).withTransformers(Verifier.NAME)));
     }
 
@@ -111,7 +111,8 @@ public final class DvWebhookStub implements AutoCloseable {
             String authorization = serveEvent.getRequest().getHeader("Authorization");
             Verdict verdict = verify(authorization);
             verdicts.add(verdict);
-            return verdict.valid() ? serveEvent.getResponseDefinition()
+            return verdict.valid()
+                    ? serveEvent.getResponseDefinition()
                     : aResponse().withStatus(401).build();
         }
 
@@ -124,12 +125,13 @@ public final class DvWebhookStub implements AutoCloseable {
                 String kid = jwt.getHeader().getKeyID();
                 JWK key = key(kid, false);
                 if (key == null) {
-                    key = key(kid, true);   // an unknown kid: the DV fetches the JWKS again, once
+                    key = key(kid, true); // an unknown kid: the DV fetches the JWKS again, once
                 }
                 if (key == null) {
                     return new Verdict(false, kid, "unknown kid");
                 }
-                JWSVerifier verifier = key instanceof ECKey ec ? new ECDSAVerifier(ec) : new RSASSAVerifier((RSAKey) key);
+                JWSVerifier verifier =
+                        key instanceof ECKey ec ? new ECDSAVerifier(ec) : new RSASSAVerifier((RSAKey) key);
                 if (!jwt.verify(verifier)) {
                     return new Verdict(false, kid, "signature");
                 }
@@ -139,7 +141,9 @@ public final class DvWebhookStub implements AutoCloseable {
                 if (!issuer.equals(claims.getIssuer()) || !claims.getAudience().equals(List.of(url()))) {
                     return new Verdict(false, kid, "iss or aud");
                 }
-                if (iat == null || exp == null || exp.toInstant().isBefore(Instant.now())
+                if (iat == null
+                        || exp == null
+                        || exp.toInstant().isBefore(Instant.now())
                         || Duration.between(iat.toInstant(), exp.toInstant()).compareTo(Duration.ofMinutes(5)) > 0) {
                     return new Verdict(false, kid, "iat or exp");
                 }
@@ -154,8 +158,10 @@ public final class DvWebhookStub implements AutoCloseable {
 
         private JWK key(String kid, boolean refresh) throws Exception {
             if (cached == null || refresh) {
-                String body = http.send(HttpRequest.newBuilder(URI.create(jwksUrl)).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
+                String body = http.send(
+                                HttpRequest.newBuilder(URI.create(jwksUrl)).build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
                 cached = JWKSet.parse(body);
             }
             return cached.getKeyByKeyId(kid);

@@ -16,12 +16,12 @@ import java.util.List;
  */
 public final class EventLogPartitions {
 
-    private EventLogPartitions() {
-    }
+    private EventLogPartitions() {}
 
     /** One range partition from 0 to well above the current transaction id, as V1 makes it, and no events. */
     public static void reset(TestDatabase database) {
-        try (Connection c = database.connect(); Statement s = c.createStatement()) {
+        try (Connection c = database.connect();
+                Statement s = c.createStatement()) {
             s.execute("TRUNCATE event");
             for (String partition : names(s, "SELECT naam FROM event_partition_bounds()")) {
                 s.execute("DROP TABLE " + partition);
@@ -49,12 +49,15 @@ public final class EventLogPartitions {
     public static String cutAtNow(TestDatabase database, boolean keepRest) {
         String cut;
         String closed;
-        try (Connection c = database.connect(); Statement s = c.createStatement()) {
+        try (Connection c = database.connect();
+                Statement s = c.createStatement()) {
             s.execute("LOCK TABLE event IN ACCESS EXCLUSIVE MODE");
             cut = names(s, "SELECT CAST(pg_current_xact_id() AS text)").getFirst();
-            List<String> holding = names(s, "SELECT naam || ' ' || CAST(van AS text) || ' ' || CAST(tot AS text)"
-                    + " FROM event_partition_bounds() WHERE CAST('" + cut + "' AS xid8) >= van"
-                    + " AND CAST('" + cut + "' AS xid8) < tot");
+            List<String> holding = names(
+                    s,
+                    "SELECT naam || ' ' || CAST(van AS text) || ' ' || CAST(tot AS text)"
+                            + " FROM event_partition_bounds() WHERE CAST('" + cut + "' AS xid8) >= van"
+                            + " AND CAST('" + cut + "' AS xid8) < tot");
             String[] bounds = holding.getFirst().split(" ");
             closed = bounds[0];
             s.execute("ALTER TABLE event DETACH PARTITION " + closed);
@@ -64,8 +67,8 @@ public final class EventLogPartitions {
                 s.execute("CREATE TABLE event_p" + cut + " PARTITION OF event FOR VALUES FROM ('" + cut + "') TO ('"
                         + bounds[2] + "')");
             } else {
-                for (String above : names(s, "SELECT naam FROM event_partition_bounds() WHERE van >= CAST('" + cut
-                        + "' AS xid8)")) {
+                for (String above : names(
+                        s, "SELECT naam FROM event_partition_bounds() WHERE van >= CAST('" + cut + "' AS xid8)")) {
                     s.execute("DROP TABLE " + above);
                 }
             }
@@ -79,7 +82,8 @@ public final class EventLogPartitions {
 
     /** The range partitions, lowest first. */
     public static List<String> rangePartitions(TestDatabase database) {
-        try (Connection c = database.connect(); Statement s = c.createStatement()) {
+        try (Connection c = database.connect();
+                Statement s = c.createStatement()) {
             return names(s, "SELECT naam FROM event_partition_bounds()");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -89,7 +93,8 @@ public final class EventLogPartitions {
     /** Transactions anywhere in the cluster hold the watermark back; the tests' own are short. */
     private static void awaitWatermarkPast(TestDatabase database, String xid) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        try (Connection c = database.connect(); Statement s = c.createStatement()) {
+        try (Connection c = database.connect();
+                Statement s = c.createStatement()) {
             while (names(s, "SELECT 1 WHERE pg_snapshot_xmin(pg_current_snapshot()) > CAST('" + xid + "' AS xid8)")
                     .isEmpty()) {
                 c.rollback();

@@ -15,7 +15,8 @@ import java.util.Optional;
 public final class Http {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
     public Http(String baseUrl) {
@@ -55,12 +56,14 @@ public final class Http {
     }
 
     public Response post(String path, String token, String json) {
-        return send(builder(path, token).header("Content-Type", "application/json")
+        return send(builder(path, token)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     public Response put(String path, String token, String json) {
-        return send(builder(path, token).header("Content-Type", "application/json")
+        return send(builder(path, token)
+                .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
@@ -70,12 +73,14 @@ public final class Http {
         if (contentType != null) {
             builder.header("Content-Type", contentType);
         }
-        return send(builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body)));
+        return send(builder.method(
+                method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
     }
 
     private HttpRequest.Builder builder(String path, String token) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(20));
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(20));
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }
@@ -114,7 +119,10 @@ public final class Http {
             throw new IllegalStateException("metrics answered " + metrics.status());
         }
         java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name)
-                + "(\\{[^}]*" + java.util.regex.Pattern.quote(label) + "[^}]*})?\\s+(\\S+)$").matcher(metrics.body());
-        return line.find() ? java.util.OptionalDouble.of(Double.parseDouble(line.group(2))) : java.util.OptionalDouble.empty();
+                        + "(\\{[^}]*" + java.util.regex.Pattern.quote(label) + "[^}]*})?\\s+(\\S+)$")
+                .matcher(metrics.body());
+        return line.find()
+                ? java.util.OptionalDouble.of(Double.parseDouble(line.group(2)))
+                : java.util.OptionalDouble.empty();
     }
 }

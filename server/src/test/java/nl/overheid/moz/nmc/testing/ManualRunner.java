@@ -28,7 +28,10 @@ public final class ManualRunner {
 
     /** One claim round of the worker of one kind (tests stage interleavings with it). */
     public int runWorkerOnce(TaskKind kind) {
-        return engine.workers().stream().filter(worker -> worker.kind() == kind).mapToInt(TaskWorker::runOnce).sum();
+        return engine.workers().stream()
+                .filter(worker -> worker.kind() == kind)
+                .mapToInt(TaskWorker::runOnce)
+                .sum();
     }
 
     /** The periodic duties once (the control duty plans missing tasks); returns what they did. */

@@ -47,42 +47,57 @@ public final class PartiesStub implements AutoCloseable {
 
     /** Reports are acknowledged; an unregistered number is an unknown party. */
     private void defaultProfielservice() {
-        server.stubFor(post(urlPathEqualTo(REPORT_PATH)).atPriority(10)
-                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
+        server.stubFor(post(urlPathEqualTo(REPORT_PATH))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
                         .withBody("{\"meldingId\": \"{{jsonPath request.body '$.meldingId'}}\"}")
                         .withTransformers("response-template")));
-        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH)).atPriority(10)
-                .willReturn(problem(404, "onbekende-partij")));
+        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH)).atPriority(10).willReturn(problem(404, "onbekende-partij")));
     }
 
     /** Every LDV record is acknowledged. */
     public void acknowledgeLdvRecords() {
-        server.stubFor(post(urlPathEqualTo(LDV_PATH)).atPriority(10)
-                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                        .withBody("{\"id\": \"{{jsonPath request.body '$.trace_id'}}-{{jsonPath request.body '$.span_id'}}\"}")
+        server.stubFor(post(urlPathEqualTo(LDV_PATH))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(
+                                "{\"id\": \"{{jsonPath request.body '$.trace_id'}}-{{jsonPath request.body '$.span_id'}}\"}")
                         .withTransformers("response-template")));
     }
 
     /** The Profielservice knows this KVK number with this address. */
     public void profiel(String kvkNummer, String emailadres) {
-        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH)).atPriority(5)
+        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH))
+                .atPriority(5)
                 .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath(
                         "$.identificerendNummer", com.github.tomakehurst.wiremock.client.WireMock.equalTo(kvkNummer)))
-                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
                         .withBody("{\"emailadres\": \"" + emailadres + "\"}")));
     }
 
     /** A Profielservice problem of one of its 404 types (or any other status). */
     public static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder problem(int status, String type) {
-        return aResponse().withStatus(status).withHeader("Content-Type", "application/problem+json")
+        return aResponse()
+                .withStatus(status)
+                .withHeader("Content-Type", "application/problem+json")
                 .withBody("{\"type\": \"https://profielservice.example.nl/problemen/" + type + "\", \"title\": \"x\", "
                         + "\"status\": " + status + "}");
     }
 
     public void acceptEverything() {
-        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(10)
-                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                        .withBody(SENT_201).withTransformers("response-template")));
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(201)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(SENT_201)
+                        .withTransformers("response-template")));
     }
 
     /**
@@ -91,12 +106,18 @@ public final class PartiesStub implements AutoCloseable {
      */
     public void status(String notifyId, String status, java.time.Instant completedAt) {
         if (status == null) {
-            server.stubFor(get(urlPathMatching("/v2/notifications/[^/]+")).atPriority(1)
-                    .willReturn(aResponse().withStatus(404).withHeader("Content-Type", "application/json")
+            server.stubFor(get(urlPathMatching("/v2/notifications/[^/]+"))
+                    .atPriority(1)
+                    .willReturn(aResponse()
+                            .withStatus(404)
+                            .withHeader("Content-Type", "application/json")
                             .withBody("{\"errors\":[{\"error\":\"NoResultFound\",\"message\":\"No result found\"}],"
                                     + "\"status_code\":404}")));
-            server.stubFor(get(urlPathEqualTo("/v2/notifications")).atPriority(1)
-                    .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+            server.stubFor(get(urlPathEqualTo("/v2/notifications"))
+                    .atPriority(1)
+                    .willReturn(aResponse()
+                            .withStatus(200)
+                            .withHeader("Content-Type", "application/json")
                             .withBody("{\"notifications\": [], \"links\": {\"current\": \"x\"}}")));
             return;
         }
@@ -112,13 +133,20 @@ public final class PartiesStub implements AutoCloseable {
                  "is_cost_data_ready": false, "cost_in_pounds": null, "cost_details": {}}
                 """;
         String completed = status.equals("sending") ? "null" : "\"" + completedAt + "\"";
-        server.stubFor(get(urlPathEqualTo("/v2/notifications/" + notifyId)).atPriority(1)
-                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+        server.stubFor(get(urlPathEqualTo("/v2/notifications/" + notifyId))
+                .atPriority(1)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
                         .withBody(notificatie.formatted(notifyId, "ref", status, completed))));
-        server.stubFor(get(urlPathEqualTo("/v2/notifications")).atPriority(1)
-                .willReturn(aResponse().withStatus(200).withHeader("Content-Type", "application/json")
-                        .withBody("{\"notifications\": [" + notificatie.formatted(notifyId,
-                                "{{request.query.reference}}", status, completed) + "], \"links\": {\"current\": \"x\"}}")
+        server.stubFor(get(urlPathEqualTo("/v2/notifications"))
+                .atPriority(1)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"notifications\": ["
+                                + notificatie.formatted(notifyId, "{{request.query.reference}}", status, completed)
+                                + "], \"links\": {\"current\": \"x\"}}")
                         .withTransformers("response-template")));
     }
 
@@ -132,16 +160,21 @@ public final class PartiesStub implements AutoCloseable {
 
     /** Every send breaks the connection before an answer: NotifyNL may or may not have the e-mail. */
     public void breakConnections() {
-        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
-                .willReturn(aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                .atPriority(1)
+                .willReturn(
+                        aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
     }
 
     /** Every send answers with this status and a Notify error body (for outage and refusal tests). */
     public void answer(int status, String error) {
-        server.stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
-                .willReturn(aResponse().withStatus(status).withHeader("Content-Type", "application/json")
-                        .withBody("{\"errors\":[{\"error\":\"" + error + "\",\"message\":\"simulated\"}],\"status_code\":"
-                                + status + "}")));
+        server.stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                .atPriority(1)
+                .willReturn(aResponse()
+                        .withStatus(status)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"" + error
+                                + "\",\"message\":\"simulated\"}],\"status_code\":" + status + "}")));
     }
 
     public WireMockServer server() {

@@ -15,8 +15,7 @@ import java.util.function.Predicate;
 public record PrometheusText(Map<String, String> types, List<Sample> samples) {
 
     /** One sample: its metric name, labels and value. */
-    public record Sample(String name, Map<String, String> labels, double value) {
-    }
+    public record Sample(String name, Map<String, String> labels, double value) {}
 
     public static PrometheusText parse(String text) {
         Map<String, String> types = new LinkedHashMap<>();
@@ -30,8 +29,10 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
             try {
                 if (line.startsWith("# TYPE ")) {
                     String[] parts = line.substring(7).split(" ");
-                    if (parts.length != 2 || !parts[0].matches("[a-zA-Z_:][a-zA-Z0-9_:]*")
-                            || !List.of("counter", "gauge", "histogram", "summary", "untyped").contains(parts[1])) {
+                    if (parts.length != 2
+                            || !parts[0].matches("[a-zA-Z_:][a-zA-Z0-9_:]*")
+                            || !List.of("counter", "gauge", "histogram", "summary", "untyped")
+                                    .contains(parts[1])) {
                         throw new IllegalArgumentException("bad TYPE");
                     }
                     if (types.put(parts[0], parts[1]) != null) {
@@ -43,8 +44,8 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
                     samples.add(sample(line));
                 }
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException("line " + number + " is not Prometheus text (" + e.getMessage()
-                        + "): " + line, e);
+                throw new IllegalArgumentException(
+                        "line " + number + " is not Prometheus text (" + e.getMessage() + "): " + line, e);
             }
         }
         for (Sample sample : samples) {
@@ -57,8 +58,8 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
 
     private static Sample sample(String line) {
         int i = 0;
-        while (i < line.length() && (Character.isLetterOrDigit(line.charAt(i)) || line.charAt(i) == '_'
-                || line.charAt(i) == ':')) {
+        while (i < line.length()
+                && (Character.isLetterOrDigit(line.charAt(i)) || line.charAt(i) == '_' || line.charAt(i) == ':')) {
             i++;
         }
         String name = line.substring(0, i);
@@ -80,12 +81,13 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
                     char c = line.charAt(j);
                     if (c == '\\') {
                         char next = line.charAt(++j);
-                        value.append(switch (next) {
-                            case 'n' -> '\n';
-                            case '\\' -> '\\';
-                            case '"' -> '"';
-                            default -> throw new IllegalArgumentException("bad escape \\" + next);
-                        });
+                        value.append(
+                                switch (next) {
+                                    case 'n' -> '\n';
+                                    case '\\' -> '\\';
+                                    case '"' -> '"';
+                                    default -> throw new IllegalArgumentException("bad escape \\" + next);
+                                });
                     } else {
                         value.append(c);
                     }
@@ -140,7 +142,8 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
     /** The samples of one metric name whose labels include {@code labels}. */
     public List<Sample> find(String name, Map<String, String> labels) {
         Predicate<Sample> match = sample -> sample.name().equals(name)
-                && labels.entrySet().stream().allMatch(e -> e.getValue().equals(sample.labels().get(e.getKey())));
+                && labels.entrySet().stream()
+                        .allMatch(e -> e.getValue().equals(sample.labels().get(e.getKey())));
         return samples.stream().filter(match).toList();
     }
 

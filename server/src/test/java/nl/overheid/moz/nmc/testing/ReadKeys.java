@@ -15,8 +15,8 @@ public final class ReadKeys {
     private final Set<String> keys = new TreeSet<>();
 
     public Config wrap(Config config) {
-        return (Config) Proxy.newProxyInstance(Config.class.getClassLoader(), new Class<?>[] {Config.class},
-                (proxy, method, args) -> {
+        return (Config) Proxy.newProxyInstance(
+                Config.class.getClassLoader(), new Class<?>[] {Config.class}, (proxy, method, args) -> {
                     if (method.getName().startsWith("as") || method.getName().equals("map")) {
                         synchronized (keys) {
                             keys.add(config.key().toString());
@@ -28,8 +28,10 @@ public final class ReadKeys {
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
-                    return result instanceof Config child && method.getReturnType().isAssignableFrom(Config.class)
-                            ? wrap(child) : result;
+                    return result instanceof Config child
+                                    && method.getReturnType().isAssignableFrom(Config.class)
+                            ? wrap(child)
+                            : result;
                 });
     }
 

@@ -60,7 +60,8 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     private void pipe(Socket from, Socket to) {
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             in.transferTo(out);
         } catch (IOException e) {
             // closed by cut() or by either side

@@ -83,23 +83,26 @@ public final class TestDatabase {
     }
 
     private static TestDatabase createEmpty(Server server) {
-        String name = "nmc_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String name =
+                "nmc_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (Connection admin = DriverManager.getConnection(server.url(), server.user(), server.password());
-             Statement statement = admin.createStatement()) {
+                Statement statement = admin.createStatement()) {
             admin.setAutoCommit(true);
             statement.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create the test database in " + server.url(), e);
         }
         // The server URL's parameters (e.g. prepareThreshold=0 behind a transaction-pooling PgBouncer) are kept.
-        String base = server.url().contains("?") ? server.url().substring(0, server.url().indexOf('?')) : server.url();
-        String parameters = server.url().contains("?") ? server.url().substring(server.url().indexOf('?')) : "";
+        String base = server.url().contains("?")
+                ? server.url().substring(0, server.url().indexOf('?'))
+                : server.url();
+        String parameters =
+                server.url().contains("?") ? server.url().substring(server.url().indexOf('?')) : "";
         String url = base.substring(0, base.lastIndexOf('/') + 1) + name + parameters;
         return new TestDatabase(url, server.user(), server.password());
     }
 
-    private record Server(String url, String user, String password) {
-    }
+    private record Server(String url, String user, String password) {}
 
     private static Server server() {
         String url = System.getenv("NMC_TEST_DB_URL");
@@ -128,27 +131,35 @@ public final class TestDatabase {
         try {
             Path dir = Files.createTempDirectory("nmc-test-pg");
             Process process = new ProcessBuilder(script.toString(), "start", dir.toString())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             Map<String, String> values = new HashMap<>();
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                out.lines().filter(line -> line.contains("=")).forEach(line ->
-                        values.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1)));
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                out.lines()
+                        .filter(line -> line.contains("="))
+                        .forEach(line -> values.put(
+                                line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1)));
             }
             if (process.waitFor() != 0 || !values.containsKey("NMC_DB_URL")) {
                 throw new IllegalStateException("scripts/pg could not start a PostgreSQL cluster");
             }
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
-                    new ProcessBuilder(script.toString(), "stop", dir.toString()).inheritIO().start().waitFor();
+                    new ProcessBuilder(script.toString(), "stop", dir.toString())
+                            .inheritIO()
+                            .start()
+                            .waitFor();
                 } catch (IOException | InterruptedException ignored) {
                     // the JVM is ending; a leftover cluster in /tmp is harmless
                 }
             }));
             return new Server(values.get("NMC_DB_URL"), values.get("NMC_DB_USER"), values.get("NMC_DB_PASSWORD"));
         } catch (IOException e) {
-            throw new IllegalStateException("no PostgreSQL for the tests: set NMC_TEST_DB_URL, run Docker, or "
-                    + "let scripts/pg fetch PostgreSQL (needs mvn on PATH)", e);
+            throw new IllegalStateException(
+                    "no PostgreSQL for the tests: set NMC_TEST_DB_URL, run Docker, or "
+                            + "let scripts/pg fetch PostgreSQL (needs mvn on PATH)",
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -162,7 +173,8 @@ public final class TestDatabase {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("cannot find scripts/pg above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "cannot find scripts/pg above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }
@@ -213,7 +225,8 @@ public final class TestDatabase {
     /** The first column of each row, as text; {@code parameter} binds the one {@code ?} (null: there is none). */
     public java.util.List<String> query(String sql, Object parameter) {
         java.util.List<String> result = new java.util.ArrayList<>();
-        try (Connection c = connect(); java.sql.PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = connect();
+                java.sql.PreparedStatement s = c.prepareStatement(sql)) {
             if (parameter != null) {
                 s.setObject(1, parameter);
             }
@@ -256,18 +269,27 @@ public final class TestDatabase {
      */
     public java.util.UUID resetWithOneDv(Database database) {
         reset();
-        new nl.overheid.moz.nmc.register.Register(database).upsert(
-                java.util.List.of(new nl.overheid.moz.nmc.register.Berichttype("test-bericht", java.util.UUID.randomUUID(),
-                        "standaard", null, 5, TestNmc.PROCESSING_ACTIVITY)),
-                java.util.List.of(new nl.overheid.moz.nmc.register.Register.DvSeed("00000001111111111000", "DV A",
-                        java.util.List.of("test-bericht"), 10)));
-        return database.inTransaction(tx -> tx.get("SELECT id FROM dienstverlener").orElseThrow()
-                .column("id").get(java.util.UUID.class));
+        new nl.overheid.moz.nmc.register.Register(database)
+                .upsert(
+                        java.util.List.of(new nl.overheid.moz.nmc.register.Berichttype(
+                                "test-bericht",
+                                java.util.UUID.randomUUID(),
+                                "standaard",
+                                null,
+                                5,
+                                TestNmc.PROCESSING_ACTIVITY)),
+                        java.util.List.of(new nl.overheid.moz.nmc.register.Register.DvSeed(
+                                "00000001111111111000", "DV A", java.util.List.of("test-bericht"), 10)));
+        return database.inTransaction(tx -> tx.get("SELECT id FROM dienstverlener")
+                .orElseThrow()
+                .column("id")
+                .get(java.util.UUID.class));
     }
 
     /** Empties every table the NMC writes, so each test starts clean. */
     public void reset() {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement()) {
             statement.execute("""
                     TRUNCATE event, taak, ontvangst, poging, notificatie, bevestiging, webhookpositie, verzendbudget,
                              aannameteller,

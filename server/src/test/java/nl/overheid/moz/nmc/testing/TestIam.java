@@ -71,9 +71,13 @@ public final class TestIam {
      */
     public String hmacWithPublicKeyToken(String oin, Instant now) {
         byte[] secret = jwksJson().getBytes(StandardCharsets.UTF_8);
-        io.helidon.security.jwt.jwk.JwkOctet jwk = io.helidon.security.jwt.jwk.JwkOctet.create(jakarta.json.Json
-                .createObjectBuilder().add("kty", "oct").add("alg", "HS256").add("kid", keyId)
-                .add("k", Base64.getUrlEncoder().withoutPadding().encodeToString(secret)).build());
+        io.helidon.security.jwt.jwk.JwkOctet jwk =
+                io.helidon.security.jwt.jwk.JwkOctet.create(jakarta.json.Json.createObjectBuilder()
+                        .add("kty", "oct")
+                        .add("alg", "HS256")
+                        .add("kid", keyId)
+                        .add("k", Base64.getUrlEncoder().withoutPadding().encodeToString(secret))
+                        .build());
         Jwt jwt = claims(keyId, "HS256", oin, ISSUER, AUDIENCE, now, now.plus(Duration.ofHours(1)));
         return SignedJwt.sign(jwt, jwk).tokenContent();
     }
@@ -94,6 +98,7 @@ public final class TestIam {
 
     /** The audience of the operator API's tokens, and the role an operator has. */
     public static final String OPERATOR_AUDIENCE = "nmc-beheer";
+
     public static final String OPERATOR_ROLE = "nmc-beheerder";
 
     /** An operator's token as of {@code now}: the operator API's audience, the operator role, {@code sub}. */
@@ -103,24 +108,48 @@ public final class TestIam {
 
     /** A token of the gateway with any audience and roles (no {@code oin} claim). */
     public String operatorToken(String subject, String audience, java.util.List<String> roles, Instant now) {
-        JwkRSA jwk = JwkRSA.builder().keyId(keyId).algorithm(JwkRSA.ALG_RS256)
-                .publicKey((RSAPublicKey) keys.getPublic()).privateKey((RSAPrivateKey) keys.getPrivate()).build();
-        Jwt jwt = Jwt.builder().keyId(keyId).algorithm(JwkRSA.ALG_RS256).issuer(ISSUER)
-                .audience(java.util.List.of(audience)).subject(subject)
+        JwkRSA jwk = JwkRSA.builder()
+                .keyId(keyId)
+                .algorithm(JwkRSA.ALG_RS256)
+                .publicKey((RSAPublicKey) keys.getPublic())
+                .privateKey((RSAPrivateKey) keys.getPrivate())
+                .build();
+        Jwt jwt = Jwt.builder()
+                .keyId(keyId)
+                .algorithm(JwkRSA.ALG_RS256)
+                .issuer(ISSUER)
+                .audience(java.util.List.of(audience))
+                .subject(subject)
                 .addPayloadClaim("roles", roles)
-                .issueTime(now.minusSeconds(5)).notBefore(now.minusSeconds(5))
-                .expirationTime(now.plus(Duration.ofHours(1))).jwtId(UUID.randomUUID().toString()).build();
+                .issueTime(now.minusSeconds(5))
+                .notBefore(now.minusSeconds(5))
+                .expirationTime(now.plus(Duration.ofHours(1)))
+                .jwtId(UUID.randomUUID().toString())
+                .build();
         return SignedJwt.sign(jwt, JwkKeys.builder().addKey(jwk).build()).tokenContent();
     }
 
     /** Signed by a key the gateway never published (same kid, other key). */
     public String forgedToken(String oin) {
-        return sign(keyId, generate(), oin, ISSUER, AUDIENCE, Instant.now(), Instant.now().plus(Duration.ofHours(1)));
+        return sign(
+                keyId,
+                generate(),
+                oin,
+                ISSUER,
+                AUDIENCE,
+                Instant.now(),
+                Instant.now().plus(Duration.ofHours(1)));
     }
 
     /** Signed by a key under a random kid the gateway never published. */
     public String unknownKeyToken(String oin) {
-        return sign("unknown-" + UUID.randomUUID(), STRANGER, oin, ISSUER, AUDIENCE, Instant.now(),
+        return sign(
+                "unknown-" + UUID.randomUUID(),
+                STRANGER,
+                oin,
+                ISSUER,
+                AUDIENCE,
+                Instant.now(),
                 Instant.now().plus(Duration.ofHours(1)));
     }
 
@@ -128,32 +157,42 @@ public final class TestIam {
     public String unsignedToken(String oin) {
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
         long now = Instant.now().getEpochSecond();
-        String header = b64.encodeToString(("{\"alg\":\"none\",\"typ\":\"JWT\",\"kid\":\"" + keyId + "\"}")
+        String header = b64.encodeToString(
+                ("{\"alg\":\"none\",\"typ\":\"JWT\",\"kid\":\"" + keyId + "\"}").getBytes(StandardCharsets.UTF_8));
+        String claims = b64.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"aud\":\"" + AUDIENCE + "\",\"oin\":\"" + oin
+                        + "\",\"iat\":" + now + ",\"exp\":" + (now + 3600) + "}")
                 .getBytes(StandardCharsets.UTF_8));
-        String claims = b64.encodeToString(("{\"iss\":\"" + ISSUER + "\",\"aud\":\"" + AUDIENCE + "\",\"oin\":\""
-                + oin + "\",\"iat\":" + now + ",\"exp\":" + (now + 3600) + "}").getBytes(StandardCharsets.UTF_8));
         return header + "." + claims + ".";
     }
 
-    private static String sign(String kid, KeyPair pair, String oin, String issuer, String audience, Instant now,
-                               Instant expires) {
+    private static String sign(
+            String kid, KeyPair pair, String oin, String issuer, String audience, Instant now, Instant expires) {
         return sign(kid, pair, JwkRSA.ALG_RS256, oin, issuer, audience, now, expires);
     }
 
-    private static String sign(String kid, KeyPair pair, String algorithm, String oin, String issuer,
-                               String audience, Instant now, Instant expires) {
+    private static String sign(
+            String kid,
+            KeyPair pair,
+            String algorithm,
+            String oin,
+            String issuer,
+            String audience,
+            Instant now,
+            Instant expires) {
         JwkRSA jwk = JwkRSA.builder()
                 .keyId(kid)
                 .algorithm(algorithm)
                 .publicKey((RSAPublicKey) pair.getPublic())
                 .privateKey((RSAPrivateKey) pair.getPrivate())
                 .build();
-        return SignedJwt.sign(claims(kid, algorithm, oin, issuer, audience, now, expires),
-                JwkKeys.builder().addKey(jwk).build()).tokenContent();
+        return SignedJwt.sign(
+                        claims(kid, algorithm, oin, issuer, audience, now, expires),
+                        JwkKeys.builder().addKey(jwk).build())
+                .tokenContent();
     }
 
-    private static Jwt claims(String kid, String algorithm, String oin, String issuer, String audience, Instant now,
-                              Instant expires) {
+    private static Jwt claims(
+            String kid, String algorithm, String oin, String issuer, String audience, Instant now, Instant expires) {
         return Jwt.builder()
                 .keyId(kid)
                 .algorithm(algorithm)
@@ -190,5 +229,4 @@ public final class TestIam {
             throw new IllegalStateException(e);
         }
     }
-
 }

@@ -18,16 +18,19 @@ public final class TestNmc {
     public static final String DV_B = "00000001222222222000";
     /** A DV with a quota of two acceptances a minute. */
     public static final String DV_SMALL_QUOTA = "00000001333333333000";
+
     public static final String BERICHTTYPE = "test-bericht";
     /** The processing activity of the test berichttypen, as their LDV records name it. */
     public static final String PROCESSING_ACTIVITY = "https://register.example.nl/verwerkingsactiviteiten/nmc-test";
     /** A berichttype of DV A whose notifications are valid one hour when the DV gives no geldigTot. */
     public static final String BERICHTTYPE_SHORT = "kort-bericht";
+
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
     public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
     /** The key that signs feed cursors in tests (decoded). */
     /** The test configuration's KEK version 1 (base64), to leave it out with {@code editBase}. */
-    public static final String KEK_1 = Base64.getEncoder().encodeToString("test-kek-0123456789abcdef0123456".getBytes());
+    public static final String KEK_1 =
+            Base64.getEncoder().encodeToString("test-kek-0123456789abcdef0123456".getBytes());
 
     public static final byte[] CURSOR_KEY = "test-cursor-key-0123456789abcdef0123456789".getBytes();
     /** The NotifyNL service of {@link #BERICHTTYPE} and {@link #BERICHTTYPE_SHORT}. */
@@ -37,23 +40,24 @@ public final class TestNmc {
             "nmc_test-26785a09-ab16-4eb0-8407-a37497a57506-3d844edf-8d35-48ac-975b-e847b4f122b0";
     /** A second NotifyNL service, with its own key, templates and callback token. */
     public static final String NOTIFY_SERVICE_B = "tweede";
+
     public static final String NOTIFY_API_KEY_B =
             "nmc_test_b-9f1e2d3c-4b5a-4c6d-8e7f-0a1b2c3d4e5f-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
     public static final String CALLBACK_TOKEN_B = "test-callback-token-b-0123456789";
     /** A berichttype of {@link #NOTIFY_SERVICE_B}, allowed to DV A and DV B. */
     public static final String BERICHTTYPE_B = "tweede-bericht";
+
     public static final String TEMPLATE_ID_B = "8c2e4a6f-1d3b-4f5a-9e7c-2b4d6f8a0c1e";
 
-    private TestNmc() {
-    }
+    private TestNmc() {}
 
     public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean engineEnabled) {
         return config(database, iam, notifyBaseUrl, engineEnabled, "{}");
     }
 
     /** The test configuration with {@code overridesYaml} on top (e.g. a fixed port or a short MEBV period). */
-    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, boolean engineEnabled,
-                                String overridesYaml) {
+    public static Config config(
+            TestDatabase database, TestIam iam, String notifyBaseUrl, boolean engineEnabled, String overridesYaml) {
         return config(database, iam, notifyBaseUrl, notifyBaseUrl, engineEnabled, overridesYaml);
     }
 
@@ -61,8 +65,13 @@ public final class TestNmc {
      * The test configuration with NotifyNL at {@code notifyBaseUrl} and the Profielservice and LDV under
      * {@code partiesBaseUrl} (their base paths appended), with {@code overridesYaml} on top.
      */
-    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
-                                boolean engineEnabled, String overridesYaml) {
+    public static Config config(
+            TestDatabase database,
+            TestIam iam,
+            String notifyBaseUrl,
+            String partiesBaseUrl,
+            boolean engineEnabled,
+            String overridesYaml) {
         return config(database, iam, notifyBaseUrl, partiesBaseUrl, engineEnabled, overridesYaml, base -> base);
     }
 
@@ -70,14 +79,21 @@ public final class TestNmc {
      * The same, with the base configuration's text edited first: for what an override cannot do, such as
      * leaving out a key version (configuration sources merge, they do not remove).
      */
-    public static Config config(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
-                                boolean engineEnabled, String overridesYaml, java.util.function.UnaryOperator<String> editBase) {
+    public static Config config(
+            TestDatabase database,
+            TestIam iam,
+            String notifyBaseUrl,
+            String partiesBaseUrl,
+            boolean engineEnabled,
+            String overridesYaml,
+            java.util.function.UnaryOperator<String> editBase) {
         return Config.builder()
                 .disableEnvironmentVariablesSource()
                 .disableSystemPropertiesSource()
                 .addSource(ConfigSources.create(overridesYaml, MediaTypes.APPLICATION_YAML))
-                .addSource(ConfigSources.create(editBase.apply(yaml(database, iam, notifyBaseUrl, partiesBaseUrl,
-                        engineEnabled)), MediaTypes.APPLICATION_YAML))
+                .addSource(ConfigSources.create(
+                        editBase.apply(yaml(database, iam, notifyBaseUrl, partiesBaseUrl, engineEnabled)),
+                        MediaTypes.APPLICATION_YAML))
                 .build();
     }
 
@@ -85,8 +101,8 @@ public final class TestNmc {
      * The test configuration's text, before any override: for an NMC started as a process of its own, which reads
      * its configuration from a file.
      */
-    public static String yaml(TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl,
-                              boolean engineEnabled) {
+    public static String yaml(
+            TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl, boolean engineEnabled) {
         Base64.Encoder b64 = Base64.getEncoder();
         return """
                 server:
@@ -181,17 +197,43 @@ public final class TestNmc {
                         naam: DV met klein quotum
                         quotum-per-minuut: 2
                         berichttypen: ["%s"]
-                """.formatted(database.url(), database.user(), database.password(), iam.jwksFile().toUri(),
-                TestIam.ISSUER, TestIam.AUDIENCE, notifyBaseUrl, CALLBACK_TOKEN, NOTIFY_API_KEY, NOTIFY_API_KEY_B,
-                CALLBACK_TOKEN_B, partiesBaseUrl,
-                partiesBaseUrl, b64.encodeToString(CURSOR_KEY),
-                b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
-                b64.encodeToString("test-payload-pepper-0123456789abcdef01234567".getBytes()),
-                b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
-                b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
-                TestWebhookKeys.CURRENT.yaml(null, null), engineEnabled, BERICHTTYPE, TEMPLATE_ID, PROCESSING_ACTIVITY,
-                TEMPLATE_ID, PROCESSING_ACTIVITY, BERICHTTYPE_B, TEMPLATE_ID_B, PROCESSING_ACTIVITY, DV_A, BERICHTTYPE,
-                BERICHTTYPE_B, DV_B, BERICHTTYPE, BERICHTTYPE_B, DV_SMALL_QUOTA, BERICHTTYPE);
+                """.formatted(
+                        database.url(),
+                        database.user(),
+                        database.password(),
+                        iam.jwksFile().toUri(),
+                        TestIam.ISSUER,
+                        TestIam.AUDIENCE,
+                        notifyBaseUrl,
+                        CALLBACK_TOKEN,
+                        NOTIFY_API_KEY,
+                        NOTIFY_API_KEY_B,
+                        CALLBACK_TOKEN_B,
+                        partiesBaseUrl,
+                        partiesBaseUrl,
+                        b64.encodeToString(CURSOR_KEY),
+                        b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
+                        b64.encodeToString("test-payload-pepper-0123456789abcdef01234567".getBytes()),
+                        b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
+                        b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
+                        TestWebhookKeys.CURRENT.yaml(null, null),
+                        engineEnabled,
+                        BERICHTTYPE,
+                        TEMPLATE_ID,
+                        PROCESSING_ACTIVITY,
+                        TEMPLATE_ID,
+                        PROCESSING_ACTIVITY,
+                        BERICHTTYPE_B,
+                        TEMPLATE_ID_B,
+                        PROCESSING_ACTIVITY,
+                        DV_A,
+                        BERICHTTYPE,
+                        BERICHTTYPE_B,
+                        DV_B,
+                        BERICHTTYPE,
+                        BERICHTTYPE_B,
+                        DV_SMALL_QUOTA,
+                        BERICHTTYPE);
     }
 
     public static Nmc start(TestDatabase database, TestIam iam, String notifyBaseUrl, Clock clock) {

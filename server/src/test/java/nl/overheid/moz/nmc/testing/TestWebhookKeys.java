@@ -56,7 +56,7 @@ public final class TestWebhookKeys {
     }
 
     private static String pem(String label, byte[] der) {
-        return "-----BEGIN " + label + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-                + "\n-----END " + label + "-----\n";
+        return "-----BEGIN " + label + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + label + "-----\n";
     }
 }

@@ -15,31 +15,62 @@ class WebhookTargetsTest {
     private final WebhookTargets dev = new WebhookTargets(true);
 
     @ParameterizedTest
-    @ValueSource(strings = {"127.0.0.1", "127.8.8.8", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254",
-        "0.0.0.0", "0.1.2.3", "100.64.0.1", "100.127.255.255", "224.0.0.1", "255.255.255.255", "198.18.0.1",
-        "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1"})
+    @ValueSource(
+            strings = {
+                "127.0.0.1",
+                "127.8.8.8",
+                "10.1.2.3",
+                "172.16.0.1",
+                "192.168.1.1",
+                "169.254.169.254",
+                "0.0.0.0",
+                "0.1.2.3",
+                "100.64.0.1",
+                "100.127.255.255",
+                "224.0.0.1",
+                "255.255.255.255",
+                "198.18.0.1",
+                "::1",
+                "::",
+                "fe80::1",
+                "fc00::1",
+                "fd12:3456::1",
+                "ff02::1",
+                "::ffff:10.0.0.1",
+                "::ffff:127.0.0.1"
+            })
     void addressesInsideANetworkAreNotPublic(String address) throws Exception {
         assertThat(WebhookTargets.isPublic(InetAddress.ofLiteral(address))).isFalse();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"8.8.8.8", "145.21.1.1", "100.128.0.1", "172.32.0.1", "2001:4860:4860::8888",
-        "::ffff:8.8.8.8"})
+    @ValueSource(
+            strings = {"8.8.8.8", "145.21.1.1", "100.128.0.1", "172.32.0.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"})
     void publicAddressesArePublic(String address) throws Exception {
         assertThat(WebhookTargets.isPublic(InetAddress.ofLiteral(address))).isTrue();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"http://dv.example.nl/hook", "ftp://dv.example.nl/hook", "https://127.0.0.1/hook",
-        "https://[::1]:8443/hook", "https://localhost/hook", "https://api.localhost/hook", "https://user@dv.example.nl/x",
-        "https://dv.example.nl/hook#fragment", "/relative"})
+    @ValueSource(
+            strings = {
+                "http://dv.example.nl/hook",
+                "ftp://dv.example.nl/hook",
+                "https://127.0.0.1/hook",
+                "https://[::1]:8443/hook",
+                "https://localhost/hook",
+                "https://api.localhost/hook",
+                "https://user@dv.example.nl/x",
+                "https://dv.example.nl/hook#fragment",
+                "/relative"
+            })
     void productionRefusesTheseUrlsWithoutALookup(String url) {
         assertThat(production.refusedUrl(URI.create(url))).isPresent();
     }
 
     @Test
     void productionTakesAnHttpsNameAndDevTakesHttpAndLoopback() {
-        assertThat(production.refusedUrl(URI.create("https://dv.example.nl/nmc-webhook/v1"))).isEmpty();
+        assertThat(production.refusedUrl(URI.create("https://dv.example.nl/nmc-webhook/v1")))
+                .isEmpty();
         assertThat(dev.refused(URI.create("http://127.0.0.1:8084/webhook"))).isEmpty();
         assertThat(dev.refusedUrl(URI.create("ftp://127.0.0.1/x"))).contains("url-not-https");
     }
@@ -47,16 +78,20 @@ class WebhookTargetsTest {
     @Test
     void aNameThatResolvesIntoTheNetworkIsRefusedAtTheCall() {
         // "localhost" is refused by its name already; a name from /etc/hosts shows the lookup itself.
-        assertThat(production.refused(URI.create("https://ip6-localhost/hook"))
-                .or(() -> production.refused(URI.create("https://localhost.localdomain/hook"))))
+        assertThat(production
+                        .refused(URI.create("https://ip6-localhost/hook"))
+                        .or(() -> production.refused(URI.create("https://localhost.localdomain/hook"))))
                 .hasValueSatisfying(reason -> assertThat(reason).isIn("address-not-public", "dns"));
-        assertThat(production.refused(URI.create("https://does-not-exist.invalid/hook"))).contains("dns");
+        assertThat(production.refused(URI.create("https://does-not-exist.invalid/hook")))
+                .contains("dns");
     }
 
     @Test
     void retryWaitsDoubleUpToThePauseAndPausesUpToADay() {
-        WebhookSettings settings = WebhookSettings.defaults().withRetryBase(Duration.ofSeconds(10))
-                .withPauseBase(Duration.ofMinutes(1)).withPauseMax(Duration.ofDays(1));
+        WebhookSettings settings = WebhookSettings.defaults()
+                .withRetryBase(Duration.ofSeconds(10))
+                .withPauseBase(Duration.ofMinutes(1))
+                .withPauseMax(Duration.ofDays(1));
         assertThat(settings.retryAfter(1)).isEqualTo(Duration.ofSeconds(10));
         assertThat(settings.retryAfter(3)).isEqualTo(Duration.ofSeconds(40));
         assertThat(settings.retryAfter(10)).isEqualTo(Duration.ofMinutes(1));

@@ -86,20 +86,26 @@ public final class FeedReader {
                 continue;
             }
             highest.put(event.getSubject(), sequence);
-            System.out.println("  " + event.getSubject() + " #" + sequence + " " + event.getData().getNaar().getValue()
-                    + (event.getData().getReden() == null ? "" : " (" + event.getData().getReden().getValue() + ")"));
+            System.out.println("  " + event.getSubject() + " #" + sequence + " "
+                    + event.getData().getNaar().getValue()
+                    + (event.getData().getReden() == null
+                            ? ""
+                            : " (" + event.getData().getReden().getValue() + ")"));
         }
     }
 
     private static long retryAfter(ApiException e) {
-        return e.getResponseHeaders() == null ? 1 : e.getResponseHeaders().firstValue("Retry-After")
-                .map(value -> Math.max(1, Long.parseLong(value.strip()))).orElse(1L);
+        return e.getResponseHeaders() == null
+                ? 1
+                : e.getResponseHeaders()
+                        .firstValue("Retry-After")
+                        .map(value -> Math.max(1, Long.parseLong(value.strip())))
+                        .orElse(1L);
     }
 
     /** The examples' shared set-up. */
     static final class Env {
-        private Env() {
-        }
+        private Env() {}
 
         static String get(String name, String fallback) {
             String value = System.getenv(name);

@@ -48,10 +48,12 @@ public final class WebhookReceiver {
     private final WijzigingenApi api;
 
     WebhookReceiver(URI jwks, String issuer, String audience, WijzigingenApi api) throws IOException {
-        JWKSource<SecurityContext> keys = JWKSourceBuilder.create(jwks.toURL()).retrying(true).build();
-        tokens.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.ES256, JWSAlgorithm.RS256), keys));
-        tokens.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience,
-                new JWTClaimsSet.Builder().issuer(issuer).build(), Set.of("iat", "exp", "jti")));
+        JWKSource<SecurityContext> keys =
+                JWKSourceBuilder.create(jwks.toURL()).retrying(true).build();
+        tokens.setJWSKeySelector(
+                new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.ES256, JWSAlgorithm.RS256), keys));
+        tokens.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(
+                audience, new JWTClaimsSet.Builder().issuer(issuer).build(), Set.of("iat", "exp", "jti")));
         this.api = api;
     }
 
@@ -59,8 +61,10 @@ public final class WebhookReceiver {
         int port = Integer.parseInt(FeedReader.Env.get("WEBHOOK_PORT", "8084"));
         String audience = FeedReader.Env.get("WEBHOOK_URL", "http://127.0.0.1:" + port + "/webhook");
         String base = FeedReader.Env.get("NMC_BASE_URL", "http://localhost:8080");
-        WebhookReceiver receiver = new WebhookReceiver(URI.create(base + "/.well-known/jwks.json"),
-                FeedReader.Env.get("NMC_ISSUER", "http://localhost:8080"), audience,
+        WebhookReceiver receiver = new WebhookReceiver(
+                URI.create(base + "/.well-known/jwks.json"),
+                FeedReader.Env.get("NMC_ISSUER", "http://localhost:8080"),
+                audience,
                 new WijzigingenApi(FeedReader.Env.client(FeedReader.Env.required("NMC_TOKEN"))));
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/webhook", receiver::webhook);
@@ -88,7 +92,8 @@ public final class WebhookReceiver {
                 UUID subject = UUID.fromString(event.path("subject").asText());
                 int sequence = Integer.parseInt(event.path("sequence").asText());
                 Integer seen = highest.merge(subject, sequence, Math::max);
-                System.out.println("  " + subject + " #" + sequence + " " + event.path("data").path("naar").asText()
+                System.out.println("  " + subject + " #" + sequence + " "
+                        + event.path("data").path("naar").asText()
                         + (seen > sequence ? " (ignored: already at #" + seen + ")" : ""));
             }
             exchange.getResponseHeaders().set("API-Version", "1.0.0");
@@ -104,13 +109,18 @@ public final class WebhookReceiver {
         }
         try {
             JWTClaimsSet claims = tokens.process(authorization.substring("Bearer ".length()), null);
-            if (Duration.between(claims.getIssueTime().toInstant(), claims.getExpirationTime().toInstant())
-                    .compareTo(Duration.ofMinutes(5)) > 0) {
+            if (Duration.between(
+                                    claims.getIssueTime().toInstant(),
+                                    claims.getExpirationTime().toInstant())
+                            .compareTo(Duration.ofMinutes(5))
+                    > 0) {
                 return "valid for more than five minutes";
             }
             Instant now = Instant.now();
             seenJti.values().removeIf(expiry -> expiry.isBefore(now));
-            if (seenJti.putIfAbsent(claims.getJWTID(), claims.getExpirationTime().toInstant()) != null) {
+            if (seenJti.putIfAbsent(
+                            claims.getJWTID(), claims.getExpirationTime().toInstant())
+                    != null) {
                 return "jti seen before";
             }
             return null;

@@ -34,26 +34,32 @@ final class AcceptanceBench implements Benchmark {
                 + " beside pgbench throttled to that rate";
     }
 
-    private record Point(int dvs, int clients, double rate) {
-    }
+    private record Point(int dvs, int clients, double rate) {}
 
     @Override
     public void run(BenchContext context, BenchmarkResult result) {
         String db = context.postgres().freshDatabase("bench_acceptance");
         Duration point = context.pointDuration();
         try (BenchNmc nmc = BenchNmc.start(context, "acceptance", BenchNmc.Options.on(db));
-             HttpLoad load = new HttpLoad()) {
+                HttpLoad load = new HttpLoad()) {
             List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
-                    .mapToObj(i -> context.token(BenchContext.nmcOin(i))).toList();
+                    .mapToObj(i -> context.token(BenchContext.nmcOin(i)))
+                    .toList();
             List<Path> scripts = new ArrayList<>();
             for (int i = 1; i <= BenchContext.NMC_DVS; i++) {
-                scripts.add(context.pgbench().script("acceptance.pgbench", "acceptance-dv" + i + ".pgbench",
-                        Map.of("DV", context.dvId(db, BenchContext.pgbenchOin(i)))));
+                scripts.add(context.pgbench()
+                        .script(
+                                "acceptance.pgbench",
+                                "acceptance-dv" + i + ".pgbench",
+                                Map.of("DV", context.dvId(db, BenchContext.pgbenchOin(i)))));
             }
             Requests requests = new Requests(nmc.baseUrl());
 
             // Warm-up, not measured: the JIT, the connection pools, PostgreSQL's caches.
-            load.closedLoop(8, Duration.ofSeconds(context.quick() ? 2 : 5), requests.single("warmup", tokens),
+            load.closedLoop(
+                    8,
+                    Duration.ofSeconds(context.quick() ? 2 : 5),
+                    requests.single("warmup", tokens),
                     HttpLoad.Worth.status(202));
             context.pgbench().forDuration("acceptance-warmup", db, scripts, 8, Duration.ofSeconds(2));
 
@@ -63,16 +69,20 @@ final class AcceptanceBench implements Benchmark {
                 for (int clients : CLIENTS) {
                     String label = dvs + "dv-" + clients + "c";
                     CpuMeter cpu = CpuMeter.start(nmc.pid(), context.postmasterPid());
-                    HttpLoad.Outcome nmcRun = load.closedLoop(clients, point,
-                            requests.single(label, tokens.subList(0, dvs)), HttpLoad.Worth.status(202));
+                    HttpLoad.Outcome nmcRun = load.closedLoop(
+                            clients, point, requests.single(label, tokens.subList(0, dvs)), HttpLoad.Worth.status(202));
                     Map<String, Object> cpuNmc = cpu.stop();
                     CpuMeter cpuPg = CpuMeter.start(-1, context.postmasterPid());
-                    Pgbench.Run pg = context.pgbench().forDuration("acceptance-" + label, db,
-                            scripts.subList(0, dvs), clients, point);
+                    Pgbench.Run pg = context.pgbench()
+                            .forDuration("acceptance-" + label, db, scripts.subList(0, dvs), clients, point);
                     Map<String, Object> cpuBaseline = cpuPg.stop();
                     double ratio = nmcRun.okPerSecond() / pg.tps();
-                    result.add(Figure.of((dvs == 1 ? "1 DV, " : dvs + " DVs, ") + clients
-                                    + (clients == 1 ? " client" : " clients"), nmcRun.okPerSecond(), "notifications/s")
+                    result.add(Figure.of(
+                                    (dvs == 1 ? "1 DV, " : dvs + " DVs, ")
+                                            + clients
+                                            + (clients == 1 ? " client" : " clients"),
+                                    nmcRun.okPerSecond(),
+                                    "notifications/s")
                             .baseline(pg.tps(), "pgbench acceptance.pgbench, tx/s")
                             .target("ratio ≥ " + TARGET_RATIO, ratio >= TARGET_RATIO)
                             .details(nmcRun.latencies().summary("nmc"))
@@ -83,8 +93,8 @@ final class AcceptanceBench implements Benchmark {
                             .detail("cpuDuringPgbench", cpuBaseline)
                             .build());
                     if (nmcRun.failed() > 0) {
-                        result.note(label + ": " + nmcRun.failed() + " requests did not get a 202: "
-                                + nmcRun.statuses());
+                        result.note(
+                                label + ": " + nmcRun.failed() + " requests did not get a 202: " + nmcRun.statuses());
                     }
                     if (best == null || nmcRun.okPerSecond() > best.rate()) {
                         best = new Point(dvs, clients, nmcRun.okPerSecond());
@@ -92,21 +102,27 @@ final class AcceptanceBench implements Benchmark {
                     bestBaseline = Math.max(bestBaseline, pg.tps());
                 }
             }
-            result.add(Figure.of("best rate (" + best.dvs() + (best.dvs() == 1 ? " DV, " : " DVs, ") + best.clients()
-                            + " clients) vs pgbench's best", best.rate(), "notifications/s")
+            result.add(Figure.of(
+                            "best rate (" + best.dvs() + (best.dvs() == 1 ? " DV, " : " DVs, ") + best.clients()
+                                    + " clients) vs pgbench's best",
+                            best.rate(),
+                            "notifications/s")
                     .baseline(bestBaseline, "pgbench acceptance.pgbench, best tx/s")
-                    .target("ratio ≥ " + TARGET_RATIO, best.rate() / bestBaseline >= TARGET_RATIO).build());
+                    .target("ratio ≥ " + TARGET_RATIO, best.rate() / bestBaseline >= TARGET_RATIO)
+                    .build());
 
             // Half the best rate, open loop: the latency a DV sees while the NMC has headroom.
             double half = best.rate() / 2;
             List<String> halfTokens = tokens.subList(0, best.dvs());
-            HttpLoad.Outcome open = load.openLoop(half, point, requests.single("half", halfTokens),
-                    HttpLoad.Worth.status(202));
-            Pgbench.Run pgHalf = context.pgbench().throttled("acceptance-half", db, scripts.subList(0, best.dvs()),
-                    best.clients(), point, half);
+            HttpLoad.Outcome open =
+                    load.openLoop(half, point, requests.single("half", halfTokens), HttpLoad.Worth.status(202));
+            Pgbench.Run pgHalf = context.pgbench()
+                    .throttled("acceptance-half", db, scripts.subList(0, best.dvs()), best.clients(), point, half);
             double p99 = open.latencies().percentileMillis(99);
-            result.add(Figure.of(String.format(Locale.ROOT, "p99 at half the best rate (%.0f/s, open loop)", half),
-                            p99, "ms")
+            result.add(Figure.of(
+                            String.format(Locale.ROOT, "p99 at half the best rate (%.0f/s, open loop)", half),
+                            p99,
+                            "ms")
                     .baseline(pgHalf.latencies().percentileMillis(99), "pgbench at the same rate (-R), p99 ms")
                     .target("p99 < " + (int) TARGET_P99_MS + " ms", p99 < TARGET_P99_MS)
                     .details(open.latencies().summary("nmc"))

@@ -26,11 +26,16 @@ import java.util.Map;
 public final class Bench {
 
     private static final List<Benchmark> ALL = List.of(
-            new AcceptanceBench(), new BulkBench(), new EngineBench(), new BudgetBench(), new FairnessBench(),
-            new FeedBench(), new StorageBench(), new MemoryBench());
+            new AcceptanceBench(),
+            new BulkBench(),
+            new EngineBench(),
+            new BudgetBench(),
+            new FairnessBench(),
+            new FeedBench(),
+            new StorageBench(),
+            new MemoryBench());
 
-    private Bench() {
-    }
+    private Bench() {}
 
     public static void main(String[] args) throws IOException {
         List<Benchmark> selected = select(args);
@@ -39,12 +44,20 @@ public final class Bench {
         Files.createDirectories(out);
         boolean quick = Boolean.parseBoolean(property("bench.quick", "false"));
         Duration point = Duration.ofSeconds(Long.parseLong(property("bench.seconds", quick ? "3" : "8")));
-        Postgres postgres = new Postgres(property("bench.pg.host", "127.0.0.1"),
-                Integer.parseInt(required("bench.pg.port")), property("bench.pg.user", "nmc"),
+        Postgres postgres = new Postgres(
+                property("bench.pg.host", "127.0.0.1"),
+                Integer.parseInt(required("bench.pg.port")),
+                property("bench.pg.user", "nmc"),
                 property("bench.pg.password", "nmc"));
         String data = System.getProperty("bench.pg.data");
-        BenchContext context = new BenchContext(repository, out, postgres, Path.of(required("bench.pgbench")),
-                data == null || data.isBlank() ? null : Path.of(data), quick, point);
+        BenchContext context = new BenchContext(
+                repository,
+                out,
+                postgres,
+                Path.of(required("bench.pgbench")),
+                data == null || data.isBlank() ? null : Path.of(data),
+                quick,
+                point);
 
         Map<String, Object> machine = machine(context);
         ResultsFile results = new ResultsFile(out, machine);
@@ -63,12 +76,15 @@ public final class Bench {
             result.seconds((System.nanoTime() - start) / 1e9);
             for (Figure figure : result.figures()) {
                 say("   " + figure.name() + ": " + figure.value() + " " + figure.unit()
-                        + (figure.baseline() == null ? "" : " | baseline " + figure.baseline() + " ("
-                        + figure.baselineName() + ")")
-                        + (figure.ratio() == null ? "" : String.format(java.util.Locale.ROOT, " | ratio %.2f",
-                        figure.ratio()))
-                        + (figure.target() == null ? "" : " | target " + figure.target() + ": "
-                        + (figure.met() ? "met" : "NOT met")));
+                        + (figure.baseline() == null
+                                ? ""
+                                : " | baseline " + figure.baseline() + " (" + figure.baselineName() + ")")
+                        + (figure.ratio() == null
+                                ? ""
+                                : String.format(java.util.Locale.ROOT, " | ratio %.2f", figure.ratio()))
+                        + (figure.target() == null
+                                ? ""
+                                : " | target " + figure.target() + ": " + (figure.met() ? "met" : "NOT met")));
             }
             result.notes().forEach(note -> say("   note: " + note));
             machine.put("loadAverageAtEnd", loadAverage());
@@ -83,8 +99,10 @@ public final class Bench {
         }
         List<Benchmark> selected = new ArrayList<>();
         for (String name : args) {
-            selected.add(ALL.stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow(() ->
-                    new IllegalArgumentException("no benchmark '" + name + "'; there are: "
+            selected.add(ALL.stream()
+                    .filter(b -> b.name().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no benchmark '" + name + "'; there are: "
                             + ALL.stream().map(Benchmark::name).toList())));
         }
         return selected;
@@ -98,7 +116,11 @@ public final class Bench {
         machine.put("postgres", context.postgres().version());
         machine.put("pgbench", context.pgbench().version());
         machine.put("java", System.getProperty("java.runtime.version"));
-        machine.put("date", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString());
+        machine.put(
+                "date",
+                OffsetDateTime.now(ZoneOffset.UTC)
+                        .truncatedTo(ChronoUnit.SECONDS)
+                        .toString());
         machine.put("commit", property("bench.commit", "unknown"));
         machine.put("quick", context.quick());
         machine.put("secondsPerPoint", context.pointDuration().toSeconds());
@@ -108,8 +130,11 @@ public final class Bench {
 
     private static String cpuModel() {
         try {
-            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse("unknown");
         } catch (IOException e) {
             return "unknown";
         }
@@ -117,7 +142,8 @@ public final class Bench {
 
     private static long memoryGb() {
         try {
-            String total = Files.readAllLines(Path.of("/proc/meminfo")).getFirst().replaceAll("[^0-9]", "");
+            String total =
+                    Files.readAllLines(Path.of("/proc/meminfo")).getFirst().replaceAll("[^0-9]", "");
             return Math.round(Long.parseLong(total) / 1024.0 / 1024.0);
         } catch (IOException | RuntimeException e) {
             return -1;
@@ -127,7 +153,8 @@ public final class Bench {
     /** The 1-minute load average: how busy the machine was besides the benchmark (noise). */
     static String loadAverage() {
         try {
-            return Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).split(" ")[0];
+            return Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII)
+                    .split(" ")[0];
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }

@@ -40,8 +40,14 @@ public final class BenchContext {
     private final Config config;
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
 
-    BenchContext(Path repository, Path outDirectory, Postgres postgres, Path pgbenchExecutable, Path postgresData,
-                 boolean quick, Duration pointDuration) {
+    BenchContext(
+            Path repository,
+            Path outDirectory,
+            Postgres postgres,
+            Path pgbenchExecutable,
+            Path postgresData,
+            boolean quick,
+            Duration pointDuration) {
         this.repository = repository;
         this.outDirectory = outDirectory;
         this.postgres = postgres;
@@ -52,8 +58,11 @@ public final class BenchContext {
         this.quick = quick;
         this.pointDuration = pointDuration;
         this.nmcConfig = writeNmcConfig(outDirectory);
-        this.config = Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource()
-                .addSource(ConfigSources.file(nmcConfig)).build();
+        this.config = Config.builder()
+                .disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource()
+                .addSource(ConfigSources.file(nmcConfig))
+                .build();
     }
 
     public Path repository() {
@@ -144,8 +153,11 @@ public final class BenchContext {
 
     private String devToken(String oin) {
         try {
-            Process process = new ProcessBuilder(repository.resolve("scripts/dev-token").toString(), oin)
-                    .directory(repository.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process process = new ProcessBuilder(
+                            repository.resolve("scripts/dev-token").toString(), oin)
+                    .directory(repository.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             if (process.waitFor() != 0 || token.isEmpty()) {
                 throw new IllegalStateException("scripts/dev-token " + oin + " failed");
@@ -193,8 +205,9 @@ public final class BenchContext {
         try (var jars = Files.list(target)) {
             Path jar = jars.filter(p -> p.getFileName().toString().matches("nmc-server-.*\\.jar")
                             && !p.getFileName().toString().contains("tests"))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("no server jar in " + target
-                            + "; build first (scripts/bench does)"));
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no server jar in " + target + "; build first (scripts/bench does)"));
             return jar + File.pathSeparator + target.resolve("libs") + "/*";
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + target, e);

@@ -1,20 +1,13 @@
 package nl.overheid.moz.nmc.bench;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import nl.overheid.moz.nmc.process.NmcProcess;
 import nl.overheid.moz.nmc.simulator.InstantParties;
 
@@ -72,12 +65,19 @@ public final class BenchNmc implements AutoCloseable {
     /** Starts the NMC and waits until its health check answers 200. */
     public static BenchNmc start(BenchContext context, String label, Options options) {
         int port = NmcProcess.freePort();
-        InstantParties parties = options.engine ? InstantParties.start(context.notifyApiKey(),
-                URI.create("http://127.0.0.1:" + port + "/api/nmc/v1/notifynl-callback"), context.callbackToken(),
-                options.callbackDelay) : null;
+        InstantParties parties = options.engine
+                ? InstantParties.start(
+                        context.notifyApiKey(),
+                        URI.create("http://127.0.0.1:" + port + "/api/nmc/v1/notifynl-callback"),
+                        context.callbackToken(),
+                        options.callbackDelay)
+                : null;
         try {
-            NmcProcess.Builder builder = NmcProcess.builder(label, context.outDirectory().resolve("logs"))
-                    .java(context.java()).jvm(options.jvmOptions.toArray(String[]::new)).port(port)
+            NmcProcess.Builder builder = NmcProcess.builder(
+                            label, context.outDirectory().resolve("logs"))
+                    .java(context.java())
+                    .jvm(options.jvmOptions.toArray(String[]::new))
+                    .port(port)
                     .configYaml(Files.readString(context.nmcConfig()))
                     .set("db.url", context.postgres().jdbcUrl(options.database))
                     .set("db.user", context.postgres().user())
@@ -94,7 +94,8 @@ public final class BenchNmc implements AutoCloseable {
             if (parties != null) {
                 parties.close();
             }
-            throw e instanceof RuntimeException runtime ? runtime
+            throw e instanceof RuntimeException runtime
+                    ? runtime
                     : new IllegalStateException("cannot start the NMC (" + label + ")", e);
         }
     }

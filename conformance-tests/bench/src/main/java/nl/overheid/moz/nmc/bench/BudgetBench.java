@@ -28,19 +28,23 @@ final class BudgetBench implements Benchmark {
     @Override
     public String measures() {
         return "sends per one-minute window counted at NotifyNL by arrival time, with the send budget at B = " + B
-                + "/minute (notifynl.services.standaard.per-minute " + B + ", no reconciliation share) and a backlog of " + (3 * B)
+                + "/minute (notifynl.services.standaard.per-minute " + B
+                + ", no reconciliation share) and a backlog of " + (3 * B)
                 + "; beside B itself";
     }
 
     @Override
     public void run(BenchContext context, BenchmarkResult result) throws Exception {
         String db = context.postgres().freshDatabase("bench_budget");
-        BenchNmc.Options options = BenchNmc.Options.on(db).engine(Duration.ofMillis(EngineBench.RECEIPT_DELAY_MS))
+        BenchNmc.Options options = BenchNmc.Options.on(db)
+                .engine(Duration.ofMillis(EngineBench.RECEIPT_DELAY_MS))
                 .set("notifynl.services.standaard.per-minute", B)
                 .set("engine.reconcile-share", 0)
                 .set("engine.poll-interval", "PT0.1S");
-        try (BenchNmc nmc = BenchNmc.start(context, "budget", options); HttpLoad load = new HttpLoad()) {
-            List<String> tokens = IntStream.rangeClosed(1, 2).mapToObj(i -> context.token(BenchContext.nmcOin(i)))
+        try (BenchNmc nmc = BenchNmc.start(context, "budget", options);
+                HttpLoad load = new HttpLoad()) {
+            List<String> tokens = IntStream.rangeClosed(1, 2)
+                    .mapToObj(i -> context.token(BenchContext.nmcOin(i)))
                     .toList();
             Instant now = Instant.now();
             Instant window = now.truncatedTo(ChronoUnit.MINUTES);
@@ -48,8 +52,12 @@ final class BudgetBench implements Benchmark {
                 window = window.plus(Duration.ofMinutes(1));
                 Thread.sleep(Duration.between(Instant.now(), window).toMillis() + 200);
             }
-            HttpLoad.Outcome accepted = load.closedLoop(8, Duration.ofMinutes(2), 3L * B,
-                    new Requests(nmc.baseUrl()).single("budget", tokens), HttpLoad.Worth.status(202));
+            HttpLoad.Outcome accepted = load.closedLoop(
+                    8,
+                    Duration.ofMinutes(2),
+                    3L * B,
+                    new Requests(nmc.baseUrl()).single("budget", tokens),
+                    HttpLoad.Worth.status(202));
             if (accepted.ok() != 3L * B) {
                 throw new IllegalStateException("accepting the backlog: " + accepted.ok() + " of " + 3 * B
                         + " got a 202: " + accepted.statuses());
@@ -64,7 +72,10 @@ final class BudgetBench implements Benchmark {
             }
             int first = perWindow.getOrDefault(window, 0);
             int second = perWindow.getOrDefault(window.plus(Duration.ofMinutes(1)), 0);
-            int max = perWindow.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+            int max = perWindow.values().stream()
+                    .mapToInt(Integer::intValue)
+                    .max()
+                    .orElse(0);
             int least = Math.min(first, second);
             Map<String, Integer> windows = new TreeMap<>();
             perWindow.forEach((start, count) -> windows.put(start.toString(), count));

@@ -41,37 +41,49 @@ final class BulkBench implements Benchmark {
         String db = context.postgres().freshDatabase("bench_bulk");
         Duration point = context.pointDuration();
         try (BenchNmc nmc = BenchNmc.start(context, "bulk", BenchNmc.Options.on(db));
-             HttpLoad load = new HttpLoad()) {
+                HttpLoad load = new HttpLoad()) {
             List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
-                    .mapToObj(i -> context.token(BenchContext.nmcOin(i))).toList();
+                    .mapToObj(i -> context.token(BenchContext.nmcOin(i)))
+                    .toList();
             Requests requests = new Requests(nmc.baseUrl());
 
-            HttpResponse<String> probe = load.send(requests.bulk("probe", tokens, 1).apply(0));
+            HttpResponse<String> probe =
+                    load.send(requests.bulk("probe", tokens, 1).apply(0));
             if (probe.statusCode() == 404 || probe.statusCode() == 405) {
-                result.status(BenchmarkResult.Status.NOT_AVAILABLE).note("POST " + Requests.BULK + " answered "
-                        + probe.statusCode() + ": the bulk endpoint is not in this build");
+                result.status(BenchmarkResult.Status.NOT_AVAILABLE)
+                        .note("POST " + Requests.BULK + " answered " + probe.statusCode()
+                                + ": the bulk endpoint is not in this build");
                 return;
             }
             if (probe.statusCode() != 200 || accepted(probe) != 1) {
-                result.status(BenchmarkResult.Status.FAILED).note("a bulk request of one item answered "
-                        + probe.statusCode() + ", not 200 with one item 202: " + abbreviated(probe.body()));
+                result.status(BenchmarkResult.Status.FAILED)
+                        .note("a bulk request of one item answered " + probe.statusCode()
+                                + ", not 200 with one item 202: " + abbreviated(probe.body()));
                 return;
             }
 
             // Warm-up of both paths, not measured.
-            load.closedLoop(SINGLE_CLIENTS, Duration.ofSeconds(2), requests.single("warmup", tokens),
+            load.closedLoop(
+                    SINGLE_CLIENTS,
+                    Duration.ofSeconds(2),
+                    requests.single("warmup", tokens),
                     HttpLoad.Worth.status(202));
-            load.closedLoop(BULK_CLIENTS, Duration.ofSeconds(2), requests.bulk("warmup", tokens, ITEMS), this::accepted);
+            load.closedLoop(
+                    BULK_CLIENTS, Duration.ofSeconds(2), requests.bulk("warmup", tokens, ITEMS), this::accepted);
 
             CpuMeter cpuSingle = CpuMeter.start(nmc.pid(), context.postmasterPid());
-            HttpLoad.Outcome single = load.closedLoop(SINGLE_CLIENTS, point, requests.single("single", tokens),
-                    HttpLoad.Worth.status(202));
+            HttpLoad.Outcome single = load.closedLoop(
+                    SINGLE_CLIENTS, point, requests.single("single", tokens), HttpLoad.Worth.status(202));
             var cpuSingleUsed = cpuSingle.stop();
             // A fixed number of whole bulk requests, timed to the last answer: a duration would cut requests of
             // a thousand items off at its end.
             CpuMeter cpuBulk = CpuMeter.start(nmc.pid(), context.postmasterPid());
-            HttpLoad.Outcome bulk = load.closedLoop(BULK_CLIENTS, Duration.ofMinutes(10), bulkRequests(context),
-                    requests.bulk("bulk", tokens, ITEMS), this::accepted);
+            HttpLoad.Outcome bulk = load.closedLoop(
+                    BULK_CLIENTS,
+                    Duration.ofMinutes(10),
+                    bulkRequests(context),
+                    requests.bulk("bulk", tokens, ITEMS),
+                    this::accepted);
             var cpuBulkUsed = cpuBulk.stop();
             double ratio = bulk.okPerSecond() / single.okPerSecond();
             result.add(Figure.of("bulk, " + ITEMS + " items a request", bulk.okPerSecond(), "notifications/s")

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  */
 public final class CpuMeter {
 
-    private static final double TICKS_PER_SECOND = 100.0;   // USER_HZ on Linux
+    private static final double TICKS_PER_SECOND = 100.0; // USER_HZ on Linux
 
     private final long nmcPid;
     private final long postmasterPid;
@@ -34,8 +34,7 @@ public final class CpuMeter {
         return new CpuMeter(nmcPid, postmasterPid);
     }
 
-    private record Snapshot(long nmc, long postgres, long bench, long machineBusy, long machineTotal, long nanos) {
-    }
+    private record Snapshot(long nmc, long postgres, long bench, long machineBusy, long machineTotal, long nanos) {}
 
     /** CPU seconds per party since the start, and each one's share of the machine's capacity. */
     public Map<String, Object> stop() {
@@ -61,8 +60,13 @@ public final class CpuMeter {
 
     private Snapshot snapshot() {
         long[] machine = machine();
-        return new Snapshot(nmcPid > 0 ? process(nmcPid, false) : 0, postmasterPid > 0 ? cluster() : 0,
-                process(ProcessHandle.current().pid(), true), machine[0], machine[1], System.nanoTime());
+        return new Snapshot(
+                nmcPid > 0 ? process(nmcPid, false) : 0,
+                postmasterPid > 0 ? cluster() : 0,
+                process(ProcessHandle.current().pid(), true),
+                machine[0],
+                machine[1],
+                System.nanoTime());
     }
 
     /** The postmaster with its exited children, plus every live child. */
@@ -117,13 +121,14 @@ public final class CpuMeter {
     /** Busy and total ticks of all CPUs (/proc/stat's first line). */
     private static long[] machine() {
         try {
-            String[] fields = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
+            String[] fields =
+                    Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
             long total = 0;
             long idle = 0;
             for (int i = 1; i < fields.length && i <= 8; i++) {
                 long value = Long.parseLong(fields[i]);
                 total += value;
-                if (i == 4 || i == 5) {   // idle, iowait
+                if (i == 4 || i == 5) { // idle, iowait
                     idle += value;
                 }
             }
@@ -136,7 +141,9 @@ public final class CpuMeter {
     /** The postmaster's pid from the data directory's postmaster.pid, or -1. */
     public static long postmasterPid(Path dataDirectory) {
         try {
-            return Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).getFirst().trim());
+            return Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid"))
+                    .getFirst()
+                    .trim());
         } catch (IOException | RuntimeException e) {
             return -1;
         }

@@ -41,7 +41,9 @@ final class EngineBench implements Benchmark {
     public void run(BenchContext context, BenchmarkResult result) throws Exception {
         int backlog = context.size(3000, 500);
         String db = context.postgres().freshDatabase("bench_engine");
-        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS).mapToObj(BenchContext::nmcOin).toList();
+        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
+                .mapToObj(BenchContext::nmcOin)
+                .toList();
         Lifecycles lifecycles = new Lifecycles(context.postgres(), db);
         try {
             acceptBacklog(context, db, backlog, "engine-accept");
@@ -72,7 +74,8 @@ final class EngineBench implements Benchmark {
             // warm-up at the start and the MEBV wait of the last ones at the end.
             int low = finals.size() / 5;
             int high = finals.size() * 9 / 10;
-            double rate = (high - low) / (Duration.between(finals.get(low), finals.get(high)).toNanos() / 1e9);
+            double rate = (high - low)
+                    / (Duration.between(finals.get(low), finals.get(high)).toNanos() / 1e9);
 
             Map<String, Object> cpuBaseline = new java.util.LinkedHashMap<>();
             Pgbench.Run pg = pgbenchLifecycle(context, db, backlog, cpuBaseline);
@@ -93,13 +96,18 @@ final class EngineBench implements Benchmark {
             if (statuses.getOrDefault("definitief-bezorgd", 0L) != backlog) {
                 result.note("not every notification ended definitief-bezorgd: " + statuses);
             }
-            result.note(String.format(java.util.Locale.ROOT, "the rate is the steady state: the completions"
-                    + " (definitief-bezorgd) between the 20th and the 90th percentile over the time between them, so"
-                    + " neither the fresh JVM's warm-up nor the %d s MEBV wait of the last ones counts; over the whole"
-                    + " drain, first start to last completion, it is %.0f/s; times from the events' tijdstip (the"
-                    + " NMC's clock)", MEBV.toSeconds(), raw));
-            result.note("the engine runs with its production settings (parallelism, batch size) but a 0.1 s poll"
-                    + " interval; the NMC was started after the backlog was accepted, so the figure is the drain alone");
+            result.note(String.format(
+                    java.util.Locale.ROOT,
+                    "the rate is the steady state: the completions"
+                            + " (definitief-bezorgd) between the 20th and the 90th percentile over the time between them, so"
+                            + " neither the fresh JVM's warm-up nor the %d s MEBV wait of the last ones counts; over the whole"
+                            + " drain, first start to last completion, it is %.0f/s; times from the events' tijdstip (the"
+                            + " NMC's clock)",
+                    MEBV.toSeconds(),
+                    raw));
+            result.note(
+                    "the engine runs with its production settings (parallelism, batch size) but a 0.1 s poll"
+                            + " interval; the NMC was started after the backlog was accepted, so the figure is the drain alone");
         } finally {
             context.postgres().dropDatabase(db);
         }
@@ -107,7 +115,8 @@ final class EngineBench implements Benchmark {
 
     /** The engine's settings for throughput: a budget nobody reaches, a short MEBV period, a short poll. */
     static BenchNmc.Options engineOptions(String db) {
-        return BenchNmc.Options.on(db).engine(Duration.ofMillis(RECEIPT_DELAY_MS))
+        return BenchNmc.Options.on(db)
+                .engine(Duration.ofMillis(RECEIPT_DELAY_MS))
                 .set("notifynl.services.standaard.per-minute", 100_000_000)
                 .set("engine.poll-interval", "PT0.1S")
                 .set("lifecycle.mebv-period", "PT" + MEBV.toSeconds() + "S")
@@ -117,11 +126,16 @@ final class EngineBench implements Benchmark {
     /** Accepts {@code count} notifications over the ten DVs through the API, with the engine off. */
     static void acceptBacklog(BenchContext context, String db, int count, String label) {
         try (BenchNmc nmc = BenchNmc.start(context, label, BenchNmc.Options.on(db));
-             HttpLoad load = new HttpLoad()) {
+                HttpLoad load = new HttpLoad()) {
             List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
-                    .mapToObj(i -> context.token(BenchContext.nmcOin(i))).toList();
-            HttpLoad.Outcome accepted = load.closedLoop(16, Duration.ofMinutes(10), count,
-                    new Requests(nmc.baseUrl()).single(label, tokens), HttpLoad.Worth.status(202));
+                    .mapToObj(i -> context.token(BenchContext.nmcOin(i)))
+                    .toList();
+            HttpLoad.Outcome accepted = load.closedLoop(
+                    16,
+                    Duration.ofMinutes(10),
+                    count,
+                    new Requests(nmc.baseUrl()).single(label, tokens),
+                    HttpLoad.Worth.status(202));
             if (accepted.ok() != count) {
                 throw new IllegalStateException("accepting the backlog: " + accepted.ok() + " of " + count
                         + " got a 202: " + accepted.statuses());
@@ -130,20 +144,21 @@ final class EngineBench implements Benchmark {
     }
 
     /** pgbench's DVs get {@code count} accepted notifications in SQL, then pgbench takes them through. */
-    private static Pgbench.Run pgbenchLifecycle(BenchContext context, String db, int count,
-                                                Map<String, Object> cpu) throws Exception {
+    private static Pgbench.Run pgbenchLifecycle(BenchContext context, String db, int count, Map<String, Object> cpu)
+            throws Exception {
         List<Path> scripts = new ArrayList<>();
         List<java.util.UUID> dvs = new ArrayList<>();
         for (int i = 1; i <= BenchContext.NMC_DVS; i++) {
             String dv = context.dvId(db, BenchContext.pgbenchOin(i));
             dvs.add(java.util.UUID.fromString(dv));
-            scripts.add(context.pgbench().script("lifecycle.pgbench", "lifecycle-dv" + i + ".pgbench", Map.of("DV", dv)));
+            scripts.add(
+                    context.pgbench().script("lifecycle.pgbench", "lifecycle-dv" + i + ".pgbench", Map.of("DV", dv)));
         }
         long perClient = count / PGBENCH_CLIENTS;
         // pgbench picks a DV's script at random per transaction: half again as many per DV as the mean needs.
         int perDv = (int) Math.ceil(perClient * PGBENCH_CLIENTS * 1.5 / BenchContext.NMC_DVS) + 50;
         try (Connection c = context.postgres().connect(db);
-             PreparedStatement s = c.prepareStatement(Resources.text("pgbench-backlog.sql"))) {
+                PreparedStatement s = c.prepareStatement(Resources.text("pgbench-backlog.sql"))) {
             Postgres.bind(c, s, dvs.toArray(java.util.UUID[]::new), perDv);
             s.executeUpdate();
         }

@@ -19,7 +19,7 @@ import java.util.Locale;
 final class FairnessBench implements Benchmark {
 
     static final int B_COUNT = 100;
-    static final int BATCH_SIZE = 50;   // engine.batch-size's production default, set explicitly below
+    static final int BATCH_SIZE = 50; // engine.batch-size's production default, set explicitly below
     private static final double TARGET_ROUNDS = 2;
 
     @Override
@@ -34,8 +34,7 @@ final class FairnessBench implements Benchmark {
                 + " sends, beside the same submission to the idle engine";
     }
 
-    private record Waits(List<Double> seconds, List<Double> rounds) {
-    }
+    private record Waits(List<Double> seconds, List<Double> rounds) {}
 
     @Override
     public void run(BenchContext context, BenchmarkResult result) throws Exception {
@@ -49,7 +48,7 @@ final class FairnessBench implements Benchmark {
         try {
             Waits alone;
             try (BenchNmc nmc = BenchNmc.start(context, "fairness-idle", engine)) {
-                submitAndWait(context, nmc, db, warmup);   // the fresh JVM's warm-up, not measured
+                submitAndWait(context, nmc, db, warmup); // the fresh JVM's warm-up, not measured
                 alone = submitAndWait(context, nmc, db, idle);
             }
 
@@ -62,11 +61,12 @@ final class FairnessBench implements Benchmark {
             double aRate;
             try (BenchNmc nmc = BenchNmc.start(context, "fairness", engine)) {
                 Lifecycles lifecycles = new Lifecycles(context.postgres(), db);
-                awaitDraining(lifecycles, a, backlog);   // A's first rounds warm the JVM up
+                awaitDraining(lifecycles, a, backlog); // A's first rounds warm the JVM up
                 long aBefore = sentOrLater(context, db, a);
                 Instant from = Instant.now();
                 loaded = submitAndWait(context, nmc, db, b);
-                aRate = (sentOrLater(context, db, a) - aBefore) / (Duration.between(from, Instant.now()).toNanos() / 1e9);
+                aRate = (sentOrLater(context, db, a) - aBefore)
+                        / (Duration.between(from, Instant.now()).toNanos() / 1e9);
             }
             double maxRounds = max(loaded.rounds());
             result.add(Figure.of("B's longest wait, in claim rounds", maxRounds, "rounds")
@@ -84,9 +84,13 @@ final class FairnessBench implements Benchmark {
             result.add(Figure.of("B's longest wait", max(loaded.seconds()), "s")
                     .baseline(max(alone.seconds()), "the same submission to the idle engine, s")
                     .build());
-            result.note(String.format(Locale.ROOT, "A's backlog: %,d notifications, written in SQL in %.0f s"
-                    + " (sealed with the server's Envelope); B submits %d through the API with 4 clients", backlog,
-                    generated, B_COUNT));
+            result.note(String.format(
+                    Locale.ROOT,
+                    "A's backlog: %,d notifications, written in SQL in %.0f s"
+                            + " (sealed with the server's Envelope); B submits %d through the API with 4 clients",
+                    backlog,
+                    generated,
+                    B_COUNT));
             result.note("FairClaim gives each DV with due work an equal share of a round (" + BATCH_SIZE + " tokens,"
                     + " 2 DVs: " + BATCH_SIZE / 2 + " each), so " + B_COUNT + " of B need at least "
                     + (int) Math.ceil(B_COUNT / (BATCH_SIZE / 2.0)) + " rounds whatever the engine's speed; the median"
@@ -109,20 +113,27 @@ final class FairnessBench implements Benchmark {
     }
 
     private static long sentOrLater(BenchContext context, String db, String oin) {
-        return context.postgres().number(db, "SELECT count(*) FROM event e JOIN dienstverlener d ON d.id = e.dv_id"
-                + " WHERE d.oin = ? AND e.naar = 'in-verzending'", oin);
+        return context.postgres()
+                .number(
+                        db,
+                        "SELECT count(*) FROM event e JOIN dienstverlener d ON d.id = e.dv_id"
+                                + " WHERE d.oin = ? AND e.naar = 'in-verzending'",
+                        oin);
     }
 
     /** Submits B's notifications as {@code oin}, waits until all are verzonden, and reads their waits. */
     private static Waits submitAndWait(BenchContext context, BenchNmc nmc, String db, String oin)
             throws InterruptedException {
         try (HttpLoad load = new HttpLoad()) {
-            HttpLoad.Outcome submitted = load.closedLoop(4, Duration.ofMinutes(1), B_COUNT,
+            HttpLoad.Outcome submitted = load.closedLoop(
+                    4,
+                    Duration.ofMinutes(1),
+                    B_COUNT,
                     new Requests(nmc.baseUrl()).single("fair-" + oin, List.of(context.token(oin))),
                     HttpLoad.Worth.status(202));
             if (submitted.ok() != B_COUNT) {
-                throw new IllegalStateException("B's submission: " + submitted.ok() + " of " + B_COUNT + " got a 202: "
-                        + submitted.statuses());
+                throw new IllegalStateException(
+                        "B's submission: " + submitted.ok() + " of " + B_COUNT + " got a 202: " + submitted.statuses());
             }
         }
         String waiting = "SELECT count(*) FROM notificatie n JOIN dienstverlener d ON d.id = n.dv_id"

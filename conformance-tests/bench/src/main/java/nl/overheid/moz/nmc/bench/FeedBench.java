@@ -48,29 +48,44 @@ final class FeedBench implements Benchmark {
             // The NMC migrates and seeds once; the log is then laid out with no NMC running.
             BenchNmc.start(context, "feed-migrate", BenchNmc.Options.on(db)).close();
             List<String> dvs = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
-                    .mapToObj(i -> context.dvId(db, BenchContext.nmcOin(i))).toList();
+                    .mapToObj(i -> context.dvId(db, BenchContext.nmcOin(i)))
+                    .toList();
 
             double smallSeconds = generate(context, db, dvs, SMALL);
             Map<String, Latencies> small = readPages(context, db, dvs.getFirst(), "feed-small");
             double largeSeconds = generate(context, db, dvs, large);
-            String size = context.postgres().text(db, "SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid)))"
-                    + " FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'event'::regclass");
+            String size = context.postgres()
+                    .text(
+                            db,
+                            "SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid)))"
+                                    + " FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'event'::regclass");
             Map<String, Latencies> big = readPages(context, db, dvs.getFirst(), "feed-large");
 
             for (String position : POSITIONS) {
                 double value = big.get(position).percentileMillis(50);
                 double baseline = small.get(position).percentileMillis(50);
-                result.add(Figure.of("page from the " + position + ", p50, " + String.format(Locale.ROOT, "%,d", large)
-                                + " events", value, "ms")
+                result.add(Figure.of(
+                                "page from the " + position + ", p50, " + String.format(Locale.ROOT, "%,d", large)
+                                        + " events",
+                                value,
+                                "ms")
                         .baseline(baseline, String.format(Locale.ROOT, "the same read at %,d events, p50 ms", SMALL))
                         .target("ratio ≤ " + TARGET, value / baseline <= TARGET)
                         .details(big.get(position).summary("large"))
                         .details(small.get(position).summary("small"))
                         .build());
             }
-            result.note(String.format(Locale.ROOT, "%,d events generated in %.0f s (%s with indexes, %d partitions);"
-                    + " %,d in %.1f s; each position read %d times after a warm-up", large, largeSeconds, size,
-                    PARTITIONS, SMALL, smallSeconds, reads(context)));
+            result.note(String.format(
+                    Locale.ROOT,
+                    "%,d events generated in %.0f s (%s with indexes, %d partitions);"
+                            + " %,d in %.1f s; each position read %d times after a warm-up",
+                    large,
+                    largeSeconds,
+                    size,
+                    PARTITIONS,
+                    SMALL,
+                    smallSeconds,
+                    reads(context)));
         } finally {
             context.postgres().dropDatabase(db);
         }
@@ -120,13 +135,18 @@ final class FeedBench implements Benchmark {
                      WHERE %s >= %d AND %s < %d
                     """.formatted(table, xid, total, dvArray, gFrom, gTo, xid, from, xid, to));
             // The CHECK spares the attach its scan; the attach builds the partition's indexes.
-            pg.execute(db, "ALTER TABLE " + table + " ADD CONSTRAINT " + table + "_bereik CHECK (transactie_id >= '"
-                            + from + "' AND transactie_id < '" + to + "')",
-                    "ALTER TABLE event ATTACH PARTITION " + table + " FOR VALUES FROM ('" + from + "') TO ('" + to + "')",
+            pg.execute(
+                    db,
+                    "ALTER TABLE " + table + " ADD CONSTRAINT " + table + "_bereik CHECK (transactie_id >= '" + from
+                            + "' AND transactie_id < '" + to + "')",
+                    "ALTER TABLE event ATTACH PARTITION " + table + " FOR VALUES FROM ('" + from + "') TO ('" + to
+                            + "')",
                     "ALTER TABLE " + table + " DROP CONSTRAINT " + table + "_bereik");
         }
-        pg.execute(db, "CREATE TABLE event_p" + current + " PARTITION OF event FOR VALUES FROM ('" + current
-                        + "') TO ('" + (current + 100_000_000L) + "')",
+        pg.execute(
+                db,
+                "CREATE TABLE event_p" + current + " PARTITION OF event FOR VALUES FROM ('" + current + "') TO ('"
+                        + (current + 100_000_000L) + "')",
                 "SELECT setval(pg_get_serial_sequence('event', 'id'), " + total + ")",
                 "VACUUM ANALYZE event");
         long written = pg.number(db, "SELECT count(*) FROM event");
@@ -140,15 +160,15 @@ final class FeedBench implements Benchmark {
     private static Map<String, Latencies> readPages(BenchContext context, String db, String dv, String label) {
         long events = context.postgres().number(db, "SELECT count(*) FROM event WHERE dv_id = CAST(? AS uuid)", dv);
         int epoch = (int) context.postgres().number(db, "SELECT epoch FROM cluster_epoch");
-        CursorCodec codec = new CursorCodec(Base64.getDecoder().decode(
-                context.config().get("feed.cursor-key").asString().get()));
+        CursorCodec codec = new CursorCodec(Base64.getDecoder()
+                .decode(context.config().get("feed.cursor-key").asString().get()));
         Map<String, String> cursors = new LinkedHashMap<>();
         cursors.put("start", null);
         cursors.put("middle", cursor(context, db, dv, events / 2, epoch, codec));
         cursors.put("head", cursor(context, db, dv, Math.max(0, events - 50), epoch, codec));
         Map<String, Latencies> latencies = new LinkedHashMap<>();
         try (BenchNmc nmc = BenchNmc.start(context, label, BenchNmc.Options.on(db));
-             HttpLoad load = new HttpLoad()) {
+                HttpLoad load = new HttpLoad()) {
             Requests requests = new Requests(nmc.baseUrl());
             String token = context.token(BenchContext.nmcOin(1));
             for (Map.Entry<String, String> position : cursors.entrySet()) {
@@ -172,10 +192,16 @@ final class FeedBench implements Benchmark {
     }
 
     /** The cursor the NMC would have handed out after the DV's {@code offset}-th event. */
-    private static String cursor(BenchContext context, String db, String dv, long offset, int epoch,
-                                 CursorCodec codec) {
-        String[] event = context.postgres().rows(db, "SELECT CAST(transactie_id AS text), id FROM event"
-                + " WHERE dv_id = CAST(? AS uuid) ORDER BY transactie_id, id OFFSET ? LIMIT 1", dv, offset).getFirst();
+    private static String cursor(
+            BenchContext context, String db, String dv, long offset, int epoch, CursorCodec codec) {
+        String[] event = context.postgres()
+                .rows(
+                        db,
+                        "SELECT CAST(transactie_id AS text), id FROM event"
+                                + " WHERE dv_id = CAST(? AS uuid) ORDER BY transactie_id, id OFFSET ? LIMIT 1",
+                        dv,
+                        offset)
+                .getFirst();
         return codec.encode(new Cursor(epoch, event[0], Long.parseLong(event[1]), Instant.now()));
     }
 }

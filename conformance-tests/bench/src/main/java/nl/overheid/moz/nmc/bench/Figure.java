@@ -16,8 +16,16 @@ import java.util.Map;
  * @param met           whether the target is met; null without a target
  * @param details       everything else worth keeping (percentiles, counts, errors)
  */
-public record Figure(String name, Double value, String unit, Double baseline, String baselineName, Double ratio,
-                     String target, Boolean met, Map<String, Object> details) {
+public record Figure(
+        String name,
+        Double value,
+        String unit,
+        Double baseline,
+        String baselineName,
+        Double ratio,
+        String target,
+        Boolean met,
+        Map<String, Object> details) {
 
     public static Builder of(String name, double value, String unit) {
         return new Builder(name, value, unit);
@@ -67,8 +75,8 @@ public record Figure(String name, Double value, String unit, Double baseline, St
         }
 
         public Figure build() {
-            return new Figure(name, value, unit, baseline, baselineName, ratio, target, met,
-                    new LinkedHashMap<>(details));
+            return new Figure(
+                    name, value, unit, baseline, baselineName, ratio, target, met, new LinkedHashMap<>(details));
         }
     }
 }

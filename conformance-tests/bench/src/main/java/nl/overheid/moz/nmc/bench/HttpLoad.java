@@ -40,8 +40,10 @@ public final class HttpLoad implements AutoCloseable {
         }
 
         public long failed() {
-            return statuses.entrySet().stream().filter(entry -> entry.getKey() < 200 || entry.getKey() >= 300)
-                    .mapToLong(Map.Entry::getValue).sum();
+            return statuses.entrySet().stream()
+                    .filter(entry -> entry.getKey() < 200 || entry.getKey() >= 300)
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
         }
     }
 
@@ -56,8 +58,10 @@ public final class HttpLoad implements AutoCloseable {
         }
     }
 
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
 
     public HttpClient client() {
         return client;
@@ -72,8 +76,8 @@ public final class HttpLoad implements AutoCloseable {
     }
 
     /** Like {@link #closedLoop(int, Duration, LongFunction, Worth)}, stopping after {@code limit} requests. */
-    public Outcome closedLoop(int clients, Duration duration, long limit, LongFunction<HttpRequest> requests,
-                              Worth worth) {
+    public Outcome closedLoop(
+            int clients, Duration duration, long limit, LongFunction<HttpRequest> requests, Worth worth) {
         AtomicLong next = new AtomicLong();
         LongAdder ok = new LongAdder();
         LongAdder done = new LongAdder();
@@ -127,8 +131,7 @@ public final class HttpLoad implements AutoCloseable {
      * Requests at {@code ratePerSecond} for {@code duration}, each on its own virtual thread; latency from the
      * moment the request was due.
      */
-    public Outcome openLoop(double ratePerSecond, Duration duration, LongFunction<HttpRequest> requests,
-                            Worth worth) {
+    public Outcome openLoop(double ratePerSecond, Duration duration, LongFunction<HttpRequest> requests, Worth worth) {
         LongAdder ok = new LongAdder();
         LongAdder done = new LongAdder();
         Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
@@ -146,10 +149,11 @@ public final class HttpLoad implements AutoCloseable {
                 long index = i;
                 executor.submit(() -> {
                     try {
-                        HttpResponse<String> response = client.send(requests.apply(index),
-                                HttpResponse.BodyHandlers.ofString());
+                        HttpResponse<String> response =
+                                client.send(requests.apply(index), HttpResponse.BodyHandlers.ofString());
                         long worthIt = worth.of(response);
-                        statuses.computeIfAbsent(response.statusCode(), s -> new LongAdder()).increment();
+                        statuses.computeIfAbsent(response.statusCode(), s -> new LongAdder())
+                                .increment();
                         if (worthIt > 0) {
                             ok.add(worthIt);
                             latencies.recordNanos(System.nanoTime() - due);
@@ -179,8 +183,8 @@ public final class HttpLoad implements AutoCloseable {
         }
     }
 
-    private static Outcome outcome(LongAdder ok, LongAdder done, Map<Integer, LongAdder> statuses,
-                                   List<Latencies> parts, double seconds) {
+    private static Outcome outcome(
+            LongAdder ok, LongAdder done, Map<Integer, LongAdder> statuses, List<Latencies> parts, double seconds) {
         Latencies all = new Latencies();
         parts.forEach(all::add);
         Map<Integer, Long> counted = new TreeMap<>();

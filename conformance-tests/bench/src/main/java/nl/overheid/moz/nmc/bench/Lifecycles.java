@@ -21,16 +21,22 @@ final class Lifecycles {
 
     /** Notifications not yet terminal, of the DVs with these OINs. */
     long live(List<String> oins) {
-        return postgres.number(database, "SELECT count(*) FROM notificatie n JOIN dienstverlener d ON d.id = n.dv_id"
-                + " WHERE n.status IN " + LIVE + " AND d.oin = ANY (CAST(? AS text[]))", (Object) oins.toArray(String[]::new));
+        return postgres.number(
+                database,
+                "SELECT count(*) FROM notificatie n JOIN dienstverlener d ON d.id = n.dv_id" + " WHERE n.status IN "
+                        + LIVE + " AND d.oin = ANY (CAST(? AS text[]))",
+                (Object) oins.toArray(String[]::new));
     }
 
     /** Notifications per status, of the DVs with these OINs. */
     Map<String, Long> statuses(List<String> oins) {
         Map<String, Long> statuses = new LinkedHashMap<>();
-        for (String[] row : postgres.rows(database, "SELECT n.status, count(*) FROM notificatie n"
-                + " JOIN dienstverlener d ON d.id = n.dv_id WHERE d.oin = ANY (CAST(? AS text[]))"
-                + " GROUP BY n.status ORDER BY n.status", (Object) oins.toArray(String[]::new))) {
+        for (String[] row : postgres.rows(
+                database,
+                "SELECT n.status, count(*) FROM notificatie n"
+                        + " JOIN dienstverlener d ON d.id = n.dv_id WHERE d.oin = ANY (CAST(? AS text[]))"
+                        + " GROUP BY n.status ORDER BY n.status",
+                (Object) oins.toArray(String[]::new))) {
             statuses.put(row[0], Long.parseLong(row[1]));
         }
         return statuses;
@@ -53,10 +59,13 @@ final class Lifecycles {
 
     /** The earliest and latest moment (the NMC's clock) an event moved a notification of these DVs to a status. */
     Instant[] eventSpan(List<String> oins, String naar) {
-        List<String[]> rows = postgres.rows(database, "SELECT CAST(extract(epoch FROM min(e.tijdstip)) AS text),"
-                + " CAST(extract(epoch FROM max(e.tijdstip)) AS text), count(*) FROM event e"
-                + " JOIN dienstverlener d ON d.id = e.dv_id WHERE e.naar = ? AND d.oin = ANY (CAST(? AS text[]))",
-                naar, oins.toArray(String[]::new));
+        List<String[]> rows = postgres.rows(
+                database,
+                "SELECT CAST(extract(epoch FROM min(e.tijdstip)) AS text),"
+                        + " CAST(extract(epoch FROM max(e.tijdstip)) AS text), count(*) FROM event e"
+                        + " JOIN dienstverlener d ON d.id = e.dv_id WHERE e.naar = ? AND d.oin = ANY (CAST(? AS text[]))",
+                naar,
+                oins.toArray(String[]::new));
         String[] row = rows.getFirst();
         if (row[0] == null) {
             return null;
@@ -66,10 +75,17 @@ final class Lifecycles {
 
     /** When each event that moved a notification of these DVs to {@code naar} happened, in order. */
     List<Instant> eventTimes(List<String> oins, String naar) {
-        return postgres.rows(database, "SELECT CAST(extract(epoch FROM e.tijdstip) AS text) FROM event e"
-                        + " JOIN dienstverlener d ON d.id = e.dv_id WHERE e.naar = ? AND d.oin = ANY (CAST(? AS text[]))"
-                        + " ORDER BY e.tijdstip", naar, oins.toArray(String[]::new))
-                .stream().map(row -> epoch(row[0])).toList();
+        return postgres
+                .rows(
+                        database,
+                        "SELECT CAST(extract(epoch FROM e.tijdstip) AS text) FROM event e"
+                                + " JOIN dienstverlener d ON d.id = e.dv_id WHERE e.naar = ? AND d.oin = ANY (CAST(? AS text[]))"
+                                + " ORDER BY e.tijdstip",
+                        naar,
+                        oins.toArray(String[]::new))
+                .stream()
+                .map(row -> epoch(row[0]))
+                .toList();
     }
 
     static Instant epoch(String seconds) {

@@ -41,30 +41,43 @@ final class MemoryBench implements Benchmark {
         Path gcLog = context.outDirectory().resolve("logs").resolve("memory-gc.log");
         Files.createDirectories(gcLog.getParent());
         Files.deleteIfExists(gcLog);
-        BenchNmc.Options options = EngineBench.engineOptions(db).jvm("-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError",
-                "-Xlog:gc:file=" + gcLog + ":uptime,level,tags");
-        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS).mapToObj(BenchContext::nmcOin).toList();
+        BenchNmc.Options options = EngineBench.engineOptions(db)
+                .jvm("-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog + ":uptime,level,tags");
+        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
+                .mapToObj(BenchContext::nmcOin)
+                .toList();
         try {
             HttpLoad.Outcome load;
             boolean alive;
             long peakRssKb;
-            try (BenchNmc nmc = BenchNmc.start(context, "memory", options); HttpLoad http = new HttpLoad()) {
-                load = http.closedLoop(CLIENTS, duration,
-                        new Requests(nmc.baseUrl()).single("memory", oins.stream().map(context::token).toList()),
+            try (BenchNmc nmc = BenchNmc.start(context, "memory", options);
+                    HttpLoad http = new HttpLoad()) {
+                load = http.closedLoop(
+                        CLIENTS,
+                        duration,
+                        new Requests(nmc.baseUrl())
+                                .single(
+                                        "memory",
+                                        oins.stream().map(context::token).toList()),
                         HttpLoad.Worth.status(202));
                 Thread.sleep(3000);
                 alive = nmc.alive();
                 peakRssKb = peakRss(nmc.pid());
             }
-            String nmcLog = Files.readString(context.outDirectory().resolve("logs").resolve("memory.log"));
+            String nmcLog =
+                    Files.readString(context.outDirectory().resolve("logs").resolve("memory.log"));
             boolean oom = nmcLog.contains("java.lang.OutOfMemoryError") || !alive;
-            List<double[]> pauses = new ArrayList<>();   // uptime s, before MB, after MB, heap MB, pause ms
+            List<double[]> pauses = new ArrayList<>(); // uptime s, before MB, after MB, heap MB, pause ms
             for (String line : Files.readAllLines(gcLog)) {
                 Matcher m = PAUSE.matcher(line);
                 if (m.find()) {
-                    pauses.add(new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(3)),
-                            Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
-                            Double.parseDouble(m.group(6))});
+                    pauses.add(new double[] {
+                        Double.parseDouble(m.group(1)),
+                        Double.parseDouble(m.group(3)),
+                        Double.parseDouble(m.group(4)),
+                        Double.parseDouble(m.group(5)),
+                        Double.parseDouble(m.group(6))
+                    });
                 }
             }
             double maxAfter = pauses.stream().mapToDouble(p -> p[2]).max().orElse(0);
@@ -72,8 +85,8 @@ final class MemoryBench implements Benchmark {
             double totalPause = pauses.stream().mapToDouble(p -> p[4]).sum();
             Latencies pauseHistogram = new Latencies();
             pauses.forEach(p -> pauseHistogram.recordMicros((long) (p[4] * 1000)));
-            long completed = new Lifecycles(context.postgres(), db).statuses(oins)
-                    .getOrDefault("definitief-bezorgd", 0L);
+            long completed =
+                    new Lifecycles(context.postgres(), db).statuses(oins).getOrDefault("definitief-bezorgd", 0L);
             result.add(Figure.of("largest heap after a GC", maxAfter, "MB")
                     .baseline(Integer.parseInt(HEAP.replace("m", "")), "-Xmx, MB")
                     .target("no OutOfMemoryError", !oom)
@@ -90,7 +103,8 @@ final class MemoryBench implements Benchmark {
                     .detail("pauseShareOfRun", Latencies.round(totalPause / 1000 / duration.toSeconds()))
                     .build());
             result.note("GC log: " + context.repository().relativize(gcLog) + "; the NMC's log: "
-                    + context.repository().relativize(context.outDirectory().resolve("logs").resolve("memory.log")));
+                    + context.repository()
+                            .relativize(context.outDirectory().resolve("logs").resolve("memory.log")));
         } finally {
             context.postgres().dropDatabase(db);
         }
@@ -100,8 +114,11 @@ final class MemoryBench implements Benchmark {
     private static long peakRss(long pid) {
         try {
             return Files.readAllLines(Path.of("/proc", Long.toString(pid), "status")).stream()
-                    .filter(line -> line.startsWith("VmHWM:")).map(line -> line.replaceAll("[^0-9]", ""))
-                    .mapToLong(Long::parseLong).findFirst().orElse(-1);
+                    .filter(line -> line.startsWith("VmHWM:"))
+                    .map(line -> line.replaceAll("[^0-9]", ""))
+                    .mapToLong(Long::parseLong)
+                    .findFirst()
+                    .orElse(-1);
         } catch (java.io.IOException | RuntimeException e) {
             return -1;
         }

@@ -31,8 +31,7 @@ public final class Pgbench {
      * @param failed       failed script executions
      * @param latencies    per script execution (plus the schedule lag when throttled)
      */
-    public record Run(double tps, long transactions, long failed, Latencies latencies, String output) {
-    }
+    public record Run(double tps, long transactions, long failed, Latencies latencies, String output) {}
 
     private final Path executable;
     private final Postgres postgres;
@@ -51,7 +50,9 @@ public final class Pgbench {
     /** {@code pgbench (PostgreSQL) 15.x …}. */
     public String version() {
         try {
-            Process process = new ProcessBuilder(executable.toString(), "--version").redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(executable.toString(), "--version")
+                    .redirectErrorStream(true)
+                    .start();
             String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             process.waitFor();
             return text;
@@ -92,10 +93,18 @@ public final class Pgbench {
     }
 
     /** Runs for {@code duration} at {@code rate} transactions per second in total ({@code -R}). */
-    public Run throttled(String label, String database, List<Path> scripts, int clients, Duration duration,
-                         double rate) {
-        return run(label, database, scripts, clients, List.of("-T", Long.toString(Math.max(1, duration.toSeconds())),
-                "-R", String.format(java.util.Locale.ROOT, "%.1f", rate)));
+    public Run throttled(
+            String label, String database, List<Path> scripts, int clients, Duration duration, double rate) {
+        return run(
+                label,
+                database,
+                scripts,
+                clients,
+                List.of(
+                        "-T",
+                        Long.toString(Math.max(1, duration.toSeconds())),
+                        "-R",
+                        String.format(java.util.Locale.ROOT, "%.1f", rate)));
     }
 
     private Run run(String label, String database, List<Path> scripts, int clients, List<String> extra) {
@@ -103,37 +112,51 @@ public final class Pgbench {
             Files.createDirectories(workDirectory);
             String prefix = "pgbench-log-" + label;
             try (Stream<Path> old = Files.list(workDirectory)) {
-                for (Path file : old.filter(p -> p.getFileName().toString().startsWith(prefix + ".")).toList()) {
+                for (Path file : old.filter(p -> p.getFileName().toString().startsWith(prefix + "."))
+                        .toList()) {
                     Files.delete(file);
                 }
             }
-            List<String> command = new ArrayList<>(List.of(executable.toString(), "-n", "-M", "prepared",
-                    "-h", postgres.host(), "-p", Integer.toString(postgres.port()), "-U", postgres.user(),
-                    "-c", Integer.toString(clients), "-j", Integer.toString(Math.min(clients, 2)),
-                    "-l", "--log-prefix=" + prefix));
+            List<String> command = new ArrayList<>(List.of(
+                    executable.toString(),
+                    "-n",
+                    "-M",
+                    "prepared",
+                    "-h",
+                    postgres.host(),
+                    "-p",
+                    Integer.toString(postgres.port()),
+                    "-U",
+                    postgres.user(),
+                    "-c",
+                    Integer.toString(clients),
+                    "-j",
+                    Integer.toString(Math.min(clients, 2)),
+                    "-l",
+                    "--log-prefix=" + prefix));
             command.addAll(extra);
             for (Path script : scripts) {
                 command.add("-f");
                 command.add(script.toString());
             }
             command.add(database);
-            ProcessBuilder builder = new ProcessBuilder(command).directory(workDirectory.toFile())
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(workDirectory.toFile())
                     .redirectErrorStream(true);
             builder.environment().put("PGPASSWORD", postgres.password());
             builder.environment().put("PGOPTIONS", "-c statement_timeout=0 -c transaction_timeout=0");
             Process process = builder.start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int exit = process.waitFor();
-            Files.writeString(workDirectory.resolve("pgbench-" + label + ".out"), String.join(" ", command)
-                    + "\n\n" + output);
+            Files.writeString(
+                    workDirectory.resolve("pgbench-" + label + ".out"), String.join(" ", command) + "\n\n" + output);
             Matcher tps = TPS.matcher(output);
             if (exit != 0 || !tps.find()) {
-                throw new IllegalStateException("pgbench " + label + " failed (exit " + exit + "): "
-                        + tail(output));
+                throw new IllegalStateException("pgbench " + label + " failed (exit " + exit + "): " + tail(output));
             }
             Latencies latencies = readLogs(prefix);
-            return new Run(Double.parseDouble(tps.group(1)), find(PROCESSED, output), find(FAILED, output),
-                    latencies, output);
+            return new Run(
+                    Double.parseDouble(tps.group(1)), find(PROCESSED, output), find(FAILED, output), latencies, output);
         } catch (IOException e) {
             throw new IllegalStateException("cannot run pgbench " + label, e);
         } catch (InterruptedException e) {
@@ -149,7 +172,8 @@ public final class Pgbench {
     private Latencies readLogs(String prefix) throws IOException {
         Latencies latencies = new Latencies();
         try (Stream<Path> files = Files.list(workDirectory)) {
-            for (Path file : files.filter(p -> p.getFileName().toString().startsWith(prefix + ".")).toList()) {
+            for (Path file : files.filter(p -> p.getFileName().toString().startsWith(prefix + "."))
+                    .toList()) {
                 try (Stream<String> lines = Files.lines(file)) {
                     lines.forEach(line -> {
                         String[] fields = line.split(" ");

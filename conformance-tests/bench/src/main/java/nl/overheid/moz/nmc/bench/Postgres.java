@@ -59,7 +59,8 @@ public final class Postgres {
             throw new IllegalArgumentException("not a benchmark database name: " + name);
         }
         closeShared(name);
-        try (Connection c = connect("nmc"); Statement s = c.createStatement()) {
+        try (Connection c = connect("nmc");
+                Statement s = c.createStatement()) {
             c.setAutoCommit(true);
             s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
             s.execute("CREATE DATABASE " + name);
@@ -74,7 +75,8 @@ public final class Postgres {
             throw new IllegalArgumentException("not a benchmark database name: " + name);
         }
         closeShared(name);
-        try (Connection c = connect("nmc"); Statement s = c.createStatement()) {
+        try (Connection c = connect("nmc");
+                Statement s = c.createStatement()) {
             c.setAutoCommit(true);
             s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         } catch (SQLException e) {
@@ -87,8 +89,9 @@ public final class Postgres {
         Properties properties = new Properties();
         properties.setProperty("user", user);
         properties.setProperty("password", password);
-        properties.setProperty("options", "-c statement_timeout=0 -c transaction_timeout=0"
-                + " -c idle_in_transaction_session_timeout=0");
+        properties.setProperty(
+                "options",
+                "-c statement_timeout=0 -c transaction_timeout=0" + " -c idle_in_transaction_session_timeout=0");
         Connection connection = DriverManager.getConnection(jdbcUrl(database), properties);
         connection.setAutoCommit(true);
         return connection;
@@ -180,7 +183,8 @@ public final class Postgres {
 
     /** Runs statements in autocommit mode, one after the other. */
     public void execute(String database, String... statements) {
-        try (Connection c = connect(database); Statement s = c.createStatement()) {
+        try (Connection c = connect(database);
+                Statement s = c.createStatement()) {
             for (String statement : statements) {
                 s.execute(statement);
             }

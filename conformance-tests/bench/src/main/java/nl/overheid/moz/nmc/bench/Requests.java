@@ -55,13 +55,19 @@ public final class Requests {
     /** A page of the feed after {@code cursor} (null: from the oldest event). */
     public HttpRequest feed(String token, String cursor) {
         String query = cursor == null ? "" : "?cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8);
-        return HttpRequest.newBuilder(URI.create(baseUrl + FEED + query)).timeout(TIMEOUT)
-                .header("Authorization", "Bearer " + token).GET().build();
+        return HttpRequest.newBuilder(URI.create(baseUrl + FEED + query))
+                .timeout(TIMEOUT)
+                .header("Authorization", "Bearer " + token)
+                .GET()
+                .build();
     }
 
     public HttpRequest post(String path, String token, String body) {
-        return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(TIMEOUT)
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(TIMEOUT)
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
     }
 }

@@ -7,8 +7,7 @@ import java.nio.charset.StandardCharsets;
 /** The harness's SQL and templates under {@code bench/} on the class path. */
 final class Resources {
 
-    private Resources() {
-    }
+    private Resources() {}
 
     static String text(String name) {
         try (InputStream in = Resources.class.getResourceAsStream("/bench/" + name)) {

@@ -65,36 +65,67 @@ final class ResultsFile {
     private String table() {
         StringBuilder md = new StringBuilder();
         md.append("# NMC benchmark results\n\n");
-        md.append("Machine: ").append(machine.get("cores")).append(" cores, ").append(machine.get("cpu"))
-                .append("; ").append(machine.get("postgres")).append(" (").append(machine.get("pgbench"))
-                .append("); Java ").append(machine.get("java")).append("; ").append(machine.get("date"))
-                .append("; commit ").append(machine.get("commit")).append("; load average at start ")
-                .append(machine.get("loadAverageAtStart")).append(quickNote()).append(".\n\n");
+        md.append("Machine: ")
+                .append(machine.get("cores"))
+                .append(" cores, ")
+                .append(machine.get("cpu"))
+                .append("; ")
+                .append(machine.get("postgres"))
+                .append(" (")
+                .append(machine.get("pgbench"))
+                .append("); Java ")
+                .append(machine.get("java"))
+                .append("; ")
+                .append(machine.get("date"))
+                .append("; commit ")
+                .append(machine.get("commit"))
+                .append("; load average at start ")
+                .append(machine.get("loadAverageAtStart"))
+                .append(quickNote())
+                .append(".\n\n");
         md.append("| benchmark | figure | NMC | baseline | ratio | target | met |\n");
         md.append("|---|---|---|---|---|---|---|\n");
         for (BenchmarkResult result : results) {
             if (result.status() != BenchmarkResult.Status.OK) {
-                md.append("| ").append(result.name()).append(" | — | ")
+                md.append("| ")
+                        .append(result.name())
+                        .append(" | — | ")
                         .append(result.status().name().toLowerCase(Locale.ROOT).replace('_', ' '))
                         .append(" | | | | |\n");
                 continue;
             }
             for (Figure figure : result.figures()) {
-                md.append("| ").append(result.name()).append(" | ").append(figure.name()).append(" | ")
-                        .append(number(figure.value())).append(' ').append(figure.unit()).append(" | ")
-                        .append(figure.baseline() == null ? "" : number(figure.baseline()) + " ("
-                                + figure.baselineName() + ")")
-                        .append(" | ").append(figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f",
-                                figure.ratio()))
-                        .append(" | ").append(figure.target() == null ? "" : figure.target())
-                        .append(" | ").append(figure.met() == null ? "" : figure.met() ? "yes" : "**no**")
+                md.append("| ")
+                        .append(result.name())
+                        .append(" | ")
+                        .append(figure.name())
+                        .append(" | ")
+                        .append(number(figure.value()))
+                        .append(' ')
+                        .append(figure.unit())
+                        .append(" | ")
+                        .append(
+                                figure.baseline() == null
+                                        ? ""
+                                        : number(figure.baseline()) + " (" + figure.baselineName() + ")")
+                        .append(" | ")
+                        .append(figure.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f", figure.ratio()))
+                        .append(" | ")
+                        .append(figure.target() == null ? "" : figure.target())
+                        .append(" | ")
+                        .append(figure.met() == null ? "" : figure.met() ? "yes" : "**no**")
                         .append(" |\n");
             }
         }
         md.append('\n');
         for (BenchmarkResult result : results) {
-            md.append("**").append(result.name()).append("** (").append(String.format(Locale.ROOT, "%.0f s",
-                    result.seconds())).append("): ").append(result.measures()).append('\n');
+            md.append("**")
+                    .append(result.name())
+                    .append("** (")
+                    .append(String.format(Locale.ROOT, "%.0f s", result.seconds()))
+                    .append("): ")
+                    .append(result.measures())
+                    .append('\n');
             for (String note : result.notes()) {
                 md.append("- ").append(note).append('\n');
             }

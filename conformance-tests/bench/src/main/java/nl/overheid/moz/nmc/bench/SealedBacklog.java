@@ -43,14 +43,14 @@ final class SealedBacklog {
             SELECT 'verzenden', dv_id, id, now(), trace_id, CAST('{}' AS jsonb), 'standaard' FROM n
             """;
 
-    private SealedBacklog() {
-    }
+    private SealedBacklog() {}
 
     /** Writes {@code count} accepted notifications of the DV {@code dvId}. */
     static void write(BenchContext context, String database, String dvId, int count) throws SQLException {
         ConfiguredKeks keks = ConfiguredKeks.from(context.config().get("privacy.kek"));
         Envelope envelope = new Envelope(keks);
-        try (Connection c = context.postgres().connect(database); PreparedStatement s = c.prepareStatement(INSERT)) {
+        try (Connection c = context.postgres().connect(database);
+                PreparedStatement s = c.prepareStatement(INSERT)) {
             for (int done = 0; done < count; done += CHUNK) {
                 int size = Math.min(CHUNK, count - done);
                 UUID[] ids = new UUID[size];
@@ -60,9 +60,11 @@ final class SealedBacklog {
                 int kek = 0;
                 for (int i = 0; i < size; i++) {
                     ids[i] = UUID.randomUUID();
-                    Envelope.Sealed sealed = envelope.seal(ids[i], Map.of(
-                            "ontvanger", "achterstand-" + (done + i) + "@example.nl",
-                            "personalisatie", "{\"naam\":\"Bedrijf " + (done + i) % 1000 + "\"}"));
+                    Envelope.Sealed sealed = envelope.seal(
+                            ids[i],
+                            Map.of(
+                                    "ontvanger", "achterstand-" + (done + i) + "@example.nl",
+                                    "personalisatie", "{\"naam\":\"Bedrijf " + (done + i) % 1000 + "\"}"));
                     ontvangers[i] = sealed.ciphertexts().get("ontvanger");
                     personalisaties[i] = sealed.ciphertexts().get("personalisatie");
                     sleutels[i] = sealed.wrappedKey();

@@ -38,7 +38,9 @@ final class StorageBench implements Benchmark {
     public void run(BenchContext context, BenchmarkResult result) throws Exception {
         int count = context.size(2000, 300);
         String db = context.postgres().freshDatabase("bench_storage");
-        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS).mapToObj(BenchContext::nmcOin).toList();
+        List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
+                .mapToObj(BenchContext::nmcOin)
+                .toList();
         try {
             // A first 200 fill every table's and index's first pages, so the delta is what a notification
             // adds, not what an empty relation costs once.
@@ -81,9 +83,13 @@ final class StorageBench implements Benchmark {
     private static void complete(BenchContext context, String db, List<String> oins, int count, String label)
             throws InterruptedException {
         try (BenchNmc nmc = BenchNmc.start(context, label, EngineBench.engineOptions(db));
-             HttpLoad load = new HttpLoad()) {
-            HttpLoad.Outcome accepted = load.closedLoop(8, Duration.ofMinutes(10), count,
-                    new Requests(nmc.baseUrl()).single(label, oins.stream().map(context::token).toList()),
+                HttpLoad load = new HttpLoad()) {
+            HttpLoad.Outcome accepted = load.closedLoop(
+                    8,
+                    Duration.ofMinutes(10),
+                    count,
+                    new Requests(nmc.baseUrl())
+                            .single(label, oins.stream().map(context::token).toList()),
                     HttpLoad.Worth.status(202));
             if (accepted.ok() != count) {
                 throw new IllegalStateException(accepted.ok() + " of " + count + " accepted: " + accepted.statuses());
@@ -97,8 +103,11 @@ final class StorageBench implements Benchmark {
     /** Every table and partition of the schema with its total size (heap, toast, indexes). */
     private static Map<String, Long> sizes(BenchContext context, String db) {
         Map<String, Long> sizes = new TreeMap<>();
-        for (String[] row : context.postgres().rows(db, "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c"
-                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'm')")) {
+        for (String[] row : context.postgres()
+                .rows(
+                        db,
+                        "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c"
+                                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'm')")) {
             sizes.put(row[0], Long.parseLong(row[1]));
         }
         return sizes;
@@ -108,14 +117,18 @@ final class StorageBench implements Benchmark {
     private static Map<String, Long> rowBytes(BenchContext context, String db) {
         Map<String, Long> bytes = new TreeMap<>();
         for (String table : sizes(context, db).keySet()) {
-            bytes.put(table, context.postgres().number(db, "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM "
-                    + "\"" + table + "\" t"));
+            bytes.put(
+                    table,
+                    context.postgres()
+                            .number(db, "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM " + "\"" + table + "\" t"));
         }
         return bytes;
     }
 
     private static long delta(Map<String, Long> after, Map<String, Long> before) {
-        return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
+        return after.entrySet().stream()
+                .mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L))
+                .sum();
     }
 
     /** Bytes per notification of each relation that grew, largest first. */

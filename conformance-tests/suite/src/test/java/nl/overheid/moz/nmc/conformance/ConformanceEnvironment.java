@@ -26,7 +26,8 @@ final class ConformanceEnvironment {
         database.reset();
         parties = new Simulators(java.time.Duration.ofMillis(200));
         notifyNl = parties.notifyNl;
-        nmc = Nmc.start(TestNmc.config(database, iam, notifyNl.baseUrl(), true, parties.nmcConfig() + """
+        nmc = Nmc.start(
+                TestNmc.config(database, iam, notifyNl.baseUrl(), true, parties.nmcConfig() + """
                 lifecycle:
                   mebv-period: PT2S
                   callback-window: PT1S

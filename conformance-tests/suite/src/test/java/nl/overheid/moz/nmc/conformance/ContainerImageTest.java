@@ -47,8 +47,12 @@ class ContainerImageTest {
     static Path root;
 
     /** What the test reads from the Dockerfile. */
-    record Dockerfile(Map<String, String> args, List<String[]> copies, String user, List<String> entrypoint,
-                      Map<String, String> env) {
+    record Dockerfile(
+            Map<String, String> args,
+            List<String[]> copies,
+            String user,
+            List<String> entrypoint,
+            Map<String, String> env) {
 
         static Dockerfile parse(Path file) throws IOException {
             Map<String, String> args = new HashMap<>();
@@ -88,7 +92,11 @@ class ContainerImageTest {
     @BeforeAll
     static void assemble() throws IOException {
         image = Dockerfile.parse(SERVER.resolve("Dockerfile"));
-        assertThat(image.user()).as("runs as a non-root user").isNotNull().doesNotStartWith("0").doesNotStartWith("root");
+        assertThat(image.user())
+                .as("runs as a non-root user")
+                .isNotNull()
+                .doesNotStartWith("0")
+                .doesNotStartWith("root");
         assertThat(image.entrypoint()).isNotEmpty();
         for (String[] copy : image.copies()) {
             Path source = SERVER.resolve(image.expand(copy[0]));
@@ -114,7 +122,8 @@ class ContainerImageTest {
         List<String> command = new ArrayList<>();
         for (String part : image.entrypoint()) {
             if (part.equals("java")) {
-                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                command.add(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
             } else if (part.startsWith("/")) {
                 command.add(root.resolve(part.substring(1)).toString());
             } else {
@@ -134,8 +143,10 @@ class ContainerImageTest {
         });
         Path config = root.resolve("nmc-config-" + port + ".yaml");
         Files.writeString(config, yaml[0]);
-        ProcessBuilder builder = new ProcessBuilder(command()).directory(root.resolve("app").toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command())
+                .directory(root.resolve("app").toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
         env.putAll(image.env());
         env.put("NMC_CONFIG", config.toString());
@@ -164,15 +175,33 @@ class ContainerImageTest {
         List<String> migrate = new ArrayList<>();
         JsonNode job = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
                 .readTree(SERVER.resolve("deploy/migration-job.yaml").toFile());
-        job.path("spec").path("template").path("spec").path("containers").get(0).path("command")
-                .forEach(part -> migrate.add(part.asText().equals("java")
-                        ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
-                        : part.asText().startsWith("/") ? root.resolve(part.asText().substring(1)).toString()
-                        : part.asText()));
-        ProcessBuilder migration = new ProcessBuilder(migrate).redirectErrorStream(true)
-                .redirectOutput(migrationLog.toFile());
-        migration.environment().putAll(Map.of("DB_URL", empty.url(), "DB_USER", empty.user(),
-                "DB_PASSWORD", empty.password(), "NMC_LOG_FORMAT", "json"));
+        job.path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0)
+                .path("command")
+                .forEach(part -> migrate.add(
+                        part.asText().equals("java")
+                                ? Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString()
+                                : part.asText().startsWith("/")
+                                        ? root.resolve(part.asText().substring(1))
+                                                .toString()
+                                        : part.asText()));
+        ProcessBuilder migration =
+                new ProcessBuilder(migrate).redirectErrorStream(true).redirectOutput(migrationLog.toFile());
+        migration
+                .environment()
+                .putAll(Map.of(
+                        "DB_URL",
+                        empty.url(),
+                        "DB_USER",
+                        empty.user(),
+                        "DB_PASSWORD",
+                        empty.password(),
+                        "NMC_LOG_FORMAT",
+                        "json"));
         Process migrating = migration.start();
         assertThat(migrating.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(migrating.exitValue()).as(Files.readString(migrationLog)).isZero();
@@ -182,13 +211,19 @@ class ContainerImageTest {
         Path log = root.resolve("nmc-ready.log");
         Process nmc = start(empty, port, Map.of(), log);
         try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            HttpClient http = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(2))
+                    .build();
             Instant deadline = Instant.now().plusSeconds(90);
             int ready = 0;
             while (Instant.now().isBefore(deadline) && nmc.isAlive()) {
                 try {
-                    ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                            + "/observe/health/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                    ready = http.send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create("http://127.0.0.1:" + port + "/observe/health/ready"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode();
                     if (ready == 200) {
                         break;
                     }
@@ -198,13 +233,20 @@ class ContainerImageTest {
                 Thread.sleep(250);
             }
             assertThat(ready).as("ready; log:\n" + Files.readString(log)).isEqualTo(200);
-            assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/health/live"))
-                    .build(), HttpResponse.BodyHandlers.discarding()).statusCode()).isIn(200, 204);
+            assertThat(http.send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create("http://127.0.0.1:" + port + "/observe/health/live"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode())
+                    .isIn(200, 204);
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             assertThat(lines).anyMatch(line -> line.contains("NMC listening on port " + port));
             for (String line : lines) {
                 JsonNode object = JSON.readTree(line);
-                assertThat(object.path("level").isTextual()).as("a JSON log line: " + line).isTrue();
+                assertThat(object.path("level").isTextual())
+                        .as("a JSON log line: " + line)
+                        .isTrue();
             }
         } finally {
             nmc.destroy();
@@ -215,10 +257,12 @@ class ContainerImageTest {
     @Test
     void withoutANotifyNlKeyTheImageRefusesWithOneLineAndExitCode1() throws Exception {
         Path log = root.resolve("nmc-refused.log");
-        Process nmc = start(TestDatabase.get(), freePort(), Map.of("NOTIFYNL_SERVICES_STANDAARD_API_dash_KEY", ""), log);
+        Process nmc =
+                start(TestDatabase.get(), freePort(), Map.of("NOTIFYNL_SERVICES_STANDAARD_API_dash_KEY", ""), log);
         assertThat(nmc.waitFor(90, TimeUnit.SECONDS)).isTrue();
         assertThat(nmc.exitValue()).isEqualTo(1);
-        List<String> refusals = Files.readAllLines(log).stream().filter(line -> line.contains("refuses to start"))
+        List<String> refusals = Files.readAllLines(log).stream()
+                .filter(line -> line.contains("refuses to start"))
                 .toList();
         assertThat(refusals).as(Files.readString(log)).hasSize(1);
         JsonNode line = JSON.readTree(refusals.getFirst());

@@ -1,5 +1,7 @@
 package nl.overheid.moz.nmc.conformance;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +15,6 @@ import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The NMC process killed with SIGKILL at seeded random moments while two DVs submit and NotifyNL answers, and
@@ -40,8 +41,15 @@ class CrashRecoveryTest {
             NmcProcess nmc = rig.nmc("nmc");
             nmc.start();
             nmc.awaitHealthy(START);
-            DvLoad load = new DvLoad(SEED, NOTIFICATIONS, List.of(TestNmc.DV_A, TestNmc.DV_B), DvLoad.MIXED, 0.1,
-                    rig, i -> nmc.baseUrl()).start(PER_SECOND);
+            DvLoad load = new DvLoad(
+                            SEED,
+                            NOTIFICATIONS,
+                            List.of(TestNmc.DV_A, TestNmc.DV_B),
+                            DvLoad.MIXED,
+                            0.1,
+                            rig,
+                            i -> nmc.baseUrl())
+                    .start(PER_SECOND);
 
             // Three kills while the DVs submit, at a seeded share of the load plus a seeded moment within a second,
             // and one after the last 202, while sends, receipts and resends are still on their way.
@@ -51,7 +59,9 @@ class CrashRecoveryTest {
             for (int k = 0; k < 4; k++) {
                 if (k < 3) {
                     long threshold = Math.round(NOTIFICATIONS * (0.15 + 0.25 * k + 0.15 * random.nextDouble()));
-                    FaultRig.await(START, "share " + threshold + " of the load accepted",
+                    FaultRig.await(
+                            START,
+                            "share " + threshold + " of the load accepted",
                             () -> load.acceptedSoFar() >= threshold);
                 } else {
                     load.awaitAccepted(START);
@@ -64,7 +74,9 @@ class CrashRecoveryTest {
                 nmc.awaitHealthy(START);
                 recoveries.add(Duration.between(kills.getLast(), Instant.now()));
             }
-            assertThat(strandedAfterRestart).as("live notifications without work right after each kill").containsOnly(0L);
+            assertThat(strandedAfterRestart)
+                    .as("live notifications without work right after each kill")
+                    .containsOnly(0L);
 
             Duration drained = rig.awaitAllTerminal(load, Duration.ofMinutes(3));
             rig.verify(load, nmc.baseUrl());
@@ -79,7 +91,9 @@ class CrashRecoveryTest {
             figures.put("mix", FaultRig.mix(load));
             figures.put("requests", load.requests());
             figures.put("kills", kills.size());
-            figures.put("restartToHealthy", recoveries.stream().map(FaultRig::seconds).toList());
+            figures.put(
+                    "restartToHealthy",
+                    recoveries.stream().map(FaultRig::seconds).toList());
             figures.put("duplicateSends", duplicates.size());
             figures.put("controlDutyRepairs", occurrences(nmc.logs(), "control duty planned"));
             figures.put("drainAfterLastKill", FaultRig.seconds(drained));

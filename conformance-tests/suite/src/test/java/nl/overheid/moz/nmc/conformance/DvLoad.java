@@ -50,8 +50,17 @@ final class DvLoad implements AutoCloseable {
     }
 
     /** The mix of outcomes most tests use: mostly deliveries, every failure path present. */
-    static final Map<Outcome, Integer> MIXED = Map.of(Outcome.DELIVERED, 70, Outcome.DELIVERED_SLOW_CALLBACK, 5,
-            Outcome.PERMANENT_FAILURE, 10, Outcome.TEMPORARY_FAILURE, 10, Outcome.TECHNICAL_FAILURE, 5);
+    static final Map<Outcome, Integer> MIXED = Map.of(
+            Outcome.DELIVERED,
+            70,
+            Outcome.DELIVERED_SLOW_CALLBACK,
+            5,
+            Outcome.PERMANENT_FAILURE,
+            10,
+            Outcome.TEMPORARY_FAILURE,
+            10,
+            Outcome.TECHNICAL_FAILURE,
+            5);
 
     /** One notification as the DV asked for it and what it was told. */
     static final class Submission {
@@ -63,6 +72,7 @@ final class DvLoad implements AutoCloseable {
         final boolean repeat;
         /** Every id the NMC answered for this request (a retry or repeat must give the same one). */
         final Set<UUID> ids = ConcurrentHashMap.newKeySet();
+
         final AtomicInteger tries = new AtomicInteger();
         final AtomicInteger answers = new AtomicInteger();
         volatile Instant acceptedAt;
@@ -104,22 +114,36 @@ final class DvLoad implements AutoCloseable {
      * @param repeatShare share of accepted requests sent once more on purpose
      * @param target   the base URL the n-th request (and its retries) goes to
      */
-    DvLoad(long seed, int count, List<String> dvs, Map<Outcome, Integer> mix, double repeatShare,
-           FaultRig rig, IntFunction<String> target) {
+    DvLoad(
+            long seed,
+            int count,
+            List<String> dvs,
+            Map<Outcome, Integer> mix,
+            double repeatShare,
+            FaultRig rig,
+            IntFunction<String> target) {
         this.target = target;
         this.tokens = new ConcurrentHashMap<>();
         dvs.forEach(dv -> tokens.put(dv, rig.iam.token(dv)));
         Random random = new Random(seed);
         List<Outcome> weighted = new ArrayList<>();
-        mix.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        mix.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
                 .forEach(entry -> weighted.addAll(java.util.Collections.nCopies(entry.getValue(), entry.getKey())));
         for (int i = 0; i < count; i++) {
             String dv = dvs.get(i % dvs.size());
             Outcome outcome = weighted.get(random.nextInt(weighted.size()));
             String dvRef = rig.values.dvRef("fault");
             String address = outcome.address != null ? outcome.address : rig.values.email("fault");
-            String body = Http.json(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", address,
-                    "personalisation", Map.of("onderwerp", "Fouttest " + i)));
+            String body = Http.json(Map.of(
+                    "dvRef",
+                    dvRef,
+                    "berichttype",
+                    TestNmc.BERICHTTYPE,
+                    "emailadres",
+                    address,
+                    "personalisation",
+                    Map.of("onderwerp", "Fouttest " + i)));
             submissions.add(new Submission(i, dv, dvRef, outcome, body, random.nextDouble() < repeatShare));
         }
     }
@@ -147,7 +171,7 @@ final class DvLoad implements AutoCloseable {
             try {
                 response = https.computeIfAbsent(base, Http::new).post(PATH, token, submission.body);
             } catch (UncheckedIOException | IllegalStateException noAnswer) {
-                FaultRig.pause(Duration.ofMillis(200));   // connection refused or cut: the NMC is down
+                FaultRig.pause(Duration.ofMillis(200)); // connection refused or cut: the NMC is down
                 continue;
             }
             int status = response.status();
@@ -177,8 +201,9 @@ final class DvLoad implements AutoCloseable {
                 throw new AssertionError("the NMC refused requests a DV may retry: " + refused);
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError(submissions.stream().filter(s -> !s.accepted()).count()
-                        + " request(s) not accepted within " + timeout);
+                throw new AssertionError(
+                        submissions.stream().filter(s -> !s.accepted()).count() + " request(s) not accepted within "
+                                + timeout);
             }
             FaultRig.pause(Duration.ofMillis(100));
         }

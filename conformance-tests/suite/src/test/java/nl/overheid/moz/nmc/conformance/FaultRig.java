@@ -37,8 +37,13 @@ import org.yaml.snakeyaml.Yaml;
  */
 final class FaultRig implements AutoCloseable {
 
-    static final Set<String> TERMINAL = Set.of("definitief-bezorgd", "niet-bezorgbaar", "technisch-mislukt", "verlopen",
-            "geannuleerd", "bezorgstatus-onbekend");
+    static final Set<String> TERMINAL = Set.of(
+            "definitief-bezorgd",
+            "niet-bezorgbaar",
+            "technisch-mislukt",
+            "verlopen",
+            "geannuleerd",
+            "bezorgstatus-onbekend");
 
     /** Short enough to finish in CI, long enough that a slow 2-core machine does not hit them by accident. */
     private static final String FAULT_CONFIG = """
@@ -82,10 +87,12 @@ final class FaultRig implements AutoCloseable {
      */
     NmcProcess nmc(String name, String notifyBaseUrl, String extraYaml) {
         int port = processes.isEmpty() ? parties.nmcPort : freePort();
-        NmcProcess process = NmcProcess.builder(name, dir).port(port)
+        NmcProcess process = NmcProcess.builder(name, dir)
+                .port(port)
                 // Small and quick to start on a shared 2-core machine; C1 only is plenty for a test's load.
                 .jvm("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
-                .configYaml(configYaml(port, notifyBaseUrl, extraYaml)).build();
+                .configYaml(configYaml(port, notifyBaseUrl, extraYaml))
+                .build();
         processes.add(process);
         return process;
     }
@@ -97,8 +104,12 @@ final class FaultRig implements AutoCloseable {
     /** The test configuration, then the simulators' addresses, then the fault tests' times, then {@code extraYaml}. */
     String configYaml(int port, String notifyBaseUrl, String extraYaml) {
         Map<String, Object> merged = new LinkedHashMap<>();
-        for (String layer : List.of(TestNmc.yaml(database, iam, notifyBaseUrl, notifyBaseUrl, true),
-                parties.nmcConfig(), FAULT_CONFIG, "server:\n  port: " + port + "\n", extraYaml)) {
+        for (String layer : List.of(
+                TestNmc.yaml(database, iam, notifyBaseUrl, notifyBaseUrl, true),
+                parties.nmcConfig(),
+                FAULT_CONFIG,
+                "server:\n  port: " + port + "\n",
+                extraYaml)) {
             merge(merged, new Yaml().load(layer));
         }
         DumperOptions options = new DumperOptions();
@@ -155,21 +166,26 @@ final class FaultRig implements AutoCloseable {
     Duration awaitAllTerminal(DvLoad load, Duration timeout) {
         String terminal = TERMINAL.stream().map(s -> "'" + s + "'").collect(Collectors.joining(","));
         try {
-            return await(timeout, "every accepted notification terminal",
+            return await(
+                    timeout,
+                    "every accepted notification terminal",
                     () -> count("SELECT count(*) FROM notificatie WHERE status IN (" + terminal + ")")
                             >= load.submissions().size());
         } catch (AssertionError stuck) {
-            AssertionError state = new AssertionError(count("SELECT count(*) FROM notificatie") + " notification(s) for "
-                    + load.submissions().size() + " accepted requests; still live: " + database.query(
-                    "SELECT status || ': ' || count(*) FROM notificatie WHERE status NOT IN (" + terminal
-                            + ") GROUP BY status", null)
-                    + "; of them without an open task: " + database.query("""
+            AssertionError state =
+                    new AssertionError(count("SELECT count(*) FROM notificatie") + " notification(s) for "
+                            + load.submissions().size() + " accepted requests; still live: "
+                            + database.query(
+                                    "SELECT status || ': ' || count(*) FROM notificatie WHERE status NOT IN ("
+                                            + terminal + ") GROUP BY status",
+                                    null)
+                            + "; of them without an open task: " + database.query("""
                     SELECT n.status || ': ' || count(*) FROM notificatie n
                      WHERE n.status NOT IN (%s)
                        AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.status = 'open')
                      GROUP BY n.status
                     """.formatted(terminal), null)
-                    + "; tasks (kind status due lease: count): " + database.query("""
+                            + "; tasks (kind status due lease: count): " + database.query("""
                     SELECT t.soort || ' ' || t.status || ' ' || CASE WHEN t.due <= now() THEN 'due' ELSE 'later' END
                            || ' ' || CASE WHEN t.lease_tot IS NULL THEN 'free' WHEN t.lease_tot < now() THEN 'expired'
                                           ELSE 'leased' END || ': ' || count(*)
@@ -177,8 +193,10 @@ final class FaultRig implements AutoCloseable {
                      GROUP BY t.soort, t.status, t.due <= now(), t.lease_tot IS NULL, t.lease_tot < now()
                     """, null));
             stuck.addSuppressed(state);
-            processes.stream().filter(NmcProcess::alive).forEach(p -> stuck.addSuppressed(
-                    new AssertionError("thread dump of " + p.name() + ": " + p.threadDump())));
+            processes.stream()
+                    .filter(NmcProcess::alive)
+                    .forEach(p -> stuck.addSuppressed(
+                            new AssertionError("thread dump of " + p.name() + ": " + p.threadDump())));
             throw stuck;
         }
     }
@@ -207,7 +225,9 @@ final class FaultRig implements AutoCloseable {
     Map<String, List<NotifyNlSimulator.SentNotification>> duplicateSends() {
         return parties.notifyNl.sentNotifications().stream()
                 .collect(Collectors.groupingBy(s -> String.valueOf(s.reference()), TreeMap::new, Collectors.toList()))
-                .entrySet().stream().filter(e -> e.getValue().size() > 1)
+                .entrySet()
+                .stream()
+                .filter(e -> e.getValue().size() > 1)
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
     }
 
@@ -219,27 +239,33 @@ final class FaultRig implements AutoCloseable {
      * e-mail, no later than the first e-mail was stored. Without the lookup, or with a lookup that should have
      * found it, the duplicate is the NMC's fault.
      */
-    void assertEveryDuplicateAllowed(Map<String, List<NotifyNlSimulator.SentNotification>> duplicates,
-                                     List<Instant> kills) {
+    void assertEveryDuplicateAllowed(
+            Map<String, List<NotifyNlSimulator.SentNotification>> duplicates, List<Instant> kills) {
         if (duplicates.isEmpty()) {
             return;
         }
-        List<LoggedRequest> lookups = parties.notifyNl.wireMock()
-                .findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
+        List<LoggedRequest> lookups =
+                parties.notifyNl.wireMock().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
         duplicates.forEach((reference, sends) -> {
-            List<Instant> stored = sends.stream().map(NotifyNlSimulator.SentNotification::createdAt).sorted()
+            List<Instant> stored = sends.stream()
+                    .map(NotifyNlSimulator.SentNotification::createdAt)
+                    .sorted()
                     .toList();
             Instant first = stored.getFirst();
             Instant second = stored.get(1);
-            assertThat(kills).as("reference " + reference + " accepted twice: a kill must lie between")
+            assertThat(kills)
+                    .as("reference " + reference + " accepted twice: a kill must lie between")
                     .anySatisfy(kill -> assertThat(kill).isBetween(first, second));
-            Instant kill = kills.stream().filter(k -> !k.isBefore(first) && !k.isAfter(second)).findFirst()
+            Instant kill = kills.stream()
+                    .filter(k -> !k.isBefore(first) && !k.isAfter(second))
+                    .findFirst()
                     .orElseThrow();
-            assertThat(lookups.stream().filter(r -> reference.equals(queryValue(r.getUrl(), "reference")))
-                    .map(r -> r.getLoggedDate().toInstant()))
+            assertThat(lookups.stream()
+                            .filter(r -> reference.equals(queryValue(r.getUrl(), "reference")))
+                            .map(r -> r.getLoggedDate().toInstant()))
                     .as("reference " + reference + ": a lookup after the kill that could not yet see the first e-mail")
-                    .anySatisfy(at -> assertThat(at).isAfter(kill).isBefore(second)
-                            .isBeforeOrEqualTo(first.plusMillis(1)));
+                    .anySatisfy(
+                            at -> assertThat(at).isAfter(kill).isBefore(second).isBeforeOrEqualTo(first.plusMillis(1)));
         });
     }
 
@@ -261,8 +287,7 @@ final class FaultRig implements AutoCloseable {
     // ---------------------------------------------------------------------------------------------------
 
     /** One notification as the database has it. */
-    record Row(String status, int version, int pogingen) {
-    }
+    record Row(String status, int version, int pogingen) {}
 
     Map<String, Row> rows() {
         Map<String, Row> rows = new HashMap<>();
@@ -285,10 +310,15 @@ final class FaultRig implements AutoCloseable {
      */
     void verify(DvLoad load, String feedBaseUrl) {
         Map<String, Row> rows = rows();
-        assertThat(load.submissions()).as("every request answered with exactly one id")
+        assertThat(load.submissions())
+                .as("every request answered with exactly one id")
                 .allSatisfy(s -> assertThat(s.ids).as(s.dvRef).hasSize(1));
-        assertThat(load.submissions().stream().map(DvLoad.Submission::id).distinct().count())
-                .as("distinct requests, distinct notifications").isEqualTo(load.submissions().size());
+        assertThat(load.submissions().stream()
+                        .map(DvLoad.Submission::id)
+                        .distinct()
+                        .count())
+                .as("distinct requests, distinct notifications")
+                .isEqualTo(load.submissions().size());
         assertThat(rows).as("no notification beyond those the DVs asked for").hasSameSizeAs(load.submissions());
 
         Map<String, Long> wrong = new TreeMap<>();
@@ -296,26 +326,40 @@ final class FaultRig implements AutoCloseable {
             Row row = rows.get(s.id().toString());
             assertThat(row).as("notification of " + s.dvRef).isNotNull();
             if (!row.status().equals(s.outcome.finalStatus) || row.pogingen() != s.outcome.pogingen) {
-                wrong.merge(s.outcome + " -> " + row.status() + " after " + row.pogingen() + " attempt(s)", 1L, Long::sum);
+                wrong.merge(
+                        s.outcome + " -> " + row.status() + " after " + row.pogingen() + " attempt(s)", 1L, Long::sum);
             }
         }
-        assertThat(wrong).as("outcomes other than the recipient implies (expected status and attempts)").isEmpty();
+        assertThat(wrong)
+                .as("outcomes other than the recipient implies (expected status and attempts)")
+                .isEmpty();
 
         for (String dv : load.submissions().stream().map(s -> s.dv).distinct().toList()) {
             Map<String, List<Integer>> sequences = feedSequences(feedBaseUrl, dv);
-            for (DvLoad.Submission s : load.submissions().stream().filter(x -> x.dv.equals(dv)).toList()) {
+            for (DvLoad.Submission s :
+                    load.submissions().stream().filter(x -> x.dv.equals(dv)).toList()) {
                 int version = rows.get(s.id().toString()).version();
-                List<Integer> expected = java.util.stream.IntStream.rangeClosed(1, version).boxed().toList();
-                assertThat(sequences.get(s.id().toString())).as("the feed's volgnummers of " + s.id())
+                List<Integer> expected = java.util.stream.IntStream.rangeClosed(1, version)
+                        .boxed()
+                        .toList();
+                assertThat(sequences.get(s.id().toString()))
+                        .as("the feed's volgnummers of " + s.id())
                         .isEqualTo(expected);
             }
-            assertThat(sequences).as("no events of other notifications in " + dv + "'s feed").hasSize(
-                    (int) load.submissions().stream().filter(x -> x.dv.equals(dv)).count());
+            assertThat(sequences)
+                    .as("no events of other notifications in " + dv + "'s feed")
+                    .hasSize((int) load.submissions().stream()
+                            .filter(x -> x.dv.equals(dv))
+                            .count());
         }
 
-        assertThat(database.query("SELECT soort || ' ' || status FROM taak WHERE soort <> 'wissen' OR status <> 'open'",
-                null)).as("no task left but the erasures, none parked").isEmpty();
-        assertThat(count("SELECT count(*) FROM ontvangst WHERE verwerkt_op IS NULL")).as("unprocessed receipts").isZero();
+        assertThat(database.query(
+                        "SELECT soort || ' ' || status FROM taak WHERE soort <> 'wissen' OR status <> 'open'", null))
+                .as("no task left but the erasures, none parked")
+                .isEmpty();
+        assertThat(count("SELECT count(*) FROM ontvangst WHERE verwerkt_op IS NULL"))
+                .as("unprocessed receipts")
+                .isZero();
     }
 
     /** The DV's whole feed from the start: volgnummers per subject in the order read; an event id twice fails. */
@@ -326,16 +370,20 @@ final class FaultRig implements AutoCloseable {
         Set<String> eventIds = new java.util.HashSet<>();
         String cursor = null;
         while (true) {
-            Http.Response page = http.get("/api/nmc/v1/notificaties/wijzigingen?limit=1000"
-                    + (cursor == null ? "" : "&cursor=" + cursor), token);
+            Http.Response page = http.get(
+                    "/api/nmc/v1/notificaties/wijzigingen?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor),
+                    token);
             assertThat(page.status()).as(page.body()).isEqualTo(200);
             JsonNode body = page.json();
             if (body.path("events").isEmpty()) {
                 return sequences;
             }
             for (JsonNode event : body.path("events")) {
-                assertThat(eventIds.add(event.path("id").asText())).as("event " + event.path("id") + " once").isTrue();
-                sequences.computeIfAbsent(event.path("subject").asText(), s -> new ArrayList<>())
+                assertThat(eventIds.add(event.path("id").asText()))
+                        .as("event " + event.path("id") + " once")
+                        .isTrue();
+                sequences
+                        .computeIfAbsent(event.path("subject").asText(), s -> new ArrayList<>())
                         .add(Integer.parseInt(event.path("sequence").asText()));
             }
             cursor = body.path("cursor").asText();
@@ -344,14 +392,17 @@ final class FaultRig implements AutoCloseable {
 
     /** Outcome counts of a load, for the report line. */
     static String mix(DvLoad load) {
-        return load.submissions().stream().collect(Collectors.groupingBy(s -> s.outcome, TreeMap::new,
-                Collectors.counting())).toString();
+        return load.submissions().stream()
+                .collect(Collectors.groupingBy(s -> s.outcome, TreeMap::new, Collectors.counting()))
+                .toString();
     }
 
     /** Prints one report line (the figures conformance-tests/TESTING.md quotes). */
     static void report(String test, Map<String, Object> figures) {
-        System.out.println("FAULTS " + test + ": " + figures.entrySet().stream()
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
+        System.out.println("FAULTS " + test + ": "
+                + figures.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(" ")));
     }
 
     static String seconds(Duration duration) {

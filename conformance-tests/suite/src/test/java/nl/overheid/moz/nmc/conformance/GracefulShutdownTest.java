@@ -1,5 +1,11 @@
 package nl.overheid.moz.nmc.conformance;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,11 +16,6 @@ import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * SIGTERM under load (what a container platform sends before it replaces an instance). NotifyNL answers slowly, so
@@ -46,16 +47,35 @@ class GracefulShutdownTest {
             nmc.start();
             nmc.awaitHealthy(START);
             // NotifyNL takes a second per e-mail (within the NMC's two-second read timeout).
-            var slow = rig.parties.notifyNl.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
-                    .willReturn(aResponse().withTransformers(NotifyNlSimulator.SEND_EMAIL_TRANSFORMER)
-                            .withFixedDelay(1000)));
-            DvLoad load = new DvLoad(SEED, NOTIFICATIONS, List.of(TestNmc.DV_A, TestNmc.DV_B), DvLoad.MIXED, 0,
-                    rig, i -> nmc.baseUrl()).start(200);
+            var slow = rig.parties
+                    .notifyNl
+                    .wireMock()
+                    .stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                            .atPriority(1)
+                            .willReturn(aResponse()
+                                    .withTransformers(NotifyNlSimulator.SEND_EMAIL_TRANSFORMER)
+                                    .withFixedDelay(1000)));
+            DvLoad load = new DvLoad(
+                            SEED,
+                            NOTIFICATIONS,
+                            List.of(TestNmc.DV_A, TestNmc.DV_B),
+                            DvLoad.MIXED,
+                            0,
+                            rig,
+                            i -> nmc.baseUrl())
+                    .start(200);
             load.awaitAccepted(START);
-            FaultRig.await(START, "calls in flight and claimed sends waiting for a slot", () ->
-                    rig.parties.notifyNl.wireMock().findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email")))
-                            .size() >= 2
-                    && rig.count("SELECT count(*) FROM taak WHERE soort = 'verzenden' AND lease_tot > now()") >= 10);
+            FaultRig.await(
+                    START,
+                    "calls in flight and claimed sends waiting for a slot",
+                    () -> rig.parties
+                                            .notifyNl
+                                            .wireMock()
+                                            .findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email")))
+                                            .size()
+                                    >= 2
+                            && rig.count("SELECT count(*) FROM taak WHERE soort = 'verzenden' AND lease_tot > now()")
+                                    >= 10);
             long leasedAtSignal = rig.count("SELECT count(*) FROM taak WHERE lease_tot > now()");
 
             long signal = System.nanoTime();
@@ -65,12 +85,16 @@ class GracefulShutdownTest {
             assertThat(exit).as("the JVM's exit code after SIGTERM").isEqualTo(143);
             assertThat(stopped).as("stopped within the grace period").isLessThan(GRACE.plusSeconds(5));
             assertThat(rig.database.query("SELECT soort || ' ' || id FROM taak WHERE lease_tot > now()", null))
-                    .as("no task left leased by the stopped instance").isEmpty();
+                    .as("no task left leased by the stopped instance")
+                    .isEmpty();
             assertThat(rig.maxFailures()).as("no attempt counted").isZero();
-            assertThat(rig.parties.notifyNl.sentNotifications()).as("every e-mail NotifyNL accepted was committed")
+            assertThat(rig.parties.notifyNl.sentNotifications())
+                    .as("every e-mail NotifyNL accepted was committed")
                     .allSatisfy(sent -> assertThat(rig.database.query(
-                            "SELECT status FROM poging WHERE id = CAST(? AS uuid) AND notify_id IS NOT NULL",
-                            sent.reference())).as(sent.reference()).hasSize(1));
+                                    "SELECT status FROM poging WHERE id = CAST(? AS uuid) AND notify_id IS NOT NULL",
+                                    sent.reference()))
+                            .as(sent.reference())
+                            .hasSize(1));
             int sentBeforeStop = rig.parties.notifyNl.sentNotifications().size();
             String log = nmc.logs();
 
@@ -86,7 +110,12 @@ class GracefulShutdownTest {
             figures.put("leasedAtSignal", leasedAtSignal);
             figures.put("sentBeforeStop", sentBeforeStop);
             figures.put("sigtermToExit", FaultRig.seconds(stopped));
-            figures.put("stopLine", log.lines().filter(line -> line.contains("NMC stopping")).findFirst().orElse("-"));
+            figures.put(
+                    "stopLine",
+                    log.lines()
+                            .filter(line -> line.contains("NMC stopping"))
+                            .findFirst()
+                            .orElse("-"));
             figures.put("drainAfterRestart", FaultRig.seconds(drained));
             figures.put("duration", FaultRig.seconds(Duration.ofNanos(System.nanoTime() - began)));
             FaultRig.report("graceful-shutdown", figures);

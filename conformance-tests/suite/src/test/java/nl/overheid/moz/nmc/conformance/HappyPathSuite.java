@@ -30,21 +30,19 @@ abstract class HappyPathSuite {
 
     private static final Duration PATIENCE = Duration.ofSeconds(40);
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final EventFormat CLOUD_EVENTS = EventFormatProvider.getInstance().resolveFormat(JsonFormat.CONTENT_TYPE);
+    private static final EventFormat CLOUD_EVENTS =
+            EventFormatProvider.getInstance().resolveFormat(JsonFormat.CONTENT_TYPE);
 
     protected final ConformanceEnvironment environment = ConformanceEnvironment.get();
 
     /** The result of an acceptance. */
-    protected record Accepted(UUID id, String status, int version, String location) {
-    }
+    protected record Accepted(UUID id, String status, int version, String location) {}
 
     /** The status of a notification: status, version and reason (may be null). */
-    protected record Snapshot(String status, int version, String reden) {
-    }
+    protected record Snapshot(String status, int version, String reden) {}
 
     /** A feed page: the events as JSON and the next cursor. */
-    protected record Page(List<JsonNode> events, String cursor) {
-    }
+    protected record Page(List<JsonNode> events, String cursor) {}
 
     protected Accepted accept(String token, String dvRef, String email) {
         return accept(token, dvRef, email, TestNmc.BERICHTTYPE);
@@ -61,7 +59,8 @@ abstract class HappyPathSuite {
      * A bulk submission in the decentralised regime, one item per dvRef (all to {@code email}); the items'
      * HTTP statuses in order, and the accepted ones (null for a refused item).
      */
-    protected abstract List<Integer> acceptBulk(String token, List<String> dvRefs, String email, List<Accepted> accepted);
+    protected abstract List<Integer> acceptBulk(
+            String token, List<String> dvRefs, String email, List<Accepted> accepted);
 
     protected abstract Page feed(String token, String cursor);
 
@@ -101,12 +100,13 @@ abstract class HappyPathSuite {
             assertThat(parsed.getDataContentType()).isEqualTo("application/json");
             types.add(parsed.getType());
         }
-        assertThat(types).containsExactly(
-                "nl.overheid.moz.notificatie.status.aangenomen",
-                "nl.overheid.moz.notificatie.status.in-verzending",
-                "nl.overheid.moz.notificatie.status.verzonden",
-                "nl.overheid.moz.notificatie.status.bezorgd",
-                "nl.overheid.moz.notificatie.status.definitief-bezorgd");
+        assertThat(types)
+                .containsExactly(
+                        "nl.overheid.moz.notificatie.status.aangenomen",
+                        "nl.overheid.moz.notificatie.status.in-verzending",
+                        "nl.overheid.moz.notificatie.status.verzonden",
+                        "nl.overheid.moz.notificatie.status.bezorgd",
+                        "nl.overheid.moz.notificatie.status.definitief-bezorgd");
         assertThat(new String(MAPPER.writeValueAsBytes(events), StandardCharsets.UTF_8))
                 .doesNotContain("ontvanger@example.nl");
     }
@@ -118,7 +118,9 @@ abstract class HappyPathSuite {
         List<Accepted> accepted = new ArrayList<>();
         List<Integer> statuses = acceptBulk(token(), dvRefs, "ontvanger@example.nl", accepted);
         assertThat(statuses).containsExactly(202, 202, 202, 400);
-        assertThat(accepted.get(2).id()).as("a repeat within the request").isEqualTo(accepted.get(0).id());
+        assertThat(accepted.get(2).id())
+                .as("a repeat within the request")
+                .isEqualTo(accepted.get(0).id());
         assertThat(accepted.get(3)).isNull();
         for (Accepted one : accepted.subList(0, 2)) {
             assertThat(one.status()).isEqualTo("aangenomen");
@@ -145,14 +147,18 @@ abstract class HappyPathSuite {
                 events.addAll(next.events());
                 cursor = next.cursor();
             }
-            boolean arrived = events.stream().anyMatch(e -> e.path("subject").asText().equals(accepted.id().toString()));
+            boolean arrived = events.stream()
+                    .anyMatch(
+                            e -> e.path("subject").asText().equals(accepted.id().toString()));
             return arrived ? events : null;
         });
         // Other notifications may move on meanwhile; what matters is that nothing before the cursor repeats
         // and the new notification's first event follows it.
         assertThat(after).noneMatch(event -> before.contains(event.path("id").asText()));
-        assertThat(after).anyMatch(event -> event.path("subject").asText().equals(accepted.id().toString())
-                && event.path("sequence").asText().equals("1"));
+        assertThat(after)
+                .anyMatch(event ->
+                        event.path("subject").asText().equals(accepted.id().toString())
+                                && event.path("sequence").asText().equals("1"));
     }
 
     @Test
@@ -161,10 +167,10 @@ abstract class HappyPathSuite {
         // The simulator refuses a template of another service (400, which would end it niet-bezorgbaar) and checks
         // the JWT against the secret of the service it names; the receipts come back with that service's token.
         awaitStatus(accepted.id(), "definitief-bezorgd");
-        String serviceB = TestNmc.NOTIFY_API_KEY_B.substring(TestNmc.NOTIFY_API_KEY_B.length() - 73,
-                TestNmc.NOTIFY_API_KEY_B.length() - 37);
+        String serviceB = TestNmc.NOTIFY_API_KEY_B.substring(
+                TestNmc.NOTIFY_API_KEY_B.length() - 73, TestNmc.NOTIFY_API_KEY_B.length() - 37);
         assertThat(environment.notifyNl.sentNotifications().stream()
-                .filter(sent -> sent.templateId().toString().equals(TestNmc.TEMPLATE_ID_B)))
+                        .filter(sent -> sent.templateId().toString().equals(TestNmc.TEMPLATE_ID_B)))
                 .isNotEmpty()
                 .allSatisfy(sent -> assertThat(sent.serviceId()).hasToString(serviceB));
     }
@@ -180,9 +186,12 @@ abstract class HappyPathSuite {
     void aTemporaryFailureIsResentOnceAndThenEndsNietBezorgbaar() {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), NotifyNlSimulator.TEMP_FAIL_ADDRESS);
         Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
-        assertThat(end.version()).as("aangenomen, in-verzending, verzonden, resend, niet-bezorgbaar").isEqualTo(5);
+        assertThat(end.version())
+                .as("aangenomen, in-verzending, verzonden, resend, niet-bezorgbaar")
+                .isEqualTo(5);
         assertThat(environment.notifyNl.sentNotifications().stream()
-                .filter(n -> NotifyNlSimulator.TEMP_FAIL_ADDRESS.equals(n.emailAddress())).count())
+                        .filter(n -> NotifyNlSimulator.TEMP_FAIL_ADDRESS.equals(n.emailAddress()))
+                        .count())
                 .isGreaterThanOrEqualTo(2);
     }
 
@@ -191,7 +200,9 @@ abstract class HappyPathSuite {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), NotifyNlSimulator.NO_CALLBACK_ADDRESS);
         Snapshot end = awaitStatus(accepted.id(), "technisch-mislukt");
         assertThat(end.reden()).isEqualTo("technisch");
-        assertThat(end.version()).as("aangenomen, in-verzending, verzonden, resend, technisch-mislukt").isEqualTo(5);
+        assertThat(end.version())
+                .as("aangenomen, in-verzending, verzonden, resend, technisch-mislukt")
+                .isEqualTo(5);
     }
 
     @Test
@@ -206,22 +217,29 @@ abstract class HappyPathSuite {
         // before the call reached the party.
         List<LdvSimulator.Record> records = environment.parties.ldv.records();
         List<ReceivedCall> lookups = environment.parties.profielservice.calls();
-        String lookupTrace = lookups.stream().map(ReceivedCall::traceparent)
-                .filter(tp -> tp != null && records.stream().anyMatch(r -> tp.contains(r.spanId())
-                        && r.name().equals("nmc.profielservice.contactgegevens-opvragen")))
-                .reduce((first, second) -> second).orElseThrow();
+        String lookupTrace = lookups.stream()
+                .map(ReceivedCall::traceparent)
+                .filter(tp -> tp != null
+                        && records.stream()
+                                .anyMatch(r -> tp.contains(r.spanId())
+                                        && r.name().equals("nmc.profielservice.contactgegevens-opvragen")))
+                .reduce((first, second) -> second)
+                .orElseThrow();
         String traceId = lookupTrace.split("-")[1];
         assertThat(records.stream().filter(r -> r.traceId().equals(traceId)).map(LdvSimulator.Record::name))
                 .contains("nmc.profielservice.contactgegevens-opvragen", "nmc.notifynl.email-versturen");
         for (ReceivedCall lookup : lookups) {
             if (lookup.traceparent() != null && lookup.traceparent().contains(traceId)) {
                 LdvSimulator.Record record = records.stream()
-                        .filter(r -> lookup.traceparent().contains(r.spanId())).findFirst().orElseThrow();
+                        .filter(r -> lookup.traceparent().contains(r.spanId()))
+                        .findFirst()
+                        .orElseThrow();
                 assertThat(record.acknowledgedNoLaterThan(lookup.receivedAt())).isTrue();
             }
         }
-        assertThat(records).noneMatch(r -> r.toString().contains(ProfielserviceSimulator.KVK_DELIVERED)
-                || r.toString().contains(ProfielserviceSimulator.DEV_EMAILADRES));
+        assertThat(records)
+                .noneMatch(r -> r.toString().contains(ProfielserviceSimulator.KVK_DELIVERED)
+                        || r.toString().contains(ProfielserviceSimulator.DEV_EMAILADRES));
     }
 
     @Test
@@ -230,7 +248,9 @@ abstract class HappyPathSuite {
         Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
         assertThat(end.reden()).isEqualTo("onbereikbaar");
         ProfielserviceSimulator.Report report = await(() -> environment.parties.profielservice.reports().stream()
-                .filter(r -> r.meldingId().equals(accepted.id())).findFirst().orElse(null));
+                .filter(r -> r.meldingId().equals(accepted.id()))
+                .findFirst()
+                .orElse(null));
         assertThat(report.identificerendNummer()).isEqualTo(ProfielserviceSimulator.KVK_PERM_FAIL);
     }
 
@@ -248,7 +268,9 @@ abstract class HappyPathSuite {
     void anotherDvCannotSeeTheNotification() {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl");
         assertThat(feedEvents(environment.token(TestNmc.DV_B)).stream()
-                .noneMatch(e -> e.path("subject").asText().equals(accepted.id().toString()))).isTrue();
+                        .noneMatch(e ->
+                                e.path("subject").asText().equals(accepted.id().toString())))
+                .isTrue();
     }
 
     protected Snapshot awaitStatus(UUID id, String wanted) {
@@ -259,7 +281,9 @@ abstract class HappyPathSuite {
     }
 
     private List<JsonNode> eventsOf(UUID id) {
-        return feedEvents(token()).stream().filter(e -> e.path("subject").asText().equals(id.toString())).toList();
+        return feedEvents(token()).stream()
+                .filter(e -> e.path("subject").asText().equals(id.toString()))
+                .toList();
     }
 
     private List<JsonNode> feedEvents(String token) {

@@ -31,8 +31,7 @@ final class PersonalValues {
      * One value and the forms it is searched in: {@code folded} ignoring case (as written, percent-encoded, hex),
      * {@code exact} as they are (base64). Literal search, since a scan runs after every round of work.
      */
-    record Value(String kind, String value, List<String> folded, List<String> exact) {
-    }
+    record Value(String kind, String value, List<String> folded, List<String> exact) {}
 
     private final String run = HexFormat.of().toHexDigits(RANDOM.nextInt());
     private final List<Value> values = new CopyOnWriteArrayList<>();
@@ -73,7 +72,10 @@ final class PersonalValues {
     }
 
     List<String> values(String kind) {
-        return values.stream().filter(v -> v.kind().equals(kind)).map(Value::value).toList();
+        return values.stream()
+                .filter(v -> v.kind().equals(kind))
+                .map(Value::value)
+                .toList();
     }
 
     /** One value found in a text: where, and the text around it. */
@@ -120,8 +122,9 @@ final class PersonalValues {
     private static int indexOf(String text, String form, boolean wholeWord) {
         for (int at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
             int end = at + form.length();
-            if (!wholeWord || ((at == 0 || !Character.isLetterOrDigit(text.charAt(at - 1)))
-                    && (end == text.length() || !Character.isLetterOrDigit(text.charAt(end))))) {
+            if (!wholeWord
+                    || ((at == 0 || !Character.isLetterOrDigit(text.charAt(at - 1)))
+                            && (end == text.length() || !Character.isLetterOrDigit(text.charAt(end))))) {
                 return at;
             }
         }
@@ -159,7 +162,8 @@ final class PersonalValues {
                 int lastGroup = shifted.length / 3;
                 // At least twelve of the value's bytes: fewer (a KVK number's six digits) turn up by chance in the
                 // base64 of a cursor, whose text is full of digits.
-                if ((lastGroup - firstGroup) * 3 >= 12 && !exact.contains(text.substring(firstGroup * 4, lastGroup * 4))) {
+                if ((lastGroup - firstGroup) * 3 >= 12
+                        && !exact.contains(text.substring(firstGroup * 4, lastGroup * 4))) {
                     exact.add(text.substring(firstGroup * 4, lastGroup * 4));
                 }
             }

@@ -79,6 +79,7 @@ class PiiScanTest {
     private final List<String[]> answers = new ArrayList<>();
     /** Hits in the tables, one per value and column (the first moment it was seen). */
     private final Map<String, PersonalValues.Hit> tableHits = new LinkedHashMap<>();
+
     private final Set<String> sentToNotifyNl = new LinkedHashSet<>();
     private final Set<String> lookedUp = new LinkedHashSet<>();
     private int cellsScanned;
@@ -97,7 +98,10 @@ class PiiScanTest {
     private Level nmcLevel;
     private Level rootLevel;
 
-    enum Regime { DECENTRAAL, CENTRAAL }
+    enum Regime {
+        DECENTRAAL,
+        CENTRAAL
+    }
 
     @BeforeAll
     void runTheScenarios() throws Exception {
@@ -162,25 +166,33 @@ class PiiScanTest {
 
     @Test
     void theLogsHoldNone() {
-        assertThat(log.nmcLevels()).as("the NMC's own records reached the scan, FINE and stack traces included")
+        assertThat(log.nmcLevels())
+                .as("the NMC's own records reached the scan, FINE and stack traces included")
                 .contains(Level.FINE, Level.WARNING);
         assertThat(log.text()).contains("\tat nl.overheid.moz.nmc.");
         assertThat(simulatorLog).as("the simulators logged").isNotEmpty();
         List<PersonalValues.Hit> hits = new ArrayList<>(values.scan("the NMC's log", log.text()));
         hits.addAll(values.scan("the NMC's JSON log", log.json()));
-        assertThat(log.json().lines()).as("one JSON object per record, context included")
-                .hasSize(log.lines()).anyMatch(line -> line.contains("\"notificatie_id\""))
+        assertThat(log.json().lines())
+                .as("one JSON object per record, context included")
+                .hasSize(log.lines())
+                .anyMatch(line -> line.contains("\"notificatie_id\""))
                 .allMatch(line -> line.startsWith("{\"time\":") && line.endsWith("}"));
         hits.addAll(values.scan("the simulators' log", String.join("\n", simulatorLog)));
-        report("LOGS", log.lines() + " records (the NMC's at " + log.nmcLevels() + "), " + simulatorLog.size()
-                + " simulator lines", hits);
+        report(
+                "LOGS",
+                log.lines() + " records (the NMC's at " + log.nmcLevels() + "), " + simulatorLog.size()
+                        + " simulator lines",
+                hits);
         assertThat(hits).as("personal data in the logs").isEmpty();
     }
 
     @Test
     void theTablesHoldNoneAndTheCiphertextsNoPlaintext() {
         assertThat(ciphertextsScanned).as("ciphertexts searched as bytes").isGreaterThan(0);
-        report("TABLES", tableScans + " scans, " + cellsScanned + " cells, " + ciphertextsScanned + " ciphertexts",
+        report(
+                "TABLES",
+                tableScans + " scans, " + cellsScanned + " cells, " + ciphertextsScanned + " ciphertexts",
                 List.copyOf(tableHits.values()));
         assertThat(tableHits.values()).as("personal data in the tables").isEmpty();
     }
@@ -230,28 +242,46 @@ class PiiScanTest {
     void notifyNlGotTheAddressesAndTheProfielserviceTheNumbersInBodiesOnly() {
         String notify = journal(parties.notifyNl.wireMock());
         assertThat(found(values.scan("NotifyNL", bodies(parties.notifyNl.wireMock()), PersonalValues.EMAIL)))
-                .as("addresses at NotifyNL").containsAll(sentToNotifyNl);
+                .as("addresses at NotifyNL")
+                .containsAll(sentToNotifyNl);
         assertThat(found(values.scan("NotifyNL", notify, PersonalValues.PERSONALISATION)))
-                .as("personalisation at NotifyNL").isNotEmpty();
+                .as("personalisation at NotifyNL")
+                .isNotEmpty();
         assertThat(values.scan("NotifyNL", notify, PersonalValues.KVK, PersonalValues.DV_REF))
-                .as("NotifyNL gets no number and no dvRef").isEmpty();
+                .as("NotifyNL gets no number and no dvRef")
+                .isEmpty();
 
         String profiel = journal(parties.profielservice.wireMock());
-        assertThat(found(values.scan("the Profielservice", bodies(parties.profielservice.wireMock()),
-                PersonalValues.KVK))).as("numbers in the Profielservice's request bodies").containsAll(lookedUp);
-        assertThat(values.scan("the Profielservice", profiel, PersonalValues.EMAIL, PersonalValues.DV_REF,
-                PersonalValues.PERSONALISATION)).as("the Profielservice gets only the number").isEmpty();
+        assertThat(found(values.scan(
+                        "the Profielservice", bodies(parties.profielservice.wireMock()), PersonalValues.KVK)))
+                .as("numbers in the Profielservice's request bodies")
+                .containsAll(lookedUp);
+        assertThat(values.scan(
+                        "the Profielservice",
+                        profiel,
+                        PersonalValues.EMAIL,
+                        PersonalValues.DV_REF,
+                        PersonalValues.PERSONALISATION))
+                .as("the Profielservice gets only the number")
+                .isEmpty();
 
         List<PersonalValues.Hit> inUrls = new ArrayList<>();
-        for (WireMockServer party : List.of(parties.notifyNl.wireMock(), parties.profielservice.wireMock(),
-                parties.ldv.wireMock(), webhook.server())) {
+        for (WireMockServer party : List.of(
+                parties.notifyNl.wireMock(),
+                parties.profielservice.wireMock(),
+                parties.ldv.wireMock(),
+                webhook.server())) {
             for (ServeEvent call : party.getAllServeEvents()) {
-                inUrls.addAll(values.scan("the URL " + call.getRequest().getUrl(), call.getRequest().getUrl()));
+                inUrls.addAll(values.scan(
+                        "the URL " + call.getRequest().getUrl(),
+                        call.getRequest().getUrl()));
             }
         }
         assertThat(inUrls).as("personal data in a URL").isEmpty();
-        report("CONTROL", sentToNotifyNl.size() + " addresses at NotifyNL, " + lookedUp.size()
-                + " numbers at the Profielservice", List.of());
+        report(
+                "CONTROL",
+                sentToNotifyNl.size() + " addresses at NotifyNL, " + lookedUp.size() + " numbers at the Profielservice",
+                List.of());
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -282,7 +312,8 @@ class PiiScanTest {
     private void temporaryFailureResentAndDelivered(Regime regime) {
         UUID id = deliveredThen(regime, "tijdelijk", Duration.ofDays(1), "temporary-failure");
         assertThat(query("SELECT nummer || ':' || status FROM poging WHERE notificatie = ? ORDER BY nummer", id))
-                .as("resent and delivered").containsExactly("1:tijdelijk-mislukt", "2:bezorgd");
+                .as("resent and delivered")
+                .containsExactly("1:tijdelijk-mislukt", "2:bezorgd");
         advance(PAST_MEBV);
         assertStatus(id, DB);
     }
@@ -304,9 +335,15 @@ class PiiScanTest {
     }
 
     private void refusedByNotifyNl(Regime regime) {
-        StubMapping refusal = parties.notifyNl.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email"))
-                .atPriority(1).willReturn(aResponse().withStatus(400).withHeader("Content-Type", "application/json")
-                        .withBody(NotifyNlSimulator.errorBody(400, "BadRequestError", "Not a valid email address"))));
+        StubMapping refusal = parties.notifyNl
+                .wireMock()
+                .stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(NotifyNlSimulator.errorBody(
+                                        400, "BadRequestError", "Not a valid email address"))));
         UUID id = accept(regime, "geweigerd", null, Map.of());
         settle();
         parties.notifyNl.wireMock().removeStub(refusal);
@@ -326,7 +363,9 @@ class PiiScanTest {
             Runnable end = outage.get();
             advance(PAST_BACKOFF);
             assertThat(query("SELECT laatste_fout FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
-                    .as("postponed with its failure").singleElement().isNotNull();
+                    .as("postponed with its failure")
+                    .singleElement()
+                    .isNotNull();
             end.run();
         }
         advance(PAST_BACKOFF);
@@ -357,12 +396,14 @@ class PiiScanTest {
 
     private void cancels(Regime regime) {
         UUID cancelled = accept(regime, "annuleren", null, Map.of());
-        assertThat(dv("DELETE", "/api/nmc/v1/notificaties/" + cancelled, null).status()).isEqualTo(200);
+        assertThat(dv("DELETE", "/api/nmc/v1/notificaties/" + cancelled, null).status())
+                .isEqualTo(200);
         sentToNotifyNl.remove(address(cancelled));
         lookedUp.remove(number(cancelled));
         UUID sent = accept(regime, "te-laat", null, Map.of());
         settle();
-        assertThat(dv("DELETE", "/api/nmc/v1/notificaties/" + sent, null).status()).isEqualTo(409);
+        assertThat(dv("DELETE", "/api/nmc/v1/notificaties/" + sent, null).status())
+                .isEqualTo(409);
         advance(PAST_MEBV);
     }
 
@@ -378,24 +419,40 @@ class PiiScanTest {
         bodies.add(request(regime, Map.of("geldigTot", "morgen")));
         bodies.add(request(regime, Map.of("personalisation", Map.of("onderwerp", 42))));
         bodies.add(request(regime, Map.of("onbekendVeld", values.personalisation("onbekend"))));
-        bodies.add(request(regime, Map.of(regime == Regime.CENTRAAL ? "emailadres" : "identificerendNummer",
-                regime == Regime.CENTRAAL ? values.email("verkeerd-regime") : values.kvk())));
-        bodies.add(request(regime, Map.of(contact, regime == Regime.CENTRAAL
-                ? values.known(PersonalValues.KVK, values.kvk() + "9")
-                : values.known(PersonalValues.EMAIL, "pii-ongeldig-" + values.dvRef("adres") + "@@example"))));
+        bodies.add(request(
+                regime,
+                Map.of(
+                        regime == Regime.CENTRAAL ? "emailadres" : "identificerendNummer",
+                        regime == Regime.CENTRAAL ? values.email("verkeerd-regime") : values.kvk())));
+        bodies.add(request(
+                regime,
+                Map.of(
+                        contact,
+                        regime == Regime.CENTRAAL
+                                ? values.known(PersonalValues.KVK, values.kvk() + "9")
+                                : values.known(
+                                        PersonalValues.EMAIL, "pii-ongeldig-" + values.dvRef("adres") + "@@example"))));
         Map<String, Object> missing = new HashMap<>(request(regime, Map.of()));
         missing.remove("berichttype");
         bodies.add(missing);
         for (Map<String, Object> body : bodies) {
-            assertThat(dv("POST", path, Http.json(body)).status()).as(body.toString()).isBetween(400, 499);
+            assertThat(dv("POST", path, Http.json(body)).status())
+                    .as(body.toString())
+                    .isBetween(400, 499);
         }
         String truncated = Http.json(request(regime, Map.of()));
-        assertThat(dv("POST", path, truncated.substring(0, truncated.length() - 3)).status()).isEqualTo(400);
-        assertThat(call("POST " + path + " without a token",
-                () -> http.post(path, null, Http.json(request(regime, Map.of()))))).startsWith("401");
+        assertThat(dv("POST", path, truncated.substring(0, truncated.length() - 3))
+                        .status())
+                .isEqualTo(400);
+        assertThat(call(
+                        "POST " + path + " without a token",
+                        () -> http.post(path, null, Http.json(request(regime, Map.of())))))
+                .startsWith("401");
         UUID own = accept(regime, "van-a", null, Map.of());
-        assertThat(call("GET another DV's notification", () -> http.get("/api/nmc/v1/notificaties/" + own,
-                iam.token(TestNmc.DV_B, clock.instant())))).startsWith("404");
+        assertThat(call(
+                        "GET another DV's notification",
+                        () -> http.get("/api/nmc/v1/notificaties/" + own, iam.token(TestNmc.DV_B, clock.instant()))))
+                .startsWith("404");
         settle();
     }
 
@@ -416,8 +473,10 @@ class PiiScanTest {
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             String body = Http.json(request(Regime.DECENTRAAL, Map.of()));
-            statuses.add(Integer.parseInt(call("POST decentraal (small quota)",
-                    () -> http.post(acceptPath(Regime.DECENTRAAL), token, body)).substring(0, 3)));
+            statuses.add(Integer.parseInt(call(
+                            "POST decentraal (small quota)",
+                            () -> http.post(acceptPath(Regime.DECENTRAAL), token, body))
+                    .substring(0, 3)));
         }
         assertThat(statuses).as("over the quota").contains(429);
         clock.advance(Duration.ofMinutes(2));
@@ -427,11 +486,27 @@ class PiiScanTest {
     /** NotifyNL's side: receipts naming no attempt, malformed ones and a wrong token, all with an address. */
     private void callbacks() {
         String to = values.email("callback");
-        Map<String, Object> receipt = new HashMap<>(Map.of("id", UUID.randomUUID().toString(),
-                "reference", UUID.randomUUID().toString(), "to", to, "status", "delivered",
-                "created_at", clock.instant().minusSeconds(5).toString(),
-                "completed_at", clock.instant().toString(), "sent_at", clock.instant().minusSeconds(3).toString(),
-                "notification_type", "email", "template_id", TestNmc.TEMPLATE_ID, "template_version", 1));
+        Map<String, Object> receipt = new HashMap<>(Map.of(
+                "id",
+                UUID.randomUUID().toString(),
+                "reference",
+                UUID.randomUUID().toString(),
+                "to",
+                to,
+                "status",
+                "delivered",
+                "created_at",
+                clock.instant().minusSeconds(5).toString(),
+                "completed_at",
+                clock.instant().toString(),
+                "sent_at",
+                clock.instant().minusSeconds(3).toString(),
+                "notification_type",
+                "email",
+                "template_id",
+                TestNmc.TEMPLATE_ID,
+                "template_version",
+                1));
         String path = "/api/nmc/v1/notifynl-callback";
         call("POST callback naming no attempt", () -> http.post(path, TestNmc.CALLBACK_TOKEN, Http.json(receipt)));
         Map<String, Object> malformed = new HashMap<>(receipt);
@@ -442,7 +517,8 @@ class PiiScanTest {
         call("POST callback, not JSON", () -> http.post(path, TestNmc.CALLBACK_TOKEN, "{\"to\": \"" + to + "\""));
         // A DV token that does not parse, holding an address: refused with a FINE record (the scan's positive
         // control that FINE records reach it) that must not quote the token.
-        call("GET with a DV token that does not parse",
+        call(
+                "GET with a DV token that does not parse",
                 () -> http.get("/api/nmc/v1/notificaties?dvRef=x", "kapot." + to + ".token"));
         settle();
     }
@@ -451,26 +527,38 @@ class PiiScanTest {
     private void feedAndSearch() {
         String cursor = null;
         for (int page = 0; page < 100; page++) {
-            Http.Response response = dv("GET", "/api/nmc/v1/notificaties/wijzigingen?limit=1000"
-                    + (cursor == null ? "" : "&cursor=" + cursor), null);
+            Http.Response response = dv(
+                    "GET",
+                    "/api/nmc/v1/notificaties/wijzigingen?limit=1000" + (cursor == null ? "" : "&cursor=" + cursor),
+                    null);
             assertThat(response.status()).isEqualTo(200);
             if (response.json().path("events").isEmpty()) {
                 break;
             }
             cursor = response.json().path("cursor").asText();
         }
-        assertThat(dv("PUT", "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
-                Http.json(Map.of("cursor", cursor))).status()).isBetween(200, 299);
-        assertThat(dv("GET", "/api/nmc/v1/notificaties/wijzigingen?cursor=" + values.dvRef("cursor"), null).status())
+        assertThat(dv("PUT", "/api/nmc/v1/notificaties/wijzigingen/bevestiging", Http.json(Map.of("cursor", cursor)))
+                        .status())
+                .isBetween(200, 299);
+        assertThat(dv("GET", "/api/nmc/v1/notificaties/wijzigingen?cursor=" + values.dvRef("cursor"), null)
+                        .status())
                 .isBetween(400, 499);
-        assertThat(dv("PUT", "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
-                Http.json(Map.of("cursor", values.email("cursor")))).status()).isBetween(400, 499);
+        assertThat(dv(
+                                "PUT",
+                                "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
+                                Http.json(Map.of("cursor", values.email("cursor"))))
+                        .status())
+                .isBetween(400, 499);
         String known = values.values(PersonalValues.DV_REF).getFirst();
-        assertThat(dv("GET", "/api/nmc/v1/notificaties?dvRef=" + known, null).json().path("notificaties"))
-                .as("found by dvRef").isNotEmpty();
+        assertThat(dv("GET", "/api/nmc/v1/notificaties?dvRef=" + known, null)
+                        .json()
+                        .path("notificaties"))
+                .as("found by dvRef")
+                .isNotEmpty();
         dv("GET", "/api/nmc/v1/notificaties?dvRef=" + values.dvRef("onbekend"), null);
         assertThat(dv("GET", "/api/nmc/v1/notificaties?dvRef=" + values.dvRef("te-lang") + "x".repeat(200), null)
-                .status()).isEqualTo(400);
+                        .status())
+                .isEqualTo(400);
     }
 
     // ---------------------------------------------------------------------------------------------------
@@ -512,9 +600,13 @@ class PiiScanTest {
 
     /** A valid request with a new dvRef and personalisation, and a new address or number; {@code extra} on top. */
     private Map<String, Object> request(Regime regime, Map<String, Object> extra) {
-        Map<String, Object> body = new HashMap<>(Map.of("dvRef", values.dvRef("ref"), "berichttype",
-                TestNmc.BERICHTTYPE, "personalisation", Map.of("onderwerp", values.personalisation("onderwerp"),
-                        "naam", values.personalisation("naam"))));
+        Map<String, Object> body = new HashMap<>(Map.of(
+                "dvRef",
+                values.dvRef("ref"),
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "personalisation",
+                Map.of("onderwerp", values.personalisation("onderwerp"), "naam", values.personalisation("naam"))));
         if (regime == Regime.CENTRAAL) {
             body.put("identificerendNummer", values.kvk());
         } else {
@@ -555,23 +647,32 @@ class PiiScanTest {
     }
 
     private void assertStatus(UUID id, String status) {
-        assertThat(dv("GET", "/api/nmc/v1/notificaties/" + id, null).json().path("status").asText())
-                .as("attempts %s, tasks %s", query("SELECT nummer || ':' || status || ':' || coalesce("
-                        + "CAST(ontvangst_completed_at AS text), '-') FROM poging WHERE notificatie = ?", id),
+        assertThat(dv("GET", "/api/nmc/v1/notificaties/" + id, null)
+                        .json()
+                        .path("status")
+                        .asText())
+                .as(
+                        "attempts %s, tasks %s",
+                        query(
+                                "SELECT nummer || ':' || status || ':' || coalesce("
+                                        + "CAST(ontvangst_completed_at AS text), '-') FROM poging WHERE notificatie = ?",
+                                id),
                         query("SELECT soort || '@' || due FROM taak WHERE notificatie = ?", id))
                 .isEqualTo(status);
     }
 
     private void assertReportedInvalidWhenCentralised(Regime regime, UUID id) {
         if (regime == Regime.CENTRAAL) {
-            assertThat(parties.profielservice.reports()).as("ongeldig-melden")
+            assertThat(parties.profielservice.reports())
+                    .as("ongeldig-melden")
                     .anySatisfy(report -> assertThat(report.meldingId()).isEqualTo(id));
         }
     }
 
     /** The party answers 503 on this path until the returned action ends it. */
     private static Runnable outage(WireMockServer party, String path) {
-        StubMapping stub = party.stubFor(post(urlPathEqualTo(path)).atPriority(1).willReturn(aResponse().withStatus(503)));
+        StubMapping stub = party.stubFor(
+                post(urlPathEqualTo(path)).atPriority(1).willReturn(aResponse().withStatus(503)));
         return () -> party.removeStub(stub);
     }
 
@@ -598,7 +699,8 @@ class PiiScanTest {
     private void scanTables() {
         tableScans++;
         Map<String, StringBuilder> columns = new LinkedHashMap<>();
-        try (Connection c = database.connect(); Statement s = c.createStatement()) {
+        try (Connection c = database.connect();
+                Statement s = c.createStatement()) {
             List<String> tables = new ArrayList<>();
             try (ResultSet rows = s.executeQuery("""
                     SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')
@@ -619,7 +721,9 @@ class PiiScanTest {
                             if (text != null) {
                                 cellsScanned++;
                                 ciphertextsScanned += column.endsWith("_versleuteld") ? 1 : 0;
-                                columns.computeIfAbsent(column, k -> new StringBuilder()).append(text).append('\n');
+                                columns.computeIfAbsent(column, k -> new StringBuilder())
+                                        .append(text)
+                                        .append('\n');
                             }
                         }
                     }
@@ -634,7 +738,8 @@ class PiiScanTest {
             return;
         }
         columns.forEach((column, text) -> {
-            for (PersonalValues.Hit hit : values.scan("column " + column + " (scan " + tableScans + ")", text.toString())) {
+            for (PersonalValues.Hit hit :
+                    values.scan("column " + column + " (scan " + tableScans + ")", text.toString())) {
                 tableHits.putIfAbsent(hit.value() + "@" + column, hit);
             }
         });
@@ -648,9 +753,14 @@ class PiiScanTest {
     private static String journal(WireMockServer party) {
         StringBuilder text = new StringBuilder();
         for (ServeEvent call : party.getAllServeEvents()) {
-            text.append(call.getRequest().getMethod()).append(' ').append(call.getRequest().getUrl()).append('\n')
-                    .append(call.getRequest().getHeaders()).append('\n')
-                    .append(call.getRequest().getBodyAsString()).append("\n\n");
+            text.append(call.getRequest().getMethod())
+                    .append(' ')
+                    .append(call.getRequest().getUrl())
+                    .append('\n')
+                    .append(call.getRequest().getHeaders())
+                    .append('\n')
+                    .append(call.getRequest().getBodyAsString())
+                    .append("\n\n");
         }
         return text.toString();
     }
@@ -658,7 +768,9 @@ class PiiScanTest {
     /** The bodies of what a party received. */
     private static String bodies(WireMockServer party) {
         StringBuilder text = new StringBuilder();
-        party.getAllServeEvents().forEach(call -> text.append(call.getRequest().getBodyAsString()).append('\n'));
+        party.getAllServeEvents()
+                .forEach(
+                        call -> text.append(call.getRequest().getBodyAsString()).append('\n'));
         return text.toString();
     }
 
@@ -692,6 +804,7 @@ class PiiScanTest {
         private final StringBuilder text = new StringBuilder();
         /** The same records as production writes them: one JSON object per line, with the log context. */
         private final StringBuilder json = new StringBuilder();
+
         private final java.util.logging.Formatter jsonFormatter = new nl.overheid.moz.nmc.logging.JsonLogFormatter();
         private final SimpleFormatter formatter = new SimpleFormatter();
         private final Set<Level> nmcLevels = new LinkedHashSet<>();
@@ -703,8 +816,12 @@ class PiiScanTest {
             if (record.getLoggerName() != null && record.getLoggerName().startsWith("nl.overheid.moz.nmc.")) {
                 nmcLevels.add(record.getLevel());
             }
-            text.append(record.getLevel()).append(' ').append(record.getLoggerName()).append(": ")
-                    .append(formatter.formatMessage(record)).append('\n');
+            text.append(record.getLevel())
+                    .append(' ')
+                    .append(record.getLoggerName())
+                    .append(": ")
+                    .append(formatter.formatMessage(record))
+                    .append('\n');
             json.append(jsonFormatter.format(record));
             if (record.getThrown() != null) {
                 StringWriter trace = new StringWriter();
@@ -730,11 +847,9 @@ class PiiScanTest {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

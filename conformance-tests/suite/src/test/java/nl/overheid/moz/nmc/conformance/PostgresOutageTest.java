@@ -1,5 +1,7 @@
 package nl.overheid.moz.nmc.conformance;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +19,6 @@ import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * PostgreSQL stopped hard ({@code pg_ctl stop -m immediate}: no checkpoint, every connection cut, crash recovery at
@@ -43,18 +44,28 @@ class PostgresOutageTest {
             // scripts/pg trades durability for speed (synchronous_commit off): an immediate stop would then lose the
             // last commits the NMC was told about. This database gets PostgreSQL's durable default back, as in
             // production; fsync may stay off, since the machine itself does not crash.
-            database.execute("ALTER DATABASE " + database.url().substring(database.url().lastIndexOf('/') + 1)
-                    + " SET synchronous_commit = on", null);
+            database.execute(
+                    "ALTER DATABASE " + database.url().substring(database.url().lastIndexOf('/') + 1)
+                            + " SET synchronous_commit = on",
+                    null);
             try (FaultRig rig = new FaultRig("postgres-outage", database)) {
                 NmcProcess nmc = rig.nmc("nmc");
                 nmc.start();
                 nmc.awaitHealthy(START);
                 long pid = nmc.pid();
-                DvLoad load = new DvLoad(SEED, NOTIFICATIONS, List.of(TestNmc.DV_A, TestNmc.DV_B), DvLoad.MIXED, 0.1,
-                        rig, i -> nmc.baseUrl()).start(PER_SECOND);
+                DvLoad load = new DvLoad(
+                                SEED,
+                                NOTIFICATIONS,
+                                List.of(TestNmc.DV_A, TestNmc.DV_B),
+                                DvLoad.MIXED,
+                                0.1,
+                                rig,
+                                i -> nmc.baseUrl())
+                        .start(PER_SECOND);
 
                 long threshold = Math.round(NOTIFICATIONS * (0.3 + 0.3 * random.nextDouble()));
-                FaultRig.await(START, "share " + threshold + " of the load accepted", () -> load.acceptedSoFar() >= threshold);
+                FaultRig.await(
+                        START, "share " + threshold + " of the load accepted", () -> load.acceptedSoFar() >= threshold);
                 Duration outage = Duration.ofMillis(2000 + random.nextInt(2000));
                 int sendsBefore = rig.parties.notifyNl.sentNotifications().size();
                 Instant crashed = Instant.now();
@@ -64,20 +75,28 @@ class PostgresOutageTest {
                 int sendsAtResume = rig.parties.notifyNl.sentNotifications().size();
                 cluster.resume();
                 Instant resumed = Instant.now();
-                Duration toFirstAcceptance = FaultRig.await(Duration.ofSeconds(60), "a 202 after the database is back",
+                Duration toFirstAcceptance = FaultRig.await(
+                        Duration.ofSeconds(60),
+                        "a 202 after the database is back",
                         () -> load.acceptedSoFar() > acceptedAtResume);
-                Duration toFirstSend = FaultRig.await(Duration.ofSeconds(60), "an e-mail sent after the database is back",
+                Duration toFirstSend = FaultRig.await(
+                        Duration.ofSeconds(60),
+                        "an e-mail sent after the database is back",
                         () -> rig.parties.notifyNl.sentNotifications().size() > sendsAtResume);
 
                 load.awaitAccepted(START);
                 Duration drained = rig.awaitAllTerminal(load, Duration.ofMinutes(3));
-                assertThat(nmc.alive()).as("the same NMC process, never restarted").isTrue();
+                assertThat(nmc.alive())
+                        .as("the same NMC process, never restarted")
+                        .isTrue();
                 assertThat(nmc.pid()).isEqualTo(pid);
                 assertThat(nmc.starts()).isEqualTo(1);
                 rig.verify(load, nmc.baseUrl());
                 var duplicates = rig.duplicateSends();
                 rig.assertEveryDuplicateAllowed(duplicates, List.of(crashed));
-                assertThat(nmc.logs()).as("no NMC-internal failure was counted").doesNotContain("failed inside the NMC");
+                assertThat(nmc.logs())
+                        .as("no NMC-internal failure was counted")
+                        .doesNotContain("failed inside the NMC");
 
                 Map<String, Object> figures = new LinkedHashMap<>();
                 figures.put("seed", SEED);
@@ -127,8 +146,14 @@ class PostgresOutageTest {
 
         private static String pg(String command, Path dir) {
             try {
-                Process process = new ProcessBuilder(TestDatabase.repositoryRoot().resolve("scripts/pg").toString(),
-                        command, dir.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                Process process = new ProcessBuilder(
+                                TestDatabase.repositoryRoot()
+                                        .resolve("scripts/pg")
+                                        .toString(),
+                                command,
+                                dir.toString())
+                        .redirectError(ProcessBuilder.Redirect.INHERIT)
+                        .start();
                 String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 if (process.waitFor() != 0) {
                     throw new IllegalStateException("scripts/pg " + command + " failed");

@@ -24,8 +24,9 @@ import nl.overheid.moz.nmc.testing.TestNmc;
  */
 class RawHttpHappyPathTest extends HappyPathSuite {
 
-    private static final OpenApiInteractionValidator CONTRACT = OpenApiInteractionValidator
-            .createForInlineApiSpecification(published()).build();
+    private static final OpenApiInteractionValidator CONTRACT =
+            OpenApiInteractionValidator.createForInlineApiSpecification(published())
+                    .build();
     private final Http http = new Http(environment.baseUrl);
 
     /** The document as the repository publishes it, read from api-spec/ (not from the server's classpath). */
@@ -43,54 +44,94 @@ class RawHttpHappyPathTest extends HappyPathSuite {
 
     @Override
     protected Accepted accept(String token, String dvRef, String email, String berichttype) {
-        Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", token, Http.json(Map.of(
-                "dvRef", dvRef, "berichttype", berichttype, "emailadres", email,
-                "personalisation", Map.of("onderwerp", "Conformance"))));
+        Http.Response response = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                token,
+                Http.json(Map.of(
+                        "dvRef",
+                        dvRef,
+                        "berichttype",
+                        berichttype,
+                        "emailadres",
+                        email,
+                        "personalisation",
+                        Map.of("onderwerp", "Conformance"))));
         JsonNode body = conforming(Request.Method.POST, "/api/nmc/v1/decentraal/notificaties", response, 202);
-        return new Accepted(UUID.fromString(body.path("id").asText()), body.path("status").asText(),
-                body.path("versie").asInt(), response.header("Location").orElse(""));
+        return new Accepted(
+                UUID.fromString(body.path("id").asText()),
+                body.path("status").asText(),
+                body.path("versie").asInt(),
+                response.header("Location").orElse(""));
     }
 
     @Override
     protected Accepted acceptCentraal(String token, String dvRef, String kvkNummer) {
-        Http.Response response = http.post("/api/nmc/v1/centraal/notificaties", token, Http.json(Map.of(
-                "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", kvkNummer,
-                "personalisation", Map.of("onderwerp", "Conformance"))));
+        Http.Response response = http.post(
+                "/api/nmc/v1/centraal/notificaties",
+                token,
+                Http.json(Map.of(
+                        "dvRef",
+                        dvRef,
+                        "berichttype",
+                        TestNmc.BERICHTTYPE,
+                        "identificerendNummer",
+                        kvkNummer,
+                        "personalisation",
+                        Map.of("onderwerp", "Conformance"))));
         JsonNode body = conforming(Request.Method.POST, "/api/nmc/v1/centraal/notificaties", response, 202);
-        return new Accepted(UUID.fromString(body.path("id").asText()), body.path("status").asText(),
-                body.path("versie").asInt(), response.header("Location").orElse(""));
+        return new Accepted(
+                UUID.fromString(body.path("id").asText()),
+                body.path("status").asText(),
+                body.path("versie").asInt(),
+                response.header("Location").orElse(""));
     }
 
     @Override
     protected List<Integer> acceptBulk(String token, List<String> dvRefs, String email, List<Accepted> accepted) {
-        List<Map<String, Object>> items = dvRefs.stream().map(dvRef -> Map.<String, Object>of("dvRef", dvRef,
-                "berichttype", TestNmc.BERICHTTYPE, "emailadres", email)).toList();
+        List<Map<String, Object>> items = dvRefs.stream()
+                .map(dvRef ->
+                        Map.<String, Object>of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", email))
+                .toList();
         String path = "/api/nmc/v1/decentraal/notificaties/bulk";
-        JsonNode body = conforming(Request.Method.POST, path,
-                http.post(path, token, Http.json(Map.of("notificaties", items))), 200);
+        JsonNode body = conforming(
+                Request.Method.POST, path, http.post(path, token, Http.json(Map.of("notificaties", items))), 200);
         List<Integer> statuses = new java.util.ArrayList<>();
         body.path("resultaten").forEach(result -> {
             statuses.add(result.path("status").asInt());
             JsonNode n = result.path("notificatie");
-            accepted.add(n.isMissingNode() ? null : new Accepted(UUID.fromString(n.path("id").asText()),
-                    n.path("status").asText(), n.path("versie").asInt(), ""));
+            accepted.add(
+                    n.isMissingNode()
+                            ? null
+                            : new Accepted(
+                                    UUID.fromString(n.path("id").asText()),
+                                    n.path("status").asText(),
+                                    n.path("versie").asInt(),
+                                    ""));
         });
         return statuses;
     }
 
     @Override
     protected Snapshot status(String token, UUID id) {
-        JsonNode body = conforming(Request.Method.GET, "/api/nmc/v1/notificaties/" + id,
-                http.get("/api/nmc/v1/notificaties/" + id, token), 200);
-        return new Snapshot(body.path("status").asText(), body.path("versie").asInt(),
+        JsonNode body = conforming(
+                Request.Method.GET,
+                "/api/nmc/v1/notificaties/" + id,
+                http.get("/api/nmc/v1/notificaties/" + id, token),
+                200);
+        return new Snapshot(
+                body.path("status").asText(),
+                body.path("versie").asInt(),
                 body.path("reden").isMissingNode() ? null : body.path("reden").asText());
     }
 
     @Override
     protected Page feed(String token, String cursor) {
         String query = cursor == null ? "" : "?cursor=" + cursor;
-        JsonNode body = conforming(Request.Method.GET, "/api/nmc/v1/notificaties/wijzigingen",
-                http.get("/api/nmc/v1/notificaties/wijzigingen" + query, token), 200);
+        JsonNode body = conforming(
+                Request.Method.GET,
+                "/api/nmc/v1/notificaties/wijzigingen",
+                http.get("/api/nmc/v1/notificaties/wijzigingen" + query, token),
+                200);
         List<JsonNode> events = new ArrayList<>();
         body.path("events").forEach(events::add);
         return new Page(events, body.path("cursor").asText());
@@ -98,28 +139,40 @@ class RawHttpHappyPathTest extends HappyPathSuite {
 
     @Override
     protected void acknowledge(String token, String cursor) {
-        conforming(Request.Method.PUT, "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
-                http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", token,
-                        "{\"cursor\":\"" + cursor + "\"}"), 200);
+        conforming(
+                Request.Method.PUT,
+                "/api/nmc/v1/notificaties/wijzigingen/bevestiging",
+                http.put("/api/nmc/v1/notificaties/wijzigingen/bevestiging", token, "{\"cursor\":\"" + cursor + "\"}"),
+                200);
     }
 
     @org.junit.jupiter.api.Test
     void theOracleRejectsAResponseOutsideTheContract() {
         String wrong = "{\"id\":\"" + UUID.randomUUID() + "\",\"status\":\"verstuurd\",\"versie\":\"1\"}";
-        ValidationReport report = CONTRACT.validateResponse("/api/nmc/v1/notificaties/" + UUID.randomUUID(),
-                Request.Method.GET, SimpleResponse.Builder.ok().withContentType("application/json").withBody(wrong)
-                        .withHeader("API-Version", "1.0.0").build());
-        assertThat(report.hasErrors()).as("an unknown status and a string versie are outside the contract").isTrue();
+        ValidationReport report = CONTRACT.validateResponse(
+                "/api/nmc/v1/notificaties/" + UUID.randomUUID(),
+                Request.Method.GET,
+                SimpleResponse.Builder.ok()
+                        .withContentType("application/json")
+                        .withBody(wrong)
+                        .withHeader("API-Version", "1.0.0")
+                        .build());
+        assertThat(report.hasErrors())
+                .as("an unknown status and a string versie are outside the contract")
+                .isTrue();
     }
 
     private static JsonNode conforming(Request.Method method, String path, Http.Response response, int status) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.header("API-Version")).contains("1.0.0");
         assertThat(response.contentType()).startsWith("application/json");
-        SimpleResponse.Builder published = SimpleResponse.Builder.status(response.status()).withBody(response.body());
+        SimpleResponse.Builder published =
+                SimpleResponse.Builder.status(response.status()).withBody(response.body());
         response.headers().map().forEach((name, values) -> published.withHeader(name, values));
         ValidationReport report = CONTRACT.validateResponse(path, method, published.build());
-        assertThat(report.getMessages()).as(method + " " + path + " conforms to the published contract").isEmpty();
+        assertThat(report.getMessages())
+                .as(method + " " + path + " conforms to the published contract")
+                .isEmpty();
         return response.json();
     }
 }

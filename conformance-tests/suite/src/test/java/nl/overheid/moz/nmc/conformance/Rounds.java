@@ -11,8 +11,7 @@ import nl.overheid.moz.nmc.testing.ManualRunner;
  */
 final class Rounds {
 
-    private Rounds() {
-    }
+    private Rounds() {}
 
     /**
      * Runs the workers round after round, each time waiting for NotifyNL's e-mails to reach their outcome and
@@ -54,7 +53,9 @@ final class Rounds {
     }
 
     private static boolean partiesBusy(NotifyNlSimulator notifyNl) {
-        return notifyNl.callbacksPending() > 0 || notifyNl.sentNotifications().stream().anyMatch(sent ->
-                sent.completedAt() == null && !NotifyNlSimulator.PENDING_ADDRESS.equals(sent.emailAddress()));
+        return notifyNl.callbacksPending() > 0
+                || notifyNl.sentNotifications().stream()
+                        .anyMatch(sent -> sent.completedAt() == null
+                                && !NotifyNlSimulator.PENDING_ADDRESS.equals(sent.emailAddress()));
     }
 }

@@ -13,9 +13,9 @@ import nl.overheid.moz.nmc.client.api.NotificatiesApi;
 import nl.overheid.moz.nmc.client.api.WijzigingenApi;
 import nl.overheid.moz.nmc.client.model.Bevestiging;
 import nl.overheid.moz.nmc.client.model.BulkResultaten;
-import nl.overheid.moz.nmc.client.model.DecentraleNotificatiesBulkAanvraag;
 import nl.overheid.moz.nmc.client.model.CentraleNotificatieAanvraag;
 import nl.overheid.moz.nmc.client.model.DecentraleNotificatieAanvraag;
+import nl.overheid.moz.nmc.client.model.DecentraleNotificatiesBulkAanvraag;
 import nl.overheid.moz.nmc.client.model.Notificatie;
 import nl.overheid.moz.nmc.client.model.NotificatieAangenomen;
 import nl.overheid.moz.nmc.client.model.Wijzigingen;
@@ -38,13 +38,16 @@ class SdkHappyPathTest extends HappyPathSuite {
     @Override
     protected Accepted accept(String token, String dvRef, String email, String berichttype) {
         DecentraleNotificatieAanvraag request = new DecentraleNotificatieAanvraag()
-                .dvRef(dvRef).berichttype(berichttype).emailadres(email)
+                .dvRef(dvRef)
+                .berichttype(berichttype)
+                .emailadres(email)
                 .personalisation(Map.of("onderwerp", "Conformance"));
         try {
-            ApiResponse<NotificatieAangenomen> response = new NotificatiesApi(client(token))
-                    .notificatieAannemenDecentraalWithHttpInfo(request);
+            ApiResponse<NotificatieAangenomen> response =
+                    new NotificatiesApi(client(token)).notificatieAannemenDecentraalWithHttpInfo(request);
             NotificatieAangenomen body = response.getData();
-            String location = response.getHeaders().getOrDefault("location", List.of("")).getFirst();
+            String location =
+                    response.getHeaders().getOrDefault("location", List.of("")).getFirst();
             return new Accepted(body.getId(), body.getStatus().getValue(), body.getVersie(), location);
         } catch (ApiException e) {
             throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
@@ -53,16 +56,25 @@ class SdkHappyPathTest extends HappyPathSuite {
 
     @Override
     protected List<Integer> acceptBulk(String token, List<String> dvRefs, String email, List<Accepted> accepted) {
-        DecentraleNotificatiesBulkAanvraag request = new DecentraleNotificatiesBulkAanvraag().notificaties(
-                dvRefs.stream().map(dvRef -> new DecentraleNotificatieAanvraag().dvRef(dvRef)
-                        .berichttype(TestNmc.BERICHTTYPE).emailadres(email)).toList());
+        DecentraleNotificatiesBulkAanvraag request = new DecentraleNotificatiesBulkAanvraag()
+                .notificaties(dvRefs.stream()
+                        .map(dvRef -> new DecentraleNotificatieAanvraag()
+                                .dvRef(dvRef)
+                                .berichttype(TestNmc.BERICHTTYPE)
+                                .emailadres(email))
+                        .toList());
         try {
             BulkResultaten results = new NotificatiesApi(client(token)).notificatiesAannemenDecentraalBulk(request);
-            return results.getResultaten().stream().map(result -> {
-                NotificatieAangenomen n = result.getNotificatie();
-                accepted.add(n == null ? null : new Accepted(n.getId(), n.getStatus().getValue(), n.getVersie(), ""));
-                return result.getStatus();
-            }).toList();
+            return results.getResultaten().stream()
+                    .map(result -> {
+                        NotificatieAangenomen n = result.getNotificatie();
+                        accepted.add(
+                                n == null
+                                        ? null
+                                        : new Accepted(n.getId(), n.getStatus().getValue(), n.getVersie(), ""));
+                        return result.getStatus();
+                    })
+                    .toList();
         } catch (ApiException e) {
             throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
         }
@@ -71,13 +83,16 @@ class SdkHappyPathTest extends HappyPathSuite {
     @Override
     protected Accepted acceptCentraal(String token, String dvRef, String kvkNummer) {
         CentraleNotificatieAanvraag request = new CentraleNotificatieAanvraag()
-                .dvRef(dvRef).berichttype(TestNmc.BERICHTTYPE).identificerendNummer(kvkNummer)
+                .dvRef(dvRef)
+                .berichttype(TestNmc.BERICHTTYPE)
+                .identificerendNummer(kvkNummer)
                 .personalisation(Map.of("onderwerp", "Conformance"));
         try {
-            ApiResponse<NotificatieAangenomen> response = new NotificatiesApi(client(token))
-                    .notificatieAannemenCentraalWithHttpInfo(request);
+            ApiResponse<NotificatieAangenomen> response =
+                    new NotificatiesApi(client(token)).notificatieAannemenCentraalWithHttpInfo(request);
             NotificatieAangenomen body = response.getData();
-            String location = response.getHeaders().getOrDefault("location", List.of("")).getFirst();
+            String location =
+                    response.getHeaders().getOrDefault("location", List.of("")).getFirst();
             return new Accepted(body.getId(), body.getStatus().getValue(), body.getVersie(), location);
         } catch (ApiException e) {
             throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
@@ -88,7 +103,9 @@ class SdkHappyPathTest extends HappyPathSuite {
     protected Snapshot status(String token, UUID id) {
         try {
             Notificatie body = new NotificatiesApi(client(token)).notificatieOpvragen(id);
-            return new Snapshot(body.getStatus().getValue(), body.getVersie(),
+            return new Snapshot(
+                    body.getStatus().getValue(),
+                    body.getVersie(),
                     body.getReden() == null ? null : body.getReden().getValue());
         } catch (ApiException e) {
             throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
@@ -101,7 +118,9 @@ class SdkHappyPathTest extends HappyPathSuite {
             ApiClient client = client(token);
             Wijzigingen body = new WijzigingenApi(client).wijzigingenLezen(cursor, null);
             ObjectMapper mapper = client.getObjectMapper();
-            List<JsonNode> events = body.getEvents().stream().map(event -> (JsonNode) mapper.valueToTree(event)).toList();
+            List<JsonNode> events = body.getEvents().stream()
+                    .map(event -> (JsonNode) mapper.valueToTree(event))
+                    .toList();
             return new Page(events, body.getCursor());
         } catch (ApiException e) {
             throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);

@@ -35,7 +35,7 @@ final class Simulators implements AutoCloseable {
      * an outcome is reached only when that clock has passed it).
      */
     Simulators(Duration callbackDelay, java.time.Clock clock) {
-        this(callbackDelay, clock, line -> { });
+        this(callbackDelay, clock, line -> {});
     }
 
     /** As above, with every simulator's log lines going to {@code log} (a test that reads what they log). */
@@ -48,7 +48,9 @@ final class Simulators implements AutoCloseable {
                 .apiKey(TestNmc.NOTIFY_API_KEY)
                 .templateIds(java.util.Set.of(java.util.UUID.fromString(TestNmc.TEMPLATE_ID)))
                 // the NMC's second service: its own key, template and callback token
-                .addService(new NotifyNlSimulator.Service(TestNmc.NOTIFY_API_KEY_B, TestNmc.CALLBACK_TOKEN_B,
+                .addService(new NotifyNlSimulator.Service(
+                        TestNmc.NOTIFY_API_KEY_B,
+                        TestNmc.CALLBACK_TOKEN_B,
                         java.util.Set.of(java.util.UUID.fromString(TestNmc.TEMPLATE_ID_B))))
                 .callbackDelay(callbackDelay)
                 .callbackRetryInterval(Duration.ofMillis(100))
@@ -56,8 +58,15 @@ final class Simulators implements AutoCloseable {
                 .clock(clock)
                 .build());
         profielservice = ProfielserviceSimulator.start(ProfielserviceSimulator.Config.builder()
-                .port(0).bearerToken(PROFIELSERVICE_TOKEN).log(log).build());
-        ldv = LdvSimulator.start(LdvSimulator.Config.builder().port(0).bearerToken(LDV_TOKEN).log(log).build());
+                .port(0)
+                .bearerToken(PROFIELSERVICE_TOKEN)
+                .log(log)
+                .build());
+        ldv = LdvSimulator.start(LdvSimulator.Config.builder()
+                .port(0)
+                .bearerToken(LDV_TOKEN)
+                .log(log)
+                .build());
     }
 
     /** The NMC's port and the parties' addresses and tokens, as configuration (YAML). */

@@ -73,6 +73,7 @@ class TransitionTableTest {
     private static final Duration PAST_MEBV = Duration.ofDays(7).plusMinutes(26);
     /** Past the longest backoff of the test configuration (10 s). */
     private static final Duration PAST_BACKOFF = Duration.ofSeconds(11);
+
     private static final String KVK_NO_CALLBACK = "12345674";
     private static final String KVK_PENDING = "12345675";
     private static final String DELIVERED_ADDRESS = "ontvanger.e2e@example.nl";
@@ -83,12 +84,16 @@ class TransitionTableTest {
 
     /** The NMC's and NotifyNL's time; it only moves forward, across all scenarios. */
     private static final MutableClock CLOCK = MutableClock.startingNow();
+
     private final MutableClock clock = CLOCK;
     private final Set<String> dvRefs = new LinkedHashSet<>();
     private Nmc nmc;
     private Http http;
 
-    enum Regime { DECENTRAAL, CENTRAAL }
+    enum Regime {
+        DECENTRAAL,
+        CENTRAAL
+    }
 
     /** What NotifyNL does with the e-mail, chosen by the address (decentralised) or the number (centralised). */
     enum Recipient {
@@ -125,67 +130,139 @@ class TransitionTableTest {
 
     static List<Scenario> scenarios() {
         return List.of(
-                new Scenario("delivered, final after the MEBV period", BOTH,
-                        List.of(A, IV, V, B, DB), TransitionTableTest::deliveredAndFinal),
+                new Scenario(
+                        "delivered, final after the MEBV period",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::deliveredAndFinal),
                 new Scenario("cancelled before its send", BOTH, List.of(A, G), TransitionTableTest::cancelled),
-                new Scenario("geldigTot passed before the first claim", BOTH, List.of(A, VL),
+                new Scenario(
+                        "geldigTot passed before the first claim",
+                        BOTH,
+                        List.of(A, VL),
                         TransitionTableTest::expiredBeforeItsFirstClaim),
-                new Scenario("send task exhausted before a claim commits", BOTH, List.of(A, TM),
+                new Scenario(
+                        "send task exhausted before a claim commits",
+                        BOTH,
+                        List.of(A, TM),
                         TransitionTableTest::exhaustedBeforeAClaimCommits),
-                new Scenario("NotifyNL refuses the e-mail", BOTH, List.of(A, IV, NB),
+                new Scenario(
+                        "NotifyNL refuses the e-mail",
+                        BOTH,
+                        List.of(A, IV, NB),
                         TransitionTableTest::refusedByNotifyNl),
-                new Scenario("unknown party", CENTRAAL_ONLY, List.of(A, IV, NB),
+                new Scenario(
+                        "unknown party",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, NB),
                         (t, r) -> t.withoutContactData(ProfielserviceSimulator.KVK_UNKNOWN)),
-                new Scenario("party without an e-mail preference", CENTRAAL_ONLY, List.of(A, IV, NB),
+                new Scenario(
+                        "party without an e-mail preference",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, NB),
                         (t, r) -> t.withoutContactData(ProfielserviceSimulator.KVK_NO_PREFERENCE)),
-                new Scenario("NotifyNL down until the berichttype's default geldigTot", BOTH, List.of(A, IV, VL),
+                new Scenario(
+                        "NotifyNL down until the berichttype's default geldigTot",
+                        BOTH,
+                        List.of(A, IV, VL),
                         TransitionTableTest::notifyNlDownUntilTheDefaultGeldigTot),
-                new Scenario("Profielservice down until geldigTot", CENTRAAL_ONLY, List.of(A, IV, VL),
+                new Scenario(
+                        "Profielservice down until geldigTot",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, VL),
                         TransitionTableTest::profielserviceDownUntilGeldigTot),
-                new Scenario("LDV down until geldigTot", BOTH, List.of(A, IV, VL),
+                new Scenario(
+                        "LDV down until geldigTot",
+                        BOTH,
+                        List.of(A, IV, VL),
                         TransitionTableTest::ldvDownUntilGeldigTot),
-                new Scenario("no attempt starts after geldigTot when NotifyNL is back", BOTH, List.of(A, IV, VL),
+                new Scenario(
+                        "no attempt starts after geldigTot when NotifyNL is back",
+                        BOTH,
+                        List.of(A, IV, VL),
                         TransitionTableTest::noAttemptAfterGeldigTotWhenNotifyNlIsBack),
-                new Scenario("send task exhausted after its claim", BOTH, List.of(A, IV, TM),
+                new Scenario(
+                        "send task exhausted after its claim",
+                        BOTH,
+                        List.of(A, IV, TM),
                         TransitionTableTest::exhaustedAfterItsClaim),
-                new Scenario("temporary failure twice", BOTH, List.of(A, IV, V, V, NB),
+                new Scenario(
+                        "temporary failure twice",
+                        BOTH,
+                        List.of(A, IV, V, V, NB),
                         TransitionTableTest::temporaryFailureTwice),
-                new Scenario("permanent failure", BOTH, List.of(A, IV, V, NB),
-                        TransitionTableTest::permanentFailure),
-                new Scenario("resend answered 400", BOTH, List.of(A, IV, V, V, NB),
-                        TransitionTableTest::resendAnswered400),
-                new Scenario("no contact data at the resend", CENTRAAL_ONLY, List.of(A, IV, V, V, NB),
+                new Scenario("permanent failure", BOTH, List.of(A, IV, V, NB), TransitionTableTest::permanentFailure),
+                new Scenario(
+                        "resend answered 400", BOTH, List.of(A, IV, V, V, NB), TransitionTableTest::resendAnswered400),
+                new Scenario(
+                        "no contact data at the resend",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, V, V, NB),
                         TransitionTableTest::noContactDataAtTheResend),
-                new Scenario("resend task exhausted", BOTH, List.of(A, IV, V, TM),
-                        TransitionTableTest::resendTaskExhausted),
-                new Scenario("technical failure twice, found by reconciliation", BOTH, List.of(A, IV, V, V, TM),
+                new Scenario(
+                        "resend task exhausted", BOTH, List.of(A, IV, V, TM), TransitionTableTest::resendTaskExhausted),
+                new Scenario(
+                        "technical failure twice, found by reconciliation",
+                        BOTH,
+                        List.of(A, IV, V, V, TM),
                         TransitionTableTest::technicalFailureTwice),
-                new Scenario("temporary failure after geldigTot", BOTH, List.of(A, IV, V, VL),
+                new Scenario(
+                        "temporary failure after geldigTot",
+                        BOTH,
+                        List.of(A, IV, V, VL),
                         TransitionTableTest::temporaryFailureAfterGeldigTot),
-                new Scenario("status query answers 404", BOTH, List.of(A, IV, V, BO),
+                new Scenario(
+                        "status query answers 404",
+                        BOTH,
+                        List.of(A, IV, V, BO),
                         TransitionTableTest::statusQueryAnswers404),
-                new Scenario("retention ends without outcome, then a late delivered", BOTH,
-                        List.of(A, IV, V, BO, B, DB), TransitionTableTest::lateDelivered),
-                new Scenario("retention ends without outcome, then a late permanent failure", BOTH,
-                        List.of(A, IV, V, BO, NB), TransitionTableTest::latePermanentFailure),
-                new Scenario("temporary failure within the MEBV period: resent and delivered", BOTH,
-                        List.of(A, IV, V, B, V, V, B, DB), TransitionTableTest::temporaryFailureWithinTheMebvPeriod),
-                new Scenario("permanent failure within the MEBV period", BOTH, List.of(A, IV, V, B, NB),
+                new Scenario(
+                        "retention ends without outcome, then a late delivered",
+                        BOTH,
+                        List.of(A, IV, V, BO, B, DB),
+                        TransitionTableTest::lateDelivered),
+                new Scenario(
+                        "retention ends without outcome, then a late permanent failure",
+                        BOTH,
+                        List.of(A, IV, V, BO, NB),
+                        TransitionTableTest::latePermanentFailure),
+                new Scenario(
+                        "temporary failure within the MEBV period: resent and delivered",
+                        BOTH,
+                        List.of(A, IV, V, B, V, V, B, DB),
+                        TransitionTableTest::temporaryFailureWithinTheMebvPeriod),
+                new Scenario(
+                        "permanent failure within the MEBV period",
+                        BOTH,
+                        List.of(A, IV, V, B, NB),
                         TransitionTableTest::permanentFailureWithinTheMebvPeriod),
-                new Scenario("temporary failure within the MEBV period after geldigTot", BOTH,
-                        List.of(A, IV, V, B, VL), TransitionTableTest::temporaryFailureWithinTheMebvPeriodAfterGeldigTot),
-                new Scenario("delivered under a duplicate NotifyNL id", BOTH, List.of(A, IV, V, B, DB),
+                new Scenario(
+                        "temporary failure within the MEBV period after geldigTot",
+                        BOTH,
+                        List.of(A, IV, V, B, VL),
+                        TransitionTableTest::temporaryFailureWithinTheMebvPeriodAfterGeldigTot),
+                new Scenario(
+                        "delivered under a duplicate NotifyNL id",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
                         TransitionTableTest::deliveredUnderADuplicateId),
-                new Scenario("delivered on attempt 1 while the resend waits", BOTH, List.of(A, IV, V, B),
+                new Scenario(
+                        "delivered on attempt 1 while the resend waits",
+                        BOTH,
+                        List.of(A, IV, V, B),
                         TransitionTableTest::deliveredOnAttemptOneWhileTheResendWaits),
-                new Scenario("reconciliation asks every NotifyNL id of the attempt", BOTH, List.of(A, IV, V, B),
+                new Scenario(
+                        "reconciliation asks every NotifyNL id of the attempt",
+                        BOTH,
+                        List.of(A, IV, V, B),
                         TransitionTableTest::reconciliationAsksEveryId));
     }
 
     static Stream<Arguments> runs() {
-        return scenarios().stream().flatMap(scenario -> Stream.of(Regime.values())
-                .filter(scenario.regimes()::contains)
-                .map(regime -> Arguments.of(regime, scenario)));
+        return scenarios().stream()
+                .flatMap(scenario -> Stream.of(Regime.values())
+                        .filter(scenario.regimes()::contains)
+                        .map(regime -> Arguments.of(regime, scenario)));
     }
 
     @BeforeAll
@@ -215,8 +292,9 @@ class TransitionTableTest {
     }
 
     private void startNmc(String extraConfig) {
-        nmc = Nmc.start(TestNmc.config(database, IAM, parties.notifyNl.baseUrl(), false,
-                parties.nmcConfig() + extraConfig), clock);
+        nmc = Nmc.start(
+                TestNmc.config(database, IAM, parties.notifyNl.baseUrl(), false, parties.nmcConfig() + extraConfig),
+                clock);
         http = new Http("http://127.0.0.1:" + nmc.port());
     }
 
@@ -226,15 +304,17 @@ class TransitionTableTest {
         UUID id = scenario.body().run(this, regime);
 
         assertThat(pathInTheFeed(id)).as("the DV's feed").containsExactlyElementsOf(scenario.path());
-        assertThat(notificatie(id).path("status").asText()).isEqualTo(scenario.path().getLast());
+        assertThat(notificatie(id).path("status").asText())
+                .isEqualTo(scenario.path().getLast());
         everyCallWithPersonalDataHadItsLdvRecordFirst();
     }
 
     @Test
     void theScenariosReachEveryRowOfTheTransitionTableInBothRegimes() throws SQLException {
         Set<String> table = new LinkedHashSet<>();
-        try (Connection c = database.connect(); Statement s = c.createStatement();
-             ResultSet rows = s.executeQuery("SELECT coalesce(van, '-') || '>' || naar FROM toegestane_overgang")) {
+        try (Connection c = database.connect();
+                Statement s = c.createStatement();
+                ResultSet rows = s.executeQuery("SELECT coalesce(van, '-') || '>' || naar FROM toegestane_overgang")) {
             while (rows.next()) {
                 table.add(rows.getString(1));
             }
@@ -271,7 +351,8 @@ class TransitionTableTest {
                 """);
         Http.Response repeat = http.post(acceptPath(regime), token(), Http.json(first));
         assertThat(repeat.status()).as(repeat.body()).isIn(200, 202);
-        assertThat(repeat.json().path("id").asText()).as("idempotent across pepper versions")
+        assertThat(repeat.json().path("id").asText())
+                .as("idempotent across pepper versions")
                 .isEqualTo(before.toString());
         Map<String, Object> second = new HashMap<>(first);
         second.put("personalisation", Map.of("onderwerp", "Tweede bericht"));
@@ -280,7 +361,8 @@ class TransitionTableTest {
         assertThat(query("SELECT pepper_versie FROM notificatie ORDER BY pepper_versie", null))
                 .containsExactly("1", "2");
 
-        JsonNode found = http.get("/api/nmc/v1/notificaties?dvRef=PEPPER-1", token()).json();
+        JsonNode found =
+                http.get("/api/nmc/v1/notificaties?dvRef=PEPPER-1", token()).json();
         List<String> ids = new ArrayList<>();
         found.path("notificaties").forEach(n -> ids.add(n.path("id").asText()));
         assertThat(ids).containsExactlyInAnyOrder(before.toString(), after.toString());
@@ -295,8 +377,11 @@ class TransitionTableTest {
         settle();
         assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
         if (regime == Regime.CENTRAAL) {
-            assertThat(parties.notifyNl.sentNotifications()).singleElement().extracting(s -> s.emailAddress())
-                    .as("the Profielservice's address").isEqualTo(ProfielserviceSimulator.DEV_EMAILADRES);
+            assertThat(parties.notifyNl.sentNotifications())
+                    .singleElement()
+                    .extracting(s -> s.emailAddress())
+                    .as("the Profielservice's address")
+                    .isEqualTo(ProfielserviceSimulator.DEV_EMAILADRES);
         }
         advance(PAST_MEBV.minusMinutes(2));
         assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
@@ -306,7 +391,8 @@ class TransitionTableTest {
 
     private UUID cancelled(Regime regime) {
         UUID id = accept(regime, Recipient.DELIVERS);
-        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, token()).status()).isEqualTo(200);
+        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, token()).status())
+                .isEqualTo(200);
         settle();
         assertThat(parties.notifyNl.sentNotifications()).isEmpty();
         assertThat(parties.profielservice.calls()).isEmpty();
@@ -314,7 +400,10 @@ class TransitionTableTest {
     }
 
     private UUID expiredBeforeItsFirstClaim(Regime regime) {
-        UUID id = accept(regime, Recipient.DELIVERS, Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
+        UUID id = accept(
+                regime,
+                Recipient.DELIVERS,
+                Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
         clock.advance(Duration.ofMinutes(2));
         settle();
         assertThat(parties.notifyNl.sentNotifications()).isEmpty();
@@ -341,25 +430,43 @@ class TransitionTableTest {
     }
 
     private UUID withoutContactData(String kvk) {
-        UUID id = acceptBody(Regime.CENTRAAL, Map.of("dvRef", dvRef(), "berichttype", TestNmc.BERICHTTYPE,
-                "identificerendNummer", kvk, "personalisation", Map.of("onderwerp", "E2E")));
+        UUID id = acceptBody(
+                Regime.CENTRAAL,
+                Map.of(
+                        "dvRef",
+                        dvRef(),
+                        "berichttype",
+                        TestNmc.BERICHTTYPE,
+                        "identificerendNummer",
+                        kvk,
+                        "personalisation",
+                        Map.of("onderwerp", "E2E")));
         settle();
         assertThat(notificatie(id).path("reden").asText()).isEqualTo("geen-contactgegevens");
-        assertThat(parties.notifyNl.wireMock().getAllServeEvents()).as("nothing went to NotifyNL").isEmpty();
-        assertThat(parties.profielservice.reports()).as("no address, nothing to report").isEmpty();
+        assertThat(parties.notifyNl.wireMock().getAllServeEvents())
+                .as("nothing went to NotifyNL")
+                .isEmpty();
+        assertThat(parties.profielservice.reports())
+                .as("no address, nothing to report")
+                .isEmpty();
         return id;
     }
 
     private UUID notifyNlDownUntilTheDefaultGeldigTot(Regime regime) {
-        parties.notifyNl.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
-                .willReturn(aResponse().withStatus(503).withHeader("Content-Type", "application/json")
-                        .withBody(NotifyNlSimulator.errorBody(503, "ServiceUnavailable", "simulated outage"))));
+        parties.notifyNl
+                .wireMock()
+                .stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(503)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(NotifyNlSimulator.errorBody(503, "ServiceUnavailable", "simulated outage"))));
         Instant accepted = clock.instant();
-        UUID id = acceptBody(regime, request(regime, Recipient.DELIVERS, dvRef(),
-                Map.of("berichttype", TestNmc.BERICHTTYPE_SHORT)));
+        UUID id = acceptBody(
+                regime, request(regime, Recipient.DELIVERS, dvRef(), Map.of("berichttype", TestNmc.BERICHTTYPE_SHORT)));
         assertThat(Instant.parse(notificatie(id).path("geldigTot").asText()))
-                .as("the berichttype's default: one hour").isBetween(accepted.plus(Duration.ofMinutes(59)),
-                        accepted.plus(Duration.ofMinutes(61)));
+                .as("the berichttype's default: one hour")
+                .isBetween(accepted.plus(Duration.ofMinutes(59)), accepted.plus(Duration.ofMinutes(61)));
         for (int round = 0; round < 5; round++) {
             advance(PAST_BACKOFF);
         }
@@ -371,9 +478,15 @@ class TransitionTableTest {
     }
 
     private UUID profielserviceDownUntilGeldigTot(Regime regime) {
-        parties.profielservice.wireMock().stubFor(post(urlPathEqualTo(ProfielserviceSimulator.LOOKUP_PATH))
-                .atPriority(1).willReturn(ProfielserviceSimulator.unavailable()));
-        UUID id = accept(regime, Recipient.DELIVERS, Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
+        parties.profielservice
+                .wireMock()
+                .stubFor(post(urlPathEqualTo(ProfielserviceSimulator.LOOKUP_PATH))
+                        .atPriority(1)
+                        .willReturn(ProfielserviceSimulator.unavailable()));
+        UUID id = accept(
+                regime,
+                Recipient.DELIVERS,
+                Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
         settle();
         advance(PAST_BACKOFF);
         assertThat(notificatie(id).path("status").asText()).isEqualTo(IV);
@@ -383,28 +496,46 @@ class TransitionTableTest {
     }
 
     private UUID ldvDownUntilGeldigTot(Regime regime) {
-        parties.ldv.wireMock().stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH)).atPriority(1)
-                .willReturn(LdvSimulator.unavailable()));
-        UUID id = accept(regime, Recipient.DELIVERS, Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
+        parties.ldv
+                .wireMock()
+                .stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH))
+                        .atPriority(1)
+                        .willReturn(LdvSimulator.unavailable()));
+        UUID id = accept(
+                regime,
+                Recipient.DELIVERS,
+                Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
         settle();
         advance(PAST_BACKOFF);
         assertThat(notificatie(id).path("status").asText()).isEqualTo(IV);
         advance(Duration.ofMinutes(1));
-        assertThat(parties.notifyNl.wireMock().getAllServeEvents()).as("nothing without its record").isEmpty();
+        assertThat(parties.notifyNl.wireMock().getAllServeEvents())
+                .as("nothing without its record")
+                .isEmpty();
         assertThat(parties.profielservice.calls()).isEmpty();
         return id;
     }
 
     private UUID noAttemptAfterGeldigTotWhenNotifyNlIsBack(Regime regime) {
-        StubMapping outage = parties.notifyNl.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email"))
-                .atPriority(1).willReturn(aResponse().withStatus(500).withHeader("Content-Type", "application/json")
-                        .withBody(NotifyNlSimulator.errorBody(500, "Exception", "Internal server error"))));
-        UUID id = accept(regime, Recipient.DELIVERS, Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
+        StubMapping outage = parties.notifyNl
+                .wireMock()
+                .stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(500)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(NotifyNlSimulator.errorBody(500, "Exception", "Internal server error"))));
+        UUID id = accept(
+                regime,
+                Recipient.DELIVERS,
+                Map.of("geldigTot", clock.instant().plusSeconds(60).toString()));
         settle();
         clock.advance(Duration.ofMinutes(2));
         parties.notifyNl.wireMock().removeStub(outage);
         settle();
-        assertThat(parties.notifyNl.sentNotifications()).as("NotifyNL is back, but geldigTot has passed").isEmpty();
+        assertThat(parties.notifyNl.sentNotifications())
+                .as("NotifyNL is back, but geldigTot has passed")
+                .isEmpty();
         return id;
     }
 
@@ -438,7 +569,9 @@ class TransitionTableTest {
         refuseSends();
         settle();
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
-        assertThat(parties.profielservice.reports()).as("a refusal is no bounce").isEmpty();
+        assertThat(parties.profielservice.reports())
+                .as("a refusal is no bounce")
+                .isEmpty();
         return id;
     }
 
@@ -472,13 +605,17 @@ class TransitionTableTest {
     }
 
     private UUID temporaryFailureAfterGeldigTot(Regime regime) {
-        UUID id = accept(regime, Recipient.TEMPORARY_FAILURE,
+        UUID id = accept(
+                regime,
+                Recipient.TEMPORARY_FAILURE,
                 Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(30)).toString()));
         ManualRunner.of(nmc).runWorkersOnce();
         awaitParties();
         clock.advance(Duration.ofMinutes(31));
         settle();
-        assertThat(parties.notifyNl.sentNotifications()).as("no resend after geldigTot").hasSize(1);
+        assertThat(parties.notifyNl.sentNotifications())
+                .as("no resend after geldigTot")
+                .hasSize(1);
         return id;
     }
 
@@ -516,8 +653,11 @@ class TransitionTableTest {
         }
         assertThat(notificatie(id).path("status").asText()).isEqualTo(BO);
         long queries = parties.notifyNl.wireMock().getAllServeEvents().stream()
-                .filter(e -> e.getRequest().getUrl().startsWith("/v2/notifications/" + notifyId(id, 1))).count();
-        assertThat(queries).as("asked again and again until the retention ended").isGreaterThanOrEqualTo(3);
+                .filter(e -> e.getRequest().getUrl().startsWith("/v2/notifications/" + notifyId(id, 1)))
+                .count();
+        assertThat(queries)
+                .as("asked again and again until the retention ended")
+                .isGreaterThanOrEqualTo(3);
         return id;
     }
 
@@ -544,13 +684,17 @@ class TransitionTableTest {
     }
 
     private UUID temporaryFailureWithinTheMebvPeriodAfterGeldigTot(Regime regime) {
-        UUID id = accept(regime, Recipient.DELIVERS,
+        UUID id = accept(
+                regime,
+                Recipient.DELIVERS,
                 Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(30)).toString()));
         settle();
         advance(Duration.ofHours(1));
         parties.notifyNl.laterOutcome(notifyId(id, 1), "temporary-failure");
         settle();
-        assertThat(parties.notifyNl.sentNotifications()).as("no resend after geldigTot").hasSize(1);
+        assertThat(parties.notifyNl.sentNotifications())
+                .as("no resend after geldigTot")
+                .hasSize(1);
         return id;
     }
 
@@ -571,7 +715,8 @@ class TransitionTableTest {
         awaitParties();
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
         assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
-                .as("the resend waits").containsExactly("1");
+                .as("the resend waits")
+                .containsExactly("1");
 
         clock.advance(Duration.ofSeconds(1));
         parties.notifyNl.laterOutcome(notifyId(id, 1), "delivered");
@@ -579,7 +724,9 @@ class TransitionTableTest {
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
         assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
         settle();
-        assertThat(parties.notifyNl.sentNotifications()).as("the resend completed without sending").hasSize(1);
+        assertThat(parties.notifyNl.sentNotifications())
+                .as("the resend completed without sending")
+                .hasSize(1);
         assertThat(pogingen(id)).containsExactly("1:bezorgd");
         return id;
     }
@@ -591,17 +738,23 @@ class TransitionTableTest {
         // NotifyNL accepted the e-mail twice and the NMC knows both ids (as a receipt under the second id would
         // have told it), but the second id's receipt was lost: only asking NotifyNL by that id finds the outcome.
         UUID duplicate = parties.notifyNl.duplicate(own, "delivered", false);
-        execute("UPDATE poging SET duplicaat_notify_ids = ARRAY[CAST('" + duplicate + "' AS uuid)] "
-                + "WHERE notificatie = ?", id);
+        execute(
+                "UPDATE poging SET duplicaat_notify_ids = ARRAY[CAST('" + duplicate + "' AS uuid)] "
+                        + "WHERE notificatie = ?",
+                id);
         advance(Duration.ofMinutes(61));
         for (UUID asked : List.of(own, duplicate)) {
             assertThat(parties.notifyNl.wireMock().getAllServeEvents().stream()
-                    .filter(e -> e.getRequest().getUrl().equals("/v2/notifications/" + asked)).count())
-                    .as("asked by " + asked).isEqualTo(1);
+                            .filter(e -> e.getRequest().getUrl().equals("/v2/notifications/" + asked))
+                            .count())
+                    .as("asked by " + asked)
+                    .isEqualTo(1);
         }
         assertThat(parties.notifyNl.wireMock().getAllServeEvents().stream()
-                .filter(e -> e.getRequest().getUrl().startsWith("/v2/notifications?")).count())
-                .as("by reference only when no id is known").isZero();
+                        .filter(e -> e.getRequest().getUrl().startsWith("/v2/notifications?"))
+                        .count())
+                .as("by reference only when no id is known")
+                .isZero();
         return id;
     }
 
@@ -631,10 +784,15 @@ class TransitionTableTest {
 
     /** Every POST to NotifyNL is refused with a 400 (an address NotifyNL will not send to). */
     private void refuseSends() {
-        parties.notifyNl.wireMock().stubFor(post(urlPathEqualTo("/v2/notifications/email")).atPriority(1)
-                .willReturn(aResponse().withStatus(400).withHeader("Content-Type", "application/json")
-                        .withBody(NotifyNlSimulator.errorBody(400, "BadRequestError",
-                                "Not a valid email address"))));
+        parties.notifyNl
+                .wireMock()
+                .stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(NotifyNlSimulator.errorBody(
+                                        400, "BadRequestError", "Not a valid email address"))));
     }
 
     /** An NMC-internal failure: creating this attempt of this notification fails inside the database. */
@@ -666,12 +824,19 @@ class TransitionTableTest {
         List<ServeEvent> notifyCalls = parties.notifyNl.wireMock().getAllServeEvents();
         for (ServeEvent call : notifyCalls) {
             String traceparent = call.getRequest().getHeader("traceparent");
-            assertThat(traceparent).as(call.getRequest().getUrl() + " carries a traceparent").isNotNull();
-            assertRecordedBefore(records, traceparent, call.getRequest().getLoggedDate().toInstant(),
+            assertThat(traceparent)
+                    .as(call.getRequest().getUrl() + " carries a traceparent")
+                    .isNotNull();
+            assertRecordedBefore(
+                    records,
+                    traceparent,
+                    call.getRequest().getLoggedDate().toInstant(),
                     call.getRequest().getMethod() + " " + call.getRequest().getUrl());
         }
         for (ReceivedCall call : parties.profielservice.calls()) {
-            assertThat(call.traceparent()).as(call.operation() + " carries a traceparent").isNotNull();
+            assertThat(call.traceparent())
+                    .as(call.operation() + " carries a traceparent")
+                    .isNotNull();
             assertRecordedBefore(records, call.traceparent(), call.receivedAt(), call.operation());
         }
         List<String> secrets = new ArrayList<>(dvRefs);
@@ -687,13 +852,15 @@ class TransitionTableTest {
         }
     }
 
-    private static void assertRecordedBefore(List<LdvSimulator.Record> records, String traceparent, Instant arrived,
-                                             String call) {
+    private static void assertRecordedBefore(
+            List<LdvSimulator.Record> records, String traceparent, Instant arrived, String call) {
         String[] parts = traceparent.split("-");
         assertThat(records).as("the LDV record of " + call).anySatisfy(record -> {
             assertThat(record.traceId()).isEqualTo(parts[1]);
             assertThat(record.spanId()).isEqualTo(parts[2]);
-            assertThat(record.acknowledgedNoLaterThan(arrived)).as("acknowledged before the call").isTrue();
+            assertThat(record.acknowledgedNoLaterThan(arrived))
+                    .as("acknowledged before the call")
+                    .isTrue();
         });
     }
 
@@ -721,8 +888,8 @@ class TransitionTableTest {
 
     private Map<String, Object> request(Regime regime, Recipient recipient, String dvRef, Map<String, Object> extra) {
         dvRefs.add(dvRef);
-        Map<String, Object> body = new HashMap<>(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE,
-                "personalisation", Map.of("onderwerp", "E2E")));
+        Map<String, Object> body = new HashMap<>(Map.of(
+                "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "personalisation", Map.of("onderwerp", "E2E")));
         if (regime == Regime.CENTRAAL) {
             body.put("identificerendNummer", recipient.kvk);
         } else {
@@ -773,8 +940,10 @@ class TransitionTableTest {
         List<String> path = new ArrayList<>();
         String cursor = null;
         while (true) {
-            JsonNode page = http.get("/api/nmc/v1/notificaties/wijzigingen"
-                    + (cursor == null ? "" : "?cursor=" + cursor), token()).json();
+            JsonNode page = http.get(
+                            "/api/nmc/v1/notificaties/wijzigingen" + (cursor == null ? "" : "?cursor=" + cursor),
+                            token())
+                    .json();
             if (page.path("events").isEmpty()) {
                 return path;
             }

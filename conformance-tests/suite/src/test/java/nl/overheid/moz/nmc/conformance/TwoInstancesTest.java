@@ -1,5 +1,9 @@
 package nl.overheid.moz.nmc.conformance;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import java.time.Duration;
 import java.util.HashMap;
@@ -12,9 +16,6 @@ import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two NMC instances, two processes on one database, under the load of two DVs of unequal size, each DV sending its
@@ -35,7 +36,7 @@ class TwoInstancesTest {
     void twoInstancesShareTheWorkWithoutSendingTwice() {
         long began = System.nanoTime();
         try (FaultRig rig = new FaultRig("two-instances", TestDatabase.separate())) {
-            String viaLocalhost = rig.parties.notifyNl.baseUrl();   // http://localhost:<port>
+            String viaLocalhost = rig.parties.notifyNl.baseUrl(); // http://localhost:<port>
             String viaLoopback = "http://127.0.0.1:" + rig.parties.notifyNl.port();
             NmcProcess first = rig.nmc("nmc-a", viaLocalhost, "{}");
             NmcProcess second = rig.nmc("nmc-b", viaLoopback, "{}");
@@ -46,13 +47,21 @@ class TwoInstancesTest {
             List<NmcProcess> instances = List.of(first, second);
 
             // DV A submits four times as much as DV B; request n goes to instance n mod 2, retries included.
-            DvLoad load = new DvLoad(SEED, NOTIFICATIONS,
-                    List.of(TestNmc.DV_A, TestNmc.DV_A, TestNmc.DV_B, TestNmc.DV_A, TestNmc.DV_A), DvLoad.MIXED, 0.1,
-                    rig, i -> instances.get(i % 2).baseUrl()).start(PER_SECOND);
+            DvLoad load = new DvLoad(
+                            SEED,
+                            NOTIFICATIONS,
+                            List.of(TestNmc.DV_A, TestNmc.DV_A, TestNmc.DV_B, TestNmc.DV_A, TestNmc.DV_A),
+                            DvLoad.MIXED,
+                            0.1,
+                            rig,
+                            i -> instances.get(i % 2).baseUrl())
+                    .start(PER_SECOND);
             load.awaitAccepted(START);
             Duration drained = rig.awaitAllTerminal(load, Duration.ofMinutes(3));
             rig.verify(load, second.baseUrl());
-            assertThat(rig.duplicateSends()).as("no e-mail sent twice: no instance died, so none is allowed").isEmpty();
+            assertThat(rig.duplicateSends())
+                    .as("no e-mail sent twice: no instance died, so none is allowed")
+                    .isEmpty();
 
             // Who sent what: the Host header of each send, the DV of its attempt.
             Map<String, String> dvOfPoging = new HashMap<>();
@@ -63,8 +72,10 @@ class TwoInstancesTest {
                 dvOfPoging.put(line.split(" ")[0], line.split(" ")[1]);
             }
             Map<String, Map<String, Integer>> sends = new TreeMap<>();
-            List<LoggedRequest> posts = rig.parties.notifyNl.wireMock().findAll(
-                    postRequestedFor(urlPathEqualTo("/v2/notifications/email")));
+            List<LoggedRequest> posts = rig.parties
+                    .notifyNl
+                    .wireMock()
+                    .findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email")));
             for (LoggedRequest post : posts) {
                 String instance = post.getAbsoluteUrl().startsWith("http://localhost") ? first.name() : second.name();
                 String dv = dvOfPoging.getOrDefault(referenceOf(post), "?");
@@ -75,13 +86,17 @@ class TwoInstancesTest {
             for (NmcProcess instance : instances) {
                 Map<String, Integer> byDv = sends.getOrDefault(instance.name(), Map.of());
                 assertThat(byDv.values().stream().mapToInt(Integer::intValue).sum())
-                        .as(instance.name() + " did at least a tenth of the sends").isGreaterThanOrEqualTo((int) (pogingen / 10));
-                assertThat(byDv.keySet()).as(instance.name() + " served both DVs")
+                        .as(instance.name() + " did at least a tenth of the sends")
+                        .isGreaterThanOrEqualTo((int) (pogingen / 10));
+                assertThat(byDv.keySet())
+                        .as(instance.name() + " served both DVs")
                         .containsExactlyInAnyOrder(TestNmc.DV_A, TestNmc.DV_B);
             }
             Map<String, double[]> waits = claimWaits(rig);
-            assertThat(waits.get(TestNmc.DV_B)[0]).as("the small DV waits for its first claim no longer than the large "
-                    + "one (on average, give or take two seconds)").isLessThanOrEqualTo(waits.get(TestNmc.DV_A)[0] + 2);
+            assertThat(waits.get(TestNmc.DV_B)[0])
+                    .as("the small DV waits for its first claim no longer than the large "
+                            + "one (on average, give or take two seconds)")
+                    .isLessThanOrEqualTo(waits.get(TestNmc.DV_A)[0] + 2);
 
             Map<String, Object> figures = new LinkedHashMap<>();
             figures.put("seed", SEED);

@@ -55,6 +55,7 @@ public final class EventWorkload {
     private static final double LAGGARD_HOLD_RATE = 0.5;
     /** Steps on the shared notifications, which writers take turns on (row-lock waits). */
     private static final double CONTENDED_RATE = 0.02;
+
     private static final double ACCEPT_RATE = 0.45;
     private static final long POLL_MILLIS = 20;
     private static final long DRAIN_TIMEOUT_MILLIS = 180_000;
@@ -68,8 +69,14 @@ public final class EventWorkload {
      * @param maxSteps              transitions per transaction at most (an acceptance batch, a run of tasks)
      * @param contendedPerDv        shared notifications per DV that every writer moves now and then
      */
-    public record Settings(long seed, int dvs, int writers, int laggards, int transactionsPerWriter, int maxSteps,
-                           int contendedPerDv) {
+    public record Settings(
+            long seed,
+            int dvs,
+            int writers,
+            int laggards,
+            int transactionsPerWriter,
+            int maxSteps,
+            int contendedPerDv) {
 
         public static Settings defaults(long seed) {
             return new Settings(seed, 3, 10, 2, 1300, 16, 16);
@@ -81,12 +88,10 @@ public final class EventWorkload {
     }
 
     /** One event as its own transaction read it back before committing. */
-    record Written(long id, long xid, UUID dvId, UUID notificatie, int volgnummer, NotificatieStatus to) {
-    }
+    record Written(long id, long xid, UUID dvId, UUID notificatie, int volgnummer, NotificatieStatus to) {}
 
     /** A transaction whose commit returned, with its events in id order. */
-    record Committed(long xid, List<Written> events, boolean heldOpen) {
-    }
+    record Committed(long xid, List<Written> events, boolean heldOpen) {}
 
     private final Database database;
     private final Transitions transitions = new Transitions(new NotificatieRepository(), Clock.systemUTC());
@@ -124,9 +129,12 @@ public final class EventWorkload {
             seeds.add(new Register.DvSeed("0000000190000000%04d".formatted(i), "DV " + i, List.of("test-bericht"), 10));
         }
         Register register = new Register(database);
-        register.upsert(List.of(new Berichttype("test-bericht", UUID.randomUUID(), "standaard", null, 5,
-                TestNmc.PROCESSING_ACTIVITY)), seeds);
-        List<Dienstverlener> dvs = seeds.stream().map(seed -> register.dienstverlenerByOin(seed.oin()).orElseThrow())
+        register.upsert(
+                List.of(new Berichttype(
+                        "test-bericht", UUID.randomUUID(), "standaard", null, 5, TestNmc.PROCESSING_ACTIVITY)),
+                seeds);
+        List<Dienstverlener> dvs = seeds.stream()
+                .map(seed -> register.dienstverlenerByOin(seed.oin()).orElseThrow())
                 .toList();
         EventWorkload workload = new EventWorkload(database, settings, dvs);
         workload.narrowFirstPartition();
@@ -144,16 +152,21 @@ public final class EventWorkload {
      */
     private void narrowFirstPartition() {
         database.inTransactionDo(tx -> {
-            long events = tx.createGet("SELECT count(*) AS n FROM event").execute().map(row -> DbTypes.longValue(row, "n"))
+            long events = tx.createGet("SELECT count(*) AS n FROM event")
+                    .execute()
+                    .map(row -> DbTypes.longValue(row, "n"))
                     .orElseThrow();
             if (events != 0) {
                 throw new IllegalStateException("the workload needs a database of its own without events");
             }
-            String from = tx.createGet("SELECT CAST(pg_current_xact_id() AS text) AS xid").execute()
-                    .map(row -> DbTypes.text(row, "xid")).orElseThrow();
+            String from = tx.createGet("SELECT CAST(pg_current_xact_id() AS text) AS xid")
+                    .execute()
+                    .map(row -> DbTypes.text(row, "xid"))
+                    .orElseThrow();
             tx.createDmlStatement("DROP TABLE event_p0").execute();
             tx.createDmlStatement("CREATE TABLE event_p0 PARTITION OF event FOR VALUES FROM ('%s') TO ('%d')"
-                    .formatted(from, Long.parseLong(from) + partitionWidth)).execute();
+                            .formatted(from, Long.parseLong(from) + partitionWidth))
+                    .execute();
         });
     }
 
@@ -185,7 +198,9 @@ public final class EventWorkload {
     public Outcome run(List<Reader> readers) throws InterruptedException {
         long started = System.nanoTime();
         AtomicBoolean watermarkPassed = new AtomicBoolean();
-        List<ReaderRun> readerRuns = readers.stream().map(reader -> new ReaderRun(reader, watermarkPassed)).toList();
+        List<ReaderRun> readerRuns = readers.stream()
+                .map(reader -> new ReaderRun(reader, watermarkPassed))
+                .toList();
         List<Thread> readerThreads = new ArrayList<>();
         for (int i = 0; i < readerRuns.size(); i++) {
             readerThreads.add(guarded("noskip-reader-" + i, readerRuns.get(i)));
@@ -211,13 +226,14 @@ public final class EventWorkload {
             }
             writesDone = System.nanoTime();
             dutyThread.join();
-            awaitWatermarkPast(committed.stream().mapToLong(Committed::xid).max().orElseThrow());
+            awaitWatermarkPast(
+                    committed.stream().mapToLong(Committed::xid).max().orElseThrow());
             watermarkPassed.set(true);
             for (Thread reader : readerThreads) {
                 reader.join(DRAIN_TIMEOUT_MILLIS);
                 if (reader.isAlive()) {
-                    failures.add(new AssertionError(reader.getName() + " did not drain within "
-                            + DRAIN_TIMEOUT_MILLIS / 1000 + " s"));
+                    failures.add(new AssertionError(
+                            reader.getName() + " did not drain within " + DRAIN_TIMEOUT_MILLIS / 1000 + " s"));
                     abort.set(true);
                     reader.join();
                 }
@@ -228,10 +244,20 @@ public final class EventWorkload {
             writersDone.set(true);
         }
         long finished = System.nanoTime();
-        return new Outcome(settings, List.copyOf(committed), List.copyOf(rolledBack), rolledBackTransactions.get(),
-                heldRolledBack.get(), readerRuns.stream().map(ReaderRun::result).toList(), partitionCounts(),
-                duty.created.get(), duty.createdAtNanos.get() - started, writesDone - started, finished - started,
-                List.copyOf(failures), dvs.stream().map(Dienstverlener::id).toList());
+        return new Outcome(
+                settings,
+                List.copyOf(committed),
+                List.copyOf(rolledBack),
+                rolledBackTransactions.get(),
+                heldRolledBack.get(),
+                readerRuns.stream().map(ReaderRun::result).toList(),
+                partitionCounts(),
+                duty.created.get(),
+                duty.createdAtNanos.get() - started,
+                writesDone - started,
+                finished - started,
+                List.copyOf(failures),
+                dvs.stream().map(Dienstverlener::id).toList());
     }
 
     /** The body of one of the run's threads. */
@@ -256,9 +282,13 @@ public final class EventWorkload {
      */
     private void awaitWatermarkPast(long xid) throws InterruptedException {
         long deadline = System.nanoTime() + DRAIN_TIMEOUT_MILLIS * 1_000_000;
-        while (!database.inTransaction(tx -> tx.createGet(
-                        "SELECT pg_snapshot_xmin(pg_current_snapshot()) > CAST(:xid AS xid8) AS passed")
-                .addParam("xid", Long.toString(xid)).execute().orElseThrow().column("passed").get(Boolean.class))) {
+        while (!database.inTransaction(
+                tx -> tx.createGet("SELECT pg_snapshot_xmin(pg_current_snapshot()) > CAST(:xid AS xid8) AS passed")
+                        .addParam("xid", Long.toString(xid))
+                        .execute()
+                        .orElseThrow()
+                        .column("passed")
+                        .get(Boolean.class))) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the watermark did not pass the last writer transaction in time");
             }
@@ -271,7 +301,8 @@ public final class EventWorkload {
         database.inTransactionDo(tx -> tx.createQuery("""
                         SELECT CAST(CAST(tableoid AS regclass) AS text) AS part, count(*) AS n
                           FROM event GROUP BY 1 ORDER BY min(transactie_id)
-                        """).execute()
+                        """)
+                .execute()
                 .forEach(row -> counts.put(DbTypes.text(row, "part"), DbTypes.longValue(row, "n"))));
         return counts;
     }
@@ -281,13 +312,16 @@ public final class EventWorkload {
         return tx.createQuery("""
                         SELECT id, CAST(transactie_id AS text) AS xid, dv_id, notificatie, volgnummer, naar
                           FROM event WHERE transactie_id = pg_current_xact_id() ORDER BY id
-                        """).execute()
-                .map(EventWorkload::written).toList();
+                        """).execute().map(EventWorkload::written).toList();
     }
 
     private static Written written(DbRow row) {
-        return new Written(DbTypes.longValue(row, "id"), Long.parseLong(DbTypes.text(row, "xid")),
-                DbTypes.uuid(row, "dv_id"), DbTypes.uuid(row, "notificatie"), DbTypes.integer(row, "volgnummer"),
+        return new Written(
+                DbTypes.longValue(row, "id"),
+                Long.parseLong(DbTypes.text(row, "xid")),
+                DbTypes.uuid(row, "dv_id"),
+                DbTypes.uuid(row, "notificatie"),
+                DbTypes.integer(row, "volgnummer"),
                 NotificatieStatus.of(DbTypes.text(row, "naar")));
     }
 
@@ -329,30 +363,41 @@ public final class EventWorkload {
         }
     }
 
-    private record Move(NotificatieStatus to, Reden reden) {
-    }
+    private record Move(NotificatieStatus to, Reden reden) {}
 
     /** A writer's own notification runs towards an end, mostly the happy one. */
     private static Optional<Move> ownMove(NotificatieStatus status, double c) {
-        return Optional.ofNullable(switch (status) {
-            case AANGENOMEN -> c < 0.9 ? new Move(NotificatieStatus.IN_VERZENDING, null)
-                    : new Move(NotificatieStatus.GEANNULEERD, Reden.GEANNULEERD);
-            case IN_VERZENDING -> c < 0.95 ? new Move(NotificatieStatus.VERZONDEN, null)
-                    : new Move(NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
-            case VERZONDEN -> c < 0.8 ? new Move(NotificatieStatus.BEZORGD, null)
-                    : c < 0.95 ? new Move(NotificatieStatus.VERZONDEN, null)
-                    : new Move(NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
-            case BEZORGD -> c < 0.85 ? new Move(NotificatieStatus.DEFINITIEF_BEZORGD, null)
-                    : new Move(NotificatieStatus.VERZONDEN, null);
-            case BEZORGSTATUS_ONBEKEND -> new Move(NotificatieStatus.BEZORGD, null);
-            default -> null;
-        });
+        return Optional.ofNullable(
+                switch (status) {
+                    case AANGENOMEN ->
+                        c < 0.9
+                                ? new Move(NotificatieStatus.IN_VERZENDING, null)
+                                : new Move(NotificatieStatus.GEANNULEERD, Reden.GEANNULEERD);
+                    case IN_VERZENDING ->
+                        c < 0.95
+                                ? new Move(NotificatieStatus.VERZONDEN, null)
+                                : new Move(NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
+                    case VERZONDEN ->
+                        c < 0.8
+                                ? new Move(NotificatieStatus.BEZORGD, null)
+                                : c < 0.95
+                                        ? new Move(NotificatieStatus.VERZONDEN, null)
+                                        : new Move(NotificatieStatus.BEZORGSTATUS_ONBEKEND, null);
+                    case BEZORGD ->
+                        c < 0.85
+                                ? new Move(NotificatieStatus.DEFINITIEF_BEZORGD, null)
+                                : new Move(NotificatieStatus.VERZONDEN, null);
+                    case BEZORGSTATUS_ONBEKEND -> new Move(NotificatieStatus.BEZORGD, null);
+                    default -> null;
+                });
     }
 
     /** A shared notification never ends: resend, delivered, a temporary failure after delivery, and again. */
     private static Optional<Move> sharedMove(NotificatieStatus status, double c) {
-        return Optional.of(status == NotificatieStatus.VERZONDEN && c < 0.5 ? new Move(NotificatieStatus.BEZORGD, null)
-                : new Move(NotificatieStatus.VERZONDEN, null));
+        return Optional.of(
+                status == NotificatieStatus.VERZONDEN && c < 0.5
+                        ? new Move(NotificatieStatus.BEZORGD, null)
+                        : new Move(NotificatieStatus.VERZONDEN, null));
     }
 
     /** Thrown inside a transaction to roll it back, carrying what it had written. */
@@ -370,6 +415,7 @@ public final class EventWorkload {
         private final boolean laggard;
         /** This writer's live notifications; only it moves them, so no lock waits among writers here. */
         private final List<UUID> own = new ArrayList<>();
+
         private final Map<UUID, Integer> ownIndex = new HashMap<>();
 
         Writer(Random random, boolean laggard) {
@@ -379,7 +425,9 @@ public final class EventWorkload {
 
         @Override
         public void run() {
-            for (int t = 0; !abort.get() && (laggard ? !writersDone.get() : t < settings.transactionsPerWriter()); t++) {
+            for (int t = 0;
+                    !abort.get() && (laggard ? !writersDone.get() : t < settings.transactionsPerWriter());
+                    t++) {
                 transaction();
             }
         }
@@ -399,7 +447,8 @@ public final class EventWorkload {
                             // The transaction stays open while the others commit; to the watermark a slow
                             // statement and a slow caller look alike.
                             tx.createGet("SELECT true AS held FROM pg_sleep(:seconds)")
-                                    .addParam("seconds", holdMillis / 1000.0).execute();
+                                    .addParam("seconds", holdMillis / 1000.0)
+                                    .execute();
                         }
                         if (s < plan.size()) {
                             plan.get(s).apply(transitions, tx);
@@ -407,7 +456,8 @@ public final class EventWorkload {
                     }
                     List<Written> events = readBack(tx);
                     if (events.size() != plan.size()) {
-                        throw new IllegalStateException(plan.size() + " transitions wrote " + events.size() + " events");
+                        throw new IllegalStateException(
+                                plan.size() + " transitions wrote " + events.size() + " events");
                     }
                     if (rollback) {
                         throw new RolledBack(events);
@@ -431,7 +481,8 @@ public final class EventWorkload {
             for (int s = 0; s < steps; s++) {
                 double kind = random.nextDouble();
                 double choice = random.nextDouble();
-                NewNotificatie fresh = newNotificatie(random, dvs.get(random.nextInt(dvs.size())).id());
+                NewNotificatie fresh = newNotificatie(
+                        random, dvs.get(random.nextInt(dvs.size())).id());
                 // At most one shared notification per transaction: with one lock order nothing can deadlock.
                 if (kind < CONTENDED_RATE && !sharedTaken) {
                     sharedTaken = true;

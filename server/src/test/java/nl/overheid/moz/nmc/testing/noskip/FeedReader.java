@@ -40,7 +40,9 @@ public final class FeedReader implements Reader {
     }
 
     private static Delivered delivered(CloudEvent event) {
-        return new Delivered(Long.parseLong(event.getId()), UUID.fromString(event.getSubject()),
+        return new Delivered(
+                Long.parseLong(event.getId()),
+                UUID.fromString(event.getSubject()),
                 Integer.parseInt(String.valueOf(event.getExtension("sequence"))));
     }
 }

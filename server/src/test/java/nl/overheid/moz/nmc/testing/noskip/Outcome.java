@@ -22,8 +22,7 @@ import nl.overheid.moz.nmc.testing.noskip.EventWorkload.Written;
 public final class Outcome {
 
     /** What one reader delivered over the whole run. */
-    public record ReaderResult(String label, UUID dvId, int pages, List<Reader.Delivered> delivered) {
-    }
+    public record ReaderResult(String label, UUID dvId, int pages, List<Reader.Delivered> delivered) {}
 
     private final EventWorkload.Settings settings;
     private final List<Committed> committed;
@@ -41,10 +40,20 @@ public final class Outcome {
     private final Map<Long, Written> byId = new HashMap<>();
     private final Set<Long> heldOpen = new HashSet<>();
 
-    Outcome(EventWorkload.Settings settings, List<Committed> committed, List<Written> rolledBack,
-            int rolledBackTransactions, int heldRolledBack, List<ReaderResult> readers, Map<String, Long> partitions,
-            String createdPartition, long partitionCreatedNanos, long writeNanos, long elapsedNanos,
-            List<Throwable> failures, List<UUID> dvIds) {
+    Outcome(
+            EventWorkload.Settings settings,
+            List<Committed> committed,
+            List<Written> rolledBack,
+            int rolledBackTransactions,
+            int heldRolledBack,
+            List<ReaderResult> readers,
+            Map<String, Long> partitions,
+            String createdPartition,
+            long partitionCreatedNanos,
+            long writeNanos,
+            long elapsedNanos,
+            List<Throwable> failures,
+            List<UUID> dvIds) {
         this.settings = settings;
         this.committed = committed;
         this.rolledBack = rolledBack.stream().map(Written::id).collect(Collectors.toSet());
@@ -123,26 +132,43 @@ public final class Outcome {
         long extra = times.values().stream().mapToLong(n -> n - 1).sum();
         List<Written> missing = byId.values().stream()
                 .filter(event -> event.dvId().equals(reader.dvId()) && !times.containsKey(event.id()))
-                .sorted(LOG_ORDER).toList();
-        if (missing.isEmpty() && extra == 0 && foreign + rolledBackDelivered + unknown + wrongContent + outOfOrder == 0) {
+                .sorted(LOG_ORDER)
+                .toList();
+        if (missing.isEmpty()
+                && extra == 0
+                && foreign + rolledBackDelivered + unknown + wrongContent + outOfOrder == 0) {
             return Optional.empty();
         }
-        long missingHeld = missing.stream().filter(event -> heldOpen.contains(event.id())).count();
+        long missingHeld =
+                missing.stream().filter(event -> heldOpen.contains(event.id())).count();
         return Optional.of(("seed %d, %s of DV %d: %d of %d events missing (%d of them from transactions held "
-                + "open; first: %s), %d extra deliveries of the same event, %d of another DV, %d rolled back, "
-                + "%d unknown, %d with another subject or sequence, %d out of (transactie_id, id) order")
-                .formatted(settings.seed(), reader.label(), dvIds.indexOf(reader.dvId()) + 1, missing.size(),
-                        expected(reader.dvId()), missingHeld, missing.stream().limit(5)
-                                .map(event -> "event " + event.id() + " xid " + event.xid()).toList(),
-                        extra, foreign, rolledBackDelivered, unknown, wrongContent, outOfOrder));
+                        + "open; first: %s), %d extra deliveries of the same event, %d of another DV, %d rolled back, "
+                        + "%d unknown, %d with another subject or sequence, %d out of (transactie_id, id) order")
+                .formatted(
+                        settings.seed(),
+                        reader.label(),
+                        dvIds.indexOf(reader.dvId()) + 1,
+                        missing.size(),
+                        expected(reader.dvId()),
+                        missingHeld,
+                        missing.stream()
+                                .limit(5)
+                                .map(event -> "event " + event.id() + " xid " + event.xid())
+                                .toList(),
+                        extra,
+                        foreign,
+                        rolledBackDelivered,
+                        unknown,
+                        wrongContent,
+                        outOfOrder));
     }
 
     private long expected(UUID dvId) {
         return byId.values().stream().filter(event -> event.dvId().equals(dvId)).count();
     }
 
-    private static final Comparator<Written> LOG_ORDER = Comparator.comparingLong(Written::xid)
-            .thenComparingLong(Written::id);
+    private static final Comparator<Written> LOG_ORDER =
+            Comparator.comparingLong(Written::xid).thenComparingLong(Written::id);
 
     /**
      * How often a reader got a lower sequence of a subject after a higher one: allowed (the DV orders per
@@ -169,15 +195,31 @@ public final class Outcome {
         long heldCommitted = committed.stream().filter(Committed::heldOpen).count();
         double elapsed = elapsedNanos / 1e9;
         return ("FEED-NO-SKIP: seed=%d events=%d dvs=%d writers=%d (of which laggards=%d) readers=%d pages=%d "
-                + "transactions=%d committed=%d rolledBack=%d heldOpen=%d (committed %d, rolled back %d) "
-                + "rolledBackEvents=%d partitionCreated=%s eventsPerPartition=%s sequenceInversions=%d "
-                + "writePhase=%.1fs elapsed=%.1fs events/s=%.0f")
-                .formatted(settings.seed(), committedEvents(), dvIds.size(), settings.threads(), settings.laggards(),
-                        readers.size(), readers.stream().mapToLong(ReaderResult::pages).sum(),
-                        committed.size() + rolledBackTransactions, committed.size(), rolledBackTransactions,
-                        heldCommitted + heldRolledBack, heldCommitted, heldRolledBack, rolledBack.size(),
-                        createdPartition == null ? "none"
-                                : "%s at %.1fs".formatted(createdPartition, partitionCreatedNanos / 1e9), partitions, sequenceInversions(),
-                        writeNanos / 1e9, elapsed, committedEvents() / elapsed);
+                        + "transactions=%d committed=%d rolledBack=%d heldOpen=%d (committed %d, rolled back %d) "
+                        + "rolledBackEvents=%d partitionCreated=%s eventsPerPartition=%s sequenceInversions=%d "
+                        + "writePhase=%.1fs elapsed=%.1fs events/s=%.0f")
+                .formatted(
+                        settings.seed(),
+                        committedEvents(),
+                        dvIds.size(),
+                        settings.threads(),
+                        settings.laggards(),
+                        readers.size(),
+                        readers.stream().mapToLong(ReaderResult::pages).sum(),
+                        committed.size() + rolledBackTransactions,
+                        committed.size(),
+                        rolledBackTransactions,
+                        heldCommitted + heldRolledBack,
+                        heldCommitted,
+                        heldRolledBack,
+                        rolledBack.size(),
+                        createdPartition == null
+                                ? "none"
+                                : "%s at %.1fs".formatted(createdPartition, partitionCreatedNanos / 1e9),
+                        partitions,
+                        sequenceInversions(),
+                        writeNanos / 1e9,
+                        elapsed,
+                        committedEvents() / elapsed);
     }
 }

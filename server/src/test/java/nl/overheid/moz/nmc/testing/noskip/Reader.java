@@ -31,6 +31,5 @@ public interface Reader {
     }
 
     /** One delivered event as the DV sees it: the event id, its subject (notification) and sequence. */
-    record Delivered(long eventId, UUID subject, int sequence) {
-    }
+    record Delivered(long eventId, UUID subject, int sequence) {}
 }

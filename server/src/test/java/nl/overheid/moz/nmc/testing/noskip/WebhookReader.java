@@ -57,7 +57,8 @@ public final class WebhookReader implements Reader, AutoCloseable {
         dv.createContext("/webhook", exchange -> {
             try (exchange) {
                 for (JsonNode event : MAPPER.readTree(exchange.getRequestBody())) {
-                    received.add(new Delivered(Long.parseLong(event.path("id").asText()),
+                    received.add(new Delivered(
+                            Long.parseLong(event.path("id").asText()),
                             UUID.fromString(event.path("subject").asText()),
                             Integer.parseInt(event.path("sequence").asText())));
                 }
@@ -68,10 +69,17 @@ public final class WebhookReader implements Reader, AutoCloseable {
         URI url = URI.create("http://127.0.0.1:" + dv.getAddress().getPort() + "/webhook");
         metrics = new NmcMetrics();
         ProcessingLog acknowledgesAll = processing -> new ProcessingLog.Written.Acknowledged("noskip");
-        delivery = WebhookTestSupport.delivery(database, tasks, new EventRepository(),
+        delivery = WebhookTestSupport.delivery(
+                database,
+                tasks,
+                new EventRepository(),
                 new StatusEvents(URI.create("urn:nld:oin:00000001234567890000:systeem:nmc")),
-                new CursorCodec("feed-no-skip-webhook-cursor-key-0123456789".getBytes()), new NotificatieRepository(),
-                acknowledgesAll, metrics, batchSize, Clock.systemUTC());
+                new CursorCodec("feed-no-skip-webhook-cursor-key-0123456789".getBytes()),
+                new NotificatieRepository(),
+                acknowledgesAll,
+                metrics,
+                batchSize,
+                Clock.systemUTC());
         database.inTransactionDo(tx -> WebhookTestSupport.register(tx, dvId, url));
     }
 
@@ -89,8 +97,8 @@ public final class WebhookReader implements Reader, AutoCloseable {
     @Override
     public Page next() {
         var now = Clock.systemUTC().instant();
-        List<Task> claimed = database.inTransaction(tx -> tasks.claimDue(tx, TaskKind.TERUGKOPPELEN, null, dvId, 1, now,
-                now.plus(Duration.ofMinutes(1))));
+        List<Task> claimed = database.inTransaction(
+                tx -> tasks.claimDue(tx, TaskKind.TERUGKOPPELEN, null, dvId, 1, now, now.plus(Duration.ofMinutes(1))));
         claimed.forEach(delivery::execute);
         List<Delivered> page = new ArrayList<>();
         for (Delivered event = received.poll(); event != null; event = received.poll()) {
