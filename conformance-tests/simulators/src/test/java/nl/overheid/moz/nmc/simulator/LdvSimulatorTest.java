@@ -143,8 +143,8 @@ class LdvSimulatorTest {
             for (int i = 0; i < 20; i++) {
                 String span = "%016x".formatted(i + 1);
                 assertThat(record(TRACEPARENT, record(span)).status()).isEqualTo(201);
-                new SimulatorHttp.Call("http://127.0.0.1:" + profielservice.port(), ProfielserviceSimulator.LOOKUP_PATH)
-                        .bearer(profielservice.bearerToken()).body("{\"identificerendNummer\":\"12345670\",\"soort\":\"kvk\"}")
+                new SimulatorHttp.Call(profielservice.baseUrl(), ProfielserviceSimulator.PARTIJ_PATH)
+                        .body("{\"identificatieType\":\"KVK\",\"identificatieNummer\":\"12345670\"}")
                         .send();
             }
             List<LoggedRequest> lookups = profielservice.wireMock().getAllServeEvents().stream()

@@ -31,10 +31,10 @@ import java.util.Optional;
 final class SimulatorHttp {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private SimulatorHttp() {
-    }
+    private SimulatorHttp() {}
 
     /** A request to send: POST by default, {@code Content-Type: application/json} unless replaced or removed. */
     static final class Call {
@@ -75,8 +75,13 @@ final class SimulatorHttp {
         }
 
         Response send() {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(rootUrl + path)).timeout(Duration.ofSeconds(10))
-                    .method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(rootUrl + path))
+                    .timeout(Duration.ofSeconds(10))
+                    .method(
+                            method,
+                            body.isEmpty()
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofString(body));
             headers.forEach(request::header);
             try {
                 return new Response(CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString()));
@@ -123,7 +128,8 @@ final class SimulatorHttp {
         /** {@code [name, code]} of every entry of a problem's {@code errors}. */
         List<List<String>> errors() {
             return java.util.stream.StreamSupport.stream(json().path("errors").spliterator(), false)
-                    .map(error -> List.of(error.path("name").asText(), error.path("code").asText()))
+                    .map(error -> List.of(
+                            error.path("name").asText(), error.path("code").asText()))
                     .toList();
         }
     }
@@ -138,8 +144,8 @@ final class SimulatorHttp {
                 dir = dir.getParent();
             }
             try {
-                validator = OpenApiInteractionValidator
-                        .createForInlineApiSpecification(Files.readString(dir.resolve("api-spec").resolve(document)))
+                validator = OpenApiInteractionValidator.createForInlineApiSpecification(
+                                Files.readString(dir.resolve("api-spec").resolve(document)))
                         .build();
             } catch (IOException | NullPointerException e) {
                 throw new IllegalStateException("cannot read api-spec/" + document, e);
@@ -151,12 +157,18 @@ final class SimulatorHttp {
             return messages(validator.validateRequest(call.forOracle()));
         }
 
+        /** The oracle's complaints about a response to this call; empty when the contract declares it. */
+        List<String> responseErrors(Call call, Response response) {
+            SimpleResponse.Builder published =
+                    SimpleResponse.Builder.status(response.status()).withBody(response.body());
+            response.raw().headers().map().forEach(published::withHeader);
+            return messages(
+                    validator.validateResponse(call.path, Request.Method.valueOf(call.method), published.build()));
+        }
+
         /** Asserts that the response, headers included, is one the contract declares for this call. */
         Response conforming(Call call, Response response) {
-            SimpleResponse.Builder published = SimpleResponse.Builder.status(response.status()).withBody(response.body());
-            response.raw().headers().map().forEach(published::withHeader);
-            List<String> complaints = messages(validator.validateResponse(call.path, Request.Method.valueOf(call.method),
-                    published.build()));
+            List<String> complaints = responseErrors(call, response);
             assertThat(complaints)
                     .as(call.method + " " + call.path + " " + response.status() + " conforms to the contract")
                     .isEmpty();
