@@ -30,13 +30,14 @@ import java.util.stream.Stream;
  */
 public final class NmcProcess implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** Every process started here, killed when this JVM ends however it ends (short of SIGKILL). */
     private static final Set<Process> STARTED = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> STARTED.forEach(Process::destroyForcibly),
-                "nmc-process-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> STARTED.forEach(Process::destroyForcibly), "nmc-process-stop"));
     }
 
     private final String name;
@@ -160,8 +161,10 @@ public final class NmcProcess implements AutoCloseable {
         settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-cp", serverClasspath(root), "nl.overheid.moz.nmc.Main"));
         Path log = log(++starts);
-        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("NMC_CONFIG", config.toString());
         try {
             Files.writeString(log, "== " + Instant.now() + " " + String.join(" ", command) + "\n");
@@ -178,12 +181,15 @@ public final class NmcProcess implements AutoCloseable {
         long deadline = start + timeout.toNanos();
         while (true) {
             if (!alive()) {
-                throw new AssertionError(name + " exited with " + process.exitValue() + "; see " + log(starts)
-                        + "\n" + tail());
+                throw new AssertionError(
+                        name + " exited with " + process.exitValue() + "; see " + log(starts) + "\n" + tail());
             }
             try {
-                HttpResponse<Void> health = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/observe/health"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> health = HTTP.send(
+                        HttpRequest.newBuilder(URI.create(baseUrl() + "/observe/health"))
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
                 if (health.statusCode() == 200) {
                     return Duration.ofNanos(System.nanoTime() - start);
                 }
@@ -251,8 +257,15 @@ public final class NmcProcess implements AutoCloseable {
         Path dump = dir.resolve(name + "-" + starts + "-threads-" + System.currentTimeMillis() + ".txt");
         try {
             Path jcmd = Path.of(java).resolveSibling("jcmd");
-            new ProcessBuilder(jcmd.toString(), Long.toString(pid()), "Thread.dump_to_file", "-format=text",
-                    dump.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+            new ProcessBuilder(
+                            jcmd.toString(),
+                            Long.toString(pid()),
+                            "Thread.dump_to_file",
+                            "-format=text",
+                            dump.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
                     .waitFor(30, TimeUnit.SECONDS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -306,11 +319,13 @@ public final class NmcProcess implements AutoCloseable {
     /** The repository's root, found from the working directory upwards (the directory holding {@code api-spec/}). */
     public static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !(Files.isDirectory(dir.resolve("api-spec")) && Files.isDirectory(dir.resolve("server")))) {
+        while (dir != null
+                && !(Files.isDirectory(dir.resolve("api-spec")) && Files.isDirectory(dir.resolve("server")))) {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("not inside the NMC repository: " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "not inside the NMC repository: " + Path.of("").toAbsolutePath());
         }
         return dir;
     }
@@ -320,10 +335,12 @@ public final class NmcProcess implements AutoCloseable {
         Path target = root.resolve("server/target");
         try (Stream<Path> files = Files.list(target)) {
             Path jar = files.filter(file -> file.getFileName().toString().matches("nmc-server-[^-]+(-SNAPSHOT)?\\.jar"))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("no server jar in " + target
-                            + ": run 'mvn install -DskipTests' first"));
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no server jar in " + target + ": run 'mvn install -DskipTests' first"));
             if (!Files.isDirectory(target.resolve("libs"))) {
-                throw new IllegalStateException("no " + target.resolve("libs") + ": run 'mvn install -DskipTests' first");
+                throw new IllegalStateException(
+                        "no " + target.resolve("libs") + ": run 'mvn install -DskipTests' first");
             }
             return jar + File.pathSeparator + target.resolve("libs") + File.separator + "*";
         } catch (IOException e) {

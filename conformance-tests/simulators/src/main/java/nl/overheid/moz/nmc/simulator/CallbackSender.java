@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,7 +15,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
@@ -52,8 +52,12 @@ final class CallbackSender implements AutoCloseable {
      * @param url         the callback URL, or null to send no callbacks at all
      * @param bearerTokenOf the token configured at Notify for that URL, per service id
      */
-    CallbackSender(URI url, java.util.function.Function<UUID, String> bearerTokenOf, Duration retryInterval, Clock clock,
-                   Consumer<String> log) {
+    CallbackSender(
+            URI url,
+            java.util.function.Function<UUID, String> bearerTokenOf,
+            Duration retryInterval,
+            Clock clock,
+            Consumer<String> log) {
         this.url = url;
         this.bearerTokenOf = bearerTokenOf;
         this.retryInterval = retryInterval;
@@ -118,14 +122,18 @@ final class CallbackSender implements AutoCloseable {
         }
         Instant now = clock.instant();
         if (attempt == 1 && !delivery.notification().isCompletedAt(now)) {
-            later(() -> attempt(delivery, 1), Duration.between(now, delivery.notification().completedAt()));
+            later(
+                    () -> attempt(delivery, 1),
+                    Duration.between(now, delivery.notification().completedAt()));
             return;
         }
         attempts.incrementAndGet();
         HttpRequest request = HttpRequest.newBuilder(url)
                 .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + bearerTokenOf.apply(delivery.notification().serviceId()))
+                .header(
+                        "Authorization",
+                        "Bearer " + bearerTokenOf.apply(delivery.notification().serviceId()))
                 .POST(HttpRequest.BodyPublishers.ofString(delivery.body()))
                 .build();
         client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
@@ -166,7 +174,8 @@ final class CallbackSender implements AutoCloseable {
     }
 
     private static String causeName(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         return cause.getMessage() == null
                 ? cause.getClass().getSimpleName()
                 : cause.getClass().getSimpleName() + " (" + cause.getMessage() + ")";
@@ -174,8 +183,8 @@ final class CallbackSender implements AutoCloseable {
 
     private record Delivery(StoredNotification notification, String body, long generation) {
         String describe() {
-            return "id=" + notification.id() + " reference=" + notification.reference()
-                    + " status=" + notification.finalStatus();
+            return "id=" + notification.id() + " reference=" + notification.reference() + " status="
+                    + notification.finalStatus();
         }
     }
 }

@@ -7,7 +7,6 @@ import com.github.tomakehurst.wiremock.http.HttpHeaders;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,6 +38,7 @@ abstract class ContractEndpoint implements ResponseDefinitionTransformerV2 {
 
     /** The contracts' {@code traceparent} parameter pattern. */
     private static final String TRACEPARENT_PATTERN = "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$";
+
     private static final Pattern TRACEPARENT = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
     protected final ContractService service;
@@ -53,7 +53,8 @@ abstract class ContractEndpoint implements ResponseDefinitionTransformerV2 {
      * @param operation     the contract's {@code operationId}
      * @param requestSchema the request body's schema
      */
-    ContractEndpoint(ContractService service, String name, String label, String operation, ContractSchema requestSchema) {
+    ContractEndpoint(
+            ContractService service, String name, String label, String operation, ContractSchema requestSchema) {
         this.service = service;
         this.name = name;
         this.label = label;
@@ -97,13 +98,19 @@ abstract class ContractEndpoint implements ResponseDefinitionTransformerV2 {
     private Answer answer(Request request, String traceparent) {
         Optional<String> refused = service.refusal(request.header("Authorization"));
         if (refused.isPresent()) {
-            return problem(401, "niet-geauthenticeerd", "Niet geauthenticeerd.",
-                    "Het access token ontbreekt of is ongeldig.", List.of(), "(" + refused.get() + ")")
+            return problem(
+                            401,
+                            "niet-geauthenticeerd",
+                            "Niet geauthenticeerd.",
+                            "Het access token ontbreekt of is ongeldig.",
+                            List.of(),
+                            "(" + refused.get() + ")")
                     .withHeader("WWW-Authenticate", "Bearer");
         }
         List<FieldError> errors = new ArrayList<>();
         if (traceparent != null && !TRACEPARENT.matcher(traceparent).matches()) {
-            errors.add(new FieldError("traceparent", "pattern", "Voldoet niet aan het patroon " + TRACEPARENT_PATTERN + "."));
+            errors.add(new FieldError(
+                    "traceparent", "pattern", "Voldoet niet aan het patroon " + TRACEPARENT_PATTERN + "."));
         }
         Object body = null;
         switch (RequestBodies.read(request)) {
@@ -114,8 +121,15 @@ abstract class ContractEndpoint implements ResponseDefinitionTransformerV2 {
             }
         }
         if (!errors.isEmpty()) {
-            return problem(400, "ongeldige-invoer", "De invoer is ongeldig.", Problems.countDetail(errors.size()),
-                    errors, errors.stream().map(error -> error.name() + ":" + error.code()).collect(Collectors.joining(" ")));
+            return problem(
+                    400,
+                    "ongeldige-invoer",
+                    "De invoer is ongeldig.",
+                    Problems.countDetail(errors.size()),
+                    errors,
+                    errors.stream()
+                            .map(error -> error.name() + ":" + error.code())
+                            .collect(Collectors.joining(" ")));
         }
         return handle((Map<String, Object>) body, traceparent);
     }
@@ -129,9 +143,14 @@ abstract class ContractEndpoint implements ResponseDefinitionTransformerV2 {
     abstract Answer handle(Map<String, Object> body, String traceparent);
 
     /** A problem of this service; {@code slug} completes the problem type URI. */
-    final Answer problem(int status, String slug, String title, String detail, List<FieldError> errors, String logDetail) {
-        return new Answer(status, Problems.PROBLEM_JSON,
-                Problems.json(service.problemType(slug), title, status, detail, errors), Map.of(), logDetail);
+    final Answer problem(
+            int status, String slug, String title, String detail, List<FieldError> errors, String logDetail) {
+        return new Answer(
+                status,
+                Problems.PROBLEM_JSON,
+                Problems.json(service.problemType(slug), title, status, detail, errors),
+                Map.of(),
+                logDetail);
     }
 
     /** A JSON answer. */

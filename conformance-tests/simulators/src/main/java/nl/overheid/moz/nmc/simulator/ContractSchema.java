@@ -28,8 +28,7 @@ import java.util.regex.Pattern;
  */
 abstract sealed class ContractSchema {
 
-    private ContractSchema() {
-    }
+    private ContractSchema() {}
 
     /** All violations of {@code value} (as parsed by {@link RequestBodies}), sorted by pointer; empty when valid. */
     final List<FieldError> validate(Object value) {
@@ -96,8 +95,8 @@ abstract sealed class ContractSchema {
      * RFC 3339 {@code date-time}: full date, {@code T} (either case), full time with seconds and any number of
      * fraction digits, and an offset ({@code Z}, either case, or {@code ±hh:mm}). {@code \d} is ASCII here.
      */
-    private static final Pattern DATE_TIME_TEXT = Pattern.compile(
-            "(\\d{4}-\\d{2}-\\d{2})[Tt](\\d{2}:\\d{2}:\\d{2})(?:\\.(\\d+))?([Zz]|[+-]\\d{2}:\\d{2})");
+    private static final Pattern DATE_TIME_TEXT =
+            Pattern.compile("(\\d{4}-\\d{2}-\\d{2})[Tt](\\d{2}:\\d{2}:\\d{2})(?:\\.(\\d+))?([Zz]|[+-]\\d{2}:\\d{2})");
 
     /**
      * An addr-spec without comments or quoted local parts, the shape JSON Schema validators accept as
@@ -117,10 +116,15 @@ abstract sealed class ContractSchema {
         if (!matcher.matches()) {
             return Optional.empty();
         }
-        String fraction = matcher.group(3) == null ? "" : "." + matcher.group(3).substring(0, Math.min(9, matcher.group(3).length()));
+        String fraction = matcher.group(3) == null
+                ? ""
+                : "."
+                        + matcher.group(3)
+                                .substring(0, Math.min(9, matcher.group(3).length()));
         String offset = matcher.group(4).equalsIgnoreCase("z") ? "Z" : matcher.group(4);
         try {
-            return Optional.of(OffsetDateTime.parse(matcher.group(1) + "T" + matcher.group(2) + fraction + offset).toInstant());
+            return Optional.of(OffsetDateTime.parse(matcher.group(1) + "T" + matcher.group(2) + fraction + offset)
+                    .toInstant());
         } catch (DateTimeParseException impossible) {
             return Optional.empty();
         }
@@ -135,8 +139,7 @@ abstract sealed class ContractSchema {
         private Integer maxLength;
         private Format format;
 
-        private StringSchema() {
-        }
+        private StringSchema() {}
 
         /**
          * The contract's ECMA-262 pattern. Its {@code $} is matched as end of input ({@code \z}): in
@@ -177,17 +180,19 @@ abstract sealed class ContractSchema {
             }
             int length = text.codePointCount(0, text.length()); // JSON Schema counts characters, not UTF-16 units
             if (minLength != null && length < minLength) {
-                errors.add(new FieldError(at(pointer), "minLength", "Moet minstens " + minLength + " tekens lang zijn."));
+                errors.add(
+                        new FieldError(at(pointer), "minLength", "Moet minstens " + minLength + " tekens lang zijn."));
             }
             if (maxLength != null && length > maxLength) {
-                errors.add(new FieldError(at(pointer), "maxLength", "Mag hoogstens " + maxLength + " tekens lang zijn."));
+                errors.add(
+                        new FieldError(at(pointer), "maxLength", "Mag hoogstens " + maxLength + " tekens lang zijn."));
             }
             if (pattern != null && !pattern.matcher(text).find()) {
                 errors.add(new FieldError(at(pointer), "pattern", "Voldoet niet aan het patroon " + patternText + "."));
             }
             if (enumValues != null && !enumValues.contains(text)) {
-                errors.add(new FieldError(at(pointer), "enum",
-                        "Heeft geen toegestane waarde (" + String.join(", ", enumValues) + ")."));
+                errors.add(new FieldError(
+                        at(pointer), "enum", "Heeft geen toegestane waarde (" + String.join(", ", enumValues) + ")."));
             }
             if (format != null && !format.accepts(text)) {
                 errors.add(new FieldError(at(pointer), "format", format.reason));
@@ -207,8 +212,7 @@ abstract sealed class ContractSchema {
         private final Set<String> required = new LinkedHashSet<>();
         private boolean additionalProperties = true;
 
-        private ObjectSchema() {
-        }
+        private ObjectSchema() {}
 
         ObjectSchema required(String name, ContractSchema schema) {
             properties.put(name, schema);
@@ -278,10 +282,12 @@ abstract sealed class ContractSchema {
                 return;
             }
             if (minItems != null && list.size() < minItems) {
-                errors.add(new FieldError(at(pointer), "minItems", "Moet minstens " + minItems + " elementen bevatten."));
+                errors.add(
+                        new FieldError(at(pointer), "minItems", "Moet minstens " + minItems + " elementen bevatten."));
             }
             if (maxItems != null && list.size() > maxItems) {
-                errors.add(new FieldError(at(pointer), "maxItems", "Mag hoogstens " + maxItems + " elementen bevatten."));
+                errors.add(
+                        new FieldError(at(pointer), "maxItems", "Mag hoogstens " + maxItems + " elementen bevatten."));
             }
             for (int i = 0; i < list.size(); i++) {
                 items.check(list.get(i), pointer + "/" + i, errors);

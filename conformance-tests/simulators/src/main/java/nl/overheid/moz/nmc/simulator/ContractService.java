@@ -1,7 +1,6 @@
 package nl.overheid.moz.nmc.simulator;
 
 import com.github.tomakehurst.wiremock.http.HttpHeader;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;

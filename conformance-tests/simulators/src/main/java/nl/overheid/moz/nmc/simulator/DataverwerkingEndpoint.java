@@ -33,8 +33,9 @@ final class DataverwerkingEndpoint extends ContractEndpoint {
             .required("name", ContractSchema.string().minLength(1).maxLength(200))
             .required("start_time", ContractSchema.string().format(ContractSchema.Format.DATE_TIME))
             .required("end_time", ContractSchema.string().format(ContractSchema.Format.DATE_TIME))
-            .required("status_code", ContractSchema.string()
-                    .enumOf("STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"))
+            .required(
+                    "status_code",
+                    ContractSchema.string().enumOf("STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"))
             .optional("resource", RESOURCE)
             .required("attributes", ContractSchema.array(ATTRIBUUT).minItems(1).maxItems(50))
             .closed();
@@ -43,7 +44,11 @@ final class DataverwerkingEndpoint extends ContractEndpoint {
     private final AtomicInteger acknowledgements = new AtomicInteger();
 
     DataverwerkingEndpoint(ContractService service) {
-        super(service, LdvSimulator.RECORD_TRANSFORMER, "POST /dataverwerkingen", "dataverwerkingVastleggen",
+        super(
+                service,
+                LdvSimulator.RECORD_TRANSFORMER,
+                "POST /dataverwerkingen",
+                "dataverwerkingVastleggen",
                 DATAVERWERKING);
     }
 
@@ -56,21 +61,29 @@ final class DataverwerkingEndpoint extends ContractEndpoint {
         synchronized (records) {
             first = !records.containsKey(id);
             if (first) {
-                records.put(id, new LdvSimulator.Record(
-                        traceId,
-                        spanId,
-                        (String) body.get("parent_span_id"),
-                        (String) body.get("name"),
-                        ContractSchema.parseDateTime((String) body.get("start_time")).orElseThrow(),
-                        ContractSchema.parseDateTime((String) body.get("end_time")).orElseThrow(),
-                        (String) body.get("status_code"),
-                        attributes(body.get("attributes")),
-                        service.clock().instant(), // as late as possible: right before the 201 is handed to Jetty
-                        traceparent));
+                records.put(
+                        id,
+                        new LdvSimulator.Record(
+                                traceId,
+                                spanId,
+                                (String) body.get("parent_span_id"),
+                                (String) body.get("name"),
+                                ContractSchema.parseDateTime((String) body.get("start_time"))
+                                        .orElseThrow(),
+                                ContractSchema.parseDateTime((String) body.get("end_time"))
+                                        .orElseThrow(),
+                                (String) body.get("status_code"),
+                                attributes(body.get("attributes")),
+                                service.clock()
+                                        .instant(), // as late as possible: right before the 201 is handed to Jetty
+                                traceparent));
             }
         }
         acknowledgements.incrementAndGet();
-        return json(201, JsonText.write(JsonText.object("id", id)), "id=" + id + (first ? " stored" : " known, acknowledged again"));
+        return json(
+                201,
+                JsonText.write(JsonText.object("id", id)),
+                "id=" + id + (first ? " stored" : " known, acknowledged again"));
     }
 
     /** The schema-valid {@code attributes} list as an ordered map; a key listed twice keeps its last value. */

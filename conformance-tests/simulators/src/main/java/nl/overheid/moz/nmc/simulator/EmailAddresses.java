@@ -12,8 +12,7 @@ import java.util.regex.Pattern;
  */
 final class EmailAddresses {
 
-    private static final Pattern ADDRESS =
-            Pattern.compile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\\-]+@([^.@][^@\\s]+)$");
+    private static final Pattern ADDRESS = Pattern.compile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\\-]+@([^.@][^@\\s]+)$");
     private static final Pattern HOSTNAME_LABEL =
             Pattern.compile("^(xn|[a-z0-9]+)(-?-[a-z0-9]+)*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TOP_LEVEL_LABEL =
@@ -24,8 +23,7 @@ final class EmailAddresses {
     private static final int MAX_HOSTNAME_LENGTH = 253;
     private static final int MAX_LABEL_LENGTH = 63;
 
-    private EmailAddresses() {
-    }
+    private EmailAddresses() {}
 
     /** Whether Notify would accept this address. */
     static boolean isValid(String raw) {
@@ -48,7 +46,9 @@ final class EmailAddresses {
             return false;
         }
         for (String label : labels) {
-            if (label.isEmpty() || label.length() > MAX_LABEL_LENGTH || !HOSTNAME_LABEL.matcher(label).matches()) {
+            if (label.isEmpty()
+                    || label.length() > MAX_LABEL_LENGTH
+                    || !HOSTNAME_LABEL.matcher(label).matches()) {
                 return false;
             }
         }

@@ -6,5 +6,4 @@ package nl.overheid.moz.nmc.simulator;
  * Schema keyword ({@code required}, {@code pattern}, {@code enum}, …), {@code reason} a Dutch sentence built
  * from the contract only. No part of it repeats a value from the request.
  */
-record FieldError(String name, String code, String reason) {
-}
+record FieldError(String name, String code, String reason) {}

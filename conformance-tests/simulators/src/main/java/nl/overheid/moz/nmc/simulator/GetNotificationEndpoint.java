@@ -3,7 +3,6 @@ package nl.overheid.moz.nmc.simulator;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -27,22 +26,28 @@ final class GetNotificationEndpoint extends NotifyEndpoint {
     @Override
     ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now, NotifyNlSimulator.Service service) {
         String path = path(request);
-        Optional<UUID> id = path.startsWith(PREFIX)
-                ? NotifyFormats.parseUuid(path.substring(PREFIX.length()))
-                : Optional.empty();
+        Optional<UUID> id =
+                path.startsWith(PREFIX) ? NotifyFormats.parseUuid(path.substring(PREFIX.length())) : Optional.empty();
         if (id.isEmpty()) {
             return error(serveEvent, NotifyError.of(400, "ValidationError", "notification_id is not a valid UUID"));
         }
-        Optional<StoredNotification> found = simulation.store().find(id.get())
+        Optional<StoredNotification> found = simulation
+                .store()
+                .find(id.get())
                 .filter(notification -> notification.serviceId().toString().equals(service.serviceId()));
         if (found.isEmpty()) {
-            return json(serveEvent, 404, NotifyError.of(404, "NoResultFound", "No result found").toJson(),
+            return json(
+                    serveEvent,
+                    404,
+                    NotifyError.of(404, "NoResultFound", "No result found").toJson(),
                     "NoResultFound id=" + id.get());
         }
         StoredNotification notification = found.get();
-        return json(serveEvent, 200,
+        return json(
+                serveEvent,
+                200,
                 JsonText.write(NotifyJson.notification(notification, urlRoot(request), now)),
-                "id=" + notification.id() + " reference=" + notification.reference()
-                        + " status=" + notification.statusAt(now));
+                "id=" + notification.id() + " reference=" + notification.reference() + " status="
+                        + notification.statusAt(now));
     }
 }

@@ -20,8 +20,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -53,8 +53,10 @@ public final class InstantParties implements AutoCloseable {
     private final String callbackToken;
     private final Duration callbackDelay;
     private final Clock clock = Clock.systemUTC();
-    private final HttpClient callbacks = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-            .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    private final HttpClient callbacks = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .build();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "instant-parties-callbacks");
         thread.setDaemon(true);
@@ -129,28 +131,51 @@ public final class InstantParties implements AutoCloseable {
         try (exchange) {
             Instant now = clock.instant();
             if (!exchange.getRequestMethod().equals("POST")) {
-                answer(exchange, 405, NotifyError.of(405, "BadRequestError", "Method not allowed").toJson());
+                answer(
+                        exchange,
+                        405,
+                        NotifyError.of(405, "BadRequestError", "Method not allowed")
+                                .toJson());
                 return;
             }
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-            NotifyJwtVerifier.Checked checked = jwt.check(authorization == null ? HttpHeader.absent("Authorization")
-                    : new HttpHeader("Authorization", authorization), now);
+            NotifyJwtVerifier.Checked checked = jwt.check(
+                    authorization == null
+                            ? HttpHeader.absent("Authorization")
+                            : new HttpHeader("Authorization", authorization),
+                    now);
             if (checked.error() != null) {
                 answer(exchange, checked.error().statusCode(), checked.error().toJson());
                 return;
             }
             Optional<Map<String, Object>> body = JsonText.parseObject(read(exchange.getRequestBody()));
-            if (body.isEmpty() || !(body.get().get("email_address") instanceof String address)
+            if (body.isEmpty()
+                    || !(body.get().get("email_address") instanceof String address)
                     || !(body.get().get("template_id") instanceof String template)
                     || NotifyFormats.parseUuid(template).isEmpty()) {
-                answer(exchange, 400, NotifyError.of(400, "ValidationError",
-                        "email_address and template_id are required").toJson());
+                answer(
+                        exchange,
+                        400,
+                        NotifyError.of(400, "ValidationError", "email_address and template_id are required")
+                                .toJson());
                 return;
             }
-            StoredNotification notification = new StoredNotification(sequence.incrementAndGet(), UUID.randomUUID(),
-                    UUID.fromString(serviceId), (String) body.get().get("reference"), address, NotifyFormats.parseUuid(template).orElseThrow(),
-                    personalisation(body.get().get("personalisation")), null, SendEmailEndpoint.SUBJECT,
-                    "Benchmark", now, now, now, SimulatedRecipient.DELIVERED, "delivered");
+            StoredNotification notification = new StoredNotification(
+                    sequence.incrementAndGet(),
+                    UUID.randomUUID(),
+                    UUID.fromString(serviceId),
+                    (String) body.get().get("reference"),
+                    address,
+                    NotifyFormats.parseUuid(template).orElseThrow(),
+                    personalisation(body.get().get("personalisation")),
+                    null,
+                    SendEmailEndpoint.SUBJECT,
+                    "Benchmark",
+                    now,
+                    now,
+                    now,
+                    SimulatedRecipient.DELIVERED,
+                    "delivered");
             sendArrivals.add(now);
             answer(exchange, 201, NotifyJson.sendEmailResponse(notification, baseUrl(), serviceId));
             scheduler.schedule(() -> deliverReceipt(notification), callbackDelay.toNanos(), TimeUnit.NANOSECONDS);
@@ -158,9 +183,12 @@ public final class InstantParties implements AutoCloseable {
     }
 
     private void deliverReceipt(StoredNotification notification) {
-        HttpRequest request = HttpRequest.newBuilder(callbackUrl).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + callbackToken).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(NotifyJson.deliveryReceipt(notification))).build();
+        HttpRequest request = HttpRequest.newBuilder(callbackUrl)
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + callbackToken)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(NotifyJson.deliveryReceipt(notification)))
+                .build();
         callbacks.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
             if (failure == null && response.statusCode() / 100 == 2) {
                 callbacksDelivered.incrementAndGet();
@@ -175,13 +203,17 @@ public final class InstantParties implements AutoCloseable {
             read(exchange.getRequestBody());
             exchange.getResponseHeaders().add("API-Version", LdvSimulator.API_VERSION);
             ldvRecords.incrementAndGet();
-            answer(exchange, 201, JsonText.write(JsonText.object("id", UUID.randomUUID().toString())));
+            answer(
+                    exchange,
+                    201,
+                    JsonText.write(JsonText.object("id", UUID.randomUUID().toString())));
         }
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> personalisation(Object value) {
-        return value instanceof Map<?, ?> map ? Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, Object>) map))
+        return value instanceof Map<?, ?> map
+                ? Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, Object>) map))
                 : Map.of();
     }
 

@@ -1,7 +1,6 @@
 package nl.overheid.moz.nmc.simulator;
 
 import com.github.tomakehurst.wiremock.common.Json;
-
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -16,8 +15,7 @@ import java.util.UUID;
  */
 final class JsonText {
 
-    private JsonText() {
-    }
+    private JsonText() {}
 
     /**
      * An ordered JSON object from alternating keys and values; values may be {@code null}.

@@ -1,9 +1,14 @@
 package nl.overheid.moz.nmc.simulator;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -12,12 +17,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
 /**
  * A stand-in for the platform's LDV service (Logboek Dataverwerkingen) as the NMC writes to it
@@ -92,6 +91,7 @@ public final class LdvSimulator implements AutoCloseable {
 
     /** The contract's {@code info.version}, sent as {@code API-Version} on every response. */
     public static final String API_VERSION = "1.0.0";
+
     public static final String BASE_PATH = "/api/ldv/v1";
     public static final String RECORD_PATH = BASE_PATH + "/dataverwerkingen";
 
@@ -106,6 +106,7 @@ public final class LdvSimulator implements AutoCloseable {
 
     /** The development bearer token. Not a secret: local runs and tests only. */
     public static final String DEFAULT_BEARER_TOKEN = "dev-ldv-token";
+
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
     /** The port of {@link #main} when {@code LDV_SIM_PORT} is not set. */
     public static final int DEFAULT_STANDALONE_PORT = 8083;
@@ -117,8 +118,13 @@ public final class LdvSimulator implements AutoCloseable {
 
     private LdvSimulator(Config config) {
         this.config = config;
-        this.service = new ContractService(API_VERSION, PROBLEM_TYPE_BASE, config.bearerToken(), config.log(),
-                Clock.systemUTC(), new ContractService.CallJournal());
+        this.service = new ContractService(
+                API_VERSION,
+                PROBLEM_TYPE_BASE,
+                config.bearerToken(),
+                config.log(),
+                Clock.systemUTC(),
+                new ContractService.CallJournal());
         this.endpoint = new DataverwerkingEndpoint(service);
         this.server = new WireMockServer(WireMockConfiguration.options()
                 .port(config.port())
@@ -191,7 +197,10 @@ public final class LdvSimulator implements AutoCloseable {
 
     /** The {@code traceparent} headers of {@link #calls()} that carried one, in the same order. */
     public List<String> traceparents() {
-        return calls().stream().map(ReceivedCall::traceparent).filter(Objects::nonNull).toList();
+        return calls().stream()
+                .map(ReceivedCall::traceparent)
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     /**
@@ -229,12 +238,21 @@ public final class LdvSimulator implements AutoCloseable {
                 .willReturn(aResponse().withTransformers(RECORD_TRANSFORMER)));
         server.stubFor(any(urlPathEqualTo(RECORD_PATH))
                 .atPriority(FALLBACK_PRIORITY - 1)
-                .willReturn(Problems.response(API_VERSION, 405, PROBLEM_TYPE_BASE + "methode-niet-toegestaan",
-                        "Methode niet toegestaan.", "Dit pad kent alleen POST.").withHeader("Allow", "POST")));
+                .willReturn(Problems.response(
+                                API_VERSION,
+                                405,
+                                PROBLEM_TYPE_BASE + "methode-niet-toegestaan",
+                                "Methode niet toegestaan.",
+                                "Dit pad kent alleen POST.")
+                        .withHeader("Allow", "POST")));
         server.stubFor(any(anyUrl())
                 .atPriority(FALLBACK_PRIORITY)
-                .willReturn(Problems.response(API_VERSION, 404, PROBLEM_TYPE_BASE + "niet-gevonden",
-                        "Niet gevonden.", "Dit pad bestaat niet in de LDV-API.")));
+                .willReturn(Problems.response(
+                        API_VERSION,
+                        404,
+                        PROBLEM_TYPE_BASE + "niet-gevonden",
+                        "Niet gevonden.",
+                        "Dit pad bestaat niet in de LDV-API.")));
     }
 
     /**
@@ -259,8 +277,11 @@ public final class LdvSimulator implements AutoCloseable {
         }
         LdvSimulator simulator = start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(simulator::close, "ldv-sim-shutdown"));
-        config.log().accept("listening on " + simulator.baseUrl() + " (bind " + config.bindAddress() + "), "
-                + (config.bearerToken().equals(DEFAULT_BEARER_TOKEN) ? "default dev token" : "token from LDV_SIM_TOKEN"));
+        config.log()
+                .accept("listening on " + simulator.baseUrl() + " (bind " + config.bindAddress() + "), "
+                        + (config.bearerToken().equals(DEFAULT_BEARER_TOKEN)
+                                ? "default dev token"
+                                : "token from LDV_SIM_TOKEN"));
         new CountDownLatch(1).await();
     }
 
@@ -338,7 +359,11 @@ public final class LdvSimulator implements AutoCloseable {
         }
 
         public Builder toBuilder() {
-            return new Builder().port(port).bindAddress(bindAddress).bearerToken(bearerToken).log(log);
+            return new Builder()
+                    .port(port)
+                    .bindAddress(bindAddress)
+                    .bearerToken(bearerToken)
+                    .log(log);
         }
 
         /** Leaves the token out. */
@@ -352,10 +377,9 @@ public final class LdvSimulator implements AutoCloseable {
             private int port = 0;
             private String bindAddress = DEFAULT_BIND_ADDRESS;
             private String bearerToken = DEFAULT_BEARER_TOKEN;
-            private Consumer<String> log = line -> { };
+            private Consumer<String> log = line -> {};
 
-            private Builder() {
-            }
+            private Builder() {}
 
             public Builder port(int port) {
                 this.port = port;

@@ -3,7 +3,6 @@ package nl.overheid.moz.nmc.simulator;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -39,9 +38,22 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
 
     /** Notify's {@code NOTIFICATION_STATUS_TYPES} plus the letter statuses, in the order its message lists them. */
     static final List<String> STATUSES = List.of(
-            "cancelled", "created", "sending", "sent", "delivered", "pending", "failed", "technical-failure",
-            "temporary-failure", "permanent-failure", "pending-virus-check", "validation-failed",
-            "virus-scan-failed", "returned-letter", "accepted", "received");
+            "cancelled",
+            "created",
+            "sending",
+            "sent",
+            "delivered",
+            "pending",
+            "failed",
+            "technical-failure",
+            "temporary-failure",
+            "permanent-failure",
+            "pending-virus-check",
+            "validation-failed",
+            "virus-scan-failed",
+            "returned-letter",
+            "accepted",
+            "received");
 
     ListNotificationsEndpoint(Simulation simulation) {
         super(simulation, NotifyNlSimulator.LIST_NOTIFICATIONS_TRANSFORMER, "GET /v2/notifications");
@@ -74,13 +86,14 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
         }
 
         Set<String> wantedStatuses = substitute(statuses);
-        Predicate<StoredNotification> filter = notification ->
-                notification.serviceId().toString().equals(service.serviceId())
+        Predicate<StoredNotification> filter =
+                notification -> notification.serviceId().toString().equals(service.serviceId())
                         && (templateTypes.isEmpty() || templateTypes.contains("email"))
                         && (wantedStatuses.isEmpty() || wantedStatuses.contains(notification.statusAt(now)))
                         && (reference == null || reference.equals(notification.reference()));
-        List<StoredNotification> page =
-                simulation.store().page(filter, olderThan.orElse(null), simulation.config().pageSize());
+        List<StoredNotification> page = simulation
+                .store()
+                .page(filter, olderThan.orElse(null), simulation.config().pageSize());
 
         String root = urlRoot(request);
         Map<String, Object> links = JsonText.object("current", link(root, query, null));
@@ -88,9 +101,16 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
             links.put("next", link(root, query, page.getLast().id()));
         }
         String body = JsonText.write(JsonText.object(
-                "notifications", page.stream().map(notification -> NotifyJson.notification(notification, root, now)).toList(),
-                "links", links));
-        return json(serveEvent, 200, body,
+                "notifications",
+                page.stream()
+                        .map(notification -> NotifyJson.notification(notification, root, now))
+                        .toList(),
+                "links",
+                links));
+        return json(
+                serveEvent,
+                200,
+                body,
                 (reference == null ? "" : "reference=" + reference + " ") + "count=" + page.size());
     }
 
@@ -103,8 +123,13 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
         Set<String> wanted = new HashSet<>();
         for (String status : statuses) {
             switch (status) {
-                case "failed" -> wanted.addAll(List.of("technical-failure", "temporary-failure", "permanent-failure",
-                        "validation-failed", "virus-scan-failed"));
+                case "failed" ->
+                    wanted.addAll(List.of(
+                            "technical-failure",
+                            "temporary-failure",
+                            "permanent-failure",
+                            "validation-failed",
+                            "virus-scan-failed"));
                 case "accepted" -> wanted.addAll(List.of("created", "sending"));
                 case "received" -> wanted.add("delivered");
                 default -> wanted.add(status);
@@ -116,14 +141,15 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
     /** The request's own query (single-valued keys once, as Notify validates them), optionally paged on. */
     private static String link(String root, Map<String, List<String>> query, UUID olderThan) {
         Map<String, List<String>> parameters = new LinkedHashMap<>();
-        query.forEach((key, values) -> parameters.put(key,
-                key.equals("reference") || key.equals("older_than") ? List.of(values.getFirst()) : values));
+        query.forEach((key, values) -> parameters.put(
+                key, key.equals("reference") || key.equals("older_than") ? List.of(values.getFirst()) : values));
         if (olderThan != null) {
             parameters.put("older_than", List.of(olderThan.toString()));
         }
         StringJoiner joined = new StringJoiner("&", "?", "").setEmptyValue("");
-        parameters.forEach((key, values) -> values.forEach(value -> joined.add(
-                URLEncoder.encode(key, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8))));
+        parameters.forEach((key, values) ->
+                values.forEach(value -> joined.add(URLEncoder.encode(key, StandardCharsets.UTF_8) + "="
+                        + URLEncoder.encode(value, StandardCharsets.UTF_8))));
         return root + "/v2/notifications" + joined;
     }
 }

@@ -3,7 +3,6 @@ package nl.overheid.moz.nmc.simulator;
 import com.github.tomakehurst.wiremock.standalone.MappingsSource;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import com.github.tomakehurst.wiremock.stubbing.StubMappings;
-
 import java.util.List;
 import java.util.UUID;
 

@@ -65,7 +65,10 @@ final class NotificationStore {
             }
             candidates = bySequence.headMap(anchor.sequence(), false);
         }
-        return candidates.descendingMap().values().stream().filter(filter).limit(limit).toList();
+        return candidates.descendingMap().values().stream()
+                .filter(filter)
+                .limit(limit)
+                .toList();
     }
 
     void clear() {

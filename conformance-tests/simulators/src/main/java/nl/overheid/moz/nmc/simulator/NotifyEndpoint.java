@@ -7,7 +7,6 @@ import com.github.tomakehurst.wiremock.http.HttpHeaders;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -57,7 +56,8 @@ abstract class NotifyEndpoint implements ResponseDefinitionTransformerV2 {
         Request request = serveEvent.getRequest();
         Instant now = simulation.clock().instant();
         // The token's iat is checked against the real time: Notify's 30-second rule is about clocks that drift.
-        NotifyJwtVerifier.Checked checked = simulation.jwtVerifier().check(request.header("Authorization"), Instant.now());
+        NotifyJwtVerifier.Checked checked =
+                simulation.jwtVerifier().check(request.header("Authorization"), Instant.now());
         if (checked.error() != null) {
             return error(serveEvent, checked.error());
         }
@@ -65,8 +65,8 @@ abstract class NotifyEndpoint implements ResponseDefinitionTransformerV2 {
     }
 
     /** Answers an authenticated request, which acts for {@code service} (whose key signed it). */
-    abstract ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now,
-                                       NotifyNlSimulator.Service service);
+    abstract ResponseDefinition handle(
+            ServeEvent serveEvent, Request request, Instant now, NotifyNlSimulator.Service service);
 
     /** A JSON answer, logged as {@code <label> <status> <detail>}. */
     final ResponseDefinition json(ServeEvent serveEvent, int status, String body, String logDetail) {

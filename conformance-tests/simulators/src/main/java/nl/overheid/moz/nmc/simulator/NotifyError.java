@@ -31,7 +31,11 @@ record NotifyError(int statusCode, String error, List<String> messages) {
 
     String toJson() {
         return JsonText.write(JsonText.object(
-                "errors", messages.stream().map(message -> JsonText.object("error", error, "message", message)).toList(),
-                "status_code", statusCode));
+                "errors",
+                messages.stream()
+                        .map(message -> JsonText.object("error", error, "message", message))
+                        .toList(),
+                "status_code",
+                statusCode));
     }
 }

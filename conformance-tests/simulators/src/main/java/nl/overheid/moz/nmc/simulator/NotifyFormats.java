@@ -19,11 +19,10 @@ final class NotifyFormats {
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
     /** 32 hex digits, with or without the usual hyphens (Python's {@code uuid.UUID} accepts both). */
-    private static final Pattern UUID_TEXT = Pattern.compile(
-            "[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}");
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}");
 
-    private NotifyFormats() {
-    }
+    private NotifyFormats() {}
 
     /** Formats an instant the way Notify writes every timestamp in its API and callbacks. */
     static String timestamp(Instant instant) {
@@ -41,7 +40,6 @@ final class NotifyFormats {
         }
         String hex = text.replace("-", "");
         return Optional.of(new UUID(
-                Long.parseUnsignedLong(hex.substring(0, 16), 16),
-                Long.parseUnsignedLong(hex.substring(16), 16)));
+                Long.parseUnsignedLong(hex.substring(0, 16), 16), Long.parseUnsignedLong(hex.substring(16), 16)));
     }
 }

@@ -13,8 +13,7 @@ final class NotifyJson {
     /** The {@code from_email} of the simulated service ({@code <email_sender_local_part>@<Notify's domain>}). */
     static final String FROM_EMAIL = "nmc@simulator.notify";
 
-    private NotifyJson() {
-    }
+    private NotifyJson() {}
 
     /**
      * The 201 body of {@code POST /v2/notifications/email}
@@ -26,16 +25,21 @@ final class NotifyJson {
         return JsonText.write(JsonText.object(
                 "id", notification.id(),
                 "reference", notification.reference(),
-                "content", JsonText.object(
-                        "from_email", FROM_EMAIL,
-                        "body", notification.body(),
-                        "subject", notification.subject(),
-                        "one_click_unsubscribe_url", notification.oneClickUnsubscribeUrl()),
+                "content",
+                        JsonText.object(
+                                "from_email", FROM_EMAIL,
+                                "body", notification.body(),
+                                "subject", notification.subject(),
+                                "one_click_unsubscribe_url", notification.oneClickUnsubscribeUrl()),
                 "uri", urlRoot + "/v2/notifications/" + notification.id(),
-                "template", JsonText.object(
-                        "id", notification.templateId(),
-                        "version", StoredNotification.TEMPLATE_VERSION,
-                        "uri", urlRoot + "/services/" + serviceId + "/templates/" + notification.templateId()),
+                "template",
+                        JsonText.object(
+                                "id",
+                                notification.templateId(),
+                                "version",
+                                StoredNotification.TEMPLATE_VERSION,
+                                "uri",
+                                urlRoot + "/services/" + serviceId + "/templates/" + notification.templateId()),
                 "scheduled_for", null));
     }
 
@@ -45,36 +49,65 @@ final class NotifyJson {
      */
     static Map<String, Object> notification(StoredNotification notification, String urlRoot, Instant now) {
         return JsonText.object(
-                "id", notification.id(),
-                "reference", notification.reference(),
-                "email_address", notification.emailAddress(),
-                "phone_number", null,
-                "line_1", null,
-                "line_2", null,
-                "line_3", null,
-                "line_4", null,
-                "line_5", null,
-                "line_6", null,
-                "postcode", null,
-                "type", "email",
-                "status", notification.statusAt(now),
-                "template", JsonText.object(
-                        "id", notification.templateId(),
-                        "version", StoredNotification.TEMPLATE_VERSION,
-                        "uri", urlRoot + "/v2/template/" + notification.templateId()
-                                + "/version/" + StoredNotification.TEMPLATE_VERSION),
-                "body", notification.body(),
-                "subject", notification.subject(),
-                "created_at", notification.createdAt(),
-                "created_by_name", null,
-                "sent_at", notification.sentAt(),
-                "completed_at", notification.completedAtOrNull(now),
-                "scheduled_for", null,
-                "postage", null,
-                "one_click_unsubscribe_url", notification.oneClickUnsubscribeUrl(),
-                "is_cost_data_ready", true,
-                "cost_in_pounds", 0.0,
-                "cost_details", JsonText.object());
+                "id",
+                notification.id(),
+                "reference",
+                notification.reference(),
+                "email_address",
+                notification.emailAddress(),
+                "phone_number",
+                null,
+                "line_1",
+                null,
+                "line_2",
+                null,
+                "line_3",
+                null,
+                "line_4",
+                null,
+                "line_5",
+                null,
+                "line_6",
+                null,
+                "postcode",
+                null,
+                "type",
+                "email",
+                "status",
+                notification.statusAt(now),
+                "template",
+                JsonText.object(
+                        "id",
+                        notification.templateId(),
+                        "version",
+                        StoredNotification.TEMPLATE_VERSION,
+                        "uri",
+                        urlRoot + "/v2/template/" + notification.templateId() + "/version/"
+                                + StoredNotification.TEMPLATE_VERSION),
+                "body",
+                notification.body(),
+                "subject",
+                notification.subject(),
+                "created_at",
+                notification.createdAt(),
+                "created_by_name",
+                null,
+                "sent_at",
+                notification.sentAt(),
+                "completed_at",
+                notification.completedAtOrNull(now),
+                "scheduled_for",
+                null,
+                "postage",
+                null,
+                "one_click_unsubscribe_url",
+                notification.oneClickUnsubscribeUrl(),
+                "is_cost_data_ready",
+                true,
+                "cost_in_pounds",
+                0.0,
+                "cost_details",
+                JsonText.object());
     }
 
     /**

@@ -1,9 +1,6 @@
 package nl.overheid.moz.nmc.simulator;
 
 import com.github.tomakehurst.wiremock.http.HttpHeader;
-
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -13,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Notify's API authentication ({@code app/authentication/auth.py} with
@@ -67,8 +66,7 @@ final class NotifyJwtVerifier {
     }
 
     /** The outcome of a check: the service the request acts for, or the error Notify answers. */
-    record Checked(NotifyNlSimulator.Service service, NotifyError error) {
-    }
+    record Checked(NotifyNlSimulator.Service service, NotifyError error) {}
 
     /**
      * Checks the {@code Authorization} header of one request.
@@ -78,7 +76,9 @@ final class NotifyJwtVerifier {
      * @return the authenticated service, or the error Notify answers
      */
     Checked check(HttpHeader authorization, Instant now) {
-        if (authorization == null || !authorization.isPresent() || authorization.firstValue().isEmpty()) {
+        if (authorization == null
+                || !authorization.isPresent()
+                || authorization.firstValue().isEmpty()) {
             return deny(401, NO_TOKEN);
         }
         String header = authorization.firstValue();
@@ -140,7 +140,8 @@ final class NotifyJwtVerifier {
     }
 
     private static Optional<Map<String, Object>> decodeJson(String base64Url) {
-        return decodeBase64Url(base64Url).flatMap(bytes -> JsonText.parseObject(new String(bytes, StandardCharsets.UTF_8)));
+        return decodeBase64Url(base64Url)
+                .flatMap(bytes -> JsonText.parseObject(new String(bytes, StandardCharsets.UTF_8)));
     }
 
     private static Optional<byte[]> decodeBase64Url(String text) {

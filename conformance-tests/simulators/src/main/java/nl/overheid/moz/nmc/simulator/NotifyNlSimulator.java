@@ -1,8 +1,13 @@
 package nl.overheid.moz.nmc.simulator;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,12 +19,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 
 /**
  * A stand-in for NotifyNL (the Dutch fork of GOV.UK Notify) that speaks Notify's real v2 REST protocol and
@@ -131,12 +130,14 @@ public final class NotifyNlSimulator implements AutoCloseable {
     /** The fixed development key: {@code nmc_dev-<service id>-<secret>}. Not a secret: local runs and tests only. */
     public static final String DEFAULT_API_KEY =
             "nmc_dev-" + DEFAULT_SERVICE_ID + "-2f9c8b7a-6e5d-4c3b-a2f1-0e9d8c7b6a50";
+
     public static final String DEFAULT_CALLBACK_URL = "http://localhost:8080/api/nmc/v1/notifynl-callback";
     public static final String DEFAULT_CALLBACK_TOKEN = "dev-callback-token";
     public static final Duration DEFAULT_CALLBACK_DELAY = Duration.ofMillis(300);
     public static final Duration DEFAULT_CALLBACK_RETRY_INTERVAL = Duration.ofSeconds(1);
     /** Notify's {@code API_PAGE_SIZE}. */
     public static final int DEFAULT_PAGE_SIZE = 250;
+
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
     /** The port of {@link #main} when {@code NOTIFYNL_SIM_PORT} is not set. */
     public static final int DEFAULT_STANDALONE_PORT = 8081;
@@ -153,8 +154,12 @@ public final class NotifyNlSimulator implements AutoCloseable {
         this.simulation = new Simulation(
                 config,
                 new NotificationStore(),
-                new CallbackSender(config.callbackUrl(), serviceId -> config.service(serviceId).callbackBearerToken(),
-                        config.callbackRetryInterval(), clock, config.log()),
+                new CallbackSender(
+                        config.callbackUrl(),
+                        serviceId -> config.service(serviceId).callbackBearerToken(),
+                        config.callbackRetryInterval(),
+                        clock,
+                        config.log()),
                 new NotifyJwtVerifier(config.services()),
                 clock);
         this.server = new WireMockServer(WireMockConfiguration.options()
@@ -223,7 +228,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
     /** Every accepted notification, oldest first, with the status it has now. */
     public List<SentNotification> sentNotifications() {
         Instant now = simulation.clock().instant();
-        return simulation.store().all().stream().map(notification -> SentNotification.of(notification, now)).toList();
+        return simulation.store().all().stream()
+                .map(notification -> SentNotification.of(notification, now))
+                .toList();
     }
 
     /** One accepted notification by its NotifyNL id. */
@@ -267,9 +274,12 @@ public final class NotifyNlSimulator implements AutoCloseable {
      */
     public void laterOutcome(UUID notifyId, String status) {
         requireOutcome(status);
-        StoredNotification notification = simulation.store().find(notifyId)
+        StoredNotification notification = simulation
+                .store()
+                .find(notifyId)
                 .orElseThrow(() -> new IllegalArgumentException("no notification " + notifyId));
-        StoredNotification later = notification.withOutcome(status, simulation.clock().instant());
+        StoredNotification later =
+                notification.withOutcome(status, simulation.clock().instant());
         simulation.store().replace(later);
         simulation.log("later outcome id=" + notifyId + " status=" + status);
         simulation.callbacks().schedule(later, Duration.ZERO);
@@ -286,9 +296,14 @@ public final class NotifyNlSimulator implements AutoCloseable {
     /** {@link #duplicate(UUID, String)}; {@code sendCallback} false: its receipt was lost (all tries failed). */
     public UUID duplicate(UUID notifyId, String status, boolean sendCallback) {
         requireOutcome(status);
-        StoredNotification original = simulation.store().find(notifyId)
+        StoredNotification original = simulation
+                .store()
+                .find(notifyId)
                 .orElseThrow(() -> new IllegalArgumentException("no notification " + notifyId));
-        StoredNotification copy = original.duplicate(simulation.store().nextSequence(), UUID.randomUUID(), status,
+        StoredNotification copy = original.duplicate(
+                simulation.store().nextSequence(),
+                UUID.randomUUID(),
+                status,
                 simulation.clock().instant());
         simulation.store().add(copy);
         simulation.log("duplicate id=" + copy.id() + " of id=" + notifyId + " status=" + status);
@@ -305,7 +320,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
     }
 
     private static void requireOutcome(String status) {
-        if (!List.of("delivered", "permanent-failure", "temporary-failure", "technical-failure").contains(status)) {
+        if (!List.of("delivered", "permanent-failure", "temporary-failure", "technical-failure")
+                .contains(status)) {
             throw new IllegalArgumentException("not a final Notify status: " + status);
         }
     }
@@ -370,15 +386,16 @@ public final class NotifyNlSimulator implements AutoCloseable {
                     .callbackBearerToken(fromEnv("NOTIFYNL_SIM_CALLBACK_TOKEN", DEFAULT_CALLBACK_TOKEN))
                     .apiKey(fromEnv("NOTIFYNL_SIM_API_KEY", DEFAULT_API_KEY))
                     .templateIds(uuidsFromEnv("NOTIFYNL_SIM_TEMPLATES"))
-                    .callbackDelay(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_DELAY_MS",
-                            (int) DEFAULT_CALLBACK_DELAY.toMillis())))
-                    .callbackRetryInterval(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS",
-                            (int) DEFAULT_CALLBACK_RETRY_INTERVAL.toMillis())))
+                    .callbackDelay(Duration.ofMillis(
+                            intFromEnv("NOTIFYNL_SIM_CALLBACK_DELAY_MS", (int) DEFAULT_CALLBACK_DELAY.toMillis())))
+                    .callbackRetryInterval(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS", (int)
+                            DEFAULT_CALLBACK_RETRY_INTERVAL.toMillis())))
                     .log(NotifyNlSimulator::printLine)
                     .build();
             Config.Builder more = config.toBuilder();
             for (int n = 2; fromEnv("NOTIFYNL_SIM_API_KEY_" + n, null) != null; n++) {
-                more.addService(new Service(fromEnv("NOTIFYNL_SIM_API_KEY_" + n, null),
+                more.addService(new Service(
+                        fromEnv("NOTIFYNL_SIM_API_KEY_" + n, null),
                         fromEnv("NOTIFYNL_SIM_CALLBACK_TOKEN_" + n, config.callbackBearerToken()),
                         uuidsFromEnv("NOTIFYNL_SIM_TEMPLATES_" + n)));
             }
@@ -391,10 +408,16 @@ public final class NotifyNlSimulator implements AutoCloseable {
         NotifyNlSimulator simulator = start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(simulator::close, "notifynl-sim-shutdown"));
         printLine("NotifyNL simulator listening on " + simulator.baseUrl()
-                + " (bind " + config.bindAddress() + "), services " + config.services().stream()
-                        .map(service -> service.serviceId() + " (" + service.templateIds().size() + " templates)").toList()
-                + (config.apiKey().equals(DEFAULT_API_KEY) ? ", default dev API key" : ", API key from NOTIFYNL_SIM_API_KEY")
-                + ", callbacks to " + config.callbackUrl() + " after " + config.callbackDelay().toMillis() + " ms");
+                + " (bind " + config.bindAddress() + "), services "
+                + config.services().stream()
+                        .map(service -> service.serviceId() + " ("
+                                + service.templateIds().size() + " templates)")
+                        .toList()
+                + (config.apiKey().equals(DEFAULT_API_KEY)
+                        ? ", default dev API key"
+                        : ", API key from NOTIFYNL_SIM_API_KEY")
+                + ", callbacks to " + config.callbackUrl() + " after "
+                + config.callbackDelay().toMillis() + " ms");
         new CountDownLatch(1).await();
     }
 
@@ -414,8 +437,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
         }
         java.util.Set<UUID> ids = new java.util.LinkedHashSet<>();
         for (String id : value.split(",")) {
-            ids.add(NotifyFormats.parseUuid(id.strip()).orElseThrow(
-                    () -> new IllegalArgumentException(name + " must list template ids (UUIDs), comma-separated")));
+            ids.add(NotifyFormats.parseUuid(id.strip())
+                    .orElseThrow(() ->
+                            new IllegalArgumentException(name + " must list template ids (UUIDs), comma-separated")));
         }
         return ids;
     }
@@ -455,10 +479,16 @@ public final class NotifyNlSimulator implements AutoCloseable {
             Instant completedAt) {
 
         static SentNotification of(StoredNotification notification, Instant now) {
-            return new SentNotification(notification.id(), notification.serviceId(), notification.reference(),
+            return new SentNotification(
+                    notification.id(),
+                    notification.serviceId(),
+                    notification.reference(),
                     notification.emailAddress(),
-                    notification.templateId(), notification.personalisation(), notification.statusAt(now),
-                    notification.createdAt(), notification.completedAtOrNull(now));
+                    notification.templateId(),
+                    notification.personalisation(),
+                    notification.statusAt(now),
+                    notification.createdAt(),
+                    notification.completedAtOrNull(now));
         }
 
         @Override
@@ -485,9 +515,11 @@ public final class NotifyNlSimulator implements AutoCloseable {
 
         public Service {
             Objects.requireNonNull(apiKey, "apiKey");
-            if (apiKey.length() < MIN_API_KEY_LENGTH || apiKey.charAt(apiKey.length() - 37) != '-'
+            if (apiKey.length() < MIN_API_KEY_LENGTH
+                    || apiKey.charAt(apiKey.length() - 37) != '-'
                     || apiKey.charAt(apiKey.length() - 74) != '-'
-                    || NotifyFormats.parseUuid(apiKey.substring(apiKey.length() - 73, apiKey.length() - 37)).isEmpty()) {
+                    || NotifyFormats.parseUuid(apiKey.substring(apiKey.length() - 73, apiKey.length() - 37))
+                            .isEmpty()) {
                 throw new IllegalArgumentException(
                         "apiKey must look like {keyname}-{serviceId (uuid)}-{secret (36 characters)}");
             }
@@ -560,7 +592,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 }
             }
             if (callbackUrl != null) {
-                services.forEach(service -> Objects.requireNonNull(service.callbackBearerToken(), "callbackBearerToken"));
+                services.forEach(
+                        service -> Objects.requireNonNull(service.callbackBearerToken(), "callbackBearerToken"));
                 if (!"http".equals(callbackUrl.getScheme()) && !"https".equals(callbackUrl.getScheme())) {
                     throw new IllegalArgumentException("callbackUrl must be http(s), got " + callbackUrl);
                 }
@@ -585,10 +618,17 @@ public final class NotifyNlSimulator implements AutoCloseable {
 
         public Builder toBuilder() {
             Builder builder = new Builder()
-                    .port(port).bindAddress(bindAddress).callbackUrl(callbackUrl)
-                    .callbackBearerToken(callbackBearerToken()).apiKey(apiKey())
-                    .templateIds(services.getFirst().templateIds()).callbackDelay(callbackDelay)
-                    .callbackRetryInterval(callbackRetryInterval).pageSize(pageSize).log(log).clock(clock);
+                    .port(port)
+                    .bindAddress(bindAddress)
+                    .callbackUrl(callbackUrl)
+                    .callbackBearerToken(callbackBearerToken())
+                    .apiKey(apiKey())
+                    .templateIds(services.getFirst().templateIds())
+                    .callbackDelay(callbackDelay)
+                    .callbackRetryInterval(callbackRetryInterval)
+                    .pageSize(pageSize)
+                    .log(log)
+                    .clock(clock);
             services.stream().skip(1).forEach(builder::addService);
             return builder;
         }
@@ -610,7 +650,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
 
         /** The service with this id. */
         Service service(UUID serviceId) {
-            return services.stream().filter(service -> service.serviceId().equals(serviceId.toString())).findFirst()
+            return services.stream()
+                    .filter(service -> service.serviceId().equals(serviceId.toString()))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no service " + serviceId));
         }
 
@@ -641,11 +683,10 @@ public final class NotifyNlSimulator implements AutoCloseable {
             private Duration callbackDelay = DEFAULT_CALLBACK_DELAY;
             private Duration callbackRetryInterval = DEFAULT_CALLBACK_RETRY_INTERVAL;
             private int pageSize = DEFAULT_PAGE_SIZE;
-            private Consumer<String> log = line -> { };
+            private Consumer<String> log = line -> {};
             private Clock clock = Clock.systemUTC();
 
-            private Builder() {
-            }
+            private Builder() {}
 
             public Builder port(int port) {
                 this.port = port;
@@ -717,8 +758,16 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 List<Service> services = new java.util.ArrayList<>();
                 services.add(new Service(apiKey, callbackBearerToken, templateIds));
                 services.addAll(moreServices);
-                return new Config(port, bindAddress, callbackUrl, services, callbackDelay, callbackRetryInterval,
-                        pageSize, log, clock);
+                return new Config(
+                        port,
+                        bindAddress,
+                        callbackUrl,
+                        services,
+                        callbackDelay,
+                        callbackRetryInterval,
+                        pageSize,
+                        log,
+                        clock);
             }
         }
     }

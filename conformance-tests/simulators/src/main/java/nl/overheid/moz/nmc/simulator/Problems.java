@@ -1,10 +1,9 @@
 package nl.overheid.moz.nmc.simulator;
 
-import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-
-import java.util.List;
-
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import java.util.List;
 
 /**
  * RFC 9457 problem details as the Profielservice and LDV contracts declare them:
@@ -16,16 +15,18 @@ final class Problems {
     static final String PROBLEM_JSON = "application/problem+json";
     static final String ABOUT_BLANK = "about:blank";
 
-    private Problems() {
-    }
+    private Problems() {}
 
     /** The problem document; {@code errors} is left out when empty. */
     static String json(String type, String title, int status, String detail, List<FieldError> errors) {
         var document = JsonText.object("type", type, "title", title, "status", status, "detail", detail);
         if (!errors.isEmpty()) {
-            document.put("errors", errors.stream()
-                    .map(error -> JsonText.object("name", error.name(), "code", error.code(), "reason", error.reason()))
-                    .toList());
+            document.put(
+                    "errors",
+                    errors.stream()
+                            .map(error -> JsonText.object(
+                                    "name", error.name(), "code", error.code(), "reason", error.reason()))
+                            .toList());
         }
         return JsonText.write(document);
     }

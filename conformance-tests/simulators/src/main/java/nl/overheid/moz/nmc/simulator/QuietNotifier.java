@@ -1,7 +1,6 @@
 package nl.overheid.moz.nmc.simulator;
 
 import com.github.tomakehurst.wiremock.common.Notifier;
-
 import java.util.function.Consumer;
 
 /**
@@ -36,7 +35,10 @@ final class QuietNotifier implements Notifier {
         if (message == null) {
             return "";
         }
-        return message.lines().map(String::strip).filter(line -> !line.isEmpty()).findFirst()
+        return message.lines()
+                .map(String::strip)
+                .filter(line -> !line.isEmpty())
+                .findFirst()
                 .map(line -> line.length() > 200 ? line.substring(0, 200) + "…" : line)
                 .orElse("");
     }

@@ -14,5 +14,4 @@ import java.time.Instant;
  * @param status      the simulator's HTTP status
  * @param receivedAt  the simulator's wall clock ({@code Clock.systemUTC()}) when the request reached it
  */
-public record ReceivedCall(String operation, String traceparent, int status, Instant receivedAt) {
-}
+public record ReceivedCall(String operation, String traceparent, int status, Instant receivedAt) {}

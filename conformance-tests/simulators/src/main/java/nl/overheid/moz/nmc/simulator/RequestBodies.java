@@ -3,7 +3,6 @@ package nl.overheid.moz.nmc.simulator;
 import com.github.tomakehurst.wiremock.common.Json;
 import com.github.tomakehurst.wiremock.http.HttpHeader;
 import com.github.tomakehurst.wiremock.http.Request;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,25 +16,21 @@ import java.util.Map;
  */
 final class RequestBodies {
 
-    private RequestBodies() {
-    }
+    private RequestBodies() {}
 
     /** The parsed body, or the errors that stop it from being read. */
-    sealed interface Parsed {
-    }
+    sealed interface Parsed {}
 
     /** A JSON value: {@link Map}, {@link List}, {@link String}, {@link Number}, {@link Boolean} or null. */
-    record Value(Object value) implements Parsed {
-    }
+    record Value(Object value) implements Parsed {}
 
-    record Unreadable(List<FieldError> errors) implements Parsed {
-    }
+    record Unreadable(List<FieldError> errors) implements Parsed {}
 
     static Parsed read(Request request) {
         HttpHeader contentType = request.header("Content-Type");
         if (contentType.isPresent() && !isJson(contentType.firstValue())) {
-            return new Unreadable(List.of(
-                    new FieldError("Content-Type", "mediaType", "Het verzoek moet application/json zijn.")));
+            return new Unreadable(
+                    List.of(new FieldError("Content-Type", "mediaType", "Het verzoek moet application/json zijn.")));
         }
         String text = request.getBodyAsString();
         if (text == null || text.isBlank()) {

@@ -3,7 +3,6 @@ package nl.overheid.moz.nmc.simulator;
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,9 +42,8 @@ final class SendEmailEndpoint extends NotifyEndpoint {
     @Override
     ResponseDefinition handle(ServeEvent serveEvent, Request request, Instant now, NotifyNlSimulator.Service service) {
         String text = request.getBodyAsString();
-        Optional<Map<String, Object>> parsed = text == null || text.isBlank()
-                ? Optional.of(Map.of())
-                : JsonText.parseObject(text);
+        Optional<Map<String, Object>> parsed =
+                text == null || text.isBlank() ? Optional.of(Map.of()) : JsonText.parseObject(text);
         if (parsed.isEmpty()) {
             return error(serveEvent, NotifyError.of(400, "BadRequestError", "Invalid JSON supplied in POST data"));
         }
@@ -56,10 +54,15 @@ final class SendEmailEndpoint extends NotifyEndpoint {
         }
 
         String emailAddress = (String) body.get("email_address");
-        UUID templateId = NotifyFormats.parseUuid((String) body.get("template_id")).orElseThrow();
+        UUID templateId =
+                NotifyFormats.parseUuid((String) body.get("template_id")).orElseThrow();
         if (!hasTemplate(service, templateId)) {
-            return json(serveEvent, 400, NotifyError.of(400, "BadRequestError", NotifyNlSimulator.TEMPLATE_NOT_FOUND)
-                    .toJson(), "BadRequestError template_id=" + templateId + " service=" + service.serviceId());
+            return json(
+                    serveEvent,
+                    400,
+                    NotifyError.of(400, "BadRequestError", NotifyNlSimulator.TEMPLATE_NOT_FOUND)
+                            .toJson(),
+                    "BadRequestError template_id=" + templateId + " service=" + service.serviceId());
         }
         Map<String, Object> personalisation = personalisation(body.get("personalisation"));
         SimulatedRecipient recipient = SimulatedRecipient.forAddress(emailAddress);
@@ -89,7 +92,9 @@ final class SendEmailEndpoint extends NotifyEndpoint {
                 + " reference=" + notification.reference()
                 + " status=" + notification.statusAt(now)
                 + (recipient.sendsCallback() ? "" : " (simulated send-path failure: technical-failure, no callback)");
-        return json(serveEvent, 201,
+        return json(
+                serveEvent,
+                201,
                 NotifyJson.sendEmailResponse(notification, urlRoot(request), service.serviceId()),
                 logDetail);
     }
@@ -99,7 +104,8 @@ final class SendEmailEndpoint extends NotifyEndpoint {
         if (!service.templateIds().isEmpty()) {
             return service.templateIds().contains(templateId);
         }
-        return simulation.config().services().stream().noneMatch(other -> other.templateIds().contains(templateId));
+        return simulation.config().services().stream()
+                .noneMatch(other -> other.templateIds().contains(templateId));
     }
 
     /** Notify's schema checks, in its message wording (quotes removed, property name first). */
@@ -129,7 +135,8 @@ final class SendEmailEndpoint extends NotifyEndpoint {
 
     private static void requireUuid(Map<String, Object> body, String property, List<String> problems) {
         if (body.containsKey(property)
-                && !(body.get(property) instanceof String text && NotifyFormats.parseUuid(text).isPresent())) {
+                && !(body.get(property) instanceof String text
+                        && NotifyFormats.parseUuid(text).isPresent())) {
             problems.add(property + " is not a valid UUID");
         }
     }
@@ -143,9 +150,7 @@ final class SendEmailEndpoint extends NotifyEndpoint {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> personalisation(Object value) {
-        return value == null
-                ? Map.of()
-                : Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, Object>) value));
+        return value == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>((Map<String, Object>) value));
     }
 
     /** The "rendered template": one {@code key: value} line per personalisation field. */

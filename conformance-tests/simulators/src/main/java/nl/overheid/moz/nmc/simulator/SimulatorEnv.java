@@ -6,8 +6,7 @@ import java.util.function.Consumer;
 /** Environment settings and stdout logging for the simulators' {@code main} methods. */
 final class SimulatorEnv {
 
-    private SimulatorEnv() {
-    }
+    private SimulatorEnv() {}
 
     /** The variable's stripped value, or {@code fallback} when it is unset or blank. */
     static String fromEnv(String name, String fallback) {

@@ -53,19 +53,47 @@ record StoredNotification(
 
     /** The same e-mail with a later outcome, final from {@code at} (a late bounce or delivery report). */
     StoredNotification withOutcome(String status, Instant at) {
-        return new StoredNotification(sequence, id, serviceId, reference, emailAddress, templateId, personalisation,
-                oneClickUnsubscribeUrl, subject, body, createdAt, sentAt == null ? at : sentAt, at, recipient, status);
+        return new StoredNotification(
+                sequence,
+                id,
+                serviceId,
+                reference,
+                emailAddress,
+                templateId,
+                personalisation,
+                oneClickUnsubscribeUrl,
+                subject,
+                body,
+                createdAt,
+                sentAt == null ? at : sentAt,
+                at,
+                recipient,
+                status);
     }
 
     /** A second notification of the same e-mail (same reference, recipient and content), final in {@code status}. */
     StoredNotification duplicate(long newSequence, UUID newId, String status, Instant at) {
-        return new StoredNotification(newSequence, newId, serviceId, reference, emailAddress, templateId,
-                personalisation, oneClickUnsubscribeUrl, subject, body, at, at, at, recipient, status);
+        return new StoredNotification(
+                newSequence,
+                newId,
+                serviceId,
+                reference,
+                emailAddress,
+                templateId,
+                personalisation,
+                oneClickUnsubscribeUrl,
+                subject,
+                body,
+                at,
+                at,
+                at,
+                recipient,
+                status);
     }
 
     @Override
     public String toString() {
-        return "StoredNotification[id=" + id + ", serviceId=" + serviceId + ", reference=" + reference + ", recipient=" + recipient
-                + ", status=" + finalStatus + "]";
+        return "StoredNotification[id=" + id + ", serviceId=" + serviceId + ", reference=" + reference + ", recipient="
+                + recipient + ", status=" + finalStatus + "]";
     }
 }

@@ -31,7 +31,8 @@ final class KeptAliveConnection implements AutoCloseable {
     int post(String path, Map<String, String> headers, String body) throws IOException {
         byte[] content = body.getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        headers.forEach(
+                (name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         head.append("Content-Length: ").append(content.length).append("\r\n\r\n");
         out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
         out.write(content);
@@ -49,7 +50,8 @@ final class KeptAliveConnection implements AutoCloseable {
             }
         }
         if (chunked) {
-            for (int size = Integer.parseInt(line().split(";")[0].strip(), 16); size > 0;
+            for (int size = Integer.parseInt(line().split(";")[0].strip(), 16);
+                    size > 0;
                     size = Integer.parseInt(line().split(";")[0].strip(), 16)) {
                 in.readNBytes(size);
                 line();

@@ -38,8 +38,14 @@ class LdvSimulatorTest {
     private static final String TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
     private static final String TRACEPARENT = "00-" + TRACE_ID + "-b7ad6b7169203331-01";
     /** Pseudonym-like and personal-looking values these tests send: none may reach a log line. */
-    private static final List<String> NOT_IN_LOGS = List.of("12345670", "info@voorbeeldbedrijf.nl", "@",
-            "nmc.notifynl.email-versturen", "dpl.core", "verwerkingsactiviteiten", "c2VjcmV0LXBzZXVkb255bQ");
+    private static final List<String> NOT_IN_LOGS = List.of(
+            "12345670",
+            "info@voorbeeldbedrijf.nl",
+            "@",
+            "nmc.notifynl.email-versturen",
+            "dpl.core",
+            "verwerkingsactiviteiten",
+            "c2VjcmV0LXBzZXVkb255bQ");
 
     private static final List<String> LOG = new CopyOnWriteArrayList<>();
     private static LdvSimulator sim;
@@ -73,7 +79,8 @@ class LdvSimulatorTest {
         Instant after = Instant.now();
 
         assertThat(response.status()).as(response.body()).isEqualTo(201);
-        assertThat(response.header("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        assertThat(response.header("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
         assertThat(response.json().path("id").asText()).isEqualTo(TRACE_ID + "-b7ad6b7169203331");
         assertThat(sim.records()).singleElement().satisfies(stored -> {
             assertThat(stored.traceId()).isEqualTo(TRACE_ID);
@@ -84,10 +91,13 @@ class LdvSimulatorTest {
             assertThat(stored.startTime()).isEqualTo(Instant.parse("2026-12-01T09:31:05.123Z"));
             assertThat(stored.endTime()).isEqualTo(Instant.parse("2026-12-01T08:31:05.123456789Z"));
             assertThat(stored.statusCode()).isEqualTo("STATUS_CODE_OK");
-            assertThat(stored.attributes()).containsExactly(
-                    Map.entry("dpl.core.processing_activity_id", "https://register.example.nl/verwerkingsactiviteiten/notificeren"),
-                    Map.entry("dpl.core.data_subject_id", "c2VjcmV0LXBzZXVkb255bQ"),
-                    Map.entry("dpl.core.data_subject_id_type", "kvk-hmac"));
+            assertThat(stored.attributes())
+                    .containsExactly(
+                            Map.entry(
+                                    "dpl.core.processing_activity_id",
+                                    "https://register.example.nl/verwerkingsactiviteiten/notificeren"),
+                            Map.entry("dpl.core.data_subject_id", "c2VjcmV0LXBzZXVkb255bQ"),
+                            Map.entry("dpl.core.data_subject_id_type", "kvk-hmac"));
             assertThat(stored.acknowledgedAt()).isBetween(before, after);
             assertThat(stored.traceparent()).isEqualTo(TRACEPARENT);
         });
@@ -118,9 +128,13 @@ class LdvSimulatorTest {
 
         assertThat(one.status()).isEqualTo(201);
         assertThat(two.status()).isEqualTo(201);
-        assertThat(two.json().path("id").asText()).isEqualTo(one.json().path("id").asText());
-        assertThat(sim.records()).singleElement().extracting(LdvSimulator.Record::name)
-                .as("the first one stays").isEqualTo("nmc.notifynl.email-versturen");
+        assertThat(two.json().path("id").asText())
+                .isEqualTo(one.json().path("id").asText());
+        assertThat(sim.records())
+                .singleElement()
+                .extracting(LdvSimulator.Record::name)
+                .as("the first one stays")
+                .isEqualTo("nmc.notifynl.email-versturen");
         assertThat(sim.acknowledgements()).isEqualTo(2);
     }
 
@@ -133,7 +147,8 @@ class LdvSimulatorTest {
         record(TRACEPARENT, record("0000000000000003"));
 
         assertThat(sim.records()).extracting(LdvSimulator.Record::spanId).containsExactlyElementsOf(spans);
-        List<Instant> acknowledged = sim.records().stream().map(LdvSimulator.Record::acknowledgedAt).toList();
+        List<Instant> acknowledged =
+                sim.records().stream().map(LdvSimulator.Record::acknowledgedAt).toList();
         assertThat(acknowledged).isSorted();
     }
 
@@ -148,17 +163,22 @@ class LdvSimulatorTest {
                         .send();
             }
             List<LoggedRequest> lookups = profielservice.wireMock().getAllServeEvents().stream()
-                    .map(event -> event.getRequest()).sorted(java.util.Comparator.comparing(LoggedRequest::getLoggedDate)).toList();
+                    .map(event -> event.getRequest())
+                    .sorted(java.util.Comparator.comparing(LoggedRequest::getLoggedDate))
+                    .toList();
             List<LdvSimulator.Record> records = sim.records();
 
             assertThat(lookups).hasSize(20);
             for (int i = 0; i < 20; i++) {
                 Instant lookupArrived = lookups.get(i).getLoggedDate().toInstant();
                 assertThat(records.get(i).acknowledgedNoLaterThan(lookupArrived))
-                        .as("record %d acknowledged at %s, lookup logged at %s", i, records.get(i).acknowledgedAt(), lookupArrived)
+                        .as(
+                                "record %d acknowledged at %s, lookup logged at %s",
+                                i, records.get(i).acknowledgedAt(), lookupArrived)
                         .isTrue();
                 if (i + 1 < 20) {
-                    assertThat(records.get(i + 1).acknowledgedAt()).as("the next record came after this lookup")
+                    assertThat(records.get(i + 1).acknowledgedAt())
+                            .as("the next record came after this lookup")
                             .isAfterOrEqualTo(lookupArrived);
                 }
             }
@@ -180,17 +200,28 @@ class LdvSimulatorTest {
         everythingWrong.put("kvk", "12345670");
 
         Map<String, Object> wrongItems = record("b7ad6b7169203331");
-        wrongItems.put("attributes", List.of(
-                Map.of("key", "dpl.core.data_subject_id"),
-                Map.of("key", "", "value", "x", "type", "string"),
-                "dpl.core.data_subject_id=12345670"));
-        wrongItems.put("resource", Map.of("attributes", IntStream.range(0, 21)
-                .mapToObj(i -> Map.of("key", "k" + i, "value", "v")).toList()));
+        wrongItems.put(
+                "attributes",
+                List.of(
+                        Map.of("key", "dpl.core.data_subject_id"),
+                        Map.of("key", "", "value", "x", "type", "string"),
+                        "dpl.core.data_subject_id=12345670"));
+        wrongItems.put(
+                "resource",
+                Map.of(
+                        "attributes",
+                        IntStream.range(0, 21)
+                                .mapToObj(i -> Map.of("key", "k" + i, "value", "v"))
+                                .toList()));
 
         Map<String, Object> tooLong = record("b7ad6b7169203331");
         tooLong.put("name", "n".repeat(201));
-        tooLong.put("attributes", IntStream.range(0, 51)
-                .mapToObj(i -> Map.of("key", "k".repeat(i == 0 ? 201 : 1), "value", i == 1 ? "v".repeat(2001) : "v")).toList());
+        tooLong.put(
+                "attributes",
+                IntStream.range(0, 51)
+                        .mapToObj(i ->
+                                Map.of("key", "k".repeat(i == 0 ? 201 : 1), "value", i == 1 ? "v".repeat(2001) : "v"))
+                        .toList());
         tooLong.put("resource", Map.of("service.name", "nmc"));
 
         Map<String, Object> wrongTypes = record("b7ad6b7169203331");
@@ -204,42 +235,82 @@ class LdvSimulatorTest {
         impossibleDates.put("end_time", "2026-12-01T25:31:05+01:00");
 
         return Stream.of(
-                Arguments.of(Map.of(), List.of(List.of("/trace_id", "required"), List.of("/span_id", "required"),
-                        List.of("/name", "required"), List.of("/start_time", "required"), List.of("/end_time", "required"),
-                        List.of("/status_code", "required"), List.of("/attributes", "required"))),
-                Arguments.of(everythingWrong, List.of(List.of("/trace_id", "pattern"), List.of("/span_id", "pattern"),
-                        List.of("/parent_span_id", "pattern"), List.of("/name", "minLength"),
-                        List.of("/start_time", "format"), List.of("/end_time", "format"), List.of("/status_code", "enum"),
-                        List.of("/attributes", "minItems"), List.of("/kvk", "additionalProperties"))),
-                Arguments.of(wrongItems, List.of(List.of("/attributes/0/value", "required"),
-                        List.of("/attributes/1/key", "minLength"), List.of("/attributes/1/type", "additionalProperties"),
-                        List.of("/attributes/2", "type"), List.of("/resource/attributes", "maxItems"))),
-                Arguments.of(tooLong, List.of(List.of("/name", "maxLength"), List.of("/attributes", "maxItems"),
-                        List.of("/attributes/0/key", "maxLength"), List.of("/attributes/1/value", "maxLength"),
-                        List.of("/resource/attributes", "required"))),
-                Arguments.of(wrongTypes, List.of(List.of("/trace_id", "type"), List.of("/start_time", "type"),
-                        List.of("/attributes", "type"), List.of("/resource", "type"))),
-                Arguments.of(impossibleDates, List.of(List.of("/start_time", "format"), List.of("/end_time", "format"))));
+                Arguments.of(
+                        Map.of(),
+                        List.of(
+                                List.of("/trace_id", "required"),
+                                List.of("/span_id", "required"),
+                                List.of("/name", "required"),
+                                List.of("/start_time", "required"),
+                                List.of("/end_time", "required"),
+                                List.of("/status_code", "required"),
+                                List.of("/attributes", "required"))),
+                Arguments.of(
+                        everythingWrong,
+                        List.of(
+                                List.of("/trace_id", "pattern"),
+                                List.of("/span_id", "pattern"),
+                                List.of("/parent_span_id", "pattern"),
+                                List.of("/name", "minLength"),
+                                List.of("/start_time", "format"),
+                                List.of("/end_time", "format"),
+                                List.of("/status_code", "enum"),
+                                List.of("/attributes", "minItems"),
+                                List.of("/kvk", "additionalProperties"))),
+                Arguments.of(
+                        wrongItems,
+                        List.of(
+                                List.of("/attributes/0/value", "required"),
+                                List.of("/attributes/1/key", "minLength"),
+                                List.of("/attributes/1/type", "additionalProperties"),
+                                List.of("/attributes/2", "type"),
+                                List.of("/resource/attributes", "maxItems"))),
+                Arguments.of(
+                        tooLong,
+                        List.of(
+                                List.of("/name", "maxLength"),
+                                List.of("/attributes", "maxItems"),
+                                List.of("/attributes/0/key", "maxLength"),
+                                List.of("/attributes/1/value", "maxLength"),
+                                List.of("/resource/attributes", "required"))),
+                Arguments.of(
+                        wrongTypes,
+                        List.of(
+                                List.of("/trace_id", "type"),
+                                List.of("/start_time", "type"),
+                                List.of("/attributes", "type"),
+                                List.of("/resource", "type"))),
+                Arguments.of(
+                        impossibleDates, List.of(List.of("/start_time", "format"), List.of("/end_time", "format"))));
     }
 
     @ParameterizedTest
     @MethodSource("invalidRecords")
-    void anInvalidRecordIs400WithEveryErrorStoresNothingAndEchoesNothing(Map<String, Object> body, List<List<String>> expected) {
+    void anInvalidRecordIs400WithEveryErrorStoresNothingAndEchoesNothing(
+            Map<String, Object> body, List<List<String>> expected) {
         SimulatorHttp.Call call = call(json(body)).header("traceparent", TRACEPARENT);
         SimulatorHttp.Response response = CONTRACT.conforming(call, call.send());
 
         assertProblem(response, 400, LdvSimulator.PROBLEM_ONGELDIGE_INVOER);
         assertThat(response.errors()).containsExactlyInAnyOrderElementsOf(expected);
-        assertThat(response.body()).doesNotContain(TRACE_ID.toUpperCase(), "b7ad6b716920333\"", "12345670",
-                "dpl.core", "2026-");
-        assertThat(CONTRACT.requestErrors(call)).as("the independent validator refuses it too").isNotEmpty();
+        assertThat(response.body())
+                .doesNotContain(TRACE_ID.toUpperCase(), "b7ad6b716920333\"", "12345670", "dpl.core", "2026-");
+        assertThat(CONTRACT.requestErrors(call))
+                .as("the independent validator refuses it too")
+                .isNotEmpty();
         assertThat(sim.records()).isEmpty();
         assertThat(sim.acknowledgements()).isZero();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"2026-12-01T09:31:05Z", "2026-12-01t09:31:05z", "2026-12-01T10:31:05+01:00",
-            "2026-12-01T09:31:05.123456789123Z", "2026-12-01T04:01:05.5-05:30"})
+    @ValueSource(
+            strings = {
+                "2026-12-01T09:31:05Z",
+                "2026-12-01t09:31:05z",
+                "2026-12-01T10:31:05+01:00",
+                "2026-12-01T09:31:05.123456789123Z",
+                "2026-12-01T04:01:05.5-05:30"
+            })
     void everyRfc3339DateTimeIsAccepted(String dateTime) {
         Map<String, Object> body = record("b7ad6b7169203331");
         body.put("start_time", dateTime);
@@ -247,8 +318,8 @@ class LdvSimulatorTest {
         SimulatorHttp.Response response = record(TRACEPARENT, body);
 
         assertThat(response.status()).as(response.body()).isEqualTo(201);
-        assertThat(sim.records().getFirst().startTime()).isBetween(
-                Instant.parse("2026-12-01T09:31:05Z"), Instant.parse("2026-12-01T09:31:06Z"));
+        assertThat(sim.records().getFirst().startTime())
+                .isBetween(Instant.parse("2026-12-01T09:31:05Z"), Instant.parse("2026-12-01T09:31:06Z"));
     }
 
     @Test
@@ -256,10 +327,13 @@ class LdvSimulatorTest {
         Map<String, Object> body = record("b7ad6b7169203331");
         body.remove("name");
 
-        SimulatorHttp.Response response = call(json(body)).header("traceparent", "00-" + TRACE_ID + "-b7ad6b7169203331").send();
+        SimulatorHttp.Response response = call(json(body))
+                .header("traceparent", "00-" + TRACE_ID + "-b7ad6b7169203331")
+                .send();
 
         assertProblem(response, 400, LdvSimulator.PROBLEM_ONGELDIGE_INVOER);
-        assertThat(response.errors()).containsExactlyInAnyOrder(List.of("traceparent", "pattern"), List.of("/name", "required"));
+        assertThat(response.errors())
+                .containsExactlyInAnyOrder(List.of("traceparent", "pattern"), List.of("/name", "required"));
         assertThat(sim.calls()).singleElement().satisfies(received -> {
             assertThat(received.status()).isEqualTo(400);
             assertThat(received.traceparent()).isEqualTo("00-" + TRACE_ID + "-b7ad6b7169203331");
@@ -270,7 +344,10 @@ class LdvSimulatorTest {
     void aBodyThatIsNotJsonIs400() {
         assertThat(call("not json").send().errors()).containsExactly(List.of("/", "syntax"));
         assertThat(call("").send().errors()).containsExactly(List.of("/", "required"));
-        assertThat(call(json(record("b7ad6b7169203331"))).header("Content-Type", "application/xml").send().errors())
+        assertThat(call(json(record("b7ad6b7169203331")))
+                        .header("Content-Type", "application/xml")
+                        .send()
+                        .errors())
                 .containsExactly(List.of("Content-Type", "mediaType"));
     }
 
@@ -292,25 +369,35 @@ class LdvSimulatorTest {
     @Test
     void headerValuesAreComparedExactlyOnOneKeptAliveConnection() throws Exception {
         // Jetty's default header cache would hand the second token over as the cached lower-case first one
-        Map<String, String> valid = Map.of("Content-Type", "application/json",
-                "Authorization", "Bearer " + LdvSimulator.DEFAULT_BEARER_TOKEN);
-        Map<String, String> upper = Map.of("Content-Type", "application/json",
-                "Authorization", "Bearer " + LdvSimulator.DEFAULT_BEARER_TOKEN.toUpperCase());
+        Map<String, String> valid = Map.of(
+                "Content-Type", "application/json", "Authorization", "Bearer " + LdvSimulator.DEFAULT_BEARER_TOKEN);
+        Map<String, String> upper = Map.of(
+                "Content-Type",
+                "application/json",
+                "Authorization",
+                "Bearer " + LdvSimulator.DEFAULT_BEARER_TOKEN.toUpperCase());
         try (KeptAliveConnection connection = new KeptAliveConnection(sim.port())) {
-            assertThat(connection.post(LdvSimulator.RECORD_PATH, valid, json(record("b7ad6b7169203331")))).isEqualTo(201);
-            assertThat(connection.post(LdvSimulator.RECORD_PATH, upper, json(record("b7ad6b7169203332")))).isEqualTo(401);
-            assertThat(connection.post(LdvSimulator.RECORD_PATH, valid, json(record("b7ad6b7169203333")))).isEqualTo(201);
+            assertThat(connection.post(LdvSimulator.RECORD_PATH, valid, json(record("b7ad6b7169203331"))))
+                    .isEqualTo(201);
+            assertThat(connection.post(LdvSimulator.RECORD_PATH, upper, json(record("b7ad6b7169203332"))))
+                    .isEqualTo(401);
+            assertThat(connection.post(LdvSimulator.RECORD_PATH, valid, json(record("b7ad6b7169203333"))))
+                    .isEqualTo(201);
         }
-        assertThat(sim.records()).extracting(LdvSimulator.Record::spanId)
+        assertThat(sim.records())
+                .extracting(LdvSimulator.Record::spanId)
                 .containsExactly("b7ad6b7169203331", "b7ad6b7169203333");
     }
 
     @Test
     void theTokenIsConfigurable() {
-        try (LdvSimulator other = LdvSimulator.start(LdvSimulator.Config.builder().bearerToken("platform-token").build())) {
-            SimulatorHttp.Call call = new SimulatorHttp.Call("http://127.0.0.1:" + other.port(), LdvSimulator.RECORD_PATH)
+        try (LdvSimulator other = LdvSimulator.start(
+                LdvSimulator.Config.builder().bearerToken("platform-token").build())) {
+            SimulatorHttp.Call call = new SimulatorHttp.Call(
+                            "http://127.0.0.1:" + other.port(), LdvSimulator.RECORD_PATH)
                     .body(json(record("b7ad6b7169203331")));
-            assertThat(call.bearer(LdvSimulator.DEFAULT_BEARER_TOKEN).send().status()).isEqualTo(401);
+            assertThat(call.bearer(LdvSimulator.DEFAULT_BEARER_TOKEN).send().status())
+                    .isEqualTo(401);
             assertThat(call.bearer("platform-token").send().status()).isEqualTo(201);
             assertThat(other.records()).hasSize(1);
             assertThat(other.baseUrl()).isEqualTo("http://127.0.0.1:" + other.port() + "/api/ldv/v1");
@@ -321,8 +408,10 @@ class LdvSimulatorTest {
 
     @Test
     void aPriorityOneOutageWinsUntilReset() {
-        sim.wireMock().stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH)).atPriority(1)
-                .willReturn(LdvSimulator.unavailable()));
+        sim.wireMock()
+                .stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH))
+                        .atPriority(1)
+                        .willReturn(LdvSimulator.unavailable()));
         SimulatorHttp.Call call = call(json(record("b7ad6b7169203331")));
 
         SimulatorHttp.Response unavailable = CONTRACT.conforming(call, call.send());
@@ -337,26 +426,36 @@ class LdvSimulatorTest {
 
     @Test
     void a201OutsideTheContractCanBeStubbedOnTop() {
-        sim.wireMock().stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH)).atPriority(1)
-                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
-                        .withHeader("API-Version", LdvSimulator.API_VERSION).withBody("{\"ok\":true}")));
+        sim.wireMock()
+                .stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(201)
+                                .withHeader("Content-Type", "application/json")
+                                .withHeader("API-Version", LdvSimulator.API_VERSION)
+                                .withBody("{\"ok\":true}")));
         SimulatorHttp.Call call = call(json(record("b7ad6b7169203331")));
 
         SimulatorHttp.Response response = call.send();
 
         assertThat(response.status()).isEqualTo(201);
         assertThatThrownBy(() -> CONTRACT.conforming(call, response))
-                .as("the oracle sees that this 201 is no acknowledgement").isInstanceOf(AssertionError.class);
+                .as("the oracle sees that this 201 is no acknowledgement")
+                .isInstanceOf(AssertionError.class);
         assertThat(sim.records()).isEmpty();
     }
 
     @Test
     void aFaultStubNamingTheTransformerStoresTheRecordButTheCallerSeesNoAnswer() {
-        sim.wireMock().stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH)).atPriority(1)
-                .willReturn(aResponse().withTransformers(LdvSimulator.RECORD_TRANSFORMER)
-                        .withFault(Fault.CONNECTION_RESET_BY_PEER)));
+        sim.wireMock()
+                .stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withTransformers(LdvSimulator.RECORD_TRANSFORMER)
+                                .withFault(Fault.CONNECTION_RESET_BY_PEER)));
 
-        assertThatThrownBy(() -> call(json(record("b7ad6b7169203331"))).send()).isInstanceOf(UncheckedIOException.class);
+        assertThatThrownBy(() -> call(json(record("b7ad6b7169203331"))).send())
+                .isInstanceOf(UncheckedIOException.class);
 
         assertThat(sim.records()).hasSize(1);
     }
@@ -366,8 +465,11 @@ class LdvSimulatorTest {
         SimulatorHttp.Response get = call("").method("GET").send();
         assertThat(get.status()).isEqualTo(405);
         assertThat(get.header("API-Version")).contains("1.0.0");
-        SimulatorHttp.Response unknown = new SimulatorHttp.Call("http://127.0.0.1:" + sim.port(), "/api/ldv/v2/dataverwerkingen")
-                .bearer(sim.bearerToken()).body("{}").send();
+        SimulatorHttp.Response unknown = new SimulatorHttp.Call(
+                        "http://127.0.0.1:" + sim.port(), "/api/ldv/v2/dataverwerkingen")
+                .bearer(sim.bearerToken())
+                .body("{}")
+                .send();
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.header("API-Version")).contains("1.0.0");
     }
@@ -377,15 +479,18 @@ class LdvSimulatorTest {
     @Test
     void logsCarryRecordIdsAndErrorCodesOnly() {
         List<String> log = new CopyOnWriteArrayList<>();
-        try (LdvSimulator own = LdvSimulator.start(LdvSimulator.Config.builder().log(log::add).build())) {
+        try (LdvSimulator own =
+                LdvSimulator.start(LdvSimulator.Config.builder().log(log::add).build())) {
             Map<String, Object> personal = record("b7ad6b7169203331");
             personal.put("name", "info@voorbeeldbedrijf.nl");
             personal.put("attributes", List.of(Map.of("key", "dpl.core.data_subject_id", "value", "12345670")));
             Map<String, Object> invalid = new LinkedHashMap<>(personal);
             invalid.put("trace_id", "12345670");
             for (Map<String, Object> body : List.of(personal, personal, invalid)) {
-                new SimulatorHttp.Call("http://127.0.0.1:" + own.port(), LdvSimulator.RECORD_PATH).bearer(own.bearerToken())
-                        .body(json(body)).send();
+                new SimulatorHttp.Call("http://127.0.0.1:" + own.port(), LdvSimulator.RECORD_PATH)
+                        .bearer(own.bearerToken())
+                        .body(json(body))
+                        .send();
             }
         }
 
@@ -408,16 +513,23 @@ class LdvSimulatorTest {
         body.put("end_time", "2026-12-01T09:31:05.123456789+01:00");
         body.put("status_code", "STATUS_CODE_OK");
         body.put("resource", Map.of("attributes", List.of(Map.of("key", "service.name", "value", "nmc"))));
-        body.put("attributes", new ArrayList<>(List.of(
-                Map.of("key", "dpl.core.processing_activity_id", "value", "https://register.example.nl/verwerkingsactiviteiten/notificeren"),
-                Map.of("key", "dpl.core.data_subject_id", "value", "c2VjcmV0LXBzZXVkb255bQ"),
-                Map.of("key", "dpl.core.data_subject_id_type", "value", "kvk-hmac"))));
+        body.put(
+                "attributes",
+                new ArrayList<>(List.of(
+                        Map.of(
+                                "key",
+                                "dpl.core.processing_activity_id",
+                                "value",
+                                "https://register.example.nl/verwerkingsactiviteiten/notificeren"),
+                        Map.of("key", "dpl.core.data_subject_id", "value", "c2VjcmV0LXBzZXVkb255bQ"),
+                        Map.of("key", "dpl.core.data_subject_id_type", "value", "kvk-hmac"))));
         return body;
     }
 
     private static SimulatorHttp.Call call(String body) {
         return new SimulatorHttp.Call("http://127.0.0.1:" + sim.port(), LdvSimulator.RECORD_PATH)
-                .bearer(sim.bearerToken()).body(body);
+                .bearer(sim.bearerToken())
+                .body(body);
     }
 
     /** A record, checked by the independent validator: request and (for a declared status) response. */
@@ -444,5 +556,4 @@ class LdvSimulatorTest {
         assertThat(response.json().path("title").asText()).isNotBlank();
         assertThat(response.json().path("detail").asText()).isNotBlank();
     }
-
 }
