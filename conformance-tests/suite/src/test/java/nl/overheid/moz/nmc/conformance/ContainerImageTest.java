@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ContainerImageTest {
 
-    private static final Path SERVER = Path.of("..", "server").toAbsolutePath().normalize();
+    private static final Path SERVER =
+            nl.overheid.moz.nmc.testing.TestDatabase.repositoryRoot().resolve("server");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Dockerfile image;
 
