@@ -26,10 +26,26 @@ specs=(
   api-spec/nmc-operator-api.yaml
 )
 
+# The governance ruleset, plus the stated exceptions of api-spec/real-contract-exceptions.yaml as overrides (a
+# party's real contract wins where the two differ). Written next to the documents, since Spectral resolves an
+# override's files relative to its ruleset.
+effective=$(mktemp api-spec/.lint-ruleset.XXXXXX.yaml)
+trap 'rm -f "${effective}"' EXIT
+{
+  echo "extends: [\"$(realpath "${ruleset}")\"]"
+  echo "overrides:"
+  awk '
+    /^  - document:/ { doc = $3 }
+    /^    rule:/ { rule = $2 }
+    /^    where:/ { where = $2; gsub(/"/, "", where)
+                   printf "  - files: [\"%s%s\"]\n    rules:\n      \"%s\": \"off\"\n", doc, where, rule }
+  ' api-spec/real-contract-exceptions.yaml
+} > "${effective}"
+
 status=0
 for spec in "${specs[@]}"; do
   echo "== ${spec}"
-  npx --yes @stoplight/spectral-cli@6 lint --fail-severity=warn -r "${ruleset}" "${spec}" || status=1
+  npx --yes @stoplight/spectral-cli@6 lint --fail-severity=warn -r "${effective}" "${spec}" || status=1
 done
 
 exit "${status}"

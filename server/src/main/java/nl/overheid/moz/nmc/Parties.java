@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc;
 
 import io.helidon.config.Config;
+import java.time.Clock;
 import nl.overheid.moz.nmc.ldv.LdvClient;
 import nl.overheid.moz.nmc.ldv.LdvSettings;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
@@ -20,7 +21,7 @@ public record Parties(NotifyNlServices notifyNl, Profielservice profielservice, 
     public static Parties from(Config config) {
         return new Parties(
                 NotifyNlServices.from(NotifyNlSettings.from(config.get("notifynl"))),
-                new ProfielserviceClient(ProfielserviceSettings.from(config.get("profielservice"))),
+                new ProfielserviceClient(ProfielserviceSettings.from(config.get("profielservice")), Clock.systemUTC()),
                 new LdvClient(LdvSettings.from(config.get("ldv"))));
     }
 

@@ -81,6 +81,7 @@ record Steps(
                                 parties.notifyNl(),
                                 core.unusedTokens(),
                                 parties.profielservice(),
+                                settings.profielservice(),
                                 firstReconciliation),
                         new ReceiptProcessor(
                                 support,
@@ -98,10 +99,7 @@ record Steps(
                                 core.signals()),
                         new Finaliser(support, receiptRepository),
                         new InvalidAddressReporter(
-                                support,
-                                keys.envelope(),
-                                parties.profielservice(),
-                                settings.profielservice().reportMaxPostponements()),
+                                support, keys.envelope(), parties.profielservice(), settings.profielservice()),
                         new Erasure(support, new RetentionRepository()),
                         new WebhookDelivery(
                                 support,

@@ -28,6 +28,7 @@ import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.Peppers;
+import nl.overheid.moz.nmc.profiel.Identification;
 import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Dienstverlener;
@@ -97,13 +98,16 @@ public final class Acceptance {
     public record Refused(Refusal reason) implements Outcome {}
 
     /**
-     * A validated request in either regime; {@code ontvanger} is the e-mail address (decentraal) or the
-     * identifying number (centraal). Either is stored only encrypted under the notification's data key.
+     * A validated request in either regime; {@code recipient} is the e-mail address (decentraal) or the
+     * identifying number (centraal, of type {@code identificatieType}, the Profielservice's spelling; null in the
+     * decentralised regime). Either is stored only encrypted under the notification's data key, the centralised
+     * one with its type ({@link Identification#sealed()}), so the type is part of the payload hash too.
      */
     public record Request(
             String regime,
             String dvRef,
             String berichttype,
+            String identificatieType,
             String recipient,
             Map<String, String> personalisation,
             Instant validUntil,
@@ -168,6 +172,17 @@ public final class Acceptance {
         if (request.validUntil() != null && request.validUntil().isAfter(now.plus(MAX_VALIDITY))) {
             return Optional.of(new Refusal.ValidUntilTooFar());
         }
+        if (request.regime().equals("centraal")) {
+            Optional<Identification.Type> type = Identification.Type.of(request.identificatieType());
+            if (type.isEmpty() || !dv.identificatieTypen().contains(type.get().name())) {
+                return Optional.of(new Refusal.IdentificatieTypeNotAllowed());
+            }
+            Optional<Identification.Invalid> invalid = Identification.check(type.get(), request.recipient());
+            if (invalid.isPresent()) {
+                return Optional.of(new Refusal.IdentificatieNummerInvalid(
+                        invalid.get() == Identification.Invalid.ELFPROEF ? "elfproef" : "length"));
+            }
+        }
         return Optional.empty();
     }
 
@@ -228,10 +243,10 @@ public final class Acceptance {
         payloadPeppers.versions().forEach(version -> payloadHmacs.add(payloadPeppers.hmac(version, canonical)));
         UUID id = UUID.randomUUID();
         DataSubjects.DataSubject subject = request.regime().equals("centraal")
-                ? subjects.kvk(request.recipient())
+                ? subjects.party(identification(request))
                 : subjects.email(request.recipient());
         Envelope.Sealed sealed = envelope.seal(
-                id, Map.of("ontvanger", request.recipient(), "personalisatie", json(request.personalisation())));
+                id, Map.of("ontvanger", recipient(request), "personalisatie", json(request.personalisation())));
         return new Prepared(
                 index,
                 request,
@@ -352,7 +367,7 @@ public final class Acceptance {
         node.put("regie", request.regime());
         node.put("dvRef", request.dvRef());
         node.put("berichttype", request.berichttype());
-        node.put("ontvanger", request.recipient());
+        node.put("ontvanger", recipient(request));
         ObjectNode personalisation = node.putObject("personalisation");
         new TreeMap<>(request.personalisation()).forEach(personalisation::put);
         node.put(
@@ -360,6 +375,17 @@ public final class Acceptance {
                 request.validUntil() == null ? null : request.validUntil().toString());
         node.put("batchId", request.batchId());
         return node.toString();
+    }
+
+    /** The recipient as it is sealed and hashed: the address, or the identification with its type. */
+    private static String recipient(Request request) {
+        return request.regime().equals("centraal") ? identification(request).sealed() : request.recipient();
+    }
+
+    /** A centralised request's party; {@link #check} let only a type and number through that belong together. */
+    private static Identification identification(Request request) {
+        return new Identification(
+                Identification.Type.of(request.identificatieType()).orElseThrow(), request.recipient());
     }
 
     private String json(Map<String, String> personalisation) {

@@ -30,6 +30,11 @@ public final class ApiFilter implements Filter {
 
     public static final String OBSERVE_PATH = "/observe";
     private static final io.helidon.http.HeaderName TRACEPARENT_HEADER = HeaderNames.create("traceparent");
+    /** FSC's id of the call, set by the DV's Outway: taken into the request's log lines when it is a UUID. */
+    private static final io.helidon.http.HeaderName FSC_TRANSACTION_ID = HeaderNames.create("Fsc-Transaction-Id");
+
+    private static final java.util.regex.Pattern UUID_TEXT = java.util.regex.Pattern.compile(
+            "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
     private static final java.util.regex.Pattern TRACEPARENT =
             java.util.regex.Pattern.compile("^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
 
@@ -87,9 +92,14 @@ public final class ApiFilter implements Filter {
         long started = System.nanoTime();
         OPERATION.set(operation);
         // Every line logged for this request names its trace (the caller's, or a new one) and, once known, the DV.
-        LogContext.Scope context = LogContext.start(Map.of(
+        Map<String, String> logged = new java.util.HashMap<>(Map.of(
                 LogContext.TRACE_ID, traceId(request.headers().first(TRACEPARENT_HEADER)),
                 LogContext.SPAN_ID, Span.newSpanId()));
+        request.headers()
+                .first(FSC_TRANSACTION_ID)
+                .filter(id -> UUID_TEXT.matcher(id).matches())
+                .ifPresent(id -> logged.put(LogContext.FSC_TRANSACTION_ID, id.toLowerCase(java.util.Locale.ROOT)));
+        LogContext.Scope context = LogContext.start(logged);
         response.beforeSend(() -> {
             metrics.apiRequest(operation, response.status().code(), Duration.ofNanos(System.nanoTime() - started));
             OPERATION.remove();

@@ -23,6 +23,18 @@ public final class DomainProblems {
                 ProblemException.invalid("/geldigTot", "past", "geldigTot ligt niet in de toekomst.");
             case Refusal.ValidUntilTooFar r ->
                 ProblemException.invalid("/geldigTot", "maximum", "geldigTot ligt meer dan een jaar in de toekomst.");
+            case Refusal.IdentificatieTypeNotAllowed r ->
+                ProblemException.invalid(
+                        "/identificatieType",
+                        "not-allowed",
+                        "Deze dienstverlener mag dit identificatietype niet gebruiken.");
+            case Refusal.IdentificatieNummerInvalid r ->
+                ProblemException.invalid(
+                        "/identificatieNummer",
+                        r.code(),
+                        r.code().equals("elfproef")
+                                ? "Dit nummer voldoet niet aan de elfproef."
+                                : "Een KVK-nummer heeft 8 cijfers, een RSIN of BSN 9.");
             case Refusal.QuotaExhausted r ->
                 ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
             case Refusal.NotFound r -> ProblemException.notFound();

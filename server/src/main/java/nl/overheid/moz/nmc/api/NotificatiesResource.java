@@ -233,6 +233,7 @@ public final class NotificatiesResource extends NotificatiesService {
                 "decentraal",
                 body.getDvRef(),
                 body.getBerichttype(),
+                null,
                 body.getEmailadres(),
                 personalisation(body.getPersonalisation()),
                 instant(body.getGeldigTot()),
@@ -245,7 +246,8 @@ public final class NotificatiesResource extends NotificatiesService {
                 "centraal",
                 body.getDvRef(),
                 body.getBerichttype(),
-                body.getIdentificerendNummer(),
+                body.getIdentificatieType().getValue(),
+                body.getIdentificatieNummer(),
                 personalisation(body.getPersonalisation()),
                 instant(body.getGeldigTot()),
                 body.getBatchId(),
@@ -337,7 +339,7 @@ public final class NotificatiesResource extends NotificatiesService {
         model.setPogingen(pogingen.stream()
                 .map(p -> {
                     Poging poging = new Poging();
-                    poging.setNummer(p.nummer());
+                    poging.setNummer(p.number());
                     poging.setStatus(nl.overheid.moz.nmc.api.generated.dv.model.PogingStatus.fromValue(
                             p.status().dbValue()));
                     poging.setVerzondenOp(time(p.sentAt()));

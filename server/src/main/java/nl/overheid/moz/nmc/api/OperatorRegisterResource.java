@@ -92,7 +92,7 @@ public final class OperatorRegisterResource extends RegisterService {
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
         List<ProblemException.FieldError> errors = new ArrayList<>();
         Duration acknowledgementPeriod = duration(body.getBevestigingstermijn(), "/bevestigingstermijn", errors);
-        Duration maxCursorleeftijd = duration(body.getMaxCursorleeftijd(), "/maxCursorleeftijd", errors);
+        Duration maxCursorAge = duration(body.getMaxCursorleeftijd(), "/maxCursorleeftijd", errors);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
@@ -106,8 +106,16 @@ public final class OperatorRegisterResource extends RegisterService {
                         body.getWebhookUrl(),
                         body.getWebhookMaxMislukkingen(),
                         acknowledgementPeriod,
-                        maxCursorleeftijd,
-                        body.getBeheerkanaal()),
+                        maxCursorAge,
+                        body.getBeheerkanaal(),
+                        body.getProfielDienstverlenerNaam(),
+                        // absent: the generated model's empty list (the schema refuses an explicit empty one)
+                        body.getIdentificatieTypen() == null
+                                        || body.getIdentificatieTypen().isEmpty()
+                                ? null
+                                : body.getIdentificatieTypen().stream()
+                                        .map(type -> type.getValue())
+                                        .toList()),
                 body.getToelichting());
         responses.json(response, Status.OK_200, dienstverlener(saved));
     }
@@ -152,7 +160,8 @@ public final class OperatorRegisterResource extends RegisterService {
                         body.getNotifyService() == null ? "standaard" : body.getNotifyService(),
                         validity,
                         body.getMaxPogingen() == null ? 5 : body.getMaxPogingen(),
-                        body.getVerwerkingsactiviteit().toString()),
+                        body.getVerwerkingsactiviteit().toString(),
+                        body.getProfielDienstNaam()),
                 body.getToelichting());
         responses.json(response, Status.OK_200, berichttype(saved));
     }
@@ -183,14 +192,16 @@ public final class OperatorRegisterResource extends RegisterService {
         body.put(
                 "webhookUrl",
                 contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
-        body.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
+        body.put("webhookMaxMislukkingen", contract.webhookMaxFailures());
         body.put("bevestigingstermijn", contract.acknowledgementPeriod().toString());
-        body.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
+        body.put("maxCursorleeftijd", contract.maxCursorAge().toString());
         body.put(
                 "beheerkanaal",
                 contract.managementChannel() == null
                         ? null
                         : contract.managementChannel().toString());
+        body.put("profielDienstverlenerNaam", dv.profielNaam() == null ? dv.naam() : dv.profielNaam());
+        body.put("identificatieTypen", dv.identificatieTypen());
         if (contract.webhookUrl() != null) {
             operatorActions.webhook(registration.id()).ifPresent(state -> body.put("webhook", webhook(state)));
         }
@@ -215,6 +226,7 @@ public final class OperatorRegisterResource extends RegisterService {
                 type.defaultValidity() == null ? null : type.defaultValidity().toString());
         body.put("maxPogingen", type.maxFailures());
         body.put("verwerkingsactiviteit", type.processingActivity());
+        body.put("profielDienstNaam", type.profielDienstNaam());
         return body;
     }
 

@@ -77,7 +77,7 @@ public final class Feed {
         if (cursor.epoch() != epoch) {
             throw new Refusal.CursorOtherEpoch();
         }
-        if (cursor.issuedAt().isBefore(clock.instant().minus(dv.maxCursorleeftijd()))) {
+        if (cursor.issuedAt().isBefore(clock.instant().minus(dv.maxCursorAge()))) {
             throw new Refusal.CursorTooOld();
         }
         if (!cursor.isStart() && events.timeOf(tx, dv.id(), cursor).isEmpty()) {

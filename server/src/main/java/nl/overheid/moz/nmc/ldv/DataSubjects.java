@@ -3,6 +3,7 @@ package nl.overheid.moz.nmc.ldv;
 import java.util.HexFormat;
 import java.util.Locale;
 import nl.overheid.moz.nmc.privacy.Peppers;
+import nl.overheid.moz.nmc.profiel.Identification;
 
 /**
  * The data subject of an LDV record, pseudonymised: HMAC-SHA256 under the LDV's own pepper (never the
@@ -25,9 +26,9 @@ public final class DataSubjects {
         this.peppers = ldvPeppers;
     }
 
-    /** A business by KVK number (centralised regime). */
-    public DataSubject kvk(String number) {
-        return pseudonym("kvk-nummer", number);
+    /** A party by its identification (centralised regime): the type as the Profielservice spells it. */
+    public DataSubject party(Identification party) {
+        return pseudonym(party.type().name(), party.number());
     }
 
     /** A recipient by e-mail address (decentralised regime: the DV gave no number). */

@@ -109,8 +109,9 @@ public final class NotificatieRepository {
 
     private static final Statement NOTIFICATIE_FOR_SENDING = Statement.named("notificatieForSending", """
             SELECT n.id, n.dv_id, n.berichttype, n.regie, n.geldig_tot, n.ontvanger_versleuteld,
-                   n.personalisatie_versleuteld, n.datasleutel_gewrapt, n.kek_versie
-              FROM notificatie n WHERE n.id = :id
+                   n.personalisatie_versleuteld, n.datasleutel_gewrapt, n.kek_versie,
+                   d.oin, coalesce(d.profiel_naam, d.naam) AS profiel_dienstverlener
+              FROM notificatie n JOIN dienstverlener d ON d.id = n.dv_id WHERE n.id = :id
             """);
 
     private static final Statement NOTIFICATIE_PROCESSING_CONTEXT =
@@ -144,7 +145,8 @@ public final class NotificatieRepository {
 
     /**
      * What the send task needs: the encrypted recipient and personalisation with the wrapped data key
-     * ({@code null} once erased), and geldig_tot (fixed at acceptance, so it needs no lock to read).
+     * ({@code null} once erased), geldig_tot (fixed at acceptance, so it needs no lock to read), and the DV's name
+     * at the Profielservice (centralised regime).
      */
     public record ForSending(
             UUID id,
@@ -155,7 +157,9 @@ public final class NotificatieRepository {
             byte[] recipient,
             byte[] personalisation,
             byte[] wrappedDataKey,
-            int kekVersion) {
+            int kekVersion,
+            String oin,
+            String profielDienstverlenerNaam) {
 
         /** Whether {@code geldig_tot} has passed at {@code now}. */
         public boolean expiredAt(Instant now) {
@@ -210,7 +214,9 @@ public final class NotificatieRepository {
                         row.column("ontvanger_versleuteld").get(byte[].class),
                         row.column("personalisatie_versleuteld").get(byte[].class),
                         row.column("datasleutel_gewrapt").get(byte[].class),
-                        DbTypes.integer(row, "kek_versie")));
+                        DbTypes.integer(row, "kek_versie"),
+                        DbTypes.text(row, "oin"),
+                        DbTypes.text(row, "profiel_dienstverlener")));
     }
 
     public Optional<ProcessingContext> processingContext(DbTransaction tx, UUID id) {

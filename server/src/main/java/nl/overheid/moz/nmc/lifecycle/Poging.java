@@ -7,23 +7,24 @@ import java.util.UUID;
 /**
  * One send attempt. Its id is the {@code reference} sent to NotifyNL.
  *
- * @param verzoekGedaanOp when the first POST to NotifyNL was made for it (null: never)
- * @param ontvangstCompletedAt completed_at of the last receipt applied to it (receipt ordering, delivery proof)
+ * @param number             1 for the first send, 2 for the resend
+ * @param requestedAt        when the first POST to NotifyNL was made for it (null: never)
+ * @param receiptCompletedAt completed_at of the last receipt applied to it (receipt ordering, delivery proof)
  */
 public record Poging(
         UUID id,
         UUID notificatie,
-        int nummer,
+        int number,
         PogingStatus status,
         UUID notifyId,
         List<UUID> duplicateNotifyIds,
         Instant sentAt,
-        Instant verzoekGedaanOp,
+        Instant requestedAt,
         Instant receiptCompletedAt) {
 
     /** Whether a POST for this attempt was ever made: it may be at NotifyNL even without an answer. */
     public boolean requested() {
-        return verzoekGedaanOp != null;
+        return requestedAt != null;
     }
 
     /** Whether a receipt with this NotifyNL id belongs to this attempt without being a new duplicate. */

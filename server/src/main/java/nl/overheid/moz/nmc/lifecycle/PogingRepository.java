@@ -65,6 +65,14 @@ public final class PogingRepository {
             UPDATE poging SET status = :status WHERE id = :id
             """);
 
+    private static final Statement POGING_SET_CONTACTGEGEVEN = Statement.named("pogingSetContactgegeven", """
+            UPDATE poging SET contactgegeven_versleuteld = :sealed WHERE id = :id
+            """);
+
+    private static final Statement POGING_CONTACTGEGEVEN = Statement.named("pogingContactgegeven", """
+            SELECT contactgegeven_versleuteld FROM poging WHERE id = :id
+            """);
+
     private final Clock clock;
 
     public PogingRepository(Clock clock) {
@@ -72,11 +80,11 @@ public final class PogingRepository {
     }
 
     /** Creates attempt {@code nummer} ({@code gepland}). The unique (notificatie, nummer) refuses a second one. */
-    public Poging insert(DbTransaction tx, UUID notificatie, int nummer) {
+    public Poging insert(DbTransaction tx, UUID notificatie, int number) {
         return POGING_INSERT
                 .get(tx)
                 .addParam("notificatie", notificatie)
-                .addParam("nummer", nummer)
+                .addParam("nummer", number)
                 .addParam("now", clock.instant())
                 .execute()
                 .map(PogingRepository::poging)
@@ -154,6 +162,28 @@ public final class PogingRepository {
 
     public void setStatus(DbTransaction tx, UUID id, PogingStatus status) {
         POGING_SET_STATUS.dml(tx).addParam("id", id).addParam("status", status).execute();
+    }
+
+    /**
+     * Keeps the Profielservice's id of the address the attempt goes to, sealed under the notification's data key
+     * (centralised regime, for the invalid-address report).
+     */
+    public void setContactgegeven(DbTransaction tx, UUID id, byte[] sealed) {
+        POGING_SET_CONTACTGEGEVEN
+                .dml(tx)
+                .addParam("id", id)
+                .addParam("sealed", sealed)
+                .execute();
+    }
+
+    /** The sealed contactgegeven id of the attempt, if it has one. */
+    public Optional<byte[]> contactgegeven(DbTransaction tx, UUID id) {
+        return POGING_CONTACTGEGEVEN
+                .get(tx)
+                .addParam("id", id)
+                .execute()
+                .flatMap(row -> Optional.ofNullable(
+                        row.column("contactgegeven_versleuteld").get(byte[].class)));
     }
 
     static Poging poging(DbRow row) {

@@ -84,6 +84,18 @@ public final class NmcMetrics implements AutoCloseable {
         parkedInvalidReports.increment();
     }
 
+    /**
+     * An invalid-address report the NMC did not send ({@code reden}: {@code instelling} when
+     * {@code profielservice.invalid-address-report} is none, {@code adres-onbekend} when the attempt kept no
+     * contactgegeven), per DV: the need stays visible to operators.
+     */
+    public void invalidAddressReportNotSent(String oin, String reden) {
+        registry.getOrCreate(Counter.builder("nmc.invalid.address.reports.not.sent")
+                        .description("Invalid-address reports not sent to the Profielservice, per DV and reason")
+                        .tags(List.of(Tag.create("dv", oin), Tag.create("reden", reden))))
+                .increment();
+    }
+
     public void tasksRepaired(long count) {
         repairedTasks.increment(count);
     }

@@ -27,6 +27,7 @@ import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Contract;
 import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.register.RegisterRules;
 import nl.overheid.moz.nmc.retention.KeyRewrap;
 import nl.overheid.moz.nmc.retention.PepperCompromises;
 import nl.overheid.moz.nmc.webhook.WebhookTargets;
@@ -205,10 +206,12 @@ public final class OperatorActions {
             int quotaPerMinute,
             List<String> berichttypen,
             URI webhookUrl,
-            Integer webhookMaxMislukkingen,
+            Integer webhookMaxFailures,
             Duration acknowledgementPeriod,
-            Duration maxCursorleeftijd,
-            URI managementChannel) {}
+            Duration maxCursorAge,
+            URI managementChannel,
+            String profielNaam,
+            List<String> identificatieTypen) {}
 
     public List<Register.Registration> dienstverleners() {
         return database.inTransaction(tx -> register.registrations(tx, null));
@@ -233,7 +236,8 @@ public final class OperatorActions {
         webhookError("/webhookUrl", input.webhookUrl()).ifPresent(errors::add);
         webhookError("/beheerkanaal", input.managementChannel()).ifPresent(errors::add);
         positive("/bevestigingstermijn", input.acknowledgementPeriod()).ifPresent(errors::add);
-        positive("/maxCursorleeftijd", input.maxCursorleeftijd()).ifPresent(errors::add);
+        positive("/maxCursorleeftijd", input.maxCursorAge()).ifPresent(errors::add);
+        errors.addAll(RegisterRules.dienstverlener(input.profielNaam(), input.identificatieTypen()));
         return database.inTransaction(tx -> {
             Set<String> known =
                     register.allBerichttypen(tx).stream().map(Berichttype::code).collect(Collectors.toSet());
@@ -247,17 +251,25 @@ public final class OperatorActions {
             }
             Contract contract = new Contract(
                     input.webhookUrl(),
-                    input.webhookMaxMislukkingen() == null
-                            ? Contract.DEFAULT_WEBHOOK_MAX_MISLUKKINGEN
-                            : input.webhookMaxMislukkingen(),
+                    input.webhookMaxFailures() == null
+                            ? Contract.DEFAULT_WEBHOOK_MAX_FAILURES
+                            : input.webhookMaxFailures(),
                     input.acknowledgementPeriod() == null
-                            ? Contract.DEFAULT_BEVESTIGINGSTERMIJN
+                            ? Contract.DEFAULT_ACKNOWLEDGEMENT_PERIOD
                             : input.acknowledgementPeriod(),
-                    input.maxCursorleeftijd() == null ? Contract.DEFAULT_MAX_CURSORLEEFTIJD : input.maxCursorleeftijd(),
+                    input.maxCursorAge() == null ? Contract.DEFAULT_MAX_CURSOR_AGE : input.maxCursorAge(),
                     input.managementChannel());
             List<String> types =
                     input.berichttypen().stream().distinct().sorted().toList();
-            register.put(tx, new Register.DvSeed(input.oin(), input.naam(), types, input.quotaPerMinute(), contract));
+            Register.DvSeed seed = new Register.DvSeed(
+                    input.oin(),
+                    input.naam(),
+                    types,
+                    input.quotaPerMinute(),
+                    contract,
+                    input.profielNaam(),
+                    input.identificatieTypen());
+            register.put(tx, seed);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("naam", input.naam());
             details.put("quotumPerMinuut", input.quotaPerMinute());
@@ -265,14 +277,16 @@ public final class OperatorActions {
             details.put(
                     "webhookUrl",
                     contract.webhookUrl() == null ? null : contract.webhookUrl().toString());
-            details.put("webhookMaxMislukkingen", contract.webhookMaxMislukkingen());
+            details.put("webhookMaxMislukkingen", contract.webhookMaxFailures());
             details.put("bevestigingstermijn", contract.acknowledgementPeriod().toString());
-            details.put("maxCursorleeftijd", contract.maxCursorleeftijd().toString());
+            details.put("maxCursorleeftijd", contract.maxCursorAge().toString());
             details.put(
                     "beheerkanaal",
                     contract.managementChannel() == null
                             ? null
                             : contract.managementChannel().toString());
+            details.put("profielDienstverlenerNaam", seed.profielNaam());
+            details.put("identificatieTypen", seed.identificatieTypen());
             audit.record(
                     tx,
                     operator,
@@ -292,10 +306,7 @@ public final class OperatorActions {
     public Berichttype putBerichttype(String operator, Berichttype type, String explanation) {
         List<Refusal.Invalid> errors = new ArrayList<>();
         positive("/standaardGeldigheid", type.defaultValidity()).ifPresent(errors::add);
-        URI activity = URI.create(type.processingActivity());
-        if (!activity.isAbsolute()) {
-            errors.add(new Refusal.Invalid("/verwerkingsactiviteit", "format", "Moet een absolute URI zijn."));
-        }
+        errors.addAll(RegisterRules.berichttype(type.processingActivity(), type.profielDienstNaam()));
         if (!errors.isEmpty()) {
             throw new Refusal.InvalidRegistration(errors);
         }
@@ -311,6 +322,7 @@ public final class OperatorActions {
                             : type.defaultValidity().toString());
             details.put("maxPogingen", type.maxFailures());
             details.put("verwerkingsactiviteit", type.processingActivity());
+            details.put("profielDienstNaam", type.profielDienstNaam());
             audit.record(
                     tx,
                     operator,

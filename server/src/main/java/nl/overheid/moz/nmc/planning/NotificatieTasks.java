@@ -153,13 +153,14 @@ public final class NotificatieTasks {
     }
 
     /**
-     * The report of an invalid address to the Profielservice (centralised regime, after a permanent failure).
-     * At most one per notification (one open task per kind).
+     * The report of an invalid address to the Profielservice (centralised regime, after a permanent failure of
+     * attempt {@code poging}, whose address it names). At most one per notification (one open task per kind).
      */
-    public void planInvalidReport(DbTransaction tx, Transitions.Locked n, Instant due) {
+    public void planInvalidReport(DbTransaction tx, Transitions.Locked n, UUID poging, Instant due) {
         tasks.insert(
                 tx,
-                TaskRepository.NewTask.forNotificatie(TaskKind.ONGELDIG_MELDEN, n.dvId(), n.id(), due, n.traceId()));
+                new TaskRepository.NewTask(
+                        TaskKind.ONGELDIG_MELDEN, n.dvId(), n.id(), poging, null, null, due, n.traceId(), "{}"));
     }
 
     private static final java.util.Set<TaskKind> KEPT_WHEN_TERMINAL =

@@ -78,6 +78,27 @@ public final class Envelope {
         return plaintexts;
     }
 
+    /**
+     * Seals one more field of an existing notification under its own data key (an attempt's detail learned at
+     * send time); like the others it is unreadable once the wrapped key is erased.
+     *
+     * @throws Erased when the data key was erased
+     */
+    public byte[] sealField(UUID notificatieId, byte[] wrapped, int kekVersion, String field, String plaintext) {
+        if (wrapped == null) {
+            throw new Erased();
+        }
+        byte[] raw = open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek"));
+        try {
+            return seal(
+                    new SecretKeySpec(raw, "AES"),
+                    plaintext.getBytes(StandardCharsets.UTF_8),
+                    aad(notificatieId, field));
+        } finally {
+            java.util.Arrays.fill(raw, (byte) 0);
+        }
+    }
+
     /** Re-wraps a data key under the current KEK without touching the data it encrypts (KEK rotation). */
     public Rewrapped rewrap(UUID notificatieId, byte[] wrapped, int kekVersion) {
         byte[] raw = open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek"));

@@ -5,41 +5,92 @@ import java.net.URI;
 import java.time.Duration;
 
 /**
- * Where the Profielservice is ({@code profielservice} subtree).
+ * Where and how the Profielservice is called ({@code profielservice} subtree).
  *
- * @param baseUrl        e.g. {@code https://profielservice.example.nl/api/profielservice/v1} (through FSC)
- * @param token          the FSC access token of the NMC's contract
- * @param connectTimeout bound of a connection attempt
- * @param readTimeout    bound of waiting for the answer
+ * @param baseUrl                the service's root, without the contract's base path, e.g.
+ *                               {@code https://profielservice.example.nl} or, through FSC, the NMC's Outway
+ * @param connectTimeout         bound of a connection attempt
+ * @param readTimeout            bound of the whole exchange once connected: headers and body
+ * @param maxAnswerBytes         a longer answer is refused (the call failed; postponed)
+ * @param fscGrantHash           FSC only: the {@code Fsc-Grant-Hash} of the NMC's contract with the Profielservice;
+ *                               null when the Profielservice is called directly
+ * @param useUnverifiedAddresses whether an address with {@code isGeverifieerd: false} may receive a notification
+ * @param invalidAddressReport   what a permanent failure of a centralised notification does at the Profielservice
  * @param reportMaxPostponements tries of an invalid-address report before it is parked for an operator
  */
 public record ProfielserviceSettings(
-        String baseUrl, String token, Duration connectTimeout, Duration readTimeout, int reportMaxPostponements) {
+        String baseUrl,
+        Duration connectTimeout,
+        Duration readTimeout,
+        int maxAnswerBytes,
+        String fscGrantHash,
+        boolean useUnverifiedAddresses,
+        InvalidAddressReport invalidAddressReport,
+        int reportMaxPostponements) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(5);
+    /** A party's whole profile is a few kilobytes; a megabyte is far beyond any real one. */
+    public static final int DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
     /** With the engine's backoff (capped at 15 minutes) about half a day of tries. */
     public static final int DEFAULT_REPORT_MAX_POSTPONEMENTS = 50;
 
+    /**
+     * What happens at the Profielservice after a permanent failure (design §3, "ongeldig melden"): the real
+     * contract has no operation to report an address invalid, only the soft delete of a contactgegeven.
+     */
+    public enum InvalidAddressReport {
+        /** Soft-delete the contactgegeven that bounced ({@code DELETE /contactgegeven/{id}}). */
+        DELETE,
+        /** Do nothing there; count the need per DV ({@code nmc_invalid_address_reports_not_sent_total}). */
+        NONE
+    }
+
     public ProfielserviceSettings {
-        URI.create(baseUrl);
-        if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("profielservice.token is required");
+        URI uri = URI.create(baseUrl);
+        if (uri.getScheme() == null || uri.getHost() == null) {
+            throw new IllegalArgumentException("profielservice.base-url must be an absolute http(s) URL");
         }
-        if (reportMaxPostponements < 1) {
-            throw new IllegalArgumentException("profielservice.report-max-postponements must be positive");
+        if (uri.getPath() != null && uri.getPath().contains("/api/profielservice")) {
+            throw new IllegalArgumentException("profielservice.base-url is the service's root: the contract's paths "
+                    + "carry /api/profielservice/v1 themselves");
+        }
+        if (maxAnswerBytes < 1024 || reportMaxPostponements < 1) {
+            throw new IllegalArgumentException("profielservice.max-answer-bytes must be at least 1024 and "
+                    + "profielservice.report-max-postponements positive");
+        }
+        if (fscGrantHash != null && !fscGrantHash.matches("[A-Za-z0-9$_+/=.-]{1,200}")) {
+            throw new IllegalArgumentException("profielservice.fsc.grant-hash is not a grant hash");
         }
     }
 
     public static ProfielserviceSettings from(Config profielservice) {
+        if (profielservice.get("token").exists()) {
+            throw new IllegalArgumentException(
+                    "profielservice.token is no longer read: the Profielservice has no "
+                            + "authentication of its own; in production it is reached through FSC (profielservice.fsc.grant-hash)");
+        }
         return new ProfielserviceSettings(
                 profielservice
                         .get("base-url")
                         .asString()
                         .orElseThrow(() -> new IllegalArgumentException("profielservice.base-url is required")),
-                profielservice.get("token").asString().orElse(null),
                 profielservice.get("connect-timeout").as(Duration.class).orElse(DEFAULT_CONNECT_TIMEOUT),
                 profielservice.get("read-timeout").as(Duration.class).orElse(DEFAULT_READ_TIMEOUT),
+                profielservice.get("max-answer-bytes").asInt().orElse(DEFAULT_MAX_ANSWER_BYTES),
+                profielservice.get("fsc.grant-hash").asString().orElse(null),
+                profielservice.get("use-unverified-addresses").asBoolean().orElse(false),
+                profielservice
+                        .get("invalid-address-report")
+                        .asString()
+                        .map(value -> switch (value) {
+                            case "delete" -> InvalidAddressReport.DELETE;
+                            case "none" -> InvalidAddressReport.NONE;
+                            default ->
+                                throw new IllegalArgumentException(
+                                        "profielservice.invalid-address-report must be delete or none");
+                        })
+                        .orElse(InvalidAddressReport.DELETE),
                 profielservice.get("report-max-postponements").asInt().orElse(DEFAULT_REPORT_MAX_POSTPONEMENTS));
     }
 }

@@ -108,7 +108,7 @@ public final class ReceiptProcessor implements TaskHandler {
         boolean older = poging.receiptCompletedAt() != null && completedAt.isBefore(poging.receiptCompletedAt());
         ReceiptRules.Decision decision = ReceiptRules.judge(new ReceiptRules.Situation(
                 n.status(),
-                poging.nummer(),
+                poging.number(),
                 poging.status(),
                 older,
                 ReceiptStatus.of(receipt.status()),
@@ -141,7 +141,7 @@ public final class ReceiptProcessor implements TaskHandler {
         // Centralised regime: a permanent failure (directly, under a duplicate id, or within the MEBV period on
         // bezorgd) is reported to the Profielservice; the event itself carries no personal data.
         if (decision.outcome() == PogingStatus.PERMANENT_MISLUKT && after.centraal()) {
-            notificatieTasks.planInvalidReport(tx, after, now);
+            notificatieTasks.planInvalidReport(tx, after, poging.id(), now);
         }
         if (after.status().terminal()) {
             notificatieTasks.completeAll(tx, after);

@@ -59,6 +59,30 @@ public abstract sealed class Refusal extends RuntimeException {
         }
     }
 
+    /** The DV may not identify parties by this type (the register says which it may use; BSN needs a legal basis). */
+    public static final class IdentificatieTypeNotAllowed extends Refusal {
+        public IdentificatieTypeNotAllowed() {
+            super("identifier type not allowed for this DV");
+        }
+    }
+
+    /**
+     * The number is not a number of its type: {@code code} is {@code length} (KVK 8 digits, RSIN and BSN 9) or
+     * {@code elfproef}. Never carries the number.
+     */
+    public static final class IdentificatieNummerInvalid extends Refusal {
+        private final String code;
+
+        public IdentificatieNummerInvalid(String code) {
+            super("identifying number invalid: " + code);
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
     // --- cancel, and the operator's actions
 
     /** No such notification, DV or webhook for the caller (another DV's notification does not exist for it). */

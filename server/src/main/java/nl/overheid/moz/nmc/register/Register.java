@@ -151,8 +151,33 @@ public final class Register {
         berichttypen = null;
     }
 
-    /** A DV to seed, with its feedback contract. */
-    public record DvSeed(String oin, String naam, List<String> berichttypen, int quotaPerMinute, Contract contract) {
+    /**
+     * A DV to seed or register, with its feedback contract and how the Profielservice knows it.
+     *
+     * @param profielNaam        its name at the Profielservice; null: its {@code naam}
+     * @param identificatieTypen the identifier types it may use in the centralised regime (default KVK)
+     */
+    public record DvSeed(
+            String oin,
+            String naam,
+            List<String> berichttypen,
+            int quotaPerMinute,
+            Contract contract,
+            String profielNaam,
+            List<String> identificatieTypen) {
+
+        /** KVK numbers only, unless the register says otherwise (BSN needs a legal basis). */
+        public static final List<String> DEFAULT_IDENTIFICATIE_TYPEN = List.of("KVK");
+
+        public DvSeed {
+            identificatieTypen = identificatieTypen == null || identificatieTypen.isEmpty()
+                    ? DEFAULT_IDENTIFICATIE_TYPEN
+                    : identificatieTypen.stream().distinct().sorted().toList();
+        }
+
+        public DvSeed(String oin, String naam, List<String> berichttypen, int quotaPerMinute, Contract contract) {
+            this(oin, naam, berichttypen, quotaPerMinute, contract, null, DEFAULT_IDENTIFICATIE_TYPEN);
+        }
 
         public DvSeed(String oin, String naam, List<String> berichttypen, int quotaPerMinute) {
             this(oin, naam, berichttypen, quotaPerMinute, Contract.defaults());

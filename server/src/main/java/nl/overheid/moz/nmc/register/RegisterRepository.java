@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.db.DbTypes;
@@ -23,38 +24,44 @@ public final class RegisterRepository {
     private static final Statement DIENSTVERLENER_BY_OIN = Statement.named("dienstverlenerByOin", """
             SELECT d.id, d.oin, d.naam, d.quotum_per_minuut,
                    CAST(extract(epoch FROM d.max_cursorleeftijd) AS bigint) AS max_cursor_seconds,
+                   coalesce(d.profiel_naam, d.naam) AS profiel_naam, d.identificatie_typen,
                    coalesce(array_agg(b.berichttype) FILTER (WHERE b.berichttype IS NOT NULL), '{}') AS berichttypen
               FROM dienstverlener d
               LEFT JOIN dienstverlener_berichttype b ON b.dv_id = d.id
              WHERE d.oin = :oin
-             GROUP BY d.id, d.oin, d.naam, d.quotum_per_minuut, d.max_cursorleeftijd
+             GROUP BY d.id
             """);
 
     private static final Statement BERICHTTYPE_BY_CODE = Statement.named("berichttypeByCode", """
             SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
-                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
+                   profiel_dienst_naam, CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
               FROM berichttype WHERE code = :code
             """);
 
     private static final Statement BERICHTTYPE_UPSERT = Statement.named("berichttypeUpsert", """
             INSERT INTO berichttype (code, notify_template_id, notify_service, standaard_geldigheid, max_pogingenteller,
-                                     verwerkingsactiviteit)
-            VALUES (:code, :template, :service, CAST(:geldigheid AS interval), :maxPogingen, :verwerkingsactiviteit)
+                                     verwerkingsactiviteit, profiel_dienst_naam)
+            VALUES (:code, :template, :service, CAST(:geldigheid AS interval), :maxPogingen, :verwerkingsactiviteit,
+                    :profielDienstNaam)
             ON CONFLICT (code) DO UPDATE SET notify_template_id = excluded.notify_template_id,
                    notify_service = excluded.notify_service, standaard_geldigheid = excluded.standaard_geldigheid,
                    max_pogingenteller = excluded.max_pogingenteller,
-                   verwerkingsactiviteit = excluded.verwerkingsactiviteit
+                   verwerkingsactiviteit = excluded.verwerkingsactiviteit,
+                   profiel_dienst_naam = excluded.profiel_dienst_naam
             """);
 
     private static final Statement DIENSTVERLENER_UPSERT = Statement.named("dienstverlenerUpsert", """
             INSERT INTO dienstverlener (oin, naam, quotum_per_minuut, webhook_url, webhook_max_mislukkingen,
-                                        bevestigingstermijn, max_cursorleeftijd, beheerkanaal)
+                                        bevestigingstermijn, max_cursorleeftijd, beheerkanaal, profiel_naam,
+                                        identificatie_typen)
             VALUES (:oin, :naam, :quotum, :webhook, :maxMislukkingen, CAST(:bevestigingstermijn AS interval),
-                    CAST(:maxCursorleeftijd AS interval), :beheerkanaal)
+                    CAST(:maxCursorleeftijd AS interval), :beheerkanaal, :profielNaam,
+                    CAST(:identificatieTypen AS text[]))
             ON CONFLICT (oin) DO UPDATE SET naam = excluded.naam, quotum_per_minuut = excluded.quotum_per_minuut,
                    webhook_url = excluded.webhook_url, webhook_max_mislukkingen = excluded.webhook_max_mislukkingen,
                    bevestigingstermijn = excluded.bevestigingstermijn,
-                   max_cursorleeftijd = excluded.max_cursorleeftijd, beheerkanaal = excluded.beheerkanaal
+                   max_cursorleeftijd = excluded.max_cursorleeftijd, beheerkanaal = excluded.beheerkanaal,
+                   profiel_naam = excluded.profiel_naam, identificatie_typen = excluded.identificatie_typen
             RETURNING id
             """);
 
@@ -66,7 +73,7 @@ public final class RegisterRepository {
 
     private static final Statement BERICHTTYPE_ALL = Statement.named("berichttypeAll", """
             SELECT code, notify_template_id, notify_service, max_pogingenteller, verwerkingsactiviteit,
-                   CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
+                   profiel_dienst_naam, CAST(extract(epoch FROM standaard_geldigheid) AS bigint) AS geldigheid_seconds
               FROM berichttype
             """);
     private static final Statement BERICHTTYPE_SERVICES =
@@ -77,6 +84,7 @@ public final class RegisterRepository {
             SELECT d.id, d.oin, d.naam, d.quotum_per_minuut, d.webhook_url, d.webhook_max_mislukkingen,
                    CAST(extract(epoch FROM d.bevestigingstermijn) AS bigint) AS bevestigingstermijn_seconds,
                    CAST(extract(epoch FROM d.max_cursorleeftijd) AS bigint) AS max_cursor_seconds, d.beheerkanaal,
+                   d.profiel_naam, d.identificatie_typen,
                    coalesce(array_agg(b.berichttype ORDER BY b.berichttype) FILTER (WHERE b.berichttype IS NOT NULL),
                             '{}') AS berichttypen
               FROM dienstverlener d
@@ -104,7 +112,9 @@ public final class RegisterRepository {
                         DbTypes.text(row, "naam"),
                         new HashSet<>(DbTypes.strings(row, "berichttypen")),
                         DbTypes.integer(row, "quotum_per_minuut"),
-                        Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds"))));
+                        Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")),
+                        DbTypes.text(row, "profiel_naam"),
+                        Set.copyOf(DbTypes.strings(row, "identificatie_typen"))));
     }
 
     /** Every berichttype, by code. */
@@ -151,6 +161,7 @@ public final class RegisterRepository {
                 .addParam("geldigheid", type.defaultValidity())
                 .addParam("maxPogingen", type.maxFailures())
                 .addParam("verwerkingsactiviteit", type.processingActivity())
+                .addParam("profielDienstNaam", type.profielDienstNaam())
                 .execute();
     }
 
@@ -165,14 +176,16 @@ public final class RegisterRepository {
                 .addParam(
                         "webhook",
                         c.webhookUrl() == null ? null : c.webhookUrl().toString())
-                .addParam("maxMislukkingen", c.webhookMaxMislukkingen())
+                .addParam("maxMislukkingen", c.webhookMaxFailures())
                 .addParam("bevestigingstermijn", c.acknowledgementPeriod())
-                .addParam("maxCursorleeftijd", c.maxCursorleeftijd())
+                .addParam("maxCursorleeftijd", c.maxCursorAge())
                 .addParam(
                         "beheerkanaal",
                         c.managementChannel() == null
                                 ? null
                                 : c.managementChannel().toString())
+                .addParam("profielNaam", dv.profielNaam())
+                .addParam("identificatieTypen", dv.identificatieTypen().toArray(String[]::new))
                 .execute()
                 .map(row -> DbTypes.uuid(row, "id"))
                 .orElseThrow();
@@ -217,7 +230,9 @@ public final class RegisterRepository {
                                             DbTypes.integer(row, "webhook_max_mislukkingen"),
                                             Duration.ofSeconds(DbTypes.longValue(row, "bevestigingstermijn_seconds")),
                                             Duration.ofSeconds(DbTypes.longValue(row, "max_cursor_seconds")),
-                                            kanaal == null ? null : URI.create(kanaal))));
+                                            kanaal == null ? null : URI.create(kanaal)),
+                                    DbTypes.text(row, "profiel_naam"),
+                                    DbTypes.strings(row, "identificatie_typen")));
                 })
                 .toList();
     }
@@ -230,6 +245,7 @@ public final class RegisterRepository {
                 DbTypes.text(row, "notify_service"),
                 validity == null ? null : Duration.ofSeconds(validity),
                 DbTypes.integer(row, "max_pogingenteller"),
-                DbTypes.text(row, "verwerkingsactiviteit"));
+                DbTypes.text(row, "verwerkingsactiviteit"),
+                DbTypes.text(row, "profiel_dienst_naam"));
     }
 }

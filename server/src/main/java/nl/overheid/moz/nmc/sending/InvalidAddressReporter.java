@@ -3,6 +3,7 @@ package nl.overheid.moz.nmc.sending;
 import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
@@ -14,20 +15,27 @@ import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
+import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
+import nl.overheid.moz.nmc.profiel.Identification;
 import nl.overheid.moz.nmc.profiel.Profielservice;
+import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
- * The {@code ongeldig-melden} task (centralised regime): after a permanent failure, the business's address
- * is reported invalid at the Profielservice, with the identifying number in the body (decrypted here, one
- * of the two places that may decrypt) and the notification id as the report's id, so the same report sent
- * twice has one effect. Its LDV record comes first. An error of the Profielservice or the LDV postpones the
- * report; after {@code maxPostponements} it is parked as {@code mislukt} for an operator and counted.
+ * The {@code ongeldig-melden} task (centralised regime, design §3): after a permanent failure, the address the
+ * attempt went to is removed at the Profielservice. Its real contract has no operation to report an address
+ * invalid; the NMC soft-deletes the contactgegeven the attempt was sent to ({@code DELETE /contactgegeven/{id}},
+ * with the party's identification in the body, decrypted here — one of the two places that may decrypt). A second
+ * delete of the same contactgegeven is the Profielservice's 404, which counts as done, so the report is
+ * idempotent. Its LDV record comes first. With {@code profielservice.invalid-address-report: none} nothing is sent:
+ * the need is counted per DV ({@code nmc_invalid_address_reports_not_sent_total}) and logged, never dropped
+ * silently. An error of the Profielservice or the LDV postpones the report; after {@code maxPostponements} it is
+ * parked as {@code mislukt} for an operator and counted.
  */
 public final class InvalidAddressReporter implements TaskHandler {
 
@@ -45,9 +53,11 @@ public final class InvalidAddressReporter implements TaskHandler {
     private final Duration lease;
     private final IntFunction<Duration> backoff;
     private final int maxPostponements;
+    private final ProfielserviceSettings.InvalidAddressReport mode;
+    private final PogingRepository pogingen;
 
     public InvalidAddressReporter(
-            HandlerSupport support, Envelope envelope, Profielservice profielservice, int maxPostponements) {
+            HandlerSupport support, Envelope envelope, Profielservice profielservice, ProfielserviceSettings settings) {
         this.owned = support.owned();
         this.tasks = support.tasks();
         this.notificatieTasks = support.notificatieTasks();
@@ -59,7 +69,9 @@ public final class InvalidAddressReporter implements TaskHandler {
         this.clock = support.clock();
         this.lease = support.lease();
         this.backoff = support.backoff();
-        this.maxPostponements = maxPostponements;
+        this.maxPostponements = settings.reportMaxPostponements();
+        this.mode = settings.invalidAddressReport();
+        this.pogingen = support.pogingen();
     }
 
     @Override
@@ -72,7 +84,11 @@ public final class InvalidAddressReporter implements TaskHandler {
         return notificatieTasks.lock();
     }
 
-    private record Report(NotificatieRepository.ForSending sealed, NotificatieRepository.ProcessingContext context) {}
+    private record Report(
+            NotificatieRepository.ForSending sealed,
+            NotificatieRepository.ProcessingContext context,
+            String contactField,
+            byte[] contactgegeven) {}
 
     @Override
     public void execute(Task task) {
@@ -82,16 +98,17 @@ public final class InvalidAddressReporter implements TaskHandler {
             return;
         }
         NotificatieRepository.ForSending sealed = report.sealed();
-        String kvkNummer = envelope.open(
-                        sealed.id(),
-                        sealed.wrappedDataKey(),
-                        sealed.kekVersion(),
-                        java.util.Map.of("ontvanger", sealed.recipient()))
-                .get("ontvanger");
+        java.util.Map<String, String> opened = envelope.open(
+                sealed.id(),
+                sealed.wrappedDataKey(),
+                sealed.kekVersion(),
+                java.util.Map.of("ontvanger", sealed.recipient(), report.contactField(), report.contactgegeven()));
+        Identification party = Identification.unsealed(opened.get("ontvanger"));
+        UUID contactgegeven = UUID.fromString(opened.get(report.contactField()));
         NotificatieRepository.ProcessingContext c = report.context();
-        Span span = Span.childOf(c.traceId(), c.acceptanceSpanId());
+        Profielservice.Call call = profielservice.call(Span.childOf(c.traceId(), c.acceptanceSpanId()));
         ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
-                span,
+                call.span(),
                 ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN,
                 c.processingActivity(),
                 new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
@@ -99,9 +116,10 @@ public final class InvalidAddressReporter implements TaskHandler {
         String failure = switch (written) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
             case ProcessingLog.Written.Acknowledged ack ->
-                switch (profielservice.reportInvalid(sealed.id(), kvkNummer, span)) {
-                    case Profielservice.Report.Reported reported -> null;
-                    case Profielservice.Report.Unavailable down -> "profielservice-" + down.reason();
+                switch (profielservice.remove(contactgegeven, party, call)) {
+                    case Profielservice.Removal.Removed removed -> null;
+                    case Profielservice.Removal.AlreadyGone gone -> null;
+                    case Profielservice.Removal.Unavailable down -> "profielservice-" + down.reason();
                 };
         };
         owned.underLocks(task, subjectLock(), (tx, n) -> {
@@ -118,7 +136,7 @@ public final class InvalidAddressReporter implements TaskHandler {
         });
     }
 
-    /** What the report needs; null when there is nothing to report (then the task is completed or parked). */
+    /** What the report needs; null when there is nothing to send (then the task is completed or parked). */
     private Report prepare(DbTransaction tx, Task task) {
         NotificatieRepository.ForSending sealed =
                 notificaties.forSending(tx, task.notificatie()).orElse(null);
@@ -126,6 +144,18 @@ public final class InvalidAddressReporter implements TaskHandler {
                 notificaties.processingContext(tx, task.notificatie()).orElse(null);
         if (sealed == null || context == null || !"centraal".equals(sealed.regime())) {
             tasks.complete(tx, task);
+            return null;
+        }
+        if (mode == ProfielserviceSettings.InvalidAddressReport.NONE) {
+            notSent(tx, task, sealed, "instelling", "profielservice.invalid-address-report is none");
+            return null;
+        }
+        byte[] contactgegeven = task.poging() == null
+                ? null
+                : pogingen.contactgegeven(tx, task.poging()).orElse(null);
+        if (contactgegeven == null) {
+            // The attempt kept no contactgegeven (sent while reports were off): nothing names the address to remove.
+            notSent(tx, task, sealed, "adres-onbekend", "the attempt kept no contactgegeven id");
             return null;
         }
         if (sealed.wrappedDataKey() == null) {
@@ -136,7 +166,16 @@ public final class InvalidAddressReporter implements TaskHandler {
         }
         // The lease covers the batch from the claim; the two calls that follow get it anew.
         tasks.extendLease(tx, task, clock.instant().plus(lease));
-        return new Report(sealed, context);
+        return new Report(sealed, context, "contactgegeven/" + task.poging(), contactgegeven);
+    }
+
+    /** A report that is not sent is counted per DV and logged, so the need is never dropped silently. */
+    private void notSent(
+            DbTransaction tx, Task task, NotificatieRepository.ForSending sealed, String reason, String why) {
+        tasks.complete(tx, task);
+        metrics.invalidAddressReportNotSent(sealed.oin(), reason);
+        LOG.info(
+                () -> "invalid address of notification " + sealed.id() + " not reported to the Profielservice: " + why);
     }
 
     /** A report that keeps failing inside the NMC is parked like one the Profielservice keeps refusing. */

@@ -32,7 +32,10 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
+import nl.overheid.moz.nmc.profiel.AddressChoice;
+import nl.overheid.moz.nmc.profiel.Identification;
 import nl.overheid.moz.nmc.profiel.Profielservice;
+import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.trace.Span;
@@ -76,6 +79,7 @@ public final class SendPipeline implements TaskHandler {
     private final NotifyNlServices notifyNl;
     private final UnusedTokens unusedTokens;
     private final Profielservice profielservice;
+    private final ProfielserviceSettings profielSettings;
     private final ProcessingLog ldv;
     private final Clock clock;
     private final Duration lease;
@@ -94,6 +98,7 @@ public final class SendPipeline implements TaskHandler {
             NotifyNlServices notifyNl,
             UnusedTokens unusedTokens,
             Profielservice profielservice,
+            ProfielserviceSettings profielSettings,
             Duration firstReconciliation) {
         this.metrics = support.metrics();
         this.owned = support.owned();
@@ -107,6 +112,7 @@ public final class SendPipeline implements TaskHandler {
         this.notifyNl = notifyNl;
         this.unusedTokens = unusedTokens;
         this.profielservice = profielservice;
+        this.profielSettings = profielSettings;
         this.ldv = support.ldv();
         this.clock = support.clock();
         this.lease = support.lease();
@@ -186,18 +192,22 @@ public final class SendPipeline implements TaskHandler {
         String recipient = opened.get("ontvanger");
         Map<String, String> personalisation = mapper.readValue(opened.get("personalisatie"), new TypeReference<>() {});
         String emailAddress = recipient;
+        UUID contactgegeven = null;
         if (job.context().regime().equals("centraal")) {
-            Span lookup = job.childSpan();
-            if (!recorded(job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, lookup)) {
+            Identification party = Identification.unsealed(recipient);
+            Profielservice.Call call = profielservice.call(job.childSpan());
+            if (!recorded(job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call.span())) {
                 commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
                 return;
             }
-            switch (profielservice.lookUp(recipient, lookup)) {
-                case Profielservice.Lookup.Found found -> emailAddress = found.emailadres();
-                case Profielservice.Lookup.NoContact noContact -> {
-                    owned.underLocks(task, subjectLock(), (tx, n) -> endWithoutContact(tx, task, job, n));
-                    return;
-                }
+            String dienstverlener = job.sealed().profielDienstverlenerNaam();
+            String dienst = job.berichttype().profielDienstNaam();
+            Optional<AddressChoice.Contact> chosen;
+            switch (profielservice.lookUp(party, dienstverlener, dienst, call)) {
+                case Profielservice.Lookup.Found found ->
+                    chosen = AddressChoice.choose(
+                            found.contacts(), dienstverlener, dienst, profielSettings.useUnverifiedAddresses());
+                case Profielservice.Lookup.PartyUnknown unknown -> chosen = Optional.empty();
                 case Profielservice.Lookup.Unavailable unavailable -> {
                     commit(
                             task,
@@ -205,6 +215,14 @@ public final class SendPipeline implements TaskHandler {
                             new NotifyNl.SendResult.Unavailable("profielservice-" + unavailable.reason(), false));
                     return;
                 }
+            }
+            if (chosen.isEmpty()) {
+                owned.underLocks(task, subjectLock(), (tx, n) -> endWithoutContact(tx, task, job, n));
+                return;
+            }
+            emailAddress = chosen.get().value();
+            if (profielSettings.invalidAddressReport() == ProfielserviceSettings.InvalidAddressReport.DELETE) {
+                contactgegeven = chosen.get().id();
             }
         }
         if (endedExpired(task, job)) {
@@ -215,6 +233,7 @@ public final class SendPipeline implements TaskHandler {
             commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
             return;
         }
+        UUID contactId = contactgegeven;
         // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
         // geldig_tot is checked once more here, since the LDV and the Profielservice took their time (§7.5).
         Optional<Boolean> started = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> {
@@ -224,6 +243,18 @@ public final class SendPipeline implements TaskHandler {
             }
             tasks.extendLease(tx, task, clock.instant().plus(lease));
             pogingen.markRequested(tx, job.poging().id());
+            if (contactId != null) {
+                // the address it goes to, for the invalid-address report: sealed like the number it belongs to
+                pogingen.setContactgegeven(
+                        tx,
+                        job.poging().id(),
+                        envelope.sealField(
+                                job.sealed().id(),
+                                job.sealed().wrappedDataKey(),
+                                job.sealed().kekVersion(),
+                                "contactgegeven/" + job.poging().id(),
+                                contactId.toString()));
+            }
             return true;
         });
         if (!started.orElse(false)) {
@@ -281,8 +312,9 @@ public final class SendPipeline implements TaskHandler {
     }
 
     /**
-     * The Profielservice knows no address (unknown party, no e-mail preference): the attempt fails and the
-     * notification ends niet-bezorgbaar, geen-contactgegevens (first send or resend alike).
+     * The Profielservice has no address to send to (its own 404 for an unknown or deleted party, or no contact data
+     * the address rule may choose): the attempt fails and the notification ends niet-bezorgbaar,
+     * geen-contactgegevens (first send or resend alike).
      */
     private void endWithoutContact(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
         pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
@@ -338,7 +370,7 @@ public final class SendPipeline implements TaskHandler {
                 } else if (n.status() == NotificatieStatus.IN_VERZENDING
                         || latest.isEmpty()
                         || latest.get().status().running()
-                        || latest.get().nummer() >= 2) {
+                        || latest.get().number() >= 2) {
                     LOG.warning(() -> "send task " + task.id() + " found nothing to send; completing it");
                     tasks.complete(tx, task);
                     return null;

@@ -212,7 +212,7 @@ public final class WebhookDelivery implements TaskHandler {
                     int failures = position.mislukkingen() + 1;
                     metrics.webhookFailed();
                     // After a pause one failure is enough to pause again, longer: the DV is not back yet.
-                    if (failures >= position.maxMislukkingen() || position.pauzes() > 0) {
+                    if (failures >= position.maxFailures() || position.pauzes() > 0) {
                         int pauses = position.pauzes() + 1;
                         Instant until = now.plus(settings.pause(pauses));
                         positions.failed(tx, position.dvId(), 0, pauses, until, failed.reason());

@@ -80,7 +80,7 @@ public final class WebhookPositionRepository {
             Instant geleverdOp,
             String lastError,
             URI webhookUrl,
-            int maxMislukkingen) {
+            int maxFailures) {
 
         boolean pausedAt(Instant now) {
             return gepauzeerdTot != null && gepauzeerdTot.isAfter(now);
