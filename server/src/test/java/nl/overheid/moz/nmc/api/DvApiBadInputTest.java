@@ -126,41 +126,69 @@ class DvApiBadInputTest {
     @Test
     void aCentralisedRequestWithoutAValidNumberListsEveryErrorAtOnceAndDoesNotEchoTheNumber() {
         Http.Response response = http.post(CENTRAAL, token, """
-                {"dvRef": "REF-1", "berichttype": "%s", "identificerendNummer": "1234567A",
+                {"dvRef": "REF-1", "berichttype": "%s", "identificatieType": "KvK", "identificatieNummer": "1234567A",
                  "emailadres": "ontvanger@example.nl", "personalisation": {"naam": 7}}
                 """.formatted(TestNmc.BERICHTTYPE));
         assertProblem(response, 400);
         assertThat(errorNames(response))
-                .containsExactlyInAnyOrder("/identificerendNummer", "/emailadres", "/personalisation/naam");
+                .containsExactlyInAnyOrder(
+                        "/identificatieType", "/identificatieNummer", "/emailadres", "/personalisation/naam");
         assertThat(response.body()).doesNotContain("1234567A").doesNotContain("ontvanger@example.nl");
     }
 
     @Test
-    void aCentralisedRequestNeedsItsNumber() {
+    void aCentralisedRequestNeedsItsTypeAndNumber() {
         Http.Response response =
                 http.post(CENTRAAL, token, Http.json(Map.of("dvRef", "REF-1", "berichttype", TestNmc.BERICHTTYPE)));
         assertProblem(response, 400);
-        assertThat(errorNames(response)).containsExactly("/identificerendNummer");
+        assertThat(errorNames(response)).containsExactlyInAnyOrder("/identificatieType", "/identificatieNummer");
     }
 
     @Test
-    void aCentralisedNumberOfTheWrongLengthOrTypeIsA400() {
-        for (Object number : List.of("1234567", "123456789", 12345678, "", " 12345678")) {
-            Http.Response response = http.post(
-                    CENTRAAL,
-                    token,
-                    Http.json(Map.of(
-                            "dvRef", "REF-1", "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", number)));
+    void aCentralisedNumberThatIsNoNumberIsA400() {
+        for (Object number : List.of("1234567", "1234567890", 12345678, "", " 12345678")) {
+            Http.Response response = http.post(CENTRAAL, token, centraal("KVK", number));
             assertProblem(response, 400);
-            assertThat(errorNames(response)).as(String.valueOf(number)).containsExactly("/identificerendNummer");
+            assertThat(errorNames(response)).as(String.valueOf(number)).containsExactly("/identificatieNummer");
         }
+    }
+
+    /** The length per type and the elfproef: a 400 naming the number's field with a code, never the number. */
+    @Test
+    void aNumberOfTheWrongLengthForItsTypeOrFailingTheElfproefIsA400AndNothingIsStored() throws SQLException {
+        record Case(String type, String number, String code) {}
+        for (Case c : List.of(
+                new Case("KVK", "123456782", "length"),
+                new Case("RSIN", "12345670", "length"),
+                new Case("BSN", "12345670", "length"),
+                new Case("RSIN", "123456781", "elfproef"),
+                new Case("BSN", "111222334", "elfproef"),
+                new Case("BSN", "000000000", "elfproef"))) {
+            Http.Response response = http.post(CENTRAAL, token, centraal(c.type(), c.number()));
+            assertProblem(response, 400);
+            assertThat(errorNames(response)).as(c.toString()).containsExactly("/identificatieNummer");
+            assertThat(response.json().path("errors").get(0).path("code").asText())
+                    .isEqualTo(c.code());
+            assertThat(response.body()).doesNotContain(c.number());
+        }
+        assertThat(count("notificatie")).isZero();
+    }
+
+    @Test
+    void anIdentifierTypeTheDvMayNotUseIsA400NamingTheTypeWithoutTheNumberAndNothingIsStored() throws SQLException {
+        // DV B may use KVK numbers only (the register's default); a BSN needs a legal basis the register records.
+        Http.Response response = http.post(CENTRAAL, IAM.token(TestNmc.DV_B), centraal("BSN", "111222333"));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/identificatieType");
+        assertThat(response.body()).doesNotContain("111222333");
+        assertThat(count("notificatie")).isZero();
     }
 
     @Test
     void aDecentralisedRequestWithANumberIsA400() {
-        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("identificerendNummer", "12345678")));
+        Http.Response response = http.post(DECENTRAAL, token, valid(Map.of("identificatieNummer", "12345678")));
         assertProblem(response, 400);
-        assertThat(errorNames(response)).containsExactly("/identificerendNummer");
+        assertThat(errorNames(response)).containsExactly("/identificatieNummer");
     }
 
     @Test
@@ -168,10 +196,29 @@ class DvApiBadInputTest {
         Http.Response response = http.post(
                 CENTRAAL,
                 token,
-                Http.json(
-                        Map.of("dvRef", "REF-1", "berichttype", "onbekend-type", "identificerendNummer", "12345678")));
+                Http.json(Map.of(
+                        "dvRef",
+                        "REF-1",
+                        "berichttype",
+                        "onbekend-type",
+                        "identificatieType",
+                        "KVK",
+                        "identificatieNummer",
+                        "12345678")));
         assertProblem(response, 400);
         assertThat(errorNames(response)).containsExactly("/berichttype");
+    }
+
+    private static String centraal(String type, Object number) {
+        return Http.json(Map.of(
+                "dvRef",
+                "REF-1",
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "identificatieType",
+                type,
+                "identificatieNummer",
+                number));
     }
 
     @Test

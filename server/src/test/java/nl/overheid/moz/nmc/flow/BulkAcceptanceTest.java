@@ -199,8 +199,15 @@ class BulkAcceptanceTest extends LifecycleTestBase {
 
     @Test
     void theCentralisedRegimeHasItsBulkCallToo() {
-        Map<String, Object> first = new HashMap<>(
-                Map.of("dvRef", "C-1", "berichttype", TestNmc.BERICHTTYPE, "identificerendNummer", "12345670"));
+        Map<String, Object> first = new HashMap<>(Map.of(
+                "dvRef",
+                "C-1",
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "identificatieType",
+                "KVK",
+                "identificatieNummer",
+                "12345670"));
         Map<String, Object> decentralised = item("C-2");
         Http.Response response = http.post(CENTRAAL, tokenA(), bulk(List.of(first, decentralised)));
         assertThat(response.status()).isEqualTo(200);

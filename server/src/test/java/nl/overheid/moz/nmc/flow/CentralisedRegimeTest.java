@@ -24,13 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The centralised regime (design §9, seeds): the address comes from the Profielservice at send time, every
- * call that processes personal data is preceded by an acknowledged LDV record, a party without an address
- * ends {@code niet-bezorgbaar geen-contactgegevens}, and a permanent failure is reported to the
- * Profielservice. The parties are WireMock stubs; the order of calls is read from WireMock's journal.
+ * The centralised regime (design §9, seeds) against the Profielservice's real contract: the address comes from its
+ * {@code POST /partij} at send time, narrowed to the DV and the berichttype's dienst, every call that processes
+ * personal data is preceded by an acknowledged LDV record, a party without a usable address ends {@code
+ * niet-bezorgbaar geen-contactgegevens}, and after a permanent failure the address that bounced is deleted there.
+ * The parties are WireMock stubs; the order of calls is read from WireMock's journal.
  */
 class CentralisedRegimeTest extends LifecycleTestBase {
 
@@ -55,9 +55,20 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(calls).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV, SEND);
 
         JsonNode lookup = body(calls.get(1));
-        assertThat(lookup.path("identificerendNummer").asText()).isEqualTo(KVK);
-        assertThat(lookup.path("soort").asText()).isEqualTo("kvk");
-        assertThat(calls.get(1).getRequest().getHeader("Authorization")).isEqualTo("Bearer test-profielservice-token");
+        assertThat(lookup.path("identificatieType").asText()).isEqualTo("KVK");
+        assertThat(lookup.path("identificatieNummer").asText()).isEqualTo(KVK);
+        assertThat(lookup.path("dienstverlener").asText())
+                .as("the DV's name at the Profielservice")
+                .isEqualTo("DV A");
+        assertThat(lookup.path("dienstNaam").asText())
+                .as("the berichttype's dienst")
+                .isEqualTo("Meldingen");
+        assertThat(calls.get(1).getRequest().containsHeader("Authorization"))
+                .as("the Profielservice has no authentication of its own")
+                .isFalse();
+        assertThat(calls.get(1).getRequest().containsHeader("Fsc-Grant-Hash"))
+                .as("no FSC configured")
+                .isFalse();
         assertThat(body(calls.get(3)).path("email_address").asText())
                 .as("the looked-up address is sent to")
                 .isEqualTo(ADDRESS);
@@ -118,13 +129,62 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(subjects).hasSize(2);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"onbekende-partij", "geen-emailvoorkeur"})
-    void aPartyWithoutAnAddressEndsNietBezorgbaarGeenContactgegevensWithoutASend(String problemType) {
+    static Stream<Arguments> noUsableAddress() {
+        UUID partij = UUID.randomUUID();
+        return Stream.of(
+                Arguments.of(
+                        "its own 404",
+                        aResponse()
+                                .withStatus(404)
+                                .withHeader("Content-Type", "application/problem+json")
+                                .withBody(PartiesStub.PARTY_NOT_FOUND)),
+                Arguments.of(
+                        "its own 404 with type about:blank",
+                        PartiesStub.problem(404, "Partij niet gevonden")
+                                .withBody(
+                                        "{\"type\":\"about:blank\",\"status\":404,\"title\":\"Partij niet gevonden\"}")),
+                Arguments.of(
+                        "contact data without an e-mail address", partij(partij, """
+                        {"id": "%s", "type": "Telefoonnummer", "waarde": "0612345678", "isGeverifieerd": true,
+                         "isDefault": true, "createdAt": "2026-01-01T00:00:00Z", "lastUpdated": "2026-01-01T00:00:00Z",
+                         "scopes": []}""".formatted(UUID.randomUUID()))),
+                Arguments.of("no contact data at all", partij(partij, "")),
+                Arguments.of("only an unverified address", partij(partij, email(false, "[]"))),
+                Arguments.of(
+                        "only an address of another DV",
+                        partij(partij, email(true, "[{\"dienstverlenerNaam\": \"DV B\", \"dienstNaam\": null}]"))),
+                Arguments.of(
+                        "only an address of another dienst of this DV",
+                        partij(
+                                partij,
+                                email(
+                                        true,
+                                        "[{\"dienstverlenerNaam\": \"DV A\", \"dienstNaam\": \"Vergunningen\"}]"))));
+    }
+
+    private static ResponseDefinitionBuilder partij(UUID partij, String contactgegevens) {
+        return aResponse()
+                .withStatus(200)
+                .withHeader("Content-Type", "application/json")
+                .withBody("""
+                        {"partijId": "%s", "identificaties": [{"identificatieType": "KVK", "identificatieNummer": "%s"}],
+                         "voorkeuren": [], "contactgegevens": [%s]}""".formatted(partij, KVK, contactgegevens));
+    }
+
+    private static String email(boolean verified, String scopes) {
+        return """
+                {"id": "%s", "type": "Email", "waarde": "%s", "isGeverifieerd": %s, "isDefault": true,
+                 "createdAt": "2026-01-01T00:00:00Z", "lastUpdated": "2026-01-01T00:00:00Z", "scopes": %s}""".formatted(UUID.randomUUID(), ADDRESS, verified, scopes);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("noUsableAddress")
+    void aPartyWithoutAUsableAddressEndsNietBezorgbaarGeenContactgegevensWithoutASend(
+            String answer, ResponseDefinitionBuilder response) {
         notify.server()
                 .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
                         .atPriority(1)
-                        .willReturn(PartiesStub.problem(404, problemType)));
+                        .willReturn(response));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
 
         ManualRunner.of(nmc).runWorkersOnce();
@@ -148,6 +208,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
     static Stream<Arguments> profielserviceFaults() {
         return Stream.of(
+                Arguments.of("500", PartiesStub.problem(500, "Internal Server Error")),
                 Arguments.of("503", aResponse().withStatus(503)),
                 Arguments.of("429", aResponse().withStatus(429).withHeader("Retry-After", "1")),
                 Arguments.of("connection reset", aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)),
@@ -156,16 +217,59 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                         aResponse()
                                 .withStatus(200)
                                 .withHeader("Content-Type", "application/json")
-                                .withBody("{\"emailadres\": ")),
+                                .withBody("{\"contactgegevens\": ")),
                 Arguments.of(
-                        "200 without an address",
+                        "a 200 without contactgegevens",
                         aResponse()
                                 .withStatus(200)
                                 .withHeader("Content-Type", "application/json")
-                                .withBody("{}")),
-                Arguments.of("404 of a type outside the contract", PartiesStub.problem(404, "iets-anders")),
-                Arguments.of("404 without a problem", aResponse().withStatus(404)),
-                Arguments.of("400", PartiesStub.problem(400, "ongeldige-aanvraag")));
+                                .withBody("{\"partijId\": \"" + UUID.randomUUID() + "\"}")),
+                Arguments.of("a 404 of another title", PartiesStub.problem(404, "Not Found")),
+                Arguments.of(
+                        "a 404 of another type",
+                        PartiesStub.problem(404, "Partij niet gevonden")
+                                .withBody("{\"type\":\"https://elders.example/niet-gevonden\",\"status\":404,"
+                                        + "\"title\":\"Partij niet gevonden\"}")),
+                Arguments.of("a 404 without a problem", aResponse().withStatus(404)),
+                Arguments.of(
+                        "a 404 page of a gateway",
+                        aResponse()
+                                .withStatus(404)
+                                .withHeader("Content-Type", "text/html")
+                                .withBody("<html>Partij niet gevonden</html>")),
+                Arguments.of(
+                        "an FSC Outway's refusal",
+                        aResponse()
+                                .withStatus(400)
+                                .withHeader("Fsc-Error-Code", "UNKNOWN_GRANT_HASH_IN_HEADER")
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"message\":\"x\",\"domain\":\"ERROR_DOMAIN_OUTWAY\","
+                                        + "\"code\":\"UNKNOWN_GRANT_HASH_IN_HEADER\"}")),
+                Arguments.of(
+                        "400 with violations",
+                        aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "application/problem+json")
+                                .withBody("{\"status\":400,\"title\":\"Bad Request\",\"violations\":[{\"field\":"
+                                        + "\"identificatieNummer\",\"in\":\"body\",\"message\":\"x\"}]}")),
+                Arguments.of(
+                        "a slow drip past the deadline",
+                        aResponse()
+                                .withStatus(200)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(PartiesStub.partij(KVK, UUID.randomUUID(), ADDRESS))
+                                .withChunkedDribbleDelay(20, 3000)),
+                Arguments.of(
+                        "an answer over the size cap",
+                        partij(
+                                UUID.randomUUID(),
+                                String.join(
+                                        ",",
+                                        java.util.Collections.nCopies(
+                                                10_000,
+                                                email(
+                                                        true,
+                                                        "[{\"dienstverlenerNaam\": \"DV B\", \"dienstNaam\": null}]"))))));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -197,6 +301,14 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
         assertThat(status(id)).isEqualTo("verzonden:3");
         assertThat(pogingen(id)).containsExactly("1:verzonden");
+        assertThat(body(journal().stream()
+                                .filter(call -> party(call).equals(SEND))
+                                .findFirst()
+                                .orElseThrow())
+                        .path("email_address")
+                        .asText())
+                .as("never an address from the wrong scope")
+                .isEqualTo(ADDRESS);
     }
 
     @Test
@@ -296,7 +408,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     }
 
     @Test
-    void aPermanentFailureIsReportedOnceWithTheNumberInTheBodyAndTheNotificationAsReportId() {
+    void aPermanentFailureDeletesTheAddressThatBouncedWithTheIdentificationInTheBody() {
         notify.profiel(KVK, ADDRESS);
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
@@ -311,29 +423,38 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         List<ServeEvent> calls = journal();
         assertThat(calls).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
         assertThat(body(calls.get(0)).path("name").asText()).isEqualTo("nmc.profielservice.emailadres-ongeldig-melden");
+        assertThat(calls.get(1).getRequest().getMethod().getName()).isEqualTo("DELETE");
+        assertThat(calls.get(1).getRequest().getUrl())
+                .as("the contactgegeven the attempt went to")
+                .isEqualTo(PartiesStub.REPORT_PATH + PartiesStub.contactgegevenId(KVK))
+                .doesNotContain(KVK);
         JsonNode report = body(calls.get(1));
-        assertThat(report.path("meldingId").asText()).isEqualTo(id.toString());
-        assertThat(report.path("identificerendNummer").asText()).isEqualTo(KVK);
-        assertThat(report.path("soort").asText()).isEqualTo("kvk");
-        assertThat(report.path("kanaal").asText()).isEqualTo("email");
-        assertThat(report.path("reden").asText()).isNotBlank();
-        assertThat(calls.get(1).getRequest().getUrl()).doesNotContain(KVK);
+        assertThat(report.path("identificatieType").asText()).isEqualTo("KVK");
+        assertThat(report.path("identificatieNummer").asText()).isEqualTo(KVK);
+        assertThat(calls.get(1).getRequest().getHeader("Accept"))
+                .as("the delete has no JSON body to accept (the real service answers application/json alone with 406)")
+                .isEqualTo("application/problem+json");
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id))
                 .as("only its erasure waits")
                 .containsExactly("wissen");
+        assertThat(query("SELECT contactgegeven_versleuteld IS NOT NULL FROM poging WHERE notificatie = ?", id))
+                .as("kept only encrypted")
+                .containsExactly("t");
     }
 
     @Test
-    void aReportTheProfielserviceKnewAlreadyCountsAsReported() {
+    void aContactgegevenTheProfielserviceNoLongerHasCountsAsDeleted() {
         notify.profiel(KVK, ADDRESS);
         notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.REPORT_PATH))
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
                         .atPriority(1)
                         .willReturn(aResponse()
-                                .withStatus(200)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{\"meldingId\": \"{{jsonPath request.body '$.meldingId'}}\"}")
-                                .withTransformers("response-template")));
+                                .withStatus(404)
+                                .withHeader("Content-Type", "application/problem+json")
+                                .withBody("{\"status\":404,\"title\":\"Contactgegeven niet gevonden\","
+                                        + "\"detail\":\"Contactgegeven of partij niet gevonden.\"}")));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 
@@ -350,15 +471,14 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     }
 
     @Test
-    void aReportAcknowledgedUnderAnotherIdIsNotAnAcknowledgement() {
+    void aDelete404ThatIsNotTheProfielservicesOwnKeepsTheReportOpen() {
         notify.profiel(KVK, ADDRESS);
         notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.REPORT_PATH))
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
                         .atPriority(1)
-                        .willReturn(aResponse()
-                                .withStatus(201)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{\"meldingId\": \"" + UUID.randomUUID() + "\"}")));
+                        .willReturn(aResponse().withStatus(404).withBody("<html>not here</html>")));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 
@@ -368,7 +488,78 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(query(
                         "SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'",
                         id))
-                .containsExactly("open:profielservice-contract");
+                .containsExactly("open:profielservice-http-404");
+    }
+
+    @Test
+    void withReportsOffNothingIsDeletedAndTheNeedIsCountedPerDv() {
+        restartWithConfig("profielservice: {invalid-address-report: none}");
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        double before = http.metric(
+                        "nmc_invalid_address_reports_not_sent_total",
+                        "dv=\"" + nl.overheid.moz.nmc.testing.TestNmc.DV_A + "\"")
+                .orElse(0);
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(REPORT);
+        assertThat(query("SELECT contactgegeven_versleuteld IS NULL FROM poging WHERE notificatie = ?", id))
+                .as("no address id is kept when it is never reported")
+                .containsExactly("t");
+        assertThat(http.metric(
+                                "nmc_invalid_address_reports_not_sent_total",
+                                "dv=\"" + nl.overheid.moz.nmc.testing.TestNmc.DV_A + "\"")
+                        .orElseThrow())
+                .isEqualTo(before + 1);
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("wissen");
+    }
+
+    @Test
+    void throughFscEveryCallCarriesTheGrantHashAndAFreshUuidV7TransactionId() {
+        restartWithConfig("profielservice: {fsc: {grant-hash: '$1$4$dGVzdC1ncmFudA'}}");
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<ServeEvent> profiel = journal().stream()
+                .filter(call -> party(call).equals(LOOKUP) || party(call).equals(REPORT))
+                .toList();
+        assertThat(profiel).hasSize(2).allSatisfy(call -> {
+            assertThat(call.getRequest().getHeader("Fsc-Grant-Hash")).isEqualTo("$1$4$dGVzdC1ncmFudA");
+            assertThat(nl.overheid.moz.nmc.outbound.UuidV7.is(call.getRequest().getHeader("Fsc-Transaction-Id")))
+                    .isTrue();
+            assertThat(call.getRequest().getProtocol()).isEqualTo("HTTP/1.1");
+        });
+        assertThat(profiel.get(0).getRequest().getHeader("Fsc-Transaction-Id"))
+                .as("fresh per call")
+                .isNotEqualTo(profiel.get(1).getRequest().getHeader("Fsc-Transaction-Id"));
+    }
+
+    @Test
+    void anRsinOrABsnIsLookedUpWithItsType() {
+        notify.profiel("123456782", ADDRESS);
+        notify.profiel("111222333", "persoon@example.nl");
+        UUID rsin = acceptCentraal("R-RSIN", "123456782", Map.of("identificatieType", "RSIN"));
+        UUID bsn = acceptCentraal("R-BSN", "111222333", Map.of("identificatieType", "BSN"));
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(rsin)).isEqualTo("verzonden:3");
+        assertThat(status(bsn)).isEqualTo("verzonden:3");
+        assertThat(journal().stream()
+                        .filter(call -> party(call).equals(LOOKUP))
+                        .map(call -> body(call).path("identificatieType").asText() + ":"
+                                + body(call).path("identificatieNummer").asText()))
+                .containsExactlyInAnyOrder("RSIN:123456782", "BSN:111222333");
+        assertThat(query("SELECT DISTINCT ldv_betrokkene_type FROM notificatie WHERE id IN (?)", rsin))
+                .singleElement()
+                .asString()
+                .startsWith("RSIN;");
     }
 
     @Test
@@ -404,15 +595,21 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(1)).toString()));
         restartWith(parties -> parties.withProfielservice(new nl.overheid.moz.nmc.profiel.Profielservice() {
             @Override
-            public Lookup lookUp(String kvkNummer, nl.overheid.moz.nmc.trace.Span span) {
-                Lookup answer = parties.profielservice().lookUp(kvkNummer, span);
+            public Call call(nl.overheid.moz.nmc.trace.Span span) {
+                return parties.profielservice().call(span);
+            }
+
+            @Override
+            public Lookup lookUp(
+                    nl.overheid.moz.nmc.profiel.Identification party, String dienstverlener, String dienst, Call call) {
+                Lookup answer = parties.profielservice().lookUp(party, dienstverlener, dienst, call);
                 clock.advance(Duration.ofMinutes(2)); // a slow answer: geldig_tot passes meanwhile
                 return answer;
             }
 
             @Override
-            public Report reportInvalid(UUID reportId, String kvkNummer, nl.overheid.moz.nmc.trace.Span span) {
-                return parties.profielservice().reportInvalid(reportId, kvkNummer, span);
+            public Removal remove(UUID contactgegeven, nl.overheid.moz.nmc.profiel.Identification party, Call call) {
+                return parties.profielservice().remove(contactgegeven, party, call);
             }
         }));
 
@@ -502,7 +699,9 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     void aReportTheProfielserviceKeepsRefusingIsParkedForAnOperatorAndCounted() {
         notify.profiel(KVK, ADDRESS);
         notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.REPORT_PATH))
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
                         .atPriority(1)
                         .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());

@@ -79,12 +79,12 @@ class FailedCallLogTest extends LifecycleTestBase {
 
     @Test
     void aProfielserviceFailureIsAWarningWithoutTheKvkNumber() {
-        fail(PartiesStub.LOOKUP_PATH, answerQuoting(500, "$.identificerendNummer"));
+        fail(PartiesStub.LOOKUP_PATH, answerQuoting(500, "$.identificatieNummer"));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(warningOf(ProfielserviceClient.class))
-                .startsWith("Profielservice POST /contactgegevens/opvragingen failed: HTTP 500 ")
+                .startsWith("Profielservice POST /partij failed: HTTP 500 ")
                 .contains(traceId(id))
                 .endsWith("the send is postponed");
         assertNoPersonalData(KVK);

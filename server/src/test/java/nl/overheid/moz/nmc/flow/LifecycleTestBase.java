@@ -102,7 +102,9 @@ abstract class LifecycleTestBase {
                 dvRef,
                 "berichttype",
                 TestNmc.BERICHTTYPE,
-                "identificerendNummer",
+                "identificatieType",
+                "KVK",
+                "identificatieNummer",
                 kvkNummer,
                 "personalisation",
                 Map.of("tekst", SECRET_TEXT)));
@@ -119,13 +121,13 @@ abstract class LifecycleTestBase {
                 + notificatie.path("versie").asInt();
     }
 
-    protected void receipt(UUID id, int nummer, String status) {
-        receipt(id, nummer, status, notifyId(id, nummer));
+    protected void receipt(UUID id, int number, String status) {
+        receipt(id, number, status, notifyId(id, number));
     }
 
     /** A receipt under this NotifyNL id (e.g. a duplicate's), processed at once. */
-    protected void receipt(UUID id, int nummer, String status, String notifyId) {
-        assertThat(postReceipt(receiptBody(id, nummer, status, notifyId, clock.instant()))
+    protected void receipt(UUID id, int number, String status, String notifyId) {
+        assertThat(postReceipt(receiptBody(id, number, status, notifyId, clock.instant()))
                         .status())
                 .isEqualTo(200);
         ManualRunner.of(nmc).runWorkersOnce();
@@ -135,13 +137,13 @@ abstract class LifecycleTestBase {
         return http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body);
     }
 
-    protected String receiptBody(UUID id, int nummer, String status) {
-        return receiptBody(id, nummer, status, notifyId(id, nummer), clock.instant());
+    protected String receiptBody(UUID id, int number, String status) {
+        return receiptBody(id, number, status, notifyId(id, number), clock.instant());
     }
 
     /** A receipt as NotifyNL sends it, under any NotifyNL id (e.g. a duplicate's) and completion time. */
-    protected String receiptBody(UUID id, int nummer, String status, String notifyId, Instant completed) {
-        UUID poging = pogingId(id, nummer);
+    protected String receiptBody(UUID id, int number, String status, String notifyId, Instant completed) {
+        UUID poging = pogingId(id, number);
         return Http.json(Map.of(
                 "id",
                 notifyId,
@@ -165,13 +167,13 @@ abstract class LifecycleTestBase {
                 1));
     }
 
-    protected UUID pogingId(UUID notificatie, int nummer) {
-        return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + nummer, notificatie)
+    protected UUID pogingId(UUID notificatie, int number) {
+        return UUID.fromString(query("SELECT id FROM poging WHERE notificatie = ? AND nummer = " + number, notificatie)
                 .getFirst());
     }
 
-    protected String notifyId(UUID id, int nummer) {
-        return query("SELECT notify_id FROM poging WHERE id = ?", pogingId(id, nummer))
+    protected String notifyId(UUID id, int number) {
+        return query("SELECT notify_id FROM poging WHERE id = ?", pogingId(id, number))
                 .getFirst();
     }
 

@@ -1,8 +1,6 @@
 package nl.overheid.moz.nmc.flow;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -53,7 +51,9 @@ class OperatorApiTest extends LifecycleTestBase {
     void anOperatorFindsAParkedTaskSeesWhyReopensItAndWatchesItComplete() {
         notify.profiel(KVK, ADDRESS);
         notify.server()
-                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.post(urlPathEqualTo(PartiesStub.REPORT_PATH))
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
                         .atPriority(1)
                         .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
@@ -86,7 +86,9 @@ class OperatorApiTest extends LifecycleTestBase {
         // The Profielservice is back; reopen it.
         notify.reset();
         int reportsBefore = notify.server()
-                .findAll(postRequestedFor(urlPathEqualTo(PartiesStub.REPORT_PATH)))
+                .findAll(com.github.tomakehurst.wiremock.client.WireMock.deleteRequestedFor(
+                        com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                PartiesStub.REPORT_PATH + ".+")))
                 .size();
         Http.Response reopened = post(
                 "/taken/heropeningen",
@@ -105,7 +107,10 @@ class OperatorApiTest extends LifecycleTestBase {
 
         // Watch it complete: the report is made and the task is gone.
         ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(notify.server().findAll(postRequestedFor(urlPathEqualTo(PartiesStub.REPORT_PATH))))
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.deleteRequestedFor(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))))
                 .hasSize(reportsBefore + 1);
         assertThat(get("/taken/" + taskId).status()).isEqualTo(404);
 

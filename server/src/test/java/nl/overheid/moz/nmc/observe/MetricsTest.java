@@ -218,7 +218,9 @@ class MetricsTest {
                                             "contact-" + System.nanoTime(),
                                             "berichttype",
                                             TestNmc.BERICHTTYPE,
-                                            "identificerendNummer",
+                                            "identificatieType",
+                                            "KVK",
+                                            "identificatieNummer",
                                             "99999999")))
                             .status())
                     .isEqualTo(202);

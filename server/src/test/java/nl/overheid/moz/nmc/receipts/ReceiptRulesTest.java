@@ -21,7 +21,7 @@ class ReceiptRulesTest {
     private static List<Situation> everySituation() {
         List<Situation> all = new ArrayList<>();
         for (NotificatieStatus notificatie : NotificatieStatus.values()) {
-            for (int nummer = 1; nummer <= 2; nummer++) {
+            for (int number = 1; number <= 2; number++) {
                 for (PogingStatus poging : PogingStatus.values()) {
                     for (boolean older : new boolean[] {false, true}) {
                         for (ReceiptStatus receipt : ReceiptStatus.values()) {
@@ -29,7 +29,7 @@ class ReceiptRulesTest {
                                 for (boolean within : new boolean[] {false, true}) {
                                     for (boolean expired : new boolean[] {false, true}) {
                                         all.add(new Situation(
-                                                notificatie, nummer, poging, older, receipt, basis, within, expired));
+                                                notificatie, number, poging, older, receipt, basis, within, expired));
                                     }
                                 }
                             }
@@ -225,7 +225,7 @@ class ReceiptRulesTest {
                 .isFalse();
     }
 
-    private static Decision judge(NotificatieStatus n, int nummer, PogingStatus p, ReceiptStatus r) {
-        return ReceiptRules.judge(new Situation(n, nummer, p, false, r, false, true, false));
+    private static Decision judge(NotificatieStatus n, int number, PogingStatus p, ReceiptStatus r) {
+        return ReceiptRules.judge(new Situation(n, number, p, false, r, false, true, false));
     }
 }

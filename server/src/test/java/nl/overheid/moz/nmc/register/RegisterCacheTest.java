@@ -24,7 +24,7 @@ class RegisterCacheTest {
     void seed() {
         DB.reset();
         register.upsert(
-                List.of(new Berichttype("b-1", UUID.randomUUID(), "standaard", null, 5, "activiteit")),
+                List.of(new Berichttype("b-1", UUID.randomUUID(), "standaard", null, 5, "activiteit", null)),
                 List.of(new Register.DvSeed(OIN, "DV", List.of("b-1"), 10)));
     }
 
@@ -49,7 +49,8 @@ class RegisterCacheTest {
     void berichttypenAreCachedAndSeedingDropsTheCache() {
         assertThat(register.berichttypen(Set.of("b-1", "b-2")).keySet()).containsExactly("b-1");
         register.upsert(
-                List.of(new Berichttype("b-2", UUID.randomUUID(), "standaard", null, 5, "activiteit")), List.of());
+                List.of(new Berichttype("b-2", UUID.randomUUID(), "standaard", null, 5, "activiteit", null)),
+                List.of());
         assertThat(register.berichttypen(Set.of("b-1", "b-2")).keySet()).containsExactlyInAnyOrder("b-1", "b-2");
         DB.execute("DELETE FROM berichttype WHERE code = 'b-2'", null);
         assertThat(register.berichttypen(Set.of("b-2"))).as("cached").containsKey("b-2");

@@ -14,7 +14,9 @@ import com.github.tomakehurst.wiremock.WireMockServer;
  * <ul>
  *   <li>NotifyNL: {@code POST /v2/notifications/email} answers 201 in Notify's shape with a fresh id;</li>
  *   <li>the LDV: every record is acknowledged (201 with an id);</li>
- *   <li>the Profielservice: lookups by number ({@link #profiel}), reports acknowledged.</li>
+ *   <li>the Profielservice (its real contract, {@code api-spec/profielservice.yaml}): {@code POST /partij} by
+ *       number ({@link #profiel}: one unscoped, verified e-mail address; any other number is its own 404), and
+ *       {@code DELETE /contactgegeven/{id}} answered 204.</li>
  * </ul>
  * Tests post receipts themselves and put faults on top at priority 1. The full simulators (callbacks,
  * status lookups, dev data, validation) live in the conformance tests.
@@ -35,8 +37,13 @@ public final class PartiesStub implements AutoCloseable {
     private final WireMockServer server = new WireMockServer(options().dynamicPort());
 
     public static final String LDV_PATH = "/api/ldv/v1/dataverwerkingen";
-    public static final String LOOKUP_PATH = "/api/profielservice/v1/contactgegevens/opvragingen";
-    public static final String REPORT_PATH = "/api/profielservice/v1/contactgegevens/ongeldig-meldingen";
+    public static final String LOOKUP_PATH = "/api/profielservice/v1/partij";
+    /** The prefix of {@code DELETE /contactgegeven/{contactgegevenId}}, the invalid-address report. */
+    public static final String REPORT_PATH = "/api/profielservice/v1/contactgegeven/";
+    /** The Profielservice's own 404 of an unknown or deleted party, as its code writes it. */
+    public static final String PARTY_NOT_FOUND = "{\"status\":404,\"title\":\"Partij niet gevonden\","
+            + "\"detail\":\"Geen partij gevonden voor het opgegeven identificatienummer.\","
+            + "\"instance\":\"/api/profielservice/v1/partij\"}";
 
     public PartiesStub() {
         server.start();
@@ -45,16 +52,17 @@ public final class PartiesStub implements AutoCloseable {
         defaultProfielservice();
     }
 
-    /** Reports are acknowledged; an unregistered number is an unknown party. */
+    /** Deletes are answered 204; an unregistered number is the Profielservice's own 404. */
     private void defaultProfielservice() {
-        server.stubFor(post(urlPathEqualTo(REPORT_PATH))
+        server.stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(urlPathMatching(REPORT_PATH + ".+"))
+                .atPriority(10)
+                .willReturn(aResponse().withStatus(204).withHeader("API-Version", "1.0.0")));
+        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH))
                 .atPriority(10)
                 .willReturn(aResponse()
-                        .withStatus(201)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody("{\"meldingId\": \"{{jsonPath request.body '$.meldingId'}}\"}")
-                        .withTransformers("response-template")));
-        server.stubFor(post(urlPathEqualTo(LOOKUP_PATH)).atPriority(10).willReturn(problem(404, "onbekende-partij")));
+                        .withStatus(404)
+                        .withHeader("Content-Type", "application/problem+json")
+                        .withBody(PARTY_NOT_FOUND)));
     }
 
     /** Every LDV record is acknowledged. */
@@ -69,25 +77,47 @@ public final class PartiesStub implements AutoCloseable {
                         .withTransformers("response-template")));
     }
 
-    /** The Profielservice knows this KVK number with this address. */
-    public void profiel(String kvkNummer, String emailadres) {
+    /** The id of the one contactgegeven {@link #profiel} answers for a number: derived from it, so tests know it. */
+    public static java.util.UUID contactgegevenId(String number) {
+        return java.util.UUID.nameUUIDFromBytes(
+                ("contactgegeven:" + number).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The Profielservice knows this party (any identifier type) with one unscoped, verified e-mail address. */
+    public void profiel(String number, String emailadres) {
         server.stubFor(post(urlPathEqualTo(LOOKUP_PATH))
                 .atPriority(5)
                 .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath(
-                        "$.identificerendNummer", com.github.tomakehurst.wiremock.client.WireMock.equalTo(kvkNummer)))
+                        "$.identificatieNummer", com.github.tomakehurst.wiremock.client.WireMock.equalTo(number)))
                 .willReturn(aResponse()
                         .withStatus(200)
                         .withHeader("Content-Type", "application/json")
-                        .withBody("{\"emailadres\": \"" + emailadres + "\"}")));
+                        .withHeader("API-Version", "1.0.0")
+                        .withBody(partij(number, contactgegevenId(number), emailadres))));
     }
 
-    /** A Profielservice problem of one of its 404 types (or any other status). */
-    public static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder problem(int status, String type) {
+    /** A {@code PartijResponse} with one unscoped, verified e-mail address. */
+    public static String partij(String number, java.util.UUID contactgegeven, String emailadres) {
+        return """
+                {"partijId": "%s",
+                 "identificaties": [{"identificatieType": "KVK", "identificatieNummer": "%s"}],
+                 "voorkeuren": [],
+                 "contactgegevens": [{"id": "%s", "type": "Email", "waarde": "%s", "isGeverifieerd": true,
+                                      "isDefault": false, "createdAt": "2026-01-01T00:00:00Z",
+                                      "lastUpdated": "2026-01-01T00:00:00Z", "scopes": []}]}
+                """.formatted(
+                        java.util.UUID.nameUUIDFromBytes(number.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        number,
+                        contactgegeven,
+                        emailadres);
+    }
+
+    /** A problem of any status, in the Profielservice's shape (no {@code type}) with this title. */
+    public static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder problem(int status, String title) {
         return aResponse()
                 .withStatus(status)
                 .withHeader("Content-Type", "application/problem+json")
-                .withBody("{\"type\": \"https://profielservice.example.nl/problemen/" + type + "\", \"title\": \"x\", "
-                        + "\"status\": " + status + "}");
+                .withBody("{\"status\": " + status + ", \"title\": \"" + title + "\"}");
     }
 
     public void acceptEverything() {

@@ -277,7 +277,8 @@ public final class TestDatabase {
                                 "standaard",
                                 null,
                                 5,
-                                TestNmc.PROCESSING_ACTIVITY)),
+                                TestNmc.PROCESSING_ACTIVITY,
+                                null)),
                         java.util.List.of(new nl.overheid.moz.nmc.register.Register.DvSeed(
                                 "00000001111111111000", "DV A", java.util.List.of("test-bericht"), 10)));
         return database.inTransaction(tx -> tx.get("SELECT id FROM dienstverlener")

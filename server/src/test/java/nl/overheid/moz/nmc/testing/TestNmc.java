@@ -128,8 +128,8 @@ public final class TestNmc {
                       api-key: "%s"
                       callback-token: "%s"
                 profielservice:
-                  base-url: "%s/api/profielservice/v1"
-                  token: test-profielservice-token
+                  base-url: "%s"
+                  read-timeout: PT1S
                   report-max-postponements: 3
                 ldv:
                   base-url: "%s/api/ldv/v1"
@@ -176,6 +176,7 @@ public final class TestNmc {
                       - code: "%s"
                         template-id: "%s"
                         verwerkingsactiviteit: "%s"
+                        profiel-dienst-naam: Meldingen
                       - code: kort-bericht
                         template-id: "%s"
                         standaard-geldigheid: PT1H
@@ -187,6 +188,7 @@ public final class TestNmc {
                     dienstverleners:
                       - oin: "%s"
                         naam: DV A
+                        identificatie-typen: [KVK, RSIN, BSN]
                         quotum-per-minuut: 1000
                         berichttypen: ["%s", kort-bericht, "%s"]
                       - oin: "%s"

@@ -18,7 +18,6 @@ import java.util.function.Supplier;
 import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
-import nl.overheid.moz.nmc.simulator.ReceivedCall;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 
@@ -216,9 +215,9 @@ abstract class HappyPathSuite {
         // The lookup and the send of this notification carried a traceparent whose span the LDV acknowledged
         // before the call reached the party.
         List<LdvSimulator.Record> records = environment.parties.ldv.records();
-        List<ReceivedCall> lookups = environment.parties.profielservice.calls();
+        List<ProfielserviceSimulator.Call> lookups = environment.parties.profielservice.calls();
         String lookupTrace = lookups.stream()
-                .map(ReceivedCall::traceparent)
+                .map(ProfielserviceSimulator.Call::traceparent)
                 .filter(tp -> tp != null
                         && records.stream()
                                 .anyMatch(r -> tp.contains(r.spanId())
@@ -228,7 +227,7 @@ abstract class HappyPathSuite {
         String traceId = lookupTrace.split("-")[1];
         assertThat(records.stream().filter(r -> r.traceId().equals(traceId)).map(LdvSimulator.Record::name))
                 .contains("nmc.profielservice.contactgegevens-opvragen", "nmc.notifynl.email-versturen");
-        for (ReceivedCall lookup : lookups) {
+        for (ProfielserviceSimulator.Call lookup : lookups) {
             if (lookup.traceparent() != null && lookup.traceparent().contains(traceId)) {
                 LdvSimulator.Record record = records.stream()
                         .filter(r -> lookup.traceparent().contains(r.spanId()))
@@ -243,20 +242,33 @@ abstract class HappyPathSuite {
     }
 
     @Test
-    void aCentralisedPermanentFailureIsReportedToTheProfielservice() {
-        Accepted accepted = acceptCentraal(token(), "conf-" + UUID.randomUUID(), ProfielserviceSimulator.KVK_PERM_FAIL);
+    void aCentralisedPermanentFailureDeletesTheAddressThatBouncedAtTheProfielservice() {
+        int before = environment.parties.profielservice.deletes().size();
+        // A party of its own: the delete removes its only address, after which the Profielservice no longer knows it.
+        String kvk = "7"
+                + String.format(
+                        "%07d", java.util.concurrent.ThreadLocalRandom.current().nextInt(10_000_000));
+        environment.parties.profielservice.register(nl.overheid.moz.nmc.simulator.Party.kvk(kvk)
+                .email(nl.overheid.moz.nmc.simulator.NotifyNlSimulator.PERM_FAIL_ADDRESS));
+        Accepted accepted = acceptCentraal(token(), "conf-" + UUID.randomUUID(), kvk);
         Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
         assertThat(end.reden()).isEqualTo("onbereikbaar");
-        ProfielserviceSimulator.Report report = await(() -> environment.parties.profielservice.reports().stream()
-                .filter(r -> r.meldingId().equals(accepted.id()))
+        ProfielserviceSimulator.Delete delete = await(() -> environment.parties.profielservice.deletes().stream()
+                .skip(before)
+                .filter(d -> d.identificatieNummer().equals(kvk))
                 .findFirst()
                 .orElse(null));
-        assertThat(report.identificerendNummer()).isEqualTo(ProfielserviceSimulator.KVK_PERM_FAIL);
+        assertThat(delete.status())
+                .as("the first delete of that contactgegeven")
+                .isEqualTo(204);
     }
 
     @Test
     void aCentralisedNotificationForAPartyWithoutAnAddressEndsGeenContactgegevens() {
-        for (String kvk : List.of(ProfielserviceSimulator.KVK_UNKNOWN, ProfielserviceSimulator.KVK_NO_PREFERENCE)) {
+        for (String kvk : List.of(
+                ProfielserviceSimulator.KVK_UNKNOWN,
+                ProfielserviceSimulator.KVK_NO_EMAIL,
+                ProfielserviceSimulator.KVK_VOORKEUR_ONLY)) {
             Accepted accepted = acceptCentraal(token(), "conf-" + UUID.randomUUID(), kvk);
             Snapshot end = awaitStatus(accepted.id(), "niet-bezorgbaar");
             assertThat(end.reden()).isEqualTo("geen-contactgegevens");

@@ -35,6 +35,7 @@ import java.util.logging.SimpleFormatter;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
+import nl.overheid.moz.nmc.simulator.Party;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
 import nl.overheid.moz.nmc.testing.DvWebhookStub;
 import nl.overheid.moz.nmc.testing.Http;
@@ -356,7 +357,7 @@ class PiiScanTest {
         List<Supplier<Runnable>> outages = new ArrayList<>();
         outages.add(() -> outage(parties.ldv.wireMock(), LdvSimulator.RECORD_PATH));
         if (regime == Regime.CENTRAAL) {
-            outages.add(() -> outage(parties.profielservice.wireMock(), ProfielserviceSimulator.LOOKUP_PATH));
+            outages.add(() -> outage(parties.profielservice.wireMock(), ProfielserviceSimulator.PARTIJ_PATH));
         }
         outages.add(() -> outage(parties.notifyNl.wireMock(), "/v2/notifications/email"));
         for (Supplier<Runnable> outage : outages) {
@@ -410,7 +411,7 @@ class PiiScanTest {
     /** Requests the NMC must refuse, each carrying personal data in its valid fields too. */
     private void badInput(Regime regime) {
         String path = acceptPath(regime);
-        String contact = regime == Regime.CENTRAAL ? "identificerendNummer" : "emailadres";
+        String contact = regime == Regime.CENTRAAL ? "identificatieNummer" : "emailadres";
         List<Map<String, Object>> bodies = new ArrayList<>();
         bodies.add(request(regime, Map.of("berichttype", "onbekend-bericht")));
         bodies.add(request(regime, Map.of("berichttype", "Ongeldig Bericht!")));
@@ -422,7 +423,7 @@ class PiiScanTest {
         bodies.add(request(
                 regime,
                 Map.of(
-                        regime == Regime.CENTRAAL ? "emailadres" : "identificerendNummer",
+                        regime == Regime.CENTRAAL ? "emailadres" : "identificatieNummer",
                         regime == Regime.CENTRAAL ? values.email("verkeerd-regime") : values.kvk())));
         bodies.add(request(
                 regime,
@@ -459,9 +460,9 @@ class PiiScanTest {
     private void noContactData() {
         String unknown = values.kvk();
         String withoutPreference = values.kvk();
-        parties.profielservice.registerWithoutPreference(withoutPreference);
+        parties.profielservice.register(Party.kvk(withoutPreference).phone("0612345678"));
         for (String kvk : List.of(unknown, withoutPreference)) {
-            UUID id = acceptBody(Regime.CENTRAAL, request(Regime.CENTRAAL, Map.of("identificerendNummer", kvk)));
+            UUID id = acceptBody(Regime.CENTRAAL, request(Regime.CENTRAAL, Map.of("identificatieNummer", kvk)));
             lookedUp.add(kvk);
             settle();
             assertStatus(id, NB);
@@ -574,15 +575,15 @@ class PiiScanTest {
         Map<String, Object> body = new HashMap<>(request(regime, extra));
         if (regime == Regime.CENTRAAL) {
             String kvk = values.kvk();
-            parties.profielservice.register(kvk, to);
-            body.put("identificerendNummer", kvk);
+            parties.profielservice.register(Party.kvk(kvk).email(to));
+            body.put("identificatieNummer", kvk);
             lookedUp.add(kvk);
         } else {
             body.put("emailadres", to);
         }
         UUID id = acceptBody(regime, body);
         addresses.put(id, to);
-        numbers.put(id, (String) body.get("identificerendNummer"));
+        numbers.put(id, (String) body.get("identificatieNummer"));
         sentToNotifyNl.add(to);
         return id;
     }
@@ -608,7 +609,8 @@ class PiiScanTest {
                 "personalisation",
                 Map.of("onderwerp", values.personalisation("onderwerp"), "naam", values.personalisation("naam"))));
         if (regime == Regime.CENTRAAL) {
-            body.put("identificerendNummer", values.kvk());
+            body.put("identificatieType", "KVK");
+            body.put("identificatieNummer", values.kvk());
         } else {
             body.put("emailadres", values.email("aanvraag"));
         }
@@ -663,9 +665,10 @@ class PiiScanTest {
 
     private void assertReportedInvalidWhenCentralised(Regime regime, UUID id) {
         if (regime == Regime.CENTRAAL) {
-            assertThat(parties.profielservice.reports())
-                    .as("ongeldig-melden")
-                    .anySatisfy(report -> assertThat(report.meldingId()).isEqualTo(id));
+            assertThat(parties.profielservice.deletes())
+                    .as("ongeldig-melden: the address that bounced deleted")
+                    .anySatisfy(
+                            delete -> assertThat(delete.identificatieNummer()).isEqualTo(number(id)));
         }
     }
 
@@ -686,9 +689,10 @@ class PiiScanTest {
         settle();
     }
 
-    private UUID notifyId(UUID id, int nummer) {
-        return UUID.fromString(query("SELECT notify_id FROM poging WHERE notificatie = ? AND nummer = " + nummer, id)
-                .getFirst());
+    private UUID notifyId(UUID id, int attemptNumber) {
+        return UUID.fromString(
+                query("SELECT notify_id FROM poging WHERE notificatie = ? AND nummer = " + attemptNumber, id)
+                        .getFirst());
     }
 
     /**

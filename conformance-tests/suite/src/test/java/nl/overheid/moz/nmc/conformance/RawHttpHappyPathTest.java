@@ -74,7 +74,9 @@ class RawHttpHappyPathTest extends HappyPathSuite {
                         dvRef,
                         "berichttype",
                         TestNmc.BERICHTTYPE,
-                        "identificerendNummer",
+                        "identificatieType",
+                        "KVK",
+                        "identificatieNummer",
                         kvkNummer,
                         "personalisation",
                         Map.of("onderwerp", "Conformance"))));

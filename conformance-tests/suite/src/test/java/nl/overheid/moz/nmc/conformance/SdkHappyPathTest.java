@@ -85,7 +85,8 @@ class SdkHappyPathTest extends HappyPathSuite {
         CentraleNotificatieAanvraag request = new CentraleNotificatieAanvraag()
                 .dvRef(dvRef)
                 .berichttype(TestNmc.BERICHTTYPE)
-                .identificerendNummer(kvkNummer)
+                .identificatieType(CentraleNotificatieAanvraag.IdentificatieTypeEnum.KVK)
+                .identificatieNummer(kvkNummer)
                 .personalisation(Map.of("onderwerp", "Conformance"));
         try {
             ApiResponse<NotificatieAangenomen> response =

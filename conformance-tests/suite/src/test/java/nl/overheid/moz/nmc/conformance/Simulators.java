@@ -17,7 +17,6 @@ import nl.overheid.moz.nmc.testing.TestNmc;
  */
 final class Simulators implements AutoCloseable {
 
-    static final String PROFIELSERVICE_TOKEN = "test-profielservice-token";
     static final String LDV_TOKEN = "test-ldv-token";
 
     final int nmcPort;
@@ -59,7 +58,7 @@ final class Simulators implements AutoCloseable {
                 .build());
         profielservice = ProfielserviceSimulator.start(ProfielserviceSimulator.Config.builder()
                 .port(0)
-                .bearerToken(PROFIELSERVICE_TOKEN)
+                .fscGrantHash(ProfielserviceSimulator.DEV_FSC_GRANT_HASH)
                 .log(log)
                 .build());
         ldv = LdvSimulator.start(LdvSimulator.Config.builder()
@@ -76,11 +75,17 @@ final class Simulators implements AutoCloseable {
                   port: %d
                 profielservice:
                   base-url: "%s"
-                  token: "%s"
+                  fsc:
+                    grant-hash: '%s'
                 ldv:
                   base-url: "%s"
                   token: "%s"
-                """.formatted(nmcPort, profielservice.baseUrl(), PROFIELSERVICE_TOKEN, ldv.baseUrl(), LDV_TOKEN);
+                """.formatted(
+                        nmcPort,
+                        profielservice.baseUrl(),
+                        ProfielserviceSimulator.DEV_FSC_GRANT_HASH,
+                        ldv.baseUrl(),
+                        LDV_TOKEN);
     }
 
     /** Back to fresh simulators: no notifications, records, reports, calls or fault stubs. */

@@ -26,8 +26,8 @@ import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
+import nl.overheid.moz.nmc.simulator.Party;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
-import nl.overheid.moz.nmc.simulator.ReceivedCall;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
@@ -157,10 +157,20 @@ class TransitionTableTest {
                         List.of(A, IV, NB),
                         (t, r) -> t.withoutContactData(ProfielserviceSimulator.KVK_UNKNOWN)),
                 new Scenario(
-                        "party without an e-mail preference",
+                        "party without an e-mail address",
                         CENTRAAL_ONLY,
                         List.of(A, IV, NB),
-                        (t, r) -> t.withoutContactData(ProfielserviceSimulator.KVK_NO_PREFERENCE)),
+                        (t, r) -> t.withoutContactData(ProfielserviceSimulator.KVK_NO_EMAIL)),
+                new Scenario(
+                        "party with only an unverified address",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, NB),
+                        (t, r) -> t.withoutContactData(ProfielserviceSimulator.KVK_UNVERIFIED_ONLY)),
+                new Scenario(
+                        "party deleted at the Profielservice",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, NB),
+                        (t, r) -> t.withoutContactData(ProfielserviceSimulator.KVK_DELETED)),
                 new Scenario(
                         "NotifyNL down until the berichttype's default geldigTot",
                         BOTH,
@@ -280,8 +290,8 @@ class TransitionTableTest {
     void start() {
         database.reset();
         parties.reset();
-        parties.profielservice.register(KVK_NO_CALLBACK, NotifyNlSimulator.NO_CALLBACK_ADDRESS);
-        parties.profielservice.register(KVK_PENDING, NotifyNlSimulator.PENDING_ADDRESS);
+        parties.profielservice.register(Party.kvk(KVK_NO_CALLBACK).email(NotifyNlSimulator.NO_CALLBACK_ADDRESS));
+        parties.profielservice.register(Party.kvk(KVK_PENDING).email(NotifyNlSimulator.PENDING_ADDRESS));
         startNmc("");
     }
 
@@ -437,7 +447,9 @@ class TransitionTableTest {
                         dvRef(),
                         "berichttype",
                         TestNmc.BERICHTTYPE,
-                        "identificerendNummer",
+                        "identificatieType",
+                        "KVK",
+                        "identificatieNummer",
                         kvk,
                         "personalisation",
                         Map.of("onderwerp", "E2E")));
@@ -446,7 +458,7 @@ class TransitionTableTest {
         assertThat(parties.notifyNl.wireMock().getAllServeEvents())
                 .as("nothing went to NotifyNL")
                 .isEmpty();
-        assertThat(parties.profielservice.reports())
+        assertThat(parties.profielservice.deletes())
                 .as("no address, nothing to report")
                 .isEmpty();
         return id;
@@ -480,7 +492,7 @@ class TransitionTableTest {
     private UUID profielserviceDownUntilGeldigTot(Regime regime) {
         parties.profielservice
                 .wireMock()
-                .stubFor(post(urlPathEqualTo(ProfielserviceSimulator.LOOKUP_PATH))
+                .stubFor(post(urlPathEqualTo(ProfielserviceSimulator.PARTIJ_PATH))
                         .atPriority(1)
                         .willReturn(ProfielserviceSimulator.unavailable()));
         UUID id = accept(
@@ -569,7 +581,7 @@ class TransitionTableTest {
         refuseSends();
         settle();
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
-        assertThat(parties.profielservice.reports())
+        assertThat(parties.profielservice.deletes())
                 .as("a refusal is no bounce")
                 .isEmpty();
         return id;
@@ -578,7 +590,9 @@ class TransitionTableTest {
     private UUID noContactDataAtTheResend(Regime regime) {
         UUID id = accept(regime, Recipient.TEMPORARY_FAILURE);
         ManualRunner.of(nmc).runWorkersOnce();
-        parties.profielservice.registerWithoutPreference(ProfielserviceSimulator.KVK_TEMP_FAIL);
+        // The party's only address is gone by the resend (a phone number is all that is left).
+        parties.profielservice.register(
+                Party.kvk(ProfielserviceSimulator.KVK_TEMP_FAIL).phone("0612345678"));
         settle();
         assertThat(notificatie(id).path("reden").asText()).isEqualTo("geen-contactgegevens");
         assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:permanent-mislukt");
@@ -796,19 +810,21 @@ class TransitionTableTest {
     }
 
     /** An NMC-internal failure: creating this attempt of this notification fails inside the database. */
-    private void sabotageAttempt(UUID id, int nummer) {
+    private void sabotageAttempt(UUID id, int number) {
         sql("""
                 CREATE OR REPLACE FUNCTION test_sabotage() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN RAISE EXCEPTION 'sabotaged by the test'; END $$""");
         sql("CREATE TRIGGER test_sabotage BEFORE INSERT ON poging FOR EACH ROW WHEN (NEW.notificatie = '" + id
-                + "' AND NEW.nummer = " + nummer + ") EXECUTE FUNCTION test_sabotage()");
+                + "' AND NEW.nummer = " + number + ") EXECUTE FUNCTION test_sabotage()");
     }
 
     private void assertReportedInvalidOnlyWhenCentralised(Regime regime, UUID id) {
         if (regime == Regime.CENTRAAL) {
-            assertThat(parties.profielservice.reports()).singleElement().satisfies(report -> {
-                assertThat(report.meldingId()).isEqualTo(id);
-                assertThat(report.identificerendNummer()).isNotBlank();
+            assertThat(parties.profielservice.deletes()).singleElement().satisfies(delete -> {
+                assertThat(delete.identificatieNummer()).isNotBlank();
+                assertThat(delete.status())
+                        .as("the address that bounced, deleted once")
+                        .isEqualTo(204);
             });
         } else {
             assertThat(parties.profielservice.calls()).isEmpty();
@@ -833,7 +849,7 @@ class TransitionTableTest {
                     call.getRequest().getLoggedDate().toInstant(),
                     call.getRequest().getMethod() + " " + call.getRequest().getUrl());
         }
-        for (ReceivedCall call : parties.profielservice.calls()) {
+        for (ProfielserviceSimulator.Call call : parties.profielservice.calls()) {
             assertThat(call.traceparent())
                     .as(call.operation() + " carries a traceparent")
                     .isNotNull();
@@ -891,7 +907,8 @@ class TransitionTableTest {
         Map<String, Object> body = new HashMap<>(Map.of(
                 "dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "personalisation", Map.of("onderwerp", "E2E")));
         if (regime == Regime.CENTRAAL) {
-            body.put("identificerendNummer", recipient.kvk);
+            body.put("identificatieType", "KVK");
+            body.put("identificatieNummer", recipient.kvk);
         } else {
             body.put("emailadres", recipient.address);
         }
@@ -960,8 +977,8 @@ class TransitionTableTest {
     // Database reads (tests only look; the sabotage trigger is the one write that stands in for a fault)
     // ---------------------------------------------------------------------------------------------------
 
-    private UUID notifyId(UUID id, int nummer) {
-        return UUID.fromString(query("SELECT notify_id FROM poging WHERE notificatie = ? AND nummer = " + nummer, id)
+    private UUID notifyId(UUID id, int number) {
+        return UUID.fromString(query("SELECT notify_id FROM poging WHERE notificatie = ? AND nummer = " + number, id)
                 .getFirst());
     }
 

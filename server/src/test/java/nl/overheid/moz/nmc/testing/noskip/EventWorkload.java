@@ -131,7 +131,7 @@ public final class EventWorkload {
         Register register = new Register(database);
         register.upsert(
                 List.of(new Berichttype(
-                        "test-bericht", UUID.randomUUID(), "standaard", null, 5, TestNmc.PROCESSING_ACTIVITY)),
+                        "test-bericht", UUID.randomUUID(), "standaard", null, 5, TestNmc.PROCESSING_ACTIVITY, null)),
                 seeds);
         List<Dienstverlener> dvs = seeds.stream()
                 .map(seed -> register.dienstverlenerByOin(seed.oin()).orElseThrow())
