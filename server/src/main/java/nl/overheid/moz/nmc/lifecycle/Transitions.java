@@ -66,6 +66,11 @@ public final class Transitions {
         return notificaties.lock(tx, notificatieId);
     }
 
+    /** Locks the notification only if it belongs to DV {@code dvId} (a DV's own request: cancel). */
+    public Optional<Locked> lockOfDv(DbTransaction tx, UUID notificatieId, UUID dvId) {
+        return notificaties.lockOfDv(tx, notificatieId, dvId);
+    }
+
     /**
      * Moves a locked notification to {@code naar} and writes its event; returns the new state.
      *

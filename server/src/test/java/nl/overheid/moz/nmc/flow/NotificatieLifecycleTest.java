@@ -555,6 +555,41 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .hasSize(sent);
     }
 
+    /**
+     * Another DV's cancel neither waits for nor takes the notification's lock: it answers 404 at once while the
+     * owner's transaction holds the row (before, it waited for the lock and so could hold another DV's row and time
+     * its existence).
+     */
+    @Test
+    void aCancelOfAnotherDvsNotificationNeitherWaitsForNorTakesItsLock() throws Exception {
+        UUID id = accept(DV_REF, Map.of());
+        nl.overheid.moz.nmc.db.Database database = DB.shared();
+        var held = new java.util.concurrent.CountDownLatch(1);
+        var release = new java.util.concurrent.CountDownLatch(1);
+        Thread owner = Thread.ofVirtual()
+                .start(() -> database.inTransactionDo(tx -> {
+                    tx.createQuery("SELECT id FROM notificatie WHERE id = '" + id + "' FOR UPDATE")
+                            .execute()
+                            .count();
+                    held.countDown();
+                    try {
+                        release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+        held.await();
+        long started = System.nanoTime();
+        Http.Response answer = http.delete("/api/nmc/v1/notificaties/" + id, tokenB());
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        release.countDown();
+        owner.join(20_000);
+
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(took).as("no wait for another DV's lock").isLessThan(Duration.ofSeconds(2));
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+    }
+
     @Test
     void aCancelThatWinsTheNotificationLockFromAClaimedSendStopsIt() throws Exception {
         UUID id = accept(DV_REF, Map.of());
