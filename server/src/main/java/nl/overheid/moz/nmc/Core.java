@@ -16,11 +16,11 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.outbound.PublicTargets;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterRepository;
 import nl.overheid.moz.nmc.register.RegisterSeed;
-import nl.overheid.moz.nmc.webhook.WebhookTargets;
 
 /**
  * The core every step builds on: the register, the lifecycle (the transition function and the rows it guards), the
@@ -32,7 +32,7 @@ record Core(
         Clock clock,
         Settings settings,
         Register register,
-        WebhookTargets webhookTargets,
+        PublicTargets publicTargets,
         NmcMetrics metrics,
         EngineEvents engineEvents,
         WorkSignals signals,
@@ -48,9 +48,10 @@ record Core(
     /** Builds the core on an open database whose schema is current, and seeds the register. */
     static Core create(Config config, Settings settings, Database database, Clock clock) {
         Register register = new Register(database, new RegisterRepository(), clock, settings.registerCacheTtl());
-        WebhookTargets webhookTargets = new WebhookTargets(settings.webhook().allowPrivateTargets());
+        PublicTargets publicTargets = new PublicTargets(
+                settings.webhook().allowPrivateTargets(), settings.webhook().allowedPorts());
         RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> {
-            seed.requireWebhooks(webhookTargets::refusedUrl);
+            seed.requireWebhooks(publicTargets::refusedUrl);
             seed.requireNotifyServices(settings.notifyNl().services().keySet());
             seed.apply(register);
         });
@@ -73,7 +74,7 @@ record Core(
                 clock,
                 settings,
                 register,
-                webhookTargets,
+                publicTargets,
                 metrics,
                 engineEvents,
                 new WorkSignals(),
@@ -108,6 +109,11 @@ record Core(
             @Override
             public void postponed(TaskKind kind, String cause) {
                 metrics.postponed(kind.dbValue(), cause);
+            }
+
+            @Override
+            public void dutyRan(String duty, Duration took, boolean completed) {
+                metrics.dutyRan(duty, took, completed);
             }
         };
     }

@@ -62,11 +62,14 @@ record Duties(DutyRunner runner, OperationalGauges gauges) {
                                 core.clock(),
                                 settings.feed().unacknowledgedCheckInterval(),
                                 settings.feed().unacknowledgedReportInterval(),
-                                settings.feed().managementChannelTimeout()),
+                                settings.feed().managementChannelTimeout(),
+                                core.publicTargets()),
                         steps.feedCalls(),
                         steps.acceptanceQuota(),
                         steps.operatorAudit()),
-                settings.engine().controlInterval());
+                settings.engine().controlInterval(),
+                settings.dutyDeadline(),
+                core.engineEvents());
         gauges.runOnce(); // the first scrape reads counted values, not zeros
         return new Duties(runner, gauges);
     }

@@ -108,7 +108,7 @@ record Steps(
                                 statusEvents,
                                 keys.cursors(),
                                 keys.signingKeys(),
-                                core.webhookTargets(),
+                                core.publicTargets(),
                                 new WebhookClient(settings.webhook()),
                                 settings.webhook(),
                                 Nmc.objectMapper()))
@@ -166,7 +166,7 @@ record Steps(
                         core.transitions(),
                         core.notificatieTasks(),
                         core.register(),
-                        core.webhookTargets(),
+                        core.publicTargets(),
                         webhooks,
                         events,
                         keys.keyRewrap(),

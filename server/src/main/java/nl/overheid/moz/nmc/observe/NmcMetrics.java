@@ -72,6 +72,8 @@ public final class NmcMetrics implements AutoCloseable {
                 .description("NotifyNL ids seen for an attempt that already had another (the e-mail went out twice)"));
     }
 
+    private final java.util.Map<String, Double> lastCompleted = new java.util.concurrent.ConcurrentHashMap<>();
+
     public void receiptRejected() {
         rejectedReceipts.increment();
     }
@@ -94,6 +96,27 @@ public final class NmcMetrics implements AutoCloseable {
                         .description("Invalid-address reports not sent to the Profielservice, per DV and reason")
                         .tags(List.of(Tag.create("dv", oin), Tag.create("reden", reden))))
                 .increment();
+    }
+
+    /**
+     * A round of a periodic duty ended: its duration, and — when it completed — the moment, so an alert can tell a
+     * duty that stopped running ({@code nmc_duty_last_completed_seconds}); rounds that failed or outlived their
+     * deadline are counted ({@code nmc_duty_rounds_total{duty,uitkomst}}).
+     */
+    public void dutyRan(String duty, Duration took, boolean completed) {
+        List<Tag> tags = List.of(Tag.create("duty", duty));
+        registry.getOrCreate(Counter.builder("nmc.duty.rounds")
+                        .description("Rounds of the periodic duties, by outcome")
+                        .tags(List.of(
+                                Tag.create("duty", duty), Tag.create("uitkomst", completed ? "voltooid" : "mislukt"))))
+                .increment();
+        if (completed) {
+            lastCompleted.put(duty, System.currentTimeMillis() / 1000.0);
+            registry.getOrCreate(
+                    Gauge.builder("nmc.duty.last.completed.seconds", () -> lastCompleted.getOrDefault(duty, 0.0))
+                            .description("When the duty last completed a round (epoch seconds)")
+                            .tags(tags));
+        }
     }
 
     public void tasksRepaired(long count) {

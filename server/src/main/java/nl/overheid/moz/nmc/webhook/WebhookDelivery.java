@@ -27,6 +27,7 @@ import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.outbound.PublicTargets;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.trace.Span;
 
@@ -58,7 +59,7 @@ public final class WebhookDelivery implements TaskHandler {
     private final NotificatieRepository notificaties;
     private final ProcessingLog ldv;
     private final SigningKeys keys;
-    private final WebhookTargets targets;
+    private final PublicTargets targets;
     private final WebhookClient client;
     private final WebhookSettings settings;
     private final ObjectMapper mapper;
@@ -73,7 +74,7 @@ public final class WebhookDelivery implements TaskHandler {
             StatusEvents statusEvents,
             CursorCodec cursors,
             SigningKeys keys,
-            WebhookTargets targets,
+            PublicTargets targets,
             WebhookClient client,
             WebhookSettings settings,
             ObjectMapper mapper) {

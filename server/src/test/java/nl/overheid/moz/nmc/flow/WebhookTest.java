@@ -427,6 +427,67 @@ class WebhookTest extends LifecycleTestBase {
         assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).hasSize(1);
     }
 
+    @Test
+    void aManagementChannelThatDripsItsAnswerHoldsTheReportNoLongerThanItsTimeout() {
+        com.github.tomakehurst.wiremock.WireMockServer channel = dv.server();
+        // Headers at once, then the body a byte at a time over a minute: only a bound on the whole exchange ends it.
+        channel.stubFor(post(urlPathEqualTo("/beheer"))
+                .willReturn(aResponse().withStatus(200).withBody(new byte[60]).withChunkedDribbleDelay(60, 60_000)));
+        restart("feed:\n  unacknowledged-check-interval: PT0S\n  unacknowledged-report-interval: P1D\n"
+                + "  management-channel-timeout: PT1S\n");
+        sql("UPDATE dienstverlener SET beheerkanaal = '" + channel.baseUrl() + "/beheer', "
+                + "bevestigingstermijn = interval '1 day' WHERE oin = '" + TestNmc.DV_A + "'");
+        UUID id = accept("WH-1", Map.of());
+        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenA()).status())
+                .isEqualTo(200);
+        clock.advance(Duration.ofDays(2));
+
+        long started = System.nanoTime();
+        ManualRunner.of(nmc).runDutiesOnce();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).hasSize(1);
+        assertThat(took).as("the dripping answer is cut at the timeout").isLessThan(Duration.ofSeconds(20));
+        assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"")
+                        .orElseThrow())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void outsideDevAManagementChannelInTheOwnNetworkIsNeverCalled() throws Exception {
+        // A listener on loopback that counts connections: a refused call never opens one.
+        try (java.net.ServerSocket listener =
+                new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+            Thread.ofVirtual().start(() -> {
+                while (!listener.isClosed()) {
+                    try (java.net.Socket ignored = listener.accept()) {
+                        connections.incrementAndGet();
+                    } catch (java.io.IOException closed) {
+                        return;
+                    }
+                }
+            });
+            restart("feed:\n  unacknowledged-check-interval: PT0S\n  unacknowledged-report-interval: P1D\n"
+                    + "webhook:\n  allow-private-targets: false\n  allowed-ports: [443, " + listener.getLocalPort()
+                    + "]\n");
+            // Written straight into the register, as if it had passed an older check: every call checks again.
+            sql("UPDATE dienstverlener SET beheerkanaal = 'https://127.0.0.1:" + listener.getLocalPort()
+                    + "/beheer', bevestigingstermijn = interval '1 day' WHERE oin = '" + TestNmc.DV_A + "'");
+            UUID id = accept("WH-1", Map.of());
+            assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenA()).status())
+                    .isEqualTo(200);
+            clock.advance(Duration.ofDays(2));
+            ManualRunner.of(nmc).runDutiesOnce();
+
+            assertThat(connections).as("no connection into the own network").hasValue(0);
+            assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"")
+                            .orElseThrow())
+                    .as("the count is still kept")
+                    .isEqualTo(1);
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------------
 
     /** Runs the webhook until it has delivered everything there is. */

@@ -1,18 +1,17 @@
-package nl.overheid.moz.nmc.webhook;
+package nl.overheid.moz.nmc.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.URI;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class WebhookTargetsTest {
+class PublicTargetsTest {
 
-    private final WebhookTargets production = new WebhookTargets(false);
-    private final WebhookTargets dev = new WebhookTargets(true);
+    private final PublicTargets production = new PublicTargets(false);
+    private final PublicTargets dev = new PublicTargets(true);
 
     @ParameterizedTest
     @ValueSource(
@@ -37,17 +36,26 @@ class WebhookTargetsTest {
                 "fd12:3456::1",
                 "ff02::1",
                 "::ffff:10.0.0.1",
-                "::ffff:127.0.0.1"
+                "::ffff:127.0.0.1",
+                // the IPv6 forms that reach an IPv4 address, even a public one
+                "64:ff9b::808:808",
+                "64:ff9b::a00:1",
+                "64:ff9b:1::a00:1",
+                "2002:808:808::1",
+                "2002:a00:1::1",
+                "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+                "::8.8.8.8",
+                "::10.0.0.1"
             })
     void addressesInsideANetworkAreNotPublic(String address) throws Exception {
-        assertThat(WebhookTargets.isPublic(InetAddress.ofLiteral(address))).isFalse();
+        assertThat(PublicTargets.isPublic(InetAddress.ofLiteral(address))).isFalse();
     }
 
     @ParameterizedTest
     @ValueSource(
             strings = {"8.8.8.8", "145.21.1.1", "100.128.0.1", "172.32.0.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"})
     void publicAddressesArePublic(String address) throws Exception {
-        assertThat(WebhookTargets.isPublic(InetAddress.ofLiteral(address))).isTrue();
+        assertThat(PublicTargets.isPublic(InetAddress.ofLiteral(address))).isTrue();
     }
 
     @ParameterizedTest
@@ -61,10 +69,24 @@ class WebhookTargetsTest {
                 "https://api.localhost/hook",
                 "https://user@dv.example.nl/x",
                 "https://dv.example.nl/hook#fragment",
+                "https://dv.example.nl:8443/hook",
+                "https://dv.example.nl:80/hook",
+                "https://8.8.8.8:22/hook",
                 "/relative"
             })
     void productionRefusesTheseUrlsWithoutALookup(String url) {
         assertThat(production.refusedUrl(URI.create(url))).isPresent();
+    }
+
+    @Test
+    void aPortOtherThan443IsTakenOnlyWhenConfigured() {
+        assertThat(production.refusedUrl(URI.create("https://dv.example.nl:443/hook")))
+                .isEmpty();
+        assertThat(production.refusedUrl(URI.create("https://dv.example.nl:8443/hook")))
+                .contains("port-not-allowed");
+        assertThat(new PublicTargets(false, java.util.Set.of(443, 8443))
+                        .refusedUrl(URI.create("https://dv.example.nl:8443/hook")))
+                .isEmpty();
     }
 
     @Test
@@ -84,19 +106,5 @@ class WebhookTargetsTest {
                 .hasValueSatisfying(reason -> assertThat(reason).isIn("address-not-public", "dns"));
         assertThat(production.refused(URI.create("https://does-not-exist.invalid/hook")))
                 .contains("dns");
-    }
-
-    @Test
-    void retryWaitsDoubleUpToThePauseAndPausesUpToADay() {
-        WebhookSettings settings = WebhookSettings.defaults()
-                .withRetryBase(Duration.ofSeconds(10))
-                .withPauseBase(Duration.ofMinutes(1))
-                .withPauseMax(Duration.ofDays(1));
-        assertThat(settings.retryAfter(1)).isEqualTo(Duration.ofSeconds(10));
-        assertThat(settings.retryAfter(3)).isEqualTo(Duration.ofSeconds(40));
-        assertThat(settings.retryAfter(10)).isEqualTo(Duration.ofMinutes(1));
-        assertThat(settings.pause(1)).isEqualTo(Duration.ofMinutes(1));
-        assertThat(settings.pause(2)).isEqualTo(Duration.ofMinutes(2));
-        assertThat(settings.pause(50)).isEqualTo(Duration.ofDays(1));
     }
 }

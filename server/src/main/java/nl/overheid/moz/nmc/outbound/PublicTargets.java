@@ -1,4 +1,4 @@
-package nl.overheid.moz.nmc.webhook;
+package nl.overheid.moz.nmc.outbound;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -6,19 +6,32 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Where a webhook may point: only {@code https}, and only at public addresses, so the NMC makes no requests
- * into its own network (loopback, link-local, private, carrier-grade NAT, unique-local, multicast). The dev
- * configuration allows {@code http} and local addresses. The host is resolved again before every call, since
- * what a name points at can change; the remaining window between that check and the connection is accepted.
+ * Where the NMC may call a DV (its webhook and its management channel): only {@code https} on an allowed port (443
+ * unless configured), and only at public addresses, so the NMC makes no requests into its own network — loopback,
+ * link-local, private, carrier-grade NAT, unique-local, multicast, and the IPv6 forms that reach IPv4 addresses
+ * (IPv4-mapped and -compatible, NAT64 {@code 64:ff9b::/96}, 6to4 {@code 2002::/16}, Teredo {@code 2001::/32}). The
+ * dev configuration allows {@code http}, any port and local addresses. The host is resolved again before every call,
+ * since what a name points at can change; the remaining window between that check and the connection is accepted.
  */
-public final class WebhookTargets {
+public final class PublicTargets {
+
+    /** The port of https, the only one unless more are configured. */
+    public static final Set<Integer> DEFAULT_PORTS = Set.of(443);
 
     private final boolean allowPrivate;
+    private final Set<Integer> ports;
 
-    public WebhookTargets(boolean allowPrivate) {
+    public PublicTargets(boolean allowPrivate) {
+        this(allowPrivate, DEFAULT_PORTS);
+    }
+
+    /** {@code ports}: the ports a URL may name (an URL without a port is https's 443). */
+    public PublicTargets(boolean allowPrivate, Set<Integer> ports) {
         this.allowPrivate = allowPrivate;
+        this.ports = Set.copyOf(ports);
     }
 
     /** What is wrong with the URL itself, checked at registration: empty when it may be used. */
@@ -35,6 +48,10 @@ public final class WebhookTargets {
             return Optional.of("url-not-https");
         }
         if (!allowPrivate) {
+            int port = url.getPort() == -1 ? 443 : url.getPort();
+            if (!ports.contains(port)) {
+                return Optional.of("port-not-allowed");
+            }
             String host = url.getHost().toLowerCase(java.util.Locale.ROOT);
             if (host.equals("localhost") || host.endsWith(".localhost")) {
                 return Optional.of("address-not-public");
@@ -93,16 +110,29 @@ public final class WebhookTargets {
             if ((first & 0xfe) == 0xfc) {
                 return false; // unique local fc00::/7
             }
-            boolean mapped = true; // ::ffff:a.b.c.d: judge the IPv4 address
+            boolean zeros80 = true;
             for (int i = 0; i < 10; i++) {
-                mapped &= bytes[i] == 0;
+                zeros80 &= bytes[i] == 0;
             }
-            if (mapped && (bytes[10] & 0xff) == 0xff && (bytes[11] & 0xff) == 0xff) {
+            if (zeros80 && (bytes[10] & 0xff) == 0xff && (bytes[11] & 0xff) == 0xff) {
+                // ::ffff:a.b.c.d: judge the IPv4 address
                 try {
                     return isPublic(InetAddress.getByAddress(java.util.Arrays.copyOfRange(bytes, 12, 16)));
                 } catch (UnknownHostException impossible) {
                     return false;
                 }
+            }
+            if (zeros80 && bytes[10] == 0 && bytes[11] == 0) {
+                return false; // IPv4-compatible ::a.b.c.d (deprecated; reaches an IPv4 address)
+            }
+            if (first == 0x00 && (bytes[1] & 0xff) == 0x64 && (bytes[2] & 0xff) == 0xff && (bytes[3] & 0xff) == 0x9b) {
+                return false; // NAT64 64:ff9b::/96 (and 64:ff9b:1::/48, the local-use prefix, under it)
+            }
+            if (first == 0x20 && (bytes[1] & 0xff) == 0x02) {
+                return false; // 6to4 2002::/16
+            }
+            if (first == 0x20 && (bytes[1] & 0xff) == 0x01 && bytes[2] == 0 && bytes[3] == 0) {
+                return false; // Teredo 2001::/32
             }
         }
         return true;
