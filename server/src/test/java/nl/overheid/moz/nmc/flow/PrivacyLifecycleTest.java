@@ -212,6 +212,52 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     }
 
     @Test
+    void dataKeysWrappedWithGcmBeforeKeyWrapAreMovedToKeyWrapAndStillSend() throws Exception {
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            ids.add(accept("GCM-" + i, Map.of()));
+        }
+        assertThat(query("SELECT DISTINCT octet_length(datasleutel_gewrapt) FROM notificatie", null))
+                .containsExactly("40");
+        // As an earlier version stored them: the same data key wrapped with AES-GCM under KEK 1, bound to the id.
+        javax.crypto.SecretKey kek =
+                new javax.crypto.spec.SecretKeySpec(Base64.getDecoder().decode(TestNmc.KEK_1), "AES");
+        for (UUID id : ids) {
+            byte[] wrapped = java.util.HexFormat.of()
+                    .parseHex(query("SELECT encode(datasleutel_gewrapt, 'hex') FROM notificatie WHERE id = ?", id)
+                            .getFirst());
+            javax.crypto.Cipher kw = javax.crypto.Cipher.getInstance("AES/KW/NoPadding");
+            kw.init(javax.crypto.Cipher.DECRYPT_MODE, kek);
+            byte[] raw = kw.doFinal(wrapped);
+            byte[] iv = new byte[12];
+            new java.security.SecureRandom().nextBytes(iv);
+            javax.crypto.Cipher gcm = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+            gcm.init(javax.crypto.Cipher.ENCRYPT_MODE, kek, new javax.crypto.spec.GCMParameterSpec(128, iv));
+            gcm.updateAAD((id + "/dek").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            byte[] legacy = java.nio.ByteBuffer.allocate(60)
+                    .put(iv)
+                    .put(gcm.doFinal(raw))
+                    .array();
+            sql("UPDATE notificatie SET datasleutel_gewrapt = decode('"
+                    + java.util.HexFormat.of().formatHex(legacy) + "', 'hex') WHERE id = '" + id + "'");
+        }
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        assertThat(status(ids.getFirst())).as("a GCM-wrapped key still opens").startsWith("verzonden");
+
+        ManualRunner.of(nmc).runDutiesOnce();
+
+        assertThat(query(
+                        "SELECT octet_length(datasleutel_gewrapt) || ':' || kek_versie || ':' || count(*) "
+                                + "FROM notificatie GROUP BY octet_length(datasleutel_gewrapt), kek_versie",
+                        null))
+                .as("every key moved to key wrap under the same version")
+                .containsExactly("40:1:6");
+        ManualRunner.of(nmc).runWorkersOnce();
+        ids.forEach(id ->
+                assertThat(status(id)).as("every notification still sends").startsWith("verzonden"));
+    }
+
+    @Test
     void withoutAKekVersionThatRowsStillUseTheNmcDoesNotStart() {
         accept(DV_REF, Map.of());
         nmc.close();
