@@ -75,8 +75,8 @@ record HttpEdge(WebServer server) {
         DvAuthenticator.AuthSettings auth = DvAuthenticator.AuthSettings.from(config.get("auth"));
         JwksSource gatewayKeys = new JwksSource(
                 jwksUri(auth.jwksUri()), auth.jwksRefreshInterval(), auth.jwksMaxFetchesPerMinute(), clock);
-        DvAuthenticator dvs = new DvAuthenticator(
-                auth, new TokenVerifier(gatewayKeys, auth.issuer(), auth.clockSkew(), clock), core.register());
+        DvAuthenticator dvs =
+                new DvAuthenticator(auth, new TokenVerifier(gatewayKeys, auth.issuer(), auth, clock), core.register());
         // Operators: the same verification for another audience and a role; by default the same gateway.
         OperatorAuthenticator.Settings operatorAuth = OperatorAuthenticator.Settings.from(config.get("auth.operator"));
         JwksSource operatorKeys = operatorAuth.jwksUri() == null
@@ -91,7 +91,7 @@ record HttpEdge(WebServer server) {
                 new TokenVerifier(
                         operatorKeys,
                         operatorAuth.issuer() == null ? auth.issuer() : operatorAuth.issuer(),
-                        auth.clockSkew(),
+                        auth,
                         clock));
 
         KeysResource jwks = new KeysResource(

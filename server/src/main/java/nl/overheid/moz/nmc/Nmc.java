@@ -75,6 +75,7 @@ public final class Nmc implements AutoCloseable {
      * server and, unless {@code engine.enabled} is false, the workers and duties.
      */
     public static Nmc start(Config config, Clock clock, Parties parties) {
+        StartGuard.check(config);
         Settings settings = Settings.from(config);
         Database database = Database.open(settings.db());
         try {

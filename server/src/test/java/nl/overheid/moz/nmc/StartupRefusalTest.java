@@ -40,6 +40,15 @@ class StartupRefusalTest {
                 "a negative timeout       | db:\\n  statement-timeout: PT-1S                          | | db timeouts",
                 "a threshold above 1      | observe:\\n  geen-contactgegevens:\\n    threshold: 1.5   | | observe.geen-contactgegevens.threshold",
                 "an unknown schema mode   | db:\\n  schema: repair                                    | | db.schema",
+                "a dev KEK outside dev    | dev: false\\nwebhook:\\n  allow-private-targets: false\\nprivacy:\\n  kek:\\n    versions:\\n      '1': ZGV2LW9ubHkta2VrLW5vdC1mb3ItcHJvZHVjdGlvbiE= | | privacy.kek.versions.1 holds a public dev value",
+                "a dev NotifyNL key outside dev | dev: false\\nnotifynl:\\n  services:\\n    standaard:\\n      api-key: nmc_dev-7a4e1f0c-5b3d-4c2a-9e8f-1d2c3b4a5f60-2f9c8b7a-6e5d-4c3b-a2f1-0e9d8c7b6a50 | | notifynl.services.standaard.api-key holds a public dev value",
+                "an http JWKS outside dev | dev: false\\nauth:\\n  jwks-uri: http://iam.example.nl/jwks            | | auth.jwks-uri must be https",
+                "private targets outside dev | dev: false                                          | | webhook.allow-private-targets is for dev only",
+                "a short callback token   | notifynl:\\n  callback-token: kort-maar-krachtig          | | notifynl.callback-token must be at least 32 random bytes",
+                "a long token of few characters | notifynl:\\n  callback-token: abababababababababababababababababababababababababab | | notifynl.callback-token must be at least 32 random bytes",
+                "a weak token of one service | notifynl:\\n  services:\\n    tweede:\\n      callback-token: 0123456789abcdef0123456789abcdef | | notifynl.services.tweede.callback-token must be at least 32 random bytes",
+                "no token age             | auth:\\n  max-token-age: PT0S                            | | auth.max-token-age",
+                "no token type            | auth:\\n  token-types: []                               | | auth.token-types",
             })
     void refusesWithOneLineNamingTheSetting(String what, String overrides, String edit, String named) {
         UnaryOperator<String> editBase = base -> {

@@ -26,7 +26,7 @@ public final class TestNmc {
     public static final String BERICHTTYPE_SHORT = "kort-bericht";
 
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
-    public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
+    public static final String CALLBACK_TOKEN = "dlHxoVyoMmLPP6tqVEYW7mI3345xZJmTLMUE0Jr9m80";
     /** The key that signs feed cursors in tests (decoded). */
     /** The test configuration's KEK version 1 (base64), to leave it out with {@code editBase}. */
     public static final String KEK_1 =
@@ -43,7 +43,7 @@ public final class TestNmc {
 
     public static final String NOTIFY_API_KEY_B =
             "nmc_test_b-9f1e2d3c-4b5a-4c6d-8e7f-0a1b2c3d4e5f-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
-    public static final String CALLBACK_TOKEN_B = "test-callback-token-b-0123456789";
+    public static final String CALLBACK_TOKEN_B = "M1xyn_kLRUCBl3cIx_usaViiB0orFqc6cmq0k8xsZwo";
     /** A berichttype of {@link #NOTIFY_SERVICE_B}, allowed to DV A and DV B. */
     public static final String BERICHTTYPE_B = "tweede-bericht";
 
@@ -105,6 +105,8 @@ public final class TestNmc {
             TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl, boolean engineEnabled) {
         Base64.Encoder b64 = Base64.getEncoder();
         return """
+                # tests: file JWKS, WireMock parties and DV webhooks on 127.0.0.1
+                dev: true
                 server:
                   port: 0
                   host: 127.0.0.1

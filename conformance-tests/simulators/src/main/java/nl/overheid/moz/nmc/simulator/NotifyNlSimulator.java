@@ -132,7 +132,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
             "nmc_dev-" + DEFAULT_SERVICE_ID + "-2f9c8b7a-6e5d-4c3b-a2f1-0e9d8c7b6a50";
 
     public static final String DEFAULT_CALLBACK_URL = "http://localhost:8080/api/nmc/v1/notifynl-callback";
-    public static final String DEFAULT_CALLBACK_TOKEN = "dev-callback-token";
+    public static final String DEFAULT_CALLBACK_TOKEN = "1NhJd9mbOU6uAQjw-ZqZata29KgOQtu-IasihqBotkM";
     public static final Duration DEFAULT_CALLBACK_DELAY = Duration.ofMillis(300);
     public static final Duration DEFAULT_CALLBACK_RETRY_INTERVAL = Duration.ofSeconds(1);
     /** Notify's {@code API_PAGE_SIZE}. */
