@@ -146,8 +146,8 @@ public final class WebhookDelivery implements TaskHandler {
                 return;
             }
         }
-        WebhookClient.Outcome outcome =
-                client.post(batch.url(), keys.token(batch.url()), batch.cursor(), batch.body(), call);
+        WebhookClient.Outcome outcome = client.post(
+                batch.url(), keys.token(batch.url(), batch.body(), batch.cursor()), batch.cursor(), batch.body(), call);
         settle(task, batch, outcome);
     }
 

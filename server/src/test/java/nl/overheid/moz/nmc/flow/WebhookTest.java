@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,6 +113,37 @@ class WebhookTest extends LifecycleTestBase {
         assertThat(query("SELECT count(*) FROM bevestiging WHERE cursor = '" + lastCursor + "'", null))
                 .as("a 2xx never acknowledges; only the PUT did")
                 .containsExactly("1");
+    }
+
+    @Test
+    void theTokenBindsItsBodyAndCursorSoALeakedOneCarriesNoOtherEvents() throws Exception {
+        accept("WH-1", Map.of());
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        deliverAll();
+        ServeEvent call = calls().getFirst();
+        assertThat(dv.verdicts().getFirst().valid()).isTrue();
+        JsonNode claims = MAPPER.readTree(java.util.Base64.getUrlDecoder()
+                .decode(call.getRequest().getHeader("Authorization").split("\\.")[1]));
+        assertThat(claims.path("body_sha256").asText())
+                .isEqualTo(java.util.Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(call.getRequest().getBody())));
+        assertThat(claims.path("nmc_cursor").asText())
+                .isEqualTo(call.getRequest().getHeader("NMC-Cursor"));
+
+        // The same token with other events, as someone who found it in a log would send it.
+        java.net.http.HttpResponse<Void> replay = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(URI.create(dv.url()))
+                                .header("Authorization", call.getRequest().getHeader("Authorization"))
+                                .header("NMC-Cursor", call.getRequest().getHeader("NMC-Cursor"))
+                                .header("Content-Type", "application/cloudevents-batch+json")
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("[]"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+        assertThat(replay.statusCode()).isEqualTo(401);
+        assertThat(dv.verdicts().getLast().reason()).isEqualTo("body or cursor not the token's");
     }
 
     @Test
