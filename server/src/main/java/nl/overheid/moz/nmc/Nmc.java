@@ -90,7 +90,7 @@ public final class Nmc implements AutoCloseable {
                 engine.workers().forEach(TaskWorker::start);
                 engine.duties().start();
             }
-            LOG.info(() -> "NMC listening on port " + edge.port()
+            LOG.info(() -> "NMC listening on port " + edge.port() + ", /observe on port " + edge.managementPort()
                     + (settings.engineEnabled() ? "" : " (engine.enabled: false: no workers, no duties)"));
             return new Nmc(core, keys, engine, edge);
         } catch (RuntimeException e) {
@@ -116,6 +116,16 @@ public final class Nmc implements AutoCloseable {
 
     public int port() {
         return edge.port();
+    }
+
+    /** The database (its pool), for tests and tools that must see or hold what the NMC holds. */
+    public nl.overheid.moz.nmc.db.Database database() {
+        return core.database();
+    }
+
+    /** The port of the observe endpoints (health, metrics), apart from the API's. */
+    public int managementPort() {
+        return edge.managementPort();
     }
 
     /** The workers and the duty runner, for whoever runs them by hand (an instance with {@code engine.enabled: false}). */

@@ -19,8 +19,8 @@ import nl.overheid.moz.nmc.trace.Span;
  * ({@link SecurityHeaders}), answers a path or method outside the contracts with a 404 or 405 problem
  * ({@link ApiRoutes}), and authenticates the DV calls and the operator calls each contract protects, each with its
  * own audience. The published OpenAPI documents and
- * the JWKS are open to all; the NotifyNL callback has its own bearer token. {@code /observe} belongs to Helidon's
- * observe feature (its unknown paths reach the routing's 404) and is only given the headers.
+ * the JWKS are open to all; the NotifyNL callback has its own bearer token. {@code /observe} is not on this port
+ * (it is served on the management port, {@code observe.port}): here it is a path like any unknown one.
  */
 public final class ApiFilter implements Filter {
 
@@ -28,7 +28,6 @@ public final class ApiFilter implements Filter {
     /** The operator API (beheer-API): its own contract, audience and role. */
     public static final String OPERATOR_BASE_PATH = "/api/nmc-beheer/v1";
 
-    public static final String OBSERVE_PATH = "/observe";
     private static final io.helidon.http.HeaderName TRACEPARENT_HEADER = HeaderNames.create("traceparent");
     /** FSC's id of the call, set by the DV's Outway: taken into the request's log lines when it is a UUID. */
     private static final io.helidon.http.HeaderName FSC_TRANSACTION_ID = HeaderNames.create("Fsc-Transaction-Id");
@@ -79,12 +78,6 @@ public final class ApiFilter implements Filter {
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         headers.apply(response.headers());
         String path = request.path().path();
-        if (path.equals(OBSERVE_PATH) || path.startsWith(OBSERVE_PATH + "/")) {
-            // Helidon's health observer sets "no-cache" itself; the rules ask for no-store.
-            response.beforeSend(() -> headers.apply(response.headers()));
-            chain.proceed();
-            return;
-        }
         Method method = request.prologue().method();
         Optional<ApiRoutes.Route> route = routes.match(path);
         String operation = route.map(r -> (r.allows(method) ? method.text() : "?") + " " + r.template())

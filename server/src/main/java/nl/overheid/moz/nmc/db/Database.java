@@ -34,10 +34,14 @@ public final class Database implements AutoCloseable {
     private static final int TRANSACTION_TIMEOUT_SINCE = 170000;
 
     private final HikariDataSource dataSource;
+    /** Connections of their own for the readiness checks, so a probe never waits on the API's and workers' pool. */
+    private final HikariDataSource health;
+
     private final DbClient client;
 
-    private Database(HikariDataSource dataSource) {
+    private Database(HikariDataSource dataSource, HikariDataSource health) {
         this.dataSource = dataSource;
+        this.health = health;
         CloseableJdbcConnectionPool pool = new CloseableJdbcConnectionPool() {
             @Override
             public Connection connection() {
@@ -89,7 +93,13 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("stringtype", "unspecified");
         HikariDataSource dataSource = new HikariDataSource(config);
         warnAboutMissingTimeouts(dataSource, settings);
-        return new Database(dataSource);
+        HikariConfig healthConfig = new HikariConfig();
+        config.copyStateTo(healthConfig);
+        healthConfig.setPoolName("nmc-health");
+        healthConfig.setMaximumPoolSize(2); // Flyway's validation takes two at once
+        healthConfig.setMinimumIdle(0);
+        healthConfig.setConnectionTimeout(Duration.ofSeconds(2).toMillis());
+        return new Database(dataSource, new HikariDataSource(healthConfig));
     }
 
     /**
@@ -148,12 +158,26 @@ public final class Database implements AutoCloseable {
 
     /** Validates that the schema equals the shipped migrations (production default). */
     public void validate() {
-        flyway().validate();
+        flyway(dataSource).validate();
+    }
+
+    /** {@link #validate} on the readiness connection. */
+    public void validateForHealth() {
+        flyway(health).validate();
+    }
+
+    /** The readiness checks' own single connection (not the pool's). */
+    public Connection healthConnection() throws SQLException {
+        return health.getConnection();
     }
 
     private Flyway flyway() {
+        return flyway(dataSource);
+    }
+
+    private static Flyway flyway(DataSource on) {
         return Flyway.configure()
-                .dataSource(dataSource)
+                .dataSource(on)
                 .locations("classpath:db/migration")
                 .load();
     }
@@ -213,6 +237,7 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        health.close();
         dataSource.close();
     }
 }

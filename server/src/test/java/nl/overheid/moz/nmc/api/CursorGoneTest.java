@@ -52,7 +52,7 @@ class CursorGoneTest {
                 retention:
                   event-log: P1D
                 """), clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     @AfterEach

@@ -43,7 +43,7 @@ class DvApiBadInputTest {
         DB.reset();
         notify = new PartiesStub();
         nmc = TestNmc.start(DB, IAM, notify.baseUrl(), MutableClock.startingNow());
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
         token = IAM.token(TestNmc.DV_A);
     }
 
@@ -343,7 +343,9 @@ class DvApiBadInputTest {
     }
 
     @Test
-    void healthIsServedOutsideTheApi() {
+    void healthIsServedOnTheManagementPortNotOnTheApiPort() {
+        assertThat(new Http(http.baseUrl()).get("/observe/health", null).status())
+                .isEqualTo(404);
         Http.Response health = http.get("/observe/health", null);
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().path("status").asText()).isEqualTo("UP");

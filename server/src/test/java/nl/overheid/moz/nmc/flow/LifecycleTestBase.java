@@ -58,7 +58,7 @@ abstract class LifecycleTestBase {
         Logger.getLogger("").addHandler(logs);
         notify = new PartiesStub();
         nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     @AfterEach
@@ -232,7 +232,7 @@ abstract class LifecycleTestBase {
     protected void restartWithConfig(String overridesYaml) {
         nmc.close();
         nmc = startAnother(overridesYaml);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     /** Another NMC instance on the same database and clock (the caller closes it). */
@@ -245,6 +245,6 @@ abstract class LifecycleTestBase {
         nmc.close();
         var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
         nmc = Nmc.start(config, clock, replace.apply(nl.overheid.moz.nmc.Parties.from(config)));
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 }

@@ -207,7 +207,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         // Version 1 can go now; had a row still used it, the NMC would not start without it.
         nmc.close();
         nmc = startWithoutKekOne();
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
         assertThat(status(ids.getFirst())).startsWith("verzonden");
     }
 
@@ -263,7 +263,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         nmc.close();
         assertThatThrownBy(this::startWithoutKekOne).hasMessageContaining("KEK version 1");
         nmc = startAnother("");
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     @Test

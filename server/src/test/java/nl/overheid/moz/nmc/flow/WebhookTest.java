@@ -387,7 +387,7 @@ class WebhookTest extends LifecycleTestBase {
     void theFeedsRateLimitHoldsOverTwoInstancesTogether() {
         restart("feed:\n  rate-limit-per-second: 5\n");
         try (Nmc second = startAnother("feed:\n  rate-limit-per-second: 5\n")) {
-            Http other = new Http("http://127.0.0.1:" + second.port());
+            Http other = Http.of(second);
             List<Http.Response> answers = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 answers.add(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()));

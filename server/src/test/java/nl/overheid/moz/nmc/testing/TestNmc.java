@@ -110,6 +110,8 @@ public final class TestNmc {
                 server:
                   port: 0
                   host: 127.0.0.1
+                observe:
+                  port: 0
                 db:
                   url: "%s"
                   user: "%s"

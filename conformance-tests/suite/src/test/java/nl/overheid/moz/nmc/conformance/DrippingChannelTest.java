@@ -60,7 +60,7 @@ class DrippingChannelTest {
                     "UPDATE dienstverlener SET beheerkanaal = '" + channel.baseUrl()
                             + "/beheer', bevestigingstermijn = interval '1 second'",
                     null);
-            Http http = new Http(nmc.baseUrl());
+            Http http = new Http(nmc.baseUrl(), nmc.managementUrl());
 
             // Slow enough that most notifications end while the channel drips.
             DvLoad load = new DvLoad(

@@ -118,7 +118,7 @@ class PiiScanTest {
         parties = new Simulators(Duration.ZERO, clock, simulatorLog::add);
         webhook = new DvWebhookStub();
         nmc = Nmc.start(TestNmc.config(database, iam, parties.notifyNl.baseUrl(), false, parties.nmcConfig()), clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
         webhook.trust(http.baseUrl() + "/.well-known/jwks.json", "https://nmc.test.local");
         sql("UPDATE dienstverlener SET webhook_url = '" + webhook.url() + "' WHERE oin = '" + TestNmc.DV_A + "'");
         ManualRunner.of(nmc).runDutiesOnce();

@@ -27,7 +27,7 @@ class RawHttpHappyPathTest extends HappyPathSuite {
     private static final OpenApiInteractionValidator CONTRACT =
             OpenApiInteractionValidator.createForInlineApiSpecification(published())
                     .build();
-    private final Http http = new Http(environment.baseUrl);
+    private final Http http = Http.of(environment.nmc);
 
     /** The document as the repository publishes it, read from api-spec/ (not from the server's classpath). */
     private static String published() {

@@ -305,7 +305,7 @@ class TransitionTableTest {
         nmc = Nmc.start(
                 TestNmc.config(database, IAM, parties.notifyNl.baseUrl(), false, parties.nmcConfig() + extraConfig),
                 clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     @ParameterizedTest(name = "{0}: {1}")
