@@ -107,19 +107,24 @@ public final class InvalidAddressReporter implements TaskHandler {
         UUID contactgegeven = UUID.fromString(opened.get(report.contactField()));
         NotificatieRepository.ProcessingContext c = report.context();
         Profielservice.Call call = profielservice.call(Span.childOf(c.traceId(), c.acceptanceSpanId()));
-        ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
+        ProcessingLog.Processing processing = new ProcessingLog.Processing(
                 call.span(),
                 ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN,
                 c.processingActivity(),
                 new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                clock.instant()));
-        String failure = switch (written) {
+                clock.instant(),
+                null,
+                call.fscTransactionId());
+        String failure = switch (ldv.record(processing)) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
             case ProcessingLog.Written.Acknowledged ack ->
                 switch (profielservice.remove(contactgegeven, party, call)) {
                     case Profielservice.Removal.Removed removed -> null;
                     case Profielservice.Removal.AlreadyGone gone -> null;
-                    case Profielservice.Removal.Unavailable down -> "profielservice-" + down.reason();
+                    case Profielservice.Removal.Unavailable down -> {
+                        ldv.failed(processing, down.reason(), clock.instant());
+                        yield "profielservice-" + down.reason();
+                    }
                 };
         };
         owned.underLocks(task, subjectLock(), (tx, n) -> {

@@ -68,7 +68,15 @@ public final class WebhookReader implements Reader, AutoCloseable {
         dv.start();
         URI url = URI.create("http://127.0.0.1:" + dv.getAddress().getPort() + "/webhook");
         metrics = new NmcMetrics();
-        ProcessingLog acknowledgesAll = processing -> new ProcessingLog.Written.Acknowledged("noskip");
+        ProcessingLog acknowledgesAll = new ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                return new Written.Acknowledged();
+            }
+
+            @Override
+            public void failed(Processing processing, String reason, java.time.Instant at) {}
+        };
         delivery = WebhookTestSupport.delivery(
                 database,
                 tasks,
