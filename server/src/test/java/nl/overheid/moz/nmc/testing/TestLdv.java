@@ -129,7 +129,8 @@ public final class TestLdv {
             long endTime,
             String parentSpanId,
             Map<String, String> attributes,
-            Map<String, String> resource) {
+            Map<String, String> resource,
+            java.time.Instant storedAt) {
 
         public String attribute(String key) {
             return attributes.get(key);
@@ -180,8 +181,9 @@ public final class TestLdv {
         List<Row> rows = new ArrayList<>();
         try (Connection c = connect();
                 PreparedStatement s = c.prepareStatement("SELECT trace_id, span_id, status, \"name\", start_time,"
-                        + " end_time, parent_span_id, attributes::text, resource::text FROM " + table + " WHERE "
-                        + where + " ORDER BY start_time, end_time, span_id")) {
+                        + " end_time, parent_span_id, attributes::text, resource::text,"
+                        + " to_jsonb(t) ->> 'test_stored_at' FROM " + table + " t WHERE " + where
+                        + " ORDER BY start_time, end_time, span_id")) {
             for (int i = 0; i < parameters.size(); i++) {
                 s.setString(i + 1, parameters.get(i));
             }
@@ -196,7 +198,11 @@ public final class TestLdv {
                             r.getLong(6),
                             r.getString(7),
                             map(r.getString(8)),
-                            map(r.getString(9))));
+                            map(r.getString(9)),
+                            r.getString(10) == null
+                                    ? null
+                                    : java.time.OffsetDateTime.parse(r.getString(10))
+                                            .toInstant()));
                 }
             }
         } catch (SQLException e) {
@@ -227,6 +233,17 @@ public final class TestLdv {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * From now on every row the store takes gets the database's clock at its insert ({@link Row#storedAt}, a column
+     * of the tests only, {@code test_stored_at}; the NMC names the columns it writes, so a column more does not
+     * disturb it): written before a call means stored before the party saw it, on one wall clock. Needs the table,
+     * which the NMC creates at start.
+     */
+    public void stampInserts() {
+        execute("ALTER TABLE " + table
+                + " ADD COLUMN IF NOT EXISTS test_stored_at timestamptz DEFAULT clock_timestamp()");
     }
 
     // ---- faults a test puts on the store (as its own role; heal() takes them away) ----
