@@ -65,6 +65,7 @@ public final class SpanProcessingLog implements ProcessingLog {
     private final SdkTracerProvider provider;
     private final Tracer tracer;
     private final Map<Party, String> processors;
+    private final NmcMetrics metrics;
 
     /**
      * @param processors the address of each party the store's configuration knows (NotifyNL, the Profielservice)
@@ -72,6 +73,7 @@ public final class SpanProcessingLog implements ProcessingLog {
     public SpanProcessingLog(
             SpanStore store, String serviceName, Map<Party, String> processors, Clock clock, NmcMetrics metrics) {
         LdvSpanExporter exporter = new LdvSpanExporter(store, metrics);
+        this.metrics = metrics;
         this.processors = new EnumMap<>(Party.class);
         processors.forEach((party, url) -> this.processors.put(party, processor(url)));
         this.provider = SdkTracerProvider.builder()
@@ -176,7 +178,12 @@ public final class SpanProcessingLog implements ProcessingLog {
             ids.clear();
         }
         LdvSpanExporter.Outcome outcome = LdvSpanExporter.takeOutcome();
-        return outcome != null ? outcome : new LdvSpanExporter.Outcome.NotStored("unacknowledged");
+        if (outcome == null) {
+            // no export ran on this thread (a processor that is not synchronous): not known to be stored, so not
+            metrics.ldvWriteFailed("unacknowledged");
+            return new LdvSpanExporter.Outcome.NotStored("unacknowledged");
+        }
+        return outcome;
     }
 
     /** A party's address as a record names it: scheme, host, port and path; no credentials, query or fragment. */

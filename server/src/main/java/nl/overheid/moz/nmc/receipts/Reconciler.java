@@ -39,7 +39,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * id, or NotifyNL's retention passing without an outcome, ends in bezorgstatus-onbekend. Every question goes to
  * the NotifyNL service that sent the attempt, the task's budget key, with that service's key (another service's
  * key finds nothing: 404, which would end it onbekend). Claims take reconciliation's share of that service's budget, one
- * token per task; a task that asks nothing (the attempt no longer runs, the LDV refused the record) gives it
+ * token per task; a task that asks nothing (the attempt no longer runs, the LDV store did not take the record) gives it
  * back. NotifyNL does not count status queries against its send limit, so the extra questions about an
  * attempt's duplicates cost no more than their token.
  */

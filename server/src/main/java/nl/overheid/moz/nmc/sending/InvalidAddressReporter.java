@@ -34,7 +34,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * delete of the same contactgegeven is the Profielservice's 404, which counts as done, so the report is
  * idempotent. Its LDV record comes first. With {@code profielservice.invalid-address-report: none} nothing is sent:
  * the need is counted per DV ({@code nmc_invalid_address_reports_not_sent_total}) and logged, never dropped
- * silently. An error of the Profielservice or the LDV postpones the report; after {@code maxPostponements} it is
+ * silently. An error of the Profielservice, or a record the LDV store did not take, postpones the report; after {@code maxPostponements} it is
  * parked as {@code mislukt} for an operator and counted.
  */
 public final class InvalidAddressReporter implements TaskHandler {

@@ -239,7 +239,7 @@ public final class SendPipeline implements TaskHandler {
         }
         UUID contactId = contactgegeven;
         // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
-        // geldig_tot is checked once more here, since the LDV and the Profielservice took their time (§7.5).
+        // geldig_tot is checked once more here, since the LDV store and the Profielservice took their time (§7.5).
         Optional<Boolean> started;
         try {
             started = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> {

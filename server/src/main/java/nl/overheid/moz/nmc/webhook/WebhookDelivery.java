@@ -141,7 +141,7 @@ public final class WebhookDelivery implements TaskHandler {
             if (ldv.record(processing) instanceof ProcessingLog.Written.Unavailable) {
                 // the records already written name a call that will not happen now
                 recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
-                // No record, no call: the LDV's failure is not the DV's, so the webhook's count is untouched.
+                // No record, no call: the LDV store's failure is not the DV's, so the webhook's count is untouched.
                 owned.underLocks(
                         task,
                         subjectLock(),
