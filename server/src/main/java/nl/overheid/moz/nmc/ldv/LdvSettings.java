@@ -134,19 +134,4 @@ public record LdvSettings(Store store, String serviceName, Postgres postgresql, 
                         ch.get("table").asString().orElse(DEFAULT_TABLE),
                         ch.get("timeout").as(Duration.class).orElse(DEFAULT_STATEMENT_TIMEOUT)));
     }
-
-    public LdvSettings withPostgresTable(String table) {
-        return new LdvSettings(
-                store,
-                serviceName,
-                new Postgres(
-                        postgresql.url(),
-                        postgresql.user(),
-                        postgresql.password(),
-                        table,
-                        postgresql.poolSize(),
-                        postgresql.connectTimeout(),
-                        postgresql.statementTimeout()),
-                clickhouse);
-    }
 }
