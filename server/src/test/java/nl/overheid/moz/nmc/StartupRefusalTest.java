@@ -40,6 +40,9 @@ class StartupRefusalTest {
                 "a negative timeout       | db:\\n  statement-timeout: PT-1S                          | | db timeouts",
                 "a threshold above 1      | observe:\\n  geen-contactgegevens:\\n    threshold: 1.5   | | observe.geen-contactgegevens.threshold",
                 "an unknown schema mode   | db:\\n  schema: repair                                    | | db.schema",
+                "an unknown LDV store     | ldv:\\n  store: mongodb                                  | | ldv.store",
+                "ClickHouse without an endpoint | ldv:\\n  store: clickhouse                       | | ldv.clickhouse.endpoint",
+                "an LDV table that is no name | ldv:\\n  postgresql:\\n    table: 'spans; DROP'     | | ldv: not a table",
             })
     void refusesWithOneLineNamingTheSetting(String what, String overrides, String edit, String named) {
         UnaryOperator<String> editBase = base -> {
