@@ -28,7 +28,6 @@ final class StartGuard {
             "9b890b8235f8a16e5f67f061b6a895bfaa45c1001322336c8b30767be8df5784", // services.standaard.api-key
             "7270248f2a7ea7ee20cb2c53e4f977edbfead0ad8151d7c060200abc9d57e48d", // services.vergunningen.api-key
             "46dac160d28af7a90578f1e6691670eb5cc2e7269c6b9a9f859ba7eb515379b8", // services.vergunningen.callback-token
-            "4bf6f7fdf2dbcd6bca9e937c3c829bfd3b798763dce5d02a825af5821ecd1e3b", // ldv.token
             "426964af8a8758888e7ac5932df0dc267230c71b655ebcc72367a193b45c0948", // privacy.pepper 1
             "515dc25f03eb8b325b45969b07061c657919f5e28324a3ecc456dc36892eefa0", // privacy.payload-pepper 1
             "5807c71c4050f254a21ce2f5f2c80993b0cfbacfe35b6ada514f8c7b4d3be1fa", // privacy.ldv-pepper 1

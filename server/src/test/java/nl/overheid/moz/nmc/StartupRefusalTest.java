@@ -49,6 +49,9 @@ class StartupRefusalTest {
                 "a weak token of one service | notifynl:\\n  services:\\n    tweede:\\n      callback-token: 0123456789abcdef0123456789abcdef | | notifynl.services.tweede.callback-token must be at least 32 random bytes",
                 "no token age             | auth:\\n  max-token-age: PT0S                            | | auth.max-token-age",
                 "no token type            | auth:\\n  token-types: []                               | | auth.token-types",
+                "an unknown LDV store     | ldv:\\n  store: mongodb                                  | | ldv.store",
+                "ClickHouse without an endpoint | ldv:\\n  store: clickhouse                       | | ldv.clickhouse.endpoint",
+                "an LDV table that is no name | ldv:\\n  postgresql:\\n    table: 'spans; DROP'     | | ldv: not a table",
             })
     void refusesWithOneLineNamingTheSetting(String what, String overrides, String edit, String named) {
         UnaryOperator<String> editBase = base -> {

@@ -103,6 +103,47 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * A pool for a database that is not the NMC's own (the processing log's PostgreSQL store): no migrations, and no
+     * connection at open, since that database may be down when the NMC starts (it is needed to send, not to accept).
+     * Everything is bounded: getting a connection (also a new one to a database that is down) by {@code
+     * connectTimeout}, a statement server-side by {@code statementTimeout} and client-side (the socket) a second or
+     * two later, so a write never waits longer than about their sum.
+     */
+    public static Database openSecondary(
+            String poolName,
+            String url,
+            String user,
+            String password,
+            int poolSize,
+            Duration connectTimeout,
+            Duration statementTimeout) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setPoolName(poolName);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(0);
+        config.setAutoCommit(false);
+        // -1: the pool starts without a connection; the first use connects (and fails within connectTimeout)
+        config.setInitializationFailTimeout(-1);
+        config.setConnectionTimeout(connectTimeout.toMillis());
+        config.setValidationTimeout(Math.min(connectTimeout.toMillis(), 1000));
+        long connectSeconds = Math.max(1, (connectTimeout.toMillis() + 999) / 1000);
+        config.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds));
+        config.addDataSourceProperty("loginTimeout", Long.toString(connectSeconds));
+        config.addDataSourceProperty("socketTimeout", Long.toString((statementTimeout.toMillis() + 999) / 1000 + 2));
+        config.addDataSourceProperty(
+                "options",
+                "-c statement_timeout=" + statementTimeout.toMillis()
+                        + " -c idle_in_transaction_session_timeout=" + Math.max(1000, statementTimeout.toMillis() * 2)
+                        + " -c TimeZone=UTC");
+        config.addDataSourceProperty("stringtype", "unspecified");
+        HikariDataSource pool = new HikariDataSource(config);
+        return new Database(pool, pool); // no readiness of its own: its checks, if any, share the pool
+    }
+
+    /**
      * The timeouts as a pooled connection really has them. A transaction-pooling PgBouncer refuses the {@code options}
      * startup parameter or, told to ignore it, drops it silently: then only what is set on the role applies, and the
      * operator should hear that the configured timeouts are not in force.
@@ -237,7 +278,9 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
-        health.close();
+        if (health != dataSource) {
+            health.close();
+        }
         dataSource.close();
     }
 }

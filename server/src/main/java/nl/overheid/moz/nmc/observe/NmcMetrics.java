@@ -135,6 +135,46 @@ public final class NmcMetrics implements AutoCloseable {
         duplicateNotifyIds.increment();
     }
 
+    /** Buckets of the processing log's write latency, in seconds: a write is a single-row insert. */
+    private static final Duration[] LDV_WRITE_BUCKETS = {
+        Duration.ofNanos(500_000),
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(5)
+    };
+
+    // ---- the processing log (ldv/) ----
+
+    /** A record the processing log's store acknowledged, with how long the write took (ensuring the table included). */
+    public void ldvWritten(Duration took) {
+        registry.getOrCreate(Timer.builder("nmc.ldv.write.duration")
+                        .buckets(LDV_WRITE_BUCKETS)
+                        .percentiles(0.5, 0.99)
+                        .description("acknowledged writes to the processing log's store, by duration"))
+                .record(took);
+    }
+
+    /**
+     * A record the store did not take, by class ({@code connection}, {@code timeout}, {@code refused},
+     * {@code no-table}, {@code disk-full}, {@code error}, {@code unacknowledged}): its call did not happen.
+     */
+    public void ldvWriteFailed(String fout) {
+        registry.getOrCreate(Counter.builder("nmc.ldv.write.failures")
+                        .tags(List.of(Tag.create("fout", fout)))
+                        .description("records the processing log's store did not take (the call did not happen), by"
+                                + " class"))
+                .increment();
+    }
+
     // ---- the engine (EngineEvents, wired in the composition root) ----
 
     /** One claim round of a task kind: counted, its latency in a histogram, the tasks it claimed. */

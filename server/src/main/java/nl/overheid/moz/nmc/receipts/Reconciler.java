@@ -39,7 +39,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * id, or NotifyNL's retention passing without an outcome, ends in bezorgstatus-onbekend. Every question goes to
  * the NotifyNL service that sent the attempt, the task's budget key, with that service's key (another service's
  * key finds nothing: 404, which would end it onbekend). Claims take reconciliation's share of that service's budget, one
- * token per task; a task that asks nothing (the attempt no longer runs, the LDV refused the record) gives it
+ * token per task; a task that asks nothing (the attempt no longer runs, the LDV store did not take the record) gives it
  * back. NotifyNL does not count status queries against its send limit, so the extra questions about an
  * attempt's duplicates cost no more than their token.
  */
@@ -140,15 +140,15 @@ public final class Reconciler implements TaskHandler {
         String reason = null;
         for (UUID id : ids.isEmpty() ? java.util.Collections.<UUID>singletonList(null) : ids) {
             Span span = Span.childOf(context.traceId(), context.acceptanceSpanId());
-            if (!(ldv.record(new ProcessingLog.Processing(
-                            span,
-                            ProcessingLog.Operation.STATUS_OPVRAGEN,
-                            context.processingActivity(),
-                            new DataSubjects.DataSubject(context.dataSubject(), context.dataSubjectType()),
-                            now))
-                    instanceof ProcessingLog.Written.Acknowledged)) {
+            ProcessingLog.Processing query = new ProcessingLog.Processing(
+                    span,
+                    ProcessingLog.Operation.STATUS_OPVRAGEN,
+                    context.processingActivity(),
+                    new DataSubjects.DataSubject(context.dataSubject(), context.dataSubjectType()),
+                    clock.instant());
+            if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
                 unavailable = true;
-                reason = "ldv";
+                reason = "ldv-" + down.reason();
                 break;
             }
             // The task's budget is the service that sent the attempt (planned so at the send's commit).
@@ -178,6 +178,7 @@ public final class Reconciler implements TaskHandler {
                 case NotifyNl.Lookup.Found stillSending -> pending = true;
                 case NotifyNl.Lookup.NotFound notFound -> {}
                 case NotifyNl.Lookup.Unavailable down -> {
+                    ldv.failed(query, down.reason(), clock.instant());
                     unavailable = true;
                     reason = down.reason();
                 }

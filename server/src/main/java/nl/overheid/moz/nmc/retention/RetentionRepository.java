@@ -28,7 +28,7 @@ public final class RetentionRepository {
              FOR NO KEY UPDATE SKIP LOCKED
             """);
 
-    /** Keys wrapped with AES-GCM before key wrap (60 bytes; V14's partial index finds them). */
+    /** Keys wrapped with AES-GCM before key wrap (60 bytes; V15's partial index finds them). */
     private static final Statement NOTIFICATIE_GCM_WRAPPED_KEYS = Statement.named("notificatieGcmWrappedKeys", """
             SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
              WHERE octet_length(datasleutel_gewrapt) = 60

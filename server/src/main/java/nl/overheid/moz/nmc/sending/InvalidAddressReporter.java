@@ -34,7 +34,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * delete of the same contactgegeven is the Profielservice's 404, which counts as done, so the report is
  * idempotent. Its LDV record comes first. With {@code profielservice.invalid-address-report: none} nothing is sent:
  * the need is counted per DV ({@code nmc_invalid_address_reports_not_sent_total}) and logged, never dropped
- * silently. An error of the Profielservice or the LDV postpones the report; after {@code maxPostponements} it is
+ * silently. An error of the Profielservice, or a record the LDV store did not take, postpones the report; after {@code maxPostponements} it is
  * parked as {@code mislukt} for an operator and counted.
  */
 public final class InvalidAddressReporter implements TaskHandler {
@@ -107,19 +107,24 @@ public final class InvalidAddressReporter implements TaskHandler {
         UUID contactgegeven = UUID.fromString(opened.get(report.contactField()));
         NotificatieRepository.ProcessingContext c = report.context();
         Profielservice.Call call = profielservice.call(Span.childOf(c.traceId(), c.acceptanceSpanId()));
-        ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
+        ProcessingLog.Processing processing = new ProcessingLog.Processing(
                 call.span(),
                 ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN,
                 c.processingActivity(),
                 new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                clock.instant()));
-        String failure = switch (written) {
+                clock.instant(),
+                null,
+                call.fscTransactionId());
+        String failure = switch (ldv.record(processing)) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
             case ProcessingLog.Written.Acknowledged ack ->
                 switch (profielservice.remove(contactgegeven, party, call)) {
                     case Profielservice.Removal.Removed removed -> null;
                     case Profielservice.Removal.AlreadyGone gone -> null;
-                    case Profielservice.Removal.Unavailable down -> "profielservice-" + down.reason();
+                    case Profielservice.Removal.Unavailable down -> {
+                        ldv.failed(processing, down.reason(), clock.instant());
+                        yield "profielservice-" + down.reason();
+                    }
                 };
         };
         owned.underLocks(task, subjectLock(), (tx, n) -> {

@@ -53,8 +53,8 @@ import nl.overheid.moz.nmc.trace.Span;
  *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; no new call
  *       starts after geldig_tot; then decrypt, in the centralised regime look the address up at the
  *       Profielservice, extend the lease, call NotifyNL. Every external call is preceded by its LDV record,
- *       and happens only after the logbook acknowledged it; a failure of the Profielservice, the LDV or
- *       NotifyNL postpones the task without counting an attempt.</li>
+ *       and happens only after the store acknowledged it; a call that then fails gets an ERROR record. A failure of
+ *       the Profielservice, the LDV store or NotifyNL postpones the task without counting an attempt.</li>
  *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
  *
@@ -196,8 +196,10 @@ public final class SendPipeline implements TaskHandler {
         if (job.context().regime().equals("centraal")) {
             Identification party = Identification.unsealed(recipient);
             Profielservice.Call call = profielservice.call(job.childSpan());
-            if (!recorded(job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call.span())) {
-                commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
+            ProcessingLog.Processing lookup = processing(
+                    job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call.span(), call.fscTransactionId());
+            if (ldv.record(lookup) instanceof ProcessingLog.Written.Unavailable down) {
+                commit(task, job, new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), false));
                 return;
             }
             String dienstverlener = job.sealed().profielDienstverlenerNaam();
@@ -209,6 +211,7 @@ public final class SendPipeline implements TaskHandler {
                             found.contacts(), dienstverlener, dienst, profielSettings.useUnverifiedAddresses());
                 case Profielservice.Lookup.PartyUnknown unknown -> chosen = Optional.empty();
                 case Profielservice.Lookup.Unavailable unavailable -> {
+                    ldv.failed(lookup, unavailable.reason(), clock.instant());
                     commit(
                             task,
                             job,
@@ -229,35 +232,44 @@ public final class SendPipeline implements TaskHandler {
             return; // the lookup took until after geldig_tot
         }
         Span send = job.childSpan();
-        if (!recorded(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send)) {
-            commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
+        ProcessingLog.Processing sending = processing(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send, null);
+        if (ldv.record(sending) instanceof ProcessingLog.Written.Unavailable down) {
+            commit(task, job, new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), false));
             return;
         }
         UUID contactId = contactgegeven;
         // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
-        // geldig_tot is checked once more here, since the LDV and the Profielservice took their time (§7.5).
-        Optional<Boolean> started = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> {
-            if (n.expiredAt(clock.instant())) {
-                endExpired(tx, task, n);
-                return false;
-            }
-            tasks.extendLease(tx, task, clock.instant().plus(lease));
-            pogingen.markRequested(tx, job.poging().id());
-            if (contactId != null) {
-                // the address it goes to, for the invalid-address report: sealed like the number it belongs to
-                pogingen.setContactgegeven(
-                        tx,
-                        job.poging().id(),
-                        envelope.sealField(
-                                job.sealed().id(),
-                                job.sealed().wrappedDataKey(),
-                                job.sealed().kekVersion(),
-                                "contactgegeven/" + job.poging().id(),
-                                contactId.toString()));
-            }
-            return true;
-        });
+        // geldig_tot is checked once more here, since the LDV store and the Profielservice took their time (§7.5).
+        Optional<Boolean> started;
+        try {
+            started = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> {
+                if (n.expiredAt(clock.instant())) {
+                    endExpired(tx, task, n);
+                    return false;
+                }
+                tasks.extendLease(tx, task, clock.instant().plus(lease));
+                pogingen.markRequested(tx, job.poging().id());
+                if (contactId != null) {
+                    // the address it goes to, for the invalid-address report: sealed like the number it belongs to
+                    pogingen.setContactgegeven(
+                            tx,
+                            job.poging().id(),
+                            envelope.sealField(
+                                    job.sealed().id(),
+                                    job.sealed().wrappedDataKey(),
+                                    job.sealed().kekVersion(),
+                                    "contactgegeven/" + job.poging().id(),
+                                    contactId.toString()));
+                }
+                return true;
+            });
+        } catch (RuntimeException notStarted) {
+            ldv.failed(sending, "not-called", clock.instant());
+            throw notStarted;
+        }
         if (!started.orElse(false)) {
+            // expired, or the claim was lost: the record names a call that does not happen
+            ldv.failed(sending, "not-called", clock.instant());
             return;
         }
         posted.set(true);
@@ -268,6 +280,9 @@ public final class SendPipeline implements TaskHandler {
                         personalisation,
                         job.poging().id(),
                         send);
+        if (result instanceof NotifyNl.SendResult.Unavailable failed) {
+            ldv.failed(sending, failed.reason(), clock.instant());
+        }
         if (result instanceof NotifyNl.SendResult.Unavailable unavailable
                 && unavailable.mayHaveArrived()
                 && job.sealed().expiredAt(clock.instant())) {
@@ -299,16 +314,18 @@ public final class SendPipeline implements TaskHandler {
         return true;
     }
 
-    /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */
-    private boolean recorded(Job job, ProcessingLog.Operation operation, Span span) {
+    /** The processing-log record of a call about to be made (written before it; without it, no call). */
+    private ProcessingLog.Processing processing(
+            Job job, ProcessingLog.Operation operation, Span span, String fscTransactionId) {
         NotificatieRepository.ProcessingContext c = job.context();
-        return ldv.record(new ProcessingLog.Processing(
-                        span,
-                        operation,
-                        c.processingActivity(),
-                        new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                        clock.instant()))
-                instanceof ProcessingLog.Written.Acknowledged;
+        return new ProcessingLog.Processing(
+                span,
+                operation,
+                c.processingActivity(),
+                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
+                clock.instant(),
+                null,
+                fscTransactionId);
     }
 
     /**
@@ -406,14 +423,17 @@ public final class SendPipeline implements TaskHandler {
      */
     private Optional<NotifyNl.SendResult> lookUp(Job job) {
         Span span = job.childSpan();
-        if (!recorded(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span)) {
-            return Optional.of(new NotifyNl.SendResult.Unavailable("ldv", true));
+        ProcessingLog.Processing query = processing(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span, null);
+        if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), true));
         }
         return switch (notifyNl.of(job.service()).findByReference(job.poging().id(), span)) {
             case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));
             case NotifyNl.Lookup.NotFound notFound -> Optional.empty();
-            case NotifyNl.Lookup.Unavailable unavailable ->
-                Optional.of(new NotifyNl.SendResult.Unavailable(unavailable.reason(), true));
+            case NotifyNl.Lookup.Unavailable unavailable -> {
+                ldv.failed(query, unavailable.reason(), clock.instant());
+                yield Optional.of(new NotifyNl.SendResult.Unavailable(unavailable.reason(), true));
+            }
         };
     }
 

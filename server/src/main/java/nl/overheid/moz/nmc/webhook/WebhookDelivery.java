@@ -129,15 +129,20 @@ public final class WebhookDelivery implements TaskHandler {
             return;
         }
         Span call = Span.root();
+        List<ProcessingLog.Processing> recorded = new java.util.ArrayList<>();
         for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
-            ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
+            ProcessingLog.Processing processing = new ProcessingLog.Processing(
                     Span.childOf(c.traceId(), c.acceptanceSpanId()),
                     ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
                     c.processingActivity(),
                     new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                    clock.instant()));
-            if (!(written instanceof ProcessingLog.Written.Acknowledged)) {
-                // No record, no call: the LDV's failure is not the DV's, so the webhook's count is untouched.
+                    clock.instant(),
+                    batch.url().toString(),
+                    null);
+            if (ldv.record(processing) instanceof ProcessingLog.Written.Unavailable) {
+                // the records already written name a call that will not happen now
+                recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+                // No record, no call: the LDV store's failure is not the DV's, so the webhook's count is untouched.
                 owned.underLocks(
                         task,
                         subjectLock(),
@@ -145,9 +150,13 @@ public final class WebhookDelivery implements TaskHandler {
                                 tasks.reschedule(tx, task, clock.instant().plus(settings.retryBase())));
                 return;
             }
+            recorded.add(processing);
         }
         WebhookClient.Outcome outcome = client.post(
                 batch.url(), keys.token(batch.url(), batch.body(), batch.cursor()), batch.cursor(), batch.body(), call);
+        if (outcome instanceof WebhookClient.Outcome.Failed failed) {
+            recorded.forEach(processing -> ldv.failed(processing, failed.reason(), clock.instant()));
+        }
         settle(task, batch, outcome);
     }
 

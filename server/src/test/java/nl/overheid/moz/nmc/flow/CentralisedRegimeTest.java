@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,9 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The centralised regime (design §9, seeds) against the Profielservice's real contract: the address comes from its
  * {@code POST /partij} at send time, narrowed to the DV and the berichttype's dienst, every call that processes
- * personal data is preceded by an acknowledged LDV record, a party without a usable address ends {@code
+ * personal data is preceded by its LDV record, stored before the call (and a call that fails by an ERROR record), a party without a usable address ends {@code
  * niet-bezorgbaar geen-contactgegevens}, and after a permanent failure the address that bounced is deleted there.
- * The parties are WireMock stubs; the order of calls is read from WireMock's journal.
+ * The parties are WireMock stubs; the order of calls is read from WireMock's journal, into which every row the LDV
+ * store acknowledged is mirrored at that moment ({@code JournaledLdv}).
  */
 class CentralisedRegimeTest extends LifecycleTestBase {
 
@@ -89,8 +91,14 @@ class CentralisedRegimeTest extends LifecycleTestBase {
             assertThat(calls.get(record + 1).getRequest().getHeader("traceparent"))
                     .as("the call carries the span its record is about")
                     .isEqualTo("00-" + traceId + "-" + ldv.path("span_id").asText() + "-01");
-            assertThat(calls.get(record).getRequest().getHeader("Authorization"))
-                    .isEqualTo("Bearer test-ldv-token");
+            assertThat(ldv.path("status").asText())
+                    .as("processed without an internal error")
+                    .isEqualTo("UNSET");
+            assertThat(ldv.path("start_time").asLong())
+                    .as("the moment of writing, on the NMC's clock, in epoch ms")
+                    .isEqualTo(ldv.path("end_time").asLong())
+                    .isEqualTo(clock.instant().toEpochMilli());
+            assertThat(ldv.path("resource").path("service.name").asText()).isEqualTo("notificatiemanagementcomponent");
         }
         assertThat(body(calls.get(0)).path("span_id").asText())
                 .isNotEqualTo(body(calls.get(2)).path("span_id").asText());
@@ -98,10 +106,21 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         String subject =
                 query("SELECT ldv_betrokkene FROM notificatie WHERE id = ?", id).getFirst();
         assertThat(attribute(body(calls.get(0)), "dpl.core.data_subject_id")).isEqualTo(subject);
+        assertThat(subject)
+                .as("MOZa's pseudonym: Base64 of HMAC-SHA256 of the number under the LDV pepper")
+                .isEqualTo(java.util.Base64.getEncoder().encodeToString(hmac(KVK)));
         assertThat(attribute(body(calls.get(0)), "dpl.core.data_subject_id_type"))
-                .isNotBlank();
+                .isEqualTo("KVK");
         assertThat(attribute(body(calls.get(0)), "dpl.core.processing_activity_id"))
-                .isNotBlank();
+                .isEqualTo(nl.overheid.moz.nmc.testing.TestNmc.PROCESSING_ACTIVITY);
+        assertThat(attribute(body(calls.get(0)), "dpl.core.foreign_operation.processor"))
+                .as("the party called")
+                .isEqualTo(notify.baseUrl());
+        assertThat(attribute(body(calls.get(2)), "dpl.core.foreign_operation.processor"))
+                .isEqualTo(notify.baseUrl());
+        assertThat(body(calls.get(0)).path("attributes").size())
+                .as("nothing else: no FSC here")
+                .isEqualTo(4);
         assertThat(subject).as("a pseudonym, not the number").doesNotContain(KVK);
         for (int record : new int[] {0, 2}) {
             assertThat(calls.get(record).getRequest().getBodyAsString())
@@ -336,75 +355,77 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
     static Stream<Arguments> ldvFaults() {
         return Stream.of(
-                Arguments.of("503", aResponse().withStatus(503)),
-                Arguments.of("connection reset", aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)),
-                Arguments.of(
-                        "201 without an id",
-                        aResponse()
-                                .withStatus(201)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{}")),
-                Arguments.of(
-                        "201 with garbage",
-                        aResponse()
-                                .withStatus(201)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("<html>")),
-                Arguments.of(
-                        "400",
-                        aResponse()
-                                .withStatus(400)
-                                .withHeader("Content-Type", "application/problem+json")
-                                .withBody("{\"title\": \"x\", \"status\": 400}")),
-                Arguments.of(
-                        "200 instead of the 201 of an acknowledgement",
-                        aResponse()
-                                .withStatus(200)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{\"id\": \"x-y\"}")));
+                Arguments.of("out of disk", (Runnable) () -> TestLdv.get().failInserts("53100", "TRUE")),
+                Arguments.of("the role refused", (Runnable) () -> TestLdv.get().refuseInserts()),
+                Arguments.of("slow beyond its statement timeout", (Runnable)
+                        () -> TestLdv.get().slowInserts(Duration.ofSeconds(3))));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("ldvFaults")
-    void withoutAnAcknowledgedLdvRecordNoPersonalDataIsProcessed(String fault, ResponseDefinitionBuilder answer) {
+    void withoutAStoredLdvRecordNoPersonalDataIsProcessed(String fault, Runnable breakTheStore) {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
-                .stubFor(
-                        post(urlPathEqualTo(PartiesStub.LDV_PATH)).atPriority(1).willReturn(answer));
+        breakTheStore.run();
         UUID centraal = acceptCentraal(DV_REF, KVK, Map.of());
         UUID decentraal = accept("DOSSIER-4712", Map.of());
 
         ManualRunner.of(nmc).runWorkersOnce();
 
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsOnly(LDV);
+        assertThat(journal()).as("no record, no call").isEmpty();
+        assertThat(TestLdv.get().rows()).isEmpty();
         assertThat(pogingen(centraal)).containsExactly("1:gepland");
         assertThat(pogingen(decentraal)).containsExactly("1:gepland");
         assertThat(query("SELECT pogingenteller FROM taak WHERE soort = 'verzenden'", null))
                 .containsOnly("0");
 
-        notify.reset();
-        notify.profiel(KVK, ADDRESS);
+        TestLdv.get().heal();
         clock.advance(Duration.ofSeconds(11));
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(centraal)).isEqualTo("verzonden:3");
         assertThat(status(decentraal)).isEqualTo("verzonden:3");
+        assertThat(journal())
+                .extracting(CentralisedRegimeTest::party)
+                .containsExactlyInAnyOrder(LDV, LOOKUP, LDV, SEND, LDV, SEND);
     }
 
     @Test
     void theLookupIsAcknowledgedButTheSendRecordIsNotSoNothingIsSent() {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
-                        .atPriority(1)
-                        .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.containing("email-versturen"))
-                        .willReturn(aResponse().withStatus(503)));
+        TestLdv.get().failInserts("53100", "NEW.name = 'nmc.notifynl.email-versturen'");
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
 
         ManualRunner.of(nmc).runWorkersOnce();
 
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV);
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP);
         assertThat(pogingen(id)).containsExactly("1:gepland");
+        TestLdv.get().heal();
+    }
+
+    @Test
+    void aLookupThatFailsLeavesAnErrorRecordForItsProcessing() {
+        notify.server()
+                .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        acceptCentraal(DV_REF, KVK, Map.of());
+
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<ServeEvent> calls = journal();
+        assertThat(calls).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV);
+        JsonNode record = body(calls.get(0));
+        JsonNode error = body(calls.get(2));
+        assertThat(error.path("status").asText()).isEqualTo("ERROR");
+        assertThat(error.path("name").asText()).isEqualTo(record.path("name").asText());
+        assertThat(error.path("parent_span_id").asText())
+                .as("the ERROR record belongs to the processing's record")
+                .isEqualTo(record.path("span_id").asText());
+        assertThat(error.path("trace_id").asText())
+                .isEqualTo(record.path("trace_id").asText());
+        assertThat(attribute(error, "exception.type")).isEqualTo("http-503");
+        assertThat(attribute(error, "dpl.core.data_subject_id"))
+                .isEqualTo(attribute(record, "dpl.core.data_subject_id"));
     }
 
     @Test
@@ -557,9 +578,14 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                                 + body(call).path("identificatieNummer").asText()))
                 .containsExactlyInAnyOrder("RSIN:123456782", "BSN:111222333");
         assertThat(query("SELECT DISTINCT ldv_betrokkene_type FROM notificatie WHERE id IN (?)", rsin))
-                .singleElement()
-                .asString()
-                .startsWith("RSIN;");
+                .containsExactly("RSIN");
+        assertThat(query("SELECT DISTINCT ldv_betrokkene_type FROM notificatie WHERE id IN (?)", bsn))
+                .containsExactly("BSN");
+        assertThat(journal().stream()
+                        .filter(call -> party(call).equals(LDV))
+                        .map(call -> attribute(body(call), "dpl.core.data_subject_id_type")))
+                .as("the records name the identifier's type")
+                .contains("RSIN", "BSN");
     }
 
     @Test
@@ -628,18 +654,32 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         UUID id = accept(
                 DV_REF,
                 Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(1)).toString()));
-        restartWith(parties -> parties.withLdv(processing -> {
-            var written = parties.ldv().record(processing);
-            if (processing.operation() == nl.overheid.moz.nmc.ldv.ProcessingLog.Operation.EMAIL_VERSTUREN) {
-                clock.advance(Duration.ofMinutes(2)); // a slow acknowledgement: geldig_tot passes meanwhile
+        restartWith(parties -> parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                var written = parties.ldv().record(processing);
+                if (processing.operation() == Operation.EMAIL_VERSTUREN) {
+                    clock.advance(Duration.ofMinutes(2)); // a slow acknowledgement: geldig_tot passes meanwhile
+                }
+                return written;
             }
-            return written;
+
+            @Override
+            public void failed(Processing processing, String reason, java.time.Instant at) {
+                parties.ldv().failed(processing, reason, at);
+            }
         }));
 
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verlopen:3");
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV);
+        List<ServeEvent> calls = journal();
+        assertThat(calls)
+                .extracting(CentralisedRegimeTest::party)
+                .as("the record, and the ERROR record of the send that did not happen")
+                .containsExactly(LDV, LDV);
+        assertThat(body(calls.get(1)).path("status").asText()).isEqualTo("ERROR");
+        assertThat(attribute(body(calls.get(1)), "exception.type")).isEqualTo("not-called");
     }
 
     @Test
@@ -797,6 +837,17 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         return call.getRequest().getMethod() + " " + path;
     }
 
+    /** HMAC-SHA256 under the test's LDV pepper, as MOZa's {@code HashHelper} computes it. */
+    private static byte[] hmac(String identifier) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(nl.overheid.moz.nmc.testing.TestNmc.LDV_PEPPER, "HmacSHA256"));
+            return mac.doFinal(identifier.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static JsonNode body(ServeEvent call) {
         try {
             return MAPPER.readTree(call.getRequest().getBodyAsString());
@@ -806,11 +857,10 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     }
 
     private static String attribute(JsonNode record, String key) {
-        for (JsonNode attribute : record.path("attributes")) {
-            if (attribute.path("key").asText().equals(key)) {
-                return attribute.path("value").asText();
-            }
+        JsonNode value = record.path("attributes").path(key);
+        if (value.isMissingNode()) {
+            throw new AssertionError("no attribute " + key + " in " + record);
         }
-        throw new AssertionError("no attribute " + key + " in " + record);
+        return value.asText();
     }
 }

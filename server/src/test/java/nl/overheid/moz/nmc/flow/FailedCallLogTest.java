@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import nl.overheid.moz.nmc.ldv.LdvClient;
 import nl.overheid.moz.nmc.profiel.ProfielserviceClient;
 import nl.overheid.moz.nmc.sending.NotifyNlClient;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -91,21 +91,31 @@ class FailedCallLogTest extends LifecycleTestBase {
     }
 
     @Test
-    void anLdvFailureIsAWarningThatNamesTheRecordAndTheCallThatWaits() {
-        fail(PartiesStub.LDV_PATH, answerQuoting(503, "$.trace_id"));
+    void anLdvFailureIsAWarningThatNamesTheRecordAndTheCallThatWaits() throws Exception {
+        // the store's error quotes the row, as a driver's message would: it must not reach the log
+        TestLdv.get().failInserts("53100", "TRUE");
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
+        TestLdv.get().heal();
 
-        assertThat(warningOf(LdvClient.class))
-                .startsWith("LDV POST /dataverwerkingen (record nmc.notifynl.email-versturen) failed: HTTP 503 ")
-                .contains(traceId(id))
-                .contains("postponed");
+        assertThat(warningOf(Class.forName("nl.overheid.moz.nmc.ldv.LdvSpanExporter")))
+                .startsWith("the processing log did not store 1 record(s) ([nmc.notifynl.email-versturen " + traceId(id)
+                        + ":")
+                .contains("disk-full")
+                .contains("SQLState 53100")
+                .contains("the call it records does not happen");
         assertThat(notify.server()
                         .findAll(
                                 com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(urlPathEqualTo(SEND))))
                 .as("no record, no call")
                 .isEmpty();
+        assertThat(http.metric("nmc_ldv_write_failures_total", "fout=\"disk-full\"")
+                        .orElse(0))
+                .isPositive();
         assertNoPersonalData(EMAIL);
+        assertThat(logs.text())
+                .doesNotContain(query("SELECT ldv_betrokkene FROM notificatie WHERE id = ?", id)
+                        .getFirst());
     }
 
     /** The one record of this class's logger, which must be a WARNING; its message. */

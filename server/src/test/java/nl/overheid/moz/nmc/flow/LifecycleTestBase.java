@@ -14,12 +14,15 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.Parties;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.JournaledLdv;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,7 +60,9 @@ abstract class LifecycleTestBase {
         logs.setLevel(java.util.logging.Level.ALL);
         Logger.getLogger("").addHandler(logs);
         notify = new PartiesStub();
-        nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
+        TestLdv.get().reset();
+        var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
+        nmc = Nmc.start(config, clock, JournaledLdv.around(Parties.from(config, clock), notify.baseUrl()));
         http = Http.of(nmc);
     }
 
@@ -237,14 +242,16 @@ abstract class LifecycleTestBase {
 
     /** Another NMC instance on the same database and clock (the caller closes it). */
     protected Nmc startAnother(String overridesYaml) {
-        return Nmc.start(TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, overridesYaml), clock);
+        var config = TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, overridesYaml);
+        return Nmc.start(config, clock, JournaledLdv.around(Parties.from(config, clock), notify.baseUrl()));
     }
 
     /** Restarts the NMC with other parties (e.g. a NotifyNL that holds its answer); the stub stays. */
     protected void restartWith(java.util.function.UnaryOperator<nl.overheid.moz.nmc.Parties> replace) {
         nmc.close();
         var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
-        nmc = Nmc.start(config, clock, replace.apply(nl.overheid.moz.nmc.Parties.from(config)));
+        nmc = Nmc.start(
+                config, clock, replace.apply(JournaledLdv.around(Parties.from(config, clock), notify.baseUrl())));
         http = Http.of(nmc);
     }
 }

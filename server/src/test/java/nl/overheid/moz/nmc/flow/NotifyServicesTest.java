@@ -1,6 +1,5 @@
 package nl.overheid.moz.nmc.flow;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
@@ -24,7 +23,7 @@ import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
-import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 
@@ -198,13 +197,11 @@ class NotifyServicesTest extends LifecycleTestBase {
         restartWithConfig(LIMITS);
         toTheStartOfANewWindow();
         acceptMany(TestNmc.BERICHTTYPE, 9);
-        notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
-                        .atPriority(1)
-                        .willReturn(aResponse().withStatus(503)));
+        TestLdv.get().failInserts("53100", "TRUE");
         assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN)).isEqualTo(9);
         assertThat(posts()).as("no LDV record, no call").isEmpty();
 
+        TestLdv.get().heal();
         notify.reset();
         clock.advance(Duration.ofSeconds(5));
         drainSends();

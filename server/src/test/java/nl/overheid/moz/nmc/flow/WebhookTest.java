@@ -23,7 +23,7 @@ import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.DvWebhookStub;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
-import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import nl.overheid.moz.nmc.testing.TestWebhookKeys;
 import org.junit.jupiter.api.AfterEach;
@@ -316,15 +316,13 @@ class WebhookTest extends LifecycleTestBase {
         accept("WH-2", Map.of());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         notify.server().resetRequests();
-        notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
-                        .atPriority(1)
-                        .willReturn(aResponse().withStatus(503)));
+        TestLdv.get().failInserts("53100", "TRUE");
 
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(calls()).isEmpty();
         assertThat(position()).as("an LDV failure is not the DV's").isEqualTo("0:none:no position");
 
+        TestLdv.get().heal();
         notify.reset();
         notify.server().resetRequests();
         clock.advance(Duration.ofSeconds(30));

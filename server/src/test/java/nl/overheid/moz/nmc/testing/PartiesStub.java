@@ -13,7 +13,8 @@ import com.github.tomakehurst.wiremock.WireMockServer;
  * Minimal WireMock stand-ins for the parties the NMC calls, on one server, for server tests:
  * <ul>
  *   <li>NotifyNL: {@code POST /v2/notifications/email} answers 201 in Notify's shape with a fresh id;</li>
- *   <li>the LDV: every record is acknowledged (201 with an id);</li>
+ *   <li>the journal of the processing log ({@link #LDV_PATH}): {@link JournaledLdv} posts every row the LDV store
+ *       acknowledged here, so the journal shows records and calls in the order they happened;</li>
  *   <li>the Profielservice (its real contract, {@code api-spec/profielservice.yaml}): {@code POST /partij} by
  *       number ({@link #profiel}: one unscoped, verified e-mail address; any other number is its own 404), and
  *       {@code DELETE /contactgegeven/{id}} answered 204.</li>
@@ -36,7 +37,9 @@ public final class PartiesStub implements AutoCloseable {
 
     private final WireMockServer server = new WireMockServer(options().dynamicPort());
 
-    public static final String LDV_PATH = "/api/ldv/v1/dataverwerkingen";
+    /** Where {@link JournaledLdv} mirrors the rows of the processing log (not a party: the store is PostgreSQL). */
+    public static final String LDV_PATH = "/test/ldv-records";
+
     public static final String LOOKUP_PATH = "/api/profielservice/v1/partij";
     /** The prefix of {@code DELETE /contactgegeven/{contactgegevenId}}, the invalid-address report. */
     public static final String REPORT_PATH = "/api/profielservice/v1/contactgegeven/";
@@ -48,7 +51,7 @@ public final class PartiesStub implements AutoCloseable {
     public PartiesStub() {
         server.start();
         acceptEverything();
-        acknowledgeLdvRecords();
+        journalLdvRecords();
         defaultProfielservice();
     }
 
@@ -65,16 +68,11 @@ public final class PartiesStub implements AutoCloseable {
                         .withBody(PARTY_NOT_FOUND)));
     }
 
-    /** Every LDV record is acknowledged. */
-    public void acknowledgeLdvRecords() {
+    /** The mirrored rows of the processing log are taken (and kept in the journal). */
+    public void journalLdvRecords() {
         server.stubFor(post(urlPathEqualTo(LDV_PATH))
                 .atPriority(10)
-                .willReturn(aResponse()
-                        .withStatus(201)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody(
-                                "{\"id\": \"{{jsonPath request.body '$.trace_id'}}-{{jsonPath request.body '$.span_id'}}\"}")
-                        .withTransformers("response-template")));
+                .willReturn(aResponse().withStatus(204)));
     }
 
     /** The id of the one contactgegeven {@link #profiel} answers for a number: derived from it, so tests know it. */
@@ -180,11 +178,11 @@ public final class PartiesStub implements AutoCloseable {
                         .withTransformers("response-template")));
     }
 
-    /** Removes every test stub: NotifyNL accepts everything again, the LDV acknowledges, the defaults return. */
+    /** Removes every test stub: NotifyNL accepts everything again, the defaults return. */
     public void reset() {
         server.resetMappings();
         acceptEverything();
-        acknowledgeLdvRecords();
+        journalLdvRecords();
         defaultProfielservice();
     }
 

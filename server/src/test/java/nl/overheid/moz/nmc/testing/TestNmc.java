@@ -32,6 +32,9 @@ public final class TestNmc {
     public static final String KEK_1 =
             Base64.getEncoder().encodeToString("test-kek-0123456789abcdef0123456".getBytes());
 
+    /** The test configuration's LDV pepper, version 1 (decoded): the key of the records' data-subject HMAC. */
+    public static final byte[] LDV_PEPPER = "test-ldv-pepper-0123456789abcdef0123456789".getBytes();
+
     public static final byte[] CURSOR_KEY = "test-cursor-key-0123456789abcdef0123456789".getBytes();
     /** The NotifyNL service of {@link #BERICHTTYPE} and {@link #BERICHTTYPE_SHORT}. */
     public static final String NOTIFY_SERVICE = "standaard";
@@ -62,8 +65,9 @@ public final class TestNmc {
     }
 
     /**
-     * The test configuration with NotifyNL at {@code notifyBaseUrl} and the Profielservice and LDV under
-     * {@code partiesBaseUrl} (their base paths appended), with {@code overridesYaml} on top.
+     * The test configuration with NotifyNL at {@code notifyBaseUrl}, the Profielservice under {@code partiesBaseUrl}
+     * and the processing log in this JVM's table of the test cluster's LDV database ({@link TestLdv}), with {@code
+     * overridesYaml} on top.
      */
     public static Config config(
             TestDatabase database,
@@ -135,9 +139,7 @@ public final class TestNmc {
                   base-url: "%s"
                   read-timeout: PT1S
                   report-max-postponements: 3
-                ldv:
-                  base-url: "%s/api/ldv/v1"
-                  token: test-ldv-token
+                %s
                 feed:
                   cursor-key: "%s"
                   # far above what tests do; the rate-limit test sets its own
@@ -216,11 +218,11 @@ public final class TestNmc {
                         NOTIFY_API_KEY_B,
                         CALLBACK_TOKEN_B,
                         partiesBaseUrl,
-                        partiesBaseUrl,
+                        TestLdv.get().yaml().strip(),
                         b64.encodeToString(CURSOR_KEY),
                         b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                         b64.encodeToString("test-payload-pepper-0123456789abcdef01234567".getBytes()),
-                        b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
+                        b64.encodeToString(LDV_PEPPER),
                         b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
                         TestWebhookKeys.CURRENT.yaml(null, null),
                         engineEnabled,

@@ -8,8 +8,8 @@ import nl.overheid.moz.nmc.testing.TestNmc;
 
 /**
  * The running system the conformance tests talk to over HTTP only: the NMC with its background workers on
- * the real clock, PostgreSQL, and the simulators of NotifyNL (calling back into the NMC), the Profielservice
- * and the LDV. One per test JVM.
+ * the real clock, PostgreSQL with the LDV store beside it, and the simulators of NotifyNL (calling back into the NMC)
+ * and the Profielservice. One per test JVM.
  */
 final class ConformanceEnvironment {
 
@@ -38,6 +38,7 @@ final class ConformanceEnvironment {
                   poll-interval: PT0.1S
                 """), Nmc.systemClock());
         baseUrl = "http://127.0.0.1:" + nmc.port();
+        nl.overheid.moz.nmc.testing.TestLdv.get().stampInserts();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             nmc.close();
             parties.close();

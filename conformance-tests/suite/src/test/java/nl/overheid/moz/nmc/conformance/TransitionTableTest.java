@@ -6,7 +6,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -24,7 +23,6 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
-import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
 import nl.overheid.moz.nmc.simulator.Party;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
@@ -33,6 +31,7 @@ import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -47,11 +46,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every row of the transition table (design §7.2), in both regimes, reached end to end: a DV's requests over
  * HTTP, the NMC with its workers run one round at a time on a clock the test moves (seven days pass in
- * milliseconds), and the simulators of NotifyNL, the Profielservice and the LDV. Each scenario states the
- * path of statuses the DV's feed must show; {@link #theScenariosReachEveryRowOfTheTransitionTableInBothRegimes}
- * checks that the paths together cover the database's own table. After every scenario, every call that
- * carried personal data to NotifyNL or the Profielservice is matched by an LDV record the logbook had
- * acknowledged before the call arrived, and no LDV record holds an address, number or dvRef.
+ * milliseconds), the simulators of NotifyNL and the Profielservice, and the LDV store (this JVM's table). Each
+ * scenario states the path of statuses the DV's feed must show; {@link
+ * #theScenariosReachEveryRowOfTheTransitionTableInBothRegimes} checks that the paths together cover the database's
+ * own table. After every scenario, every call that carried personal data to NotifyNL or the Profielservice has
+ * exactly one record the LDV store held before the call arrived, every failed call an ERROR record, and no record
+ * holds an address, number or dvRef ({@link LdvRecords}).
  *
  * <p>The NMC has a database of its own here: the conformance environment's NMC runs on the real clock in the
  * same JVM, and its workers must not take these tasks.
@@ -182,7 +182,7 @@ class TransitionTableTest {
                         List.of(A, IV, VL),
                         TransitionTableTest::profielserviceDownUntilGeldigTot),
                 new Scenario(
-                        "LDV down until geldigTot",
+                        "LDV store refusing every record until geldigTot",
                         BOTH,
                         List.of(A, IV, VL),
                         TransitionTableTest::ldvDownUntilGeldigTot),
@@ -299,6 +299,7 @@ class TransitionTableTest {
     void stop() {
         nmc.close();
         sql("DROP TRIGGER IF EXISTS test_sabotage ON poging");
+        TestLdv.get().heal();
     }
 
     private void startNmc(String extraConfig) {
@@ -306,6 +307,7 @@ class TransitionTableTest {
                 TestNmc.config(database, IAM, parties.notifyNl.baseUrl(), false, parties.nmcConfig() + extraConfig),
                 clock);
         http = Http.of(nmc);
+        TestLdv.get().stampInserts();
     }
 
     @ParameterizedTest(name = "{0}: {1}")
@@ -508,11 +510,7 @@ class TransitionTableTest {
     }
 
     private UUID ldvDownUntilGeldigTot(Regime regime) {
-        parties.ldv
-                .wireMock()
-                .stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH))
-                        .atPriority(1)
-                        .willReturn(LdvSimulator.unavailable()));
+        TestLdv.get().failInserts("53100", "TRUE");
         UUID id = accept(
                 regime,
                 Recipient.DELIVERS,
@@ -525,6 +523,7 @@ class TransitionTableTest {
                 .as("nothing without its record")
                 .isEmpty();
         assertThat(parties.profielservice.calls()).isEmpty();
+        TestLdv.get().heal();
         return id;
     }
 
@@ -832,52 +831,18 @@ class TransitionTableTest {
     }
 
     /**
-     * Every call to NotifyNL and the Profielservice carried a {@code traceparent} whose span the LDV had
-     * acknowledged before the call arrived; no record holds an address, a number or a dvRef.
+     * Every call to NotifyNL and the Profielservice had exactly one record in the LDV store, stored before the call
+     * arrived, and every failed call an ERROR record ({@link LdvRecords}); no record holds an address, a number or a
+     * dvRef.
      */
     private void everyCallWithPersonalDataHadItsLdvRecordFirst() {
-        List<LdvSimulator.Record> records = parties.ldv.records();
-        List<ServeEvent> notifyCalls = parties.notifyNl.wireMock().getAllServeEvents();
-        for (ServeEvent call : notifyCalls) {
-            String traceparent = call.getRequest().getHeader("traceparent");
-            assertThat(traceparent)
-                    .as(call.getRequest().getUrl() + " carries a traceparent")
-                    .isNotNull();
-            assertRecordedBefore(
-                    records,
-                    traceparent,
-                    call.getRequest().getLoggedDate().toInstant(),
-                    call.getRequest().getMethod() + " " + call.getRequest().getUrl());
-        }
-        for (ProfielserviceSimulator.Call call : parties.profielservice.calls()) {
-            assertThat(call.traceparent())
-                    .as(call.operation() + " carries a traceparent")
-                    .isNotNull();
-            assertRecordedBefore(records, call.traceparent(), call.receivedAt(), call.operation());
-        }
         List<String> secrets = new ArrayList<>(dvRefs);
         for (Recipient recipient : Recipient.values()) {
             secrets.add(recipient.address);
             secrets.add(recipient.kvk);
         }
         secrets.add(ProfielserviceSimulator.DEV_EMAILADRES);
-        for (LdvSimulator.Record record : records) {
-            for (String secret : secrets) {
-                assertThat(record.toString()).as("an LDV record").doesNotContain(secret);
-            }
-        }
-    }
-
-    private static void assertRecordedBefore(
-            List<LdvSimulator.Record> records, String traceparent, Instant arrived, String call) {
-        String[] parts = traceparent.split("-");
-        assertThat(records).as("the LDV record of " + call).anySatisfy(record -> {
-            assertThat(record.traceId()).isEqualTo(parts[1]);
-            assertThat(record.spanId()).isEqualTo(parts[2]);
-            assertThat(record.acknowledgedNoLaterThan(arrived))
-                    .as("acknowledged before the call")
-                    .isTrue();
-        });
+        LdvRecords.assertEveryCallRecordedFirst(parties, secrets);
     }
 
     // ---------------------------------------------------------------------------------------------------
