@@ -366,6 +366,40 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
         assertThat(due(id)).isEqualTo(midnight.plus(Duration.ofMinutes(1)));
     }
 
+    // ---- complaints: counted, never a transition
+
+    @Test
+    void aComplaintCallbackIsCountedAndChangesNothing() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "delivered");
+        double complaints = metric("nmc_notifynl_complaints_total", Map.of());
+        String complaint = Http.json(Map.of(
+                "notification_id", notifyId(id, 1),
+                "complaint_id", UUID.randomUUID().toString(),
+                "reference", pogingId(id, 1).toString(),
+                "to", EMAIL,
+                "complaint_date", "2026-12-01T10:02:11.000000Z"));
+
+        Http.Response answered = postReceipt(complaint);
+        assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(query("SELECT count(*) FROM ontvangst", null))
+                .as("a complaint is not a receipt")
+                .containsExactly("1");
+        assertThat(metric("nmc_notifynl_complaints_total", Map.of())).isEqualTo(complaints + 1);
+        assertThat(logs.text()).doesNotContain(EMAIL);
+
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", "wrong-token-0123456789", complaint)
+                        .status())
+                .isEqualTo(401);
+        Http.Response invalid = postReceipt(Http.json(Map.of("complaint_id", "not-a-uuid")));
+        assertThat(invalid.status()).isEqualTo(400);
+        assertThat(invalid.json().path("errors").findValuesAsText("name"))
+                .contains("/complaint_id", "/notification_id");
+    }
+
     // ---- helpers
 
     /** The send task: status | last error | failure counter | postponements. */
