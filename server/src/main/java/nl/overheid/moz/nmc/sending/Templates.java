@@ -60,8 +60,9 @@ public final class Templates {
 
     /**
      * The placeholders of the service's template that {@code personalisation} does not fill, as the template spells
-     * them, in the template's order; empty when it fills them all or when the NMC does not know the template's
-     * placeholders. A placeholder filled with {@code null} counts as missing, an empty text does not (as in NotifyNL).
+     * them, in the order NotifyNL listed them (its answers sort an object's keys); empty when it fills them all or
+     * when the NMC does not know the template's placeholders. A placeholder filled with {@code null} counts as
+     * missing, an empty text does not (as in NotifyNL).
      */
     public List<String> missing(String service, UUID templateId, Map<String, String> personalisation) {
         TemplateRepository.Stored stored = current().templates().get(new TemplateRepository.Key(service, templateId));

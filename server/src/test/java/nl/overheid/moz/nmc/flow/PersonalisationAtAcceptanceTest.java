@@ -56,7 +56,7 @@ class PersonalisationAtAcceptanceTest extends LifecycleTestBase {
         JsonNode errors = refused.json().path("errors");
         assertThat(errors).hasSize(2);
         assertThat(errors.get(0).path("name").asText())
-                .as("in the template's order, as the template spells them")
+                .as("in the order NotifyNL lists them, as the template spells them")
                 .isEqualTo("/personalisation/naam");
         assertThat(errors.get(1).path("name").asText()).isEqualTo("/personalisation/dossier nummer");
         assertThat(errors.get(0).path("code").asText()).isEqualTo("required");
