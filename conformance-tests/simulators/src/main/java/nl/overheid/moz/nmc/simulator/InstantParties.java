@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The two parties the send pipeline calls, answering at once, for the benchmark harness: NotifyNL
- * ({@code POST /v2/notifications/email}: the JWT checked, the simulator's 201 body, every address
+ * ({@code GET /v2/template/{id}}: a template without placeholders; {@code POST /v2/notifications/email}: the JWT
+ * checked, the simulator's 201 body, every address
  * {@code delivered} with its receipt POSTed to the callback URL after a fixed delay) and the LDV
  * ({@code POST /api/ldv/v1/dataverwerkingen}: 201 with an id). One JDK {@code HttpServer} on virtual threads,
  * no WireMock and no contract validation, so the parties cost the shared CPU as little as possible; the
@@ -79,6 +80,7 @@ public final class InstantParties implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/v2/notifications/email", this::sendEmail);
+        server.createContext("/v2/template/", this::template);
         server.createContext(LdvSimulator.RECORD_PATH, this::ldvRecord);
         server.start();
     }
@@ -125,6 +127,26 @@ public final class InstantParties implements AutoCloseable {
 
     public int ldvRecords() {
         return ldvRecords.get();
+    }
+
+    /** {@code GET /v2/template/{id}}: any template, without placeholders (the benchmark sends none). */
+    private void template(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String id = exchange.getRequestURI().getPath().substring("/v2/template/".length());
+            java.util.Optional<UUID> templateId = NotifyFormats.parseUuid(id);
+            if (templateId.isEmpty()) {
+                answer(
+                        exchange,
+                        400,
+                        NotifyError.of(400, "ValidationError", "id is not a valid UUID")
+                                .toJson());
+                return;
+            }
+            answer(
+                    exchange,
+                    200,
+                    NotifyJson.template(NotifyNlSimulator.Template.email(templateId.get()), clock.instant()));
+        }
     }
 
     private void sendEmail(HttpExchange exchange) throws IOException {
