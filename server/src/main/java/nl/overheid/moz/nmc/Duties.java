@@ -13,12 +13,13 @@ import nl.overheid.moz.nmc.maintenance.EventRetention;
 import nl.overheid.moz.nmc.maintenance.PartitionRepository;
 import nl.overheid.moz.nmc.retention.NotificatieRetention;
 import nl.overheid.moz.nmc.retention.RetentionRepository;
+import nl.overheid.moz.nmc.sending.TemplateRefresh;
 
 /**
  * The periodic duties, run by one {@link DutyRunner} on every instance (each is idempotent across instances): the
  * control duty, the gauges, the event log's partitions and retention, the budget windows, notification retention,
- * the KEK re-wrap and pepper compromises, the webhooks, the unacknowledged-status reports, and the housekeeping of
- * the feed's rate limit, the quota and the audit.
+ * the KEK re-wrap and pepper compromises, the webhooks, the unacknowledged-status reports, the housekeeping of
+ * the feed's rate limit, the quota and the audit, and the placeholders of NotifyNL's templates.
  */
 record Duties(DutyRunner runner, OperationalGauges gauges) {
 
@@ -66,7 +67,8 @@ record Duties(DutyRunner runner, OperationalGauges gauges) {
                                 core.publicTargets()),
                         steps.feedCalls(),
                         steps.acceptanceQuota(),
-                        steps.operatorAudit()),
+                        steps.operatorAudit(),
+                        new TemplateRefresh(steps.templates())),
                 settings.engine().controlInterval(),
                 settings.dutyDeadline(),
                 core.engineEvents());

@@ -25,6 +25,8 @@ import nl.overheid.moz.nmc.retention.Erasure;
 import nl.overheid.moz.nmc.retention.RetentionRepository;
 import nl.overheid.moz.nmc.sending.InvalidAddressReporter;
 import nl.overheid.moz.nmc.sending.SendPipeline;
+import nl.overheid.moz.nmc.sending.TemplateRepository;
+import nl.overheid.moz.nmc.sending.Templates;
 import nl.overheid.moz.nmc.status.StatusQueries;
 import nl.overheid.moz.nmc.webhook.WebhookClient;
 import nl.overheid.moz.nmc.webhook.WebhookDelivery;
@@ -33,8 +35,8 @@ import nl.overheid.moz.nmc.webhook.Webhooks;
 
 /**
  * The six steps (design §3): those that run as tasks, one worker per kind, and those that answer requests —
- * acceptance and cancel, status, the feed and the webhook's state, the receipt store the callback writes to, and
- * the operator's actions.
+ * acceptance and cancel, status, the feed and the webhook's state, the receipt store the callback writes to, the
+ * operator's actions, and what the NMC knows of NotifyNL's templates (read by acceptance, kept by a duty).
  */
 record Steps(
         List<TaskWorker> workers,
@@ -49,7 +51,8 @@ record Steps(
         FeedCalls feedCalls,
         Webhooks webhooks,
         OperatorActions operatorActions,
-        OperatorAudit operatorAudit) {
+        OperatorAudit operatorAudit,
+        Templates templates) {
 
     static Steps create(Core core, Keys keys, Parties parties) {
         Settings settings = core.settings();
@@ -72,6 +75,13 @@ record Steps(
         EventRepository events = new EventRepository();
         StatusEvents statusEvents = new StatusEvents(settings.nmc().eventSource());
         WebhookPositionRepository webhookPositions = new WebhookPositionRepository();
+        Templates templates = new Templates(
+                core.database(),
+                new TemplateRepository(),
+                parties.notifyNl(),
+                core.clock(),
+                settings.registerCacheTtl(),
+                settings.notifyNl().templateRefreshInterval());
 
         List<TaskWorker> workers = List.of(
                         new SendPipeline(
@@ -82,7 +92,10 @@ record Steps(
                                 core.unusedTokens(),
                                 parties.profielservice(),
                                 settings.profielservice(),
-                                firstReconciliation),
+                                firstReconciliation,
+                                core.budget(),
+                                settings.notifyNl(),
+                                templates),
                         new ReceiptProcessor(
                                 support,
                                 receiptRepository,
@@ -145,6 +158,8 @@ record Steps(
                         keys.envelope(),
                         keys.dataSubjects(),
                         acceptanceQuota,
+                        (berichttype, personalisation) -> templates.missing(
+                                berichttype.notifyService(), berichttype.notifyTemplateId(), personalisation),
                         core.clock(),
                         core.signals()),
                 acceptanceQuota,
@@ -174,6 +189,7 @@ record Steps(
                         operatorAudit,
                         core.signals(),
                         core.clock()),
-                operatorAudit);
+                operatorAudit,
+                templates);
     }
 }

@@ -58,6 +58,13 @@ class DocumentationTruthTest {
             "ManualScheduler",
             "OutOfMemoryError",
             "BadRequestError",
+            "ValidationError",
+            "InvalidEmailError",
+            "AuthError",
+            "TooManyRequestsError",
+            "RateLimitError",
+            "NoResultFound",
+            "EventletTimeout",
             // Kubernetes and CloudNativePG kinds
             "Deployment",
             "PodDisruptionBudget",

@@ -73,6 +73,15 @@ public final class ControlRepository {
             SELECT soort, count(*) AS n FROM taak WHERE status = 'mislukt' GROUP BY soort
             """);
 
+    /* Parked sends whose last error is one of NotifyNL's setup refusals (the classes the NMC writes, notifynl-…). */
+    private static final Statement PARKED_SETUP_ERRORS = Statement.named("parkedSetupErrors", """
+            SELECT n.berichttype, t.budget, t.laatste_fout, count(*) AS n
+              FROM taak t
+              JOIN notificatie n ON n.id = t.notificatie
+             WHERE t.status = 'mislukt' AND t.soort = 'verzenden' AND t.laatste_fout LIKE 'notifynl-%'
+             GROUP BY n.berichttype, t.budget, t.laatste_fout
+            """);
+
     private static final Statement TASKS_DUE_BY_KIND = Statement.named("tasksDueByKind", """
             SELECT soort, count(*) AS n, min(due) AS oudste,
                    count(*) FILTER (WHERE lease_tot < :now) AS lease_verlopen
@@ -103,6 +112,9 @@ public final class ControlRepository {
 
     /** One DV's due send tasks: how many and the oldest due time (null without any). */
     record SendBacklog(String oin, long count, Instant oldest) {}
+
+    /** Parked send tasks of one berichttype and NotifyNL service with one setup error class. */
+    record ParkedSetupErrors(String berichttype, String service, String errorClass, long count) {}
 
     /** One DV's centralised notifications terminal since the window's start; how many ended geen-contactgegevens. */
     record MissingContact(String oin, long terminal, long missing) {}
@@ -137,6 +149,18 @@ public final class ControlRepository {
                 .query(tx)
                 .execute()
                 .collect(Collectors.toMap(row -> DbTypes.text(row, "soort"), row -> DbTypes.longValue(row, "n")));
+    }
+
+    List<ParkedSetupErrors> parkedSetupErrors(DbTransaction tx) {
+        return PARKED_SETUP_ERRORS
+                .query(tx)
+                .execute()
+                .map(row -> new ParkedSetupErrors(
+                        DbTypes.text(row, "berichttype"),
+                        DbTypes.text(row, "budget"),
+                        DbTypes.text(row, "laatste_fout"),
+                        DbTypes.longValue(row, "n")))
+                .toList();
     }
 
     List<DueTasks> dueTasksByKind(DbTransaction tx, Instant now) {

@@ -17,6 +17,11 @@ import java.util.logging.Logger;
  * expire with the window; there is no refiller and no other lock. Reconciliation has a fixed share of every
  * window, a bucket of its own, so sending can never starve it.
  *
+ * <p>A bucket can be <em>closed</em> until a moment ({@link #close}): its claims take no tokens until then, so the
+ * engine does not keep knocking at a party that said no more today (the NMC's planner closes a NotifyNL service's
+ * sending share when its daily limit is used up). Why it is closed is the closer's business; the engine only honours
+ * it, in the same one statement that takes the tokens.
+ *
  * <p>A key is opaque here: the wiring gives each key its limit per minute (the NMC's keys are its NotifyNL
  * services), and the planner of a task names the key it spends ({@code taak.budget}). A key without a limit
  * gets no tokens: its tasks wait, and are never sent with a limit nobody configured.
@@ -89,7 +94,45 @@ public final class SendBudget {
         if (capacity == 0) {
             return 0;
         }
-        return buckets.take(tx, bucket(key, purpose), window(now), capacity, want);
+        return buckets.take(tx, bucket(key, purpose), window(now), capacity, want, now);
+    }
+
+    /**
+     * Closes {@code key}'s share for {@code purpose} until {@code until}: no claim takes its tokens before then (a
+     * later closure wins). {@code reason} is a short class, never personal data.
+     */
+    public void close(
+            DbTransaction tx, String key, TaskHandler.Budget purpose, Instant until, Instant now, String reason) {
+        if (purpose != TaskHandler.Budget.NONE && until.isAfter(now)) {
+            buckets.close(tx, bucket(key, purpose), until, now, reason);
+        }
+    }
+
+    /** Until when {@code key}'s share for {@code purpose} is closed, if it is at {@code now}. */
+    public java.util.Optional<Instant> closedUntil(
+            DbTransaction tx, String key, TaskHandler.Budget purpose, Instant now) {
+        return purpose == TaskHandler.Budget.NONE
+                ? java.util.Optional.empty()
+                : buckets.closedUntil(tx, bucket(key, purpose), now);
+    }
+
+    /** A closed share: its bucket ({@code <key>/<purpose>}), until when, and why. */
+    public record Closure(String bucket, Instant until, String reason) {
+
+        /** The budget key of the bucket. */
+        public String key() {
+            return bucket.substring(0, bucket.lastIndexOf('/'));
+        }
+    }
+
+    /** The shares closed at {@code now} (for the operators' gauges). */
+    public List<Closure> closures(DbTransaction tx, Instant now) {
+        return buckets.closures(tx, now);
+    }
+
+    /** Removes the closures that ended before {@code before}. */
+    public long forgetClosures(DbTransaction tx, Instant before) {
+        return buckets.forgetClosures(tx, before);
     }
 
     /**

@@ -51,6 +51,10 @@ public final class PogingRepository {
             UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now) WHERE id = :id
             """);
 
+    private static final Statement POGING_CLEAR_REQUESTED = Statement.named("pogingClearRequested", """
+            UPDATE poging SET verzoek_gedaan_op = NULL WHERE id = :id AND status = 'gepland'
+            """);
+
     private static final Statement POGING_ADD_DUPLICATE = Statement.named("pogingAddDuplicate", """
             UPDATE poging SET duplicaat_notify_ids = array_append(duplicaat_notify_ids, CAST(:notifyId AS uuid))
              WHERE id = :id AND notify_id IS DISTINCT FROM CAST(:notifyId AS uuid)
@@ -138,6 +142,14 @@ public final class PogingRepository {
                 .addParam("id", id)
                 .addParam("now", clock.instant())
                 .execute();
+    }
+
+    /**
+     * Records that NotifyNL certainly does not have the planned attempt: the POST just made was refused outright, and
+     * an earlier one was looked up by reference before it. The next claim then sends without looking up first.
+     */
+    public void clearRequested(DbTransaction tx, UUID id) {
+        POGING_CLEAR_REQUESTED.dml(tx).addParam("id", id).execute();
     }
 
     /** Records another NotifyNL id for the same attempt (a second send after an expired lease); {@code true}: new. */

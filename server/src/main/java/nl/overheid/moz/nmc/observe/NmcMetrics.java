@@ -175,6 +175,43 @@ public final class NmcMetrics implements AutoCloseable {
                 .increment();
     }
 
+    // ---- NotifyNL's answers (README, "NotifyNL's answers") ----
+
+    /**
+     * A send NotifyNL refused for its setup (template, personalisation, trial mode, permission, key, service): by
+     * berichttype (a registered code), NotifyNL service (a configured name) and error class; {@code parked}: this
+     * refusal parked the send task for an operator.
+     */
+    public void notifyNlSetupError(String berichttype, String service, String errorClass, boolean parked) {
+        List<Tag> tags = List.of(
+                Tag.create("berichttype", berichttype), Tag.create("service", service), Tag.create("fout", errorClass));
+        registry.getOrCreate(Counter.builder("nmc.notifynl.setup.errors")
+                        .tags(tags)
+                        .description("sends NotifyNL refused for its setup, never blamed on the notification"))
+                .increment();
+        if (parked) {
+            registry.getOrCreate(Counter.builder("nmc.notifynl.setup.errors.parked")
+                            .tags(tags)
+                            .description("send tasks parked as mislukt after repeated setup refusals"))
+                    .increment();
+        }
+    }
+
+    /** A send refused for the daily limit of a NotifyNL service (its sending budget closes until the window ends). */
+    public void notifyNlDailyLimit(String service) {
+        registry.getOrCreate(Counter.builder("nmc.notifynl.daily.limit")
+                        .tags(List.of(Tag.create("service", service)))
+                        .description("sends refused for the NotifyNL service's daily limit"))
+                .increment();
+    }
+
+    /** A complaint callback of NotifyNL (a recipient marked the e-mail as spam): counted, never a transition. */
+    public void notifyNlComplaint() {
+        registry.getOrCreate(Counter.builder("nmc.notifynl.complaints")
+                        .description("complaint callbacks of NotifyNL, counted and never a status change"))
+                .increment();
+    }
+
     // ---- the engine (EngineEvents, wired in the composition root) ----
 
     /** One claim round of a task kind: counted, its latency in a histogram, the tasks it claimed. */
@@ -298,6 +335,40 @@ public final class NmcMetrics implements AutoCloseable {
                 "tokens of the share taken in the window (given-back ones not counted)",
                 tags,
                 taken);
+    }
+
+    /**
+     * Send tasks parked for a setup refusal, by berichttype, NotifyNL service and error class, as last counted: every
+     * label set seen before and not in {@code counts} is set to 0, so an alert clears once they are reopened.
+     */
+    public void parkedSetupErrors(Map<List<String>, Long> counts) {
+        String name = "nmc.notifynl.setup.errors.parked.tasks";
+        Map<List<Tag>, Long> values = new java.util.HashMap<>();
+        gaugeValues.keySet().stream().filter(key -> key.get(0).equals(name)).forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            values.put(tags, 0L);
+        });
+        counts.forEach((key, count) -> values.put(
+                List.of(
+                        Tag.create("berichttype", key.get(0)),
+                        Tag.create("service", key.get(1)),
+                        Tag.create("fout", key.get(2))),
+                count));
+        values.forEach((tags, count) -> set(
+                name,
+                "send tasks parked as mislukt for a NotifyNL setup refusal, waiting for an operator",
+                tags,
+                count));
+    }
+
+    /** Whether a NotifyNL service's sending budget is closed (1) for its daily limit, as last counted. */
+    public void sendBudgetClosed(String service, boolean closed) {
+        set(
+                "nmc.send.budget.closed",
+                "1 while the NotifyNL service's sending budget is closed (its daily limit is used up)",
+                List.of(Tag.create("service", service)),
+                closed ? 1 : 0);
     }
 
     /** Tasks parked as {@code mislukt} of one kind, as last counted. */

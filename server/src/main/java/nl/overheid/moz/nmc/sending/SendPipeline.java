@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SendBudget;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
@@ -38,6 +39,7 @@ import nl.overheid.moz.nmc.profiel.Profielservice;
 import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.trace.FailedCalls;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
@@ -61,12 +63,22 @@ import nl.overheid.moz.nmc.trace.Span;
  * <p>Every call goes to the NotifyNL service of the notification's berichttype, with that service's key; the
  * claim took the task's token from that service's budget (the task's {@code budget}, planned so). A task that
  * ends without a POST gives its token back ({@link UnusedTokens}); a POST keeps it whatever the answer.
+ *
+ * <p>NotifyNL's answers ({@link NotifyNlAnswers}, README "NotifyNL's answers"): only a refusal of the address ends
+ * the notification {@code niet-bezorgbaar}. A refusal of the setup ({@link SetupError}) is never blamed on it: the
+ * task is postponed with backoff, and after {@code notifynl.setup-error-max-tries} such refusals parked as
+ * {@code mislukt} under the error's class for an operator, who fixes the setup and reopens it; each is counted per
+ * berichttype and service and logged as one WARNING. The daily limit closes the service's sending budget until its
+ * window has passed ({@link DailyLimitWindow}) and postpones the send until then, without counting anything against
+ * the notification: no claim of that budget takes a token meanwhile, and a send claimed before the closure is
+ * postponed without a call or an LDV record. The per-minute rate limit, 5xx and the like postpone with backoff.
  */
 public final class SendPipeline implements TaskHandler {
 
     private final NmcMetrics metrics;
 
     private static final Logger LOG = Logger.getLogger(SendPipeline.class.getName());
+    private static final String SEND = "NotifyNL POST /v2/notifications/email";
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
@@ -85,11 +97,22 @@ public final class SendPipeline implements TaskHandler {
     private final Duration lease;
     private final IntFunction<Duration> backoff;
     private final Duration firstReconciliation;
+    private final SendBudget sendBudget;
+    private final int setupErrorMaxTries;
+    private final DailyLimitWindow dailyLimit;
+    private final Templates templates;
     private final ObjectMapper mapper = new ObjectMapper();
 
+    /** The counter of a send task's setup refusals (in its payload; cleared when an operator reopens it). */
+    static final String SETUP_ERRORS = "instelfouten";
+    /** The error class of a send postponed for the daily limit of its service. */
+    public static final String DAILY_LIMIT = "notifynl-daglimiet";
+
     /**
-     * @param backoff             delay before the n-th retry of a postponed call
      * @param firstReconciliation when an accepted attempt is first looked up at NotifyNL
+     * @param budget              the send budget, closed for a service whose daily limit is used up
+     * @param settings            NotifyNL's: how many setup refusals before a send is parked, the daily limit's window
+     * @param templates           the templates' placeholders, asked again at once after "Missing personalisation"
      */
     public SendPipeline(
             HandlerSupport support,
@@ -99,7 +122,10 @@ public final class SendPipeline implements TaskHandler {
             UnusedTokens unusedTokens,
             Profielservice profielservice,
             ProfielserviceSettings profielSettings,
-            Duration firstReconciliation) {
+            Duration firstReconciliation,
+            SendBudget budget,
+            NotifyNlSettings settings,
+            Templates templates) {
         this.metrics = support.metrics();
         this.owned = support.owned();
         this.tasks = support.tasks();
@@ -118,6 +144,10 @@ public final class SendPipeline implements TaskHandler {
         this.lease = support.lease();
         this.backoff = support.backoff();
         this.firstReconciliation = firstReconciliation;
+        this.sendBudget = budget;
+        this.setupErrorMaxTries = settings.setupErrorMaxTries();
+        this.dailyLimit = settings.dailyLimit();
+        this.templates = templates;
     }
 
     @Override
@@ -290,7 +320,12 @@ public final class SendPipeline implements TaskHandler {
             // only a lookup that does not find it may end the notification verlopen.
             result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
-        commit(task, job, result);
+        commit(task, job, result, send);
+        if (result instanceof NotifyNl.SendResult.SetupFailure setup
+                && setup.error() == SetupError.PERSONALISATION_MISSING) {
+            // The template changed since its placeholders were fetched: acceptance must know at once.
+            templates.refresh(job.service(), job.berichttype().notifyTemplateId());
+        }
     }
 
     /** An erased notification cannot be sent: its attempt and the notification end technisch-mislukt at once. */
@@ -370,6 +405,15 @@ public final class SendPipeline implements TaskHandler {
             notificatieTasks.planSend(tx, n, berichttype.notifyService(), now);
             return null;
         }
+        Optional<Instant> closed = live && !n.expiredAt(now)
+                ? sendBudget.closedUntil(tx, task.budget(), Budget.SENDING, now)
+                : Optional.empty();
+        if (closed.isPresent()) {
+            // Claimed before its service's budget was closed for the daily limit: no call, no LDV record, no
+            // transition; it waits for the window like the sends that refused it (its token goes back).
+            tasks.postpone(tx, task, closed.get(), DAILY_LIMIT);
+            return null;
+        }
         Poging poging;
         switch (n.status()) {
             case AANGENOMEN -> {
@@ -438,8 +482,15 @@ public final class SendPipeline implements TaskHandler {
     }
 
     private void commit(Task task, Job job, NotifyNl.SendResult result) {
+        commit(task, job, result, null);
+    }
+
+    /** The outcome of a call under the locks; {@code span} is the send's (for its log line), null for the others. */
+    private void commit(Task task, Job job, NotifyNl.SendResult result, Span span) {
         owned.underLocks(task, subjectLock(), (tx, n) -> {
             switch (result) {
+                case NotifyNl.SendResult.SetupFailure setup -> setupFailure(tx, task, job, n, setup.error(), span);
+                case NotifyNl.SendResult.DailyLimit limit -> dailyLimit(tx, task, job, n, span);
                 case NotifyNl.SendResult.Accepted accepted -> accepted(tx, task, job, n, accepted.notifyId());
                 case NotifyNl.SendResult.Rejected rejected -> {
                     pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
@@ -461,6 +512,71 @@ public final class SendPipeline implements TaskHandler {
                 }
             }
         });
+    }
+
+    /**
+     * A refusal of the setup: the notification is not blamed and its attempt not used up (it stays planned). The
+     * task is postponed with backoff; the {@code notifynl.setup-error-max-tries}-th such refusal parks it as
+     * {@code mislukt} with the error's class, for an operator who fixes the setup and reopens it. After geldig_tot
+     * nothing new may start: the notification ends verlopen.
+     */
+    private void setupFailure(DbTransaction tx, Task task, Job job, Transitions.Locked n, SetupError error, Span span) {
+        Instant now = clock.instant();
+        if (n.expiredAt(now)) {
+            endExpired(tx, task, n);
+            return;
+        }
+        // Refused outright: NotifyNL does not have it, so the next try sends without a lookup (and its LDV record).
+        pogingen.clearRequested(tx, job.poging().id());
+        Optional<TaskRepository.Counted> counted = tasks.postponeCounting(
+                tx,
+                task,
+                now.plus(backoff.apply(task.postponements() + 1)),
+                error.errorClass(),
+                SETUP_ERRORS,
+                setupErrorMaxTries);
+        if (counted.isEmpty()) {
+            return;
+        }
+        boolean parked = counted.get().parked();
+        metrics.notifyNlSetupError(job.berichttype().code(), job.service(), error.errorClass(), parked);
+        String next = parked
+                ? "not the notification's fault; the send task is parked as mislukt (" + error.errorClass()
+                        + ") after " + counted.get().count() + " such refusals: fix it and reopen the task "
+                        + "(operator API POST /taken/heropeningen)"
+                : "not the notification's fault; the send is postponed (refusal "
+                        + counted.get().count() + " of " + setupErrorMaxTries + " before it is parked)";
+        String reason = "NotifyNL refused it for its setup: " + error.errorClass() + " (" + error.hint()
+                + ") for berichttype " + job.berichttype().code() + " of NotifyNL service " + job.service();
+        if (span == null) {
+            LOG.warning(() -> SEND + " failed: " + reason + "; " + next);
+        } else {
+            FailedCalls.warn(LOG, SEND, reason, span, next);
+        }
+    }
+
+    /**
+     * The service's daily limit is used up: its sending budget is closed until the limit's window has passed, and the
+     * send waits until then; neither the attempt nor a failure is counted. After geldig_tot it ends verlopen.
+     */
+    private void dailyLimit(DbTransaction tx, Task task, Job job, Transitions.Locked n, Span span) {
+        Instant now = clock.instant();
+        Instant reopens = dailyLimit.reopensAfter(now);
+        sendBudget.close(tx, job.service(), Budget.SENDING, reopens, now, DAILY_LIMIT);
+        metrics.notifyNlDailyLimit(job.service());
+        pogingen.clearRequested(tx, job.poging().id());
+        if (n.expiredAt(now)) {
+            endExpired(tx, task, n);
+        } else {
+            tasks.postpone(tx, task, reopens, DAILY_LIMIT);
+        }
+        String reason = "HTTP 429 TooManyRequestsError (the daily limit of NotifyNL service " + job.service() + ")";
+        String next = "no more sends through it until " + reopens + "; this send waits until then";
+        if (span == null) {
+            LOG.warning(() -> SEND + " failed: " + reason + "; " + next);
+        } else {
+            FailedCalls.warn(LOG, SEND, reason, span, next);
+        }
     }
 
     /** geldig_tot passed before the attempt could start: the notification ends verlopen (design §7.5). */

@@ -71,6 +71,36 @@ class SendBudgetTest {
     }
 
     @Test
+    void aClosedShareGrantsNothingUntilItsEndWhileTheOthersGoOn() {
+        Instant until = window.plusSeconds(3600);
+        database.inTransactionDo(
+                tx -> budget.close(tx, "svc", TaskHandler.Budget.SENDING, until, window, "notifynl-daglimiet"));
+        assertThat(send("svc", 10, window.plusSeconds(1))).isZero();
+        assertThat(send("svc", 10, until.minusSeconds(1))).isZero();
+        assertThat(count("SELECT count(*) FROM verzendbudget WHERE notify_service = 'svc/sending'"))
+                .as("a closed share creates no window")
+                .isZero();
+        assertThat(reconcile(5, window.plusSeconds(1)))
+                .as("reconciliation's share stays open")
+                .isEqualTo(5);
+        assertThat(send("other", 10, window.plusSeconds(1))).isEqualTo(10);
+        java.util.Optional<Instant> closed = database.inTransaction(
+                tx -> budget.closedUntil(tx, "svc", TaskHandler.Budget.SENDING, window.plusSeconds(1)));
+        assertThat(closed).contains(until);
+
+        // an earlier end never shortens it; a later one lengthens it
+        database.inTransactionDo(tx -> budget.close(
+                tx, "svc", TaskHandler.Budget.SENDING, window.plusSeconds(60), window, "notifynl-daglimiet"));
+        assertThat(send("svc", 10, window.plusSeconds(120))).isZero();
+
+        assertThat(send("svc", 10, until)).as("open again at its end").isEqualTo(10);
+        List<SendBudget.Closure> open = database.inTransaction(tx -> budget.closures(tx, until));
+        assertThat(open).isEmpty();
+        long forgotten = database.inTransaction(tx -> budget.forgetClosures(tx, until.plusSeconds(1)));
+        assertThat(forgotten).isOne();
+    }
+
+    @Test
     void aKeyWithoutALimitGetsNoTokens() {
         assertThat(send("unknown", 10, window)).isZero();
         assertThat(count("SELECT count(*) FROM verzendbudget"))

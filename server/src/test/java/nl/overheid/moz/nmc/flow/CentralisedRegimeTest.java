@@ -715,7 +715,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     @Test
     void notifyNlRefusingTheRequestIsNotAnInvalidAddress() {
         notify.profiel(KVK, ADDRESS);
-        notify.answer(400, "BadRequestError");
+        notify.refuseAddress();
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         ManualRunner.of(nmc).runWorkersOnce();

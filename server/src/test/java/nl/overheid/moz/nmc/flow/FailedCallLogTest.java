@@ -52,8 +52,17 @@ class FailedCallLogTest extends LifecycleTestBase {
     }
 
     @Test
-    void aRefusalOfTheEmailIsAWarningThatNamesTheConsequence() {
-        fail(SEND, answerQuoting(400, "$.email_address"));
+    void aRefusalOfTheAddressIsAWarningThatNamesTheConsequence() {
+        // NotifyNL lists every schema error at once; another one may quote a value of the request
+        fail(
+                SEND,
+                aResponse()
+                        .withStatus(400)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"ValidationError\",\"message\":\"email_address Not a valid"
+                                + " email address\"},{\"error\":\"ValidationError\",\"message\":\"reference quoted: "
+                                + "{{jsonPath request.body '$.email_address'}} is too long\"}],\"status_code\":400}")
+                        .withTransformers("response-template"));
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 
@@ -62,6 +71,25 @@ class FailedCallLogTest extends LifecycleTestBase {
                 .contains("HTTP 400")
                 .contains(traceId(id))
                 .contains("niet-bezorgbaar");
+        assertNoPersonalData(EMAIL);
+    }
+
+    @Test
+    void aRefusalTheNmcDoesNotKnowIsNotBlamedOnTheAddressAndIsOneWarningWithItsClass() {
+        fail(SEND, answerQuoting(400, "$.email_address"));
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        assertThat(logs.of(NotifyNlClient.class))
+                .as("the client leaves a refusal of the setup to the send pipeline")
+                .allSatisfy(record -> assertThat(record.getLevel()).isEqualTo(Level.FINE));
+        assertThat(warningOf(nl.overheid.moz.nmc.sending.SendPipeline.class))
+                .startsWith("NotifyNL POST /v2/notifications/email failed: NotifyNL refused it for its setup: "
+                        + "notifynl-weigering-onbekend")
+                .contains("berichttype test-bericht of NotifyNL service standaard")
+                .contains(traceId(id))
+                .endsWith("(refusal 1 of 5 before it is parked)");
         assertNoPersonalData(EMAIL);
     }
 

@@ -228,7 +228,7 @@ class LdvStoreFaultsTest extends LifecycleTestBase {
 
     @Test
     void aRefusalOfTheEmailIsAnsweredProcessingNotAnError() {
-        notify.answer(400, "BadRequestError");
+        notify.refuseAddress();
         UUID id = accept(DV_REF, Map.of());
 
         ManualRunner.of(nmc).runWorkersOnce();

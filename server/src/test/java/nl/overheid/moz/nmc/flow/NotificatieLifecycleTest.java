@@ -120,7 +120,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
     @Test
     void notifyRefusingTheEmailEndsNietBezorgbaar() {
-        notify.answer(400, "BadRequestError");
+        notify.refuseAddress();
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
@@ -440,6 +440,11 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         @Override
         public Lookup findById(UUID notifyId, nl.overheid.moz.nmc.trace.Span span) {
             return new Lookup.NotFound();
+        }
+
+        @Override
+        public TemplateLookup template(UUID templateId) {
+            return new TemplateLookup.Found(List.of(), 1);
         }
     }
 
@@ -786,7 +791,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "delivered");
-        notify.answer(400, "BadRequestError");
+        notify.refuseAddress();
         accept("DOSSIER-4712", Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 

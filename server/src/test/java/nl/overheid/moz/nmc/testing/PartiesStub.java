@@ -12,7 +12,8 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 /**
  * Minimal WireMock stand-ins for the parties the NMC calls, on one server, for server tests:
  * <ul>
- *   <li>NotifyNL: {@code POST /v2/notifications/email} answers 201 in Notify's shape with a fresh id;</li>
+ *   <li>NotifyNL: {@code POST /v2/notifications/email} answers 201 in Notify's shape with a fresh id, and
+ *       {@code GET /v2/template/{id}} a template without placeholders ({@link #template} gives one some);</li>
  *   <li>the journal of the processing log ({@link #LDV_PATH}): {@link JournaledLdv} posts every row the LDV store
  *       acknowledged here, so the journal shows records and calls in the order they happened;</li>
  *   <li>the Profielservice (its real contract, {@code api-spec/profielservice.yaml}): {@code POST /partij} by
@@ -126,6 +127,55 @@ public final class PartiesStub implements AutoCloseable {
                         .withHeader("Content-Type", "application/json")
                         .withBody(SENT_201)
                         .withTransformers("response-template")));
+        // NotifyNL's own answers to status queries about what it does not know
+        server.stubFor(get(urlPathMatching("/v2/notifications/[^/]+"))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(404)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"NoResultFound\",\"message\":\"No result found\"}],"
+                                + "\"status_code\":404}")));
+        server.stubFor(get(urlPathEqualTo("/v2/notifications"))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"links\":{\"current\":\"http://localhost/v2/notifications\"},"
+                                + "\"notifications\":[]}")));
+        server.stubFor(get(urlPathMatching("/v2/template/[^/]+"))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(templateBody("{{request.pathSegments.[2]}}"))
+                        .withTransformers("response-template")));
+    }
+
+    /** NotifyNL's template {@code templateId} asks for these placeholders ({@code GET /v2/template/{id}}). */
+    public void template(String templateId, String... placeholders) {
+        server.stubFor(get(urlPathEqualTo("/v2/template/" + templateId))
+                .atPriority(5)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(templateBody(templateId, placeholders))));
+    }
+
+    /** A template as NotifyNL's {@code serialize_for_v2} writes it, with these placeholders. */
+    private static String templateBody(String templateId, String... placeholders) {
+        StringBuilder personalisation = new StringBuilder();
+        for (String placeholder : placeholders) {
+            personalisation
+                    .append(personalisation.isEmpty() ? "" : ",")
+                    .append('"')
+                    .append(placeholder)
+                    .append("\":{\"required\":true}");
+        }
+        return ("{\"body\":\"Beste klant\",\"created_at\":\"2026-01-01T10:00:00.000000Z\","
+                        + "\"created_by\":\"beheer@example.nl\",\"id\":\"%s\",\"letter_contact_block\":null,"
+                        + "\"name\":\"Test\",\"personalisation\":{%s},\"postage\":null,\"subject\":\"Bericht\","
+                        + "\"type\":\"email\",\"updated_at\":null,\"version\":1}")
+                .formatted(templateId, personalisation);
     }
 
     /**
@@ -192,6 +242,32 @@ public final class PartiesStub implements AutoCloseable {
                 .atPriority(1)
                 .willReturn(
                         aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
+    }
+
+    /** NotifyNL's refusal of the address: 400 {@code ValidationError} "email_address Not a valid email address". */
+    public void refuseAddress() {
+        refuse(400, "ValidationError", "email_address Not a valid email address");
+    }
+
+    /** Every send answers with this status and NotifyNL's error body, with exactly this error and message. */
+    public void refuse(int status, String error, String message) {
+        refuse(null, status, error, message);
+    }
+
+    /** {@link #refuse(int, String, String)} for the sends of one template only ({@code null}: every send). */
+    public void refuse(String templateId, int status, String error, String message) {
+        var send = post(urlPathEqualTo("/v2/notifications/email"));
+        if (templateId != null) {
+            send = send.withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath(
+                    "$.template_id", com.github.tomakehurst.wiremock.client.WireMock.equalTo(templateId)));
+        }
+        server.stubFor(send.atPriority(1)
+                .willReturn(aResponse()
+                        .withStatus(status)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"" + error + "\",\"message\":\""
+                                + message.replace("\\", "\\\\").replace("\"", "\\\"")
+                                + "\"}],\"status_code\":" + status + "}")));
     }
 
     /** Every send answers with this status and a Notify error body (for outage and refusal tests). */

@@ -293,6 +293,7 @@ public final class TestDatabase {
                 Statement statement = connection.createStatement()) {
             statement.execute("""
                     TRUNCATE event, taak, ontvangst, poging, notificatie, bevestiging, webhookpositie, verzendbudget,
+                             verzendbudget_sluiting, sjabloon,
                              aannameteller,
                              dienstverlener_berichttype, dienstverlener, berichttype, pepper_gecompromitteerd,
                              beheeractie CASCADE

@@ -31,11 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * NotifyNL answering at once, for the benchmark harness ({@code POST /v2/notifications/email}: the JWT checked, the
- * simulator's 201 body, every address {@code delivered} with its receipt POSTed to the callback URL after a fixed
- * delay). One JDK {@code HttpServer} on virtual threads, no WireMock and no contract validation, so the party costs
- * the shared CPU as little as possible; the behaviour beyond the happy path lives in {@link NotifyNlSimulator}. (The
- * processing log is no party: the NMC writes it into its LDV store, a database beside its own.)
+ * NotifyNL answering at once, for the benchmark harness ({@code GET /v2/template/{id}}: a template without
+ * placeholders; {@code POST /v2/notifications/email}: the JWT checked, the simulator's 201 body, every address
+ * {@code delivered} with its receipt POSTed to the callback URL after a fixed delay). One JDK {@code HttpServer} on
+ * virtual threads, no WireMock and no contract validation, so the party costs the shared CPU as little as possible;
+ * the behaviour beyond the happy path lives in {@link NotifyNlSimulator}. (The processing log is no party: the NMC
+ * writes it into its LDV store, a database beside its own.)
  *
  * <p>It records the moment every send arrived ({@link #sendArrivals()}), which the budget benchmark counts
  * per window. Thread-safe. Logs nothing: the addresses it sees are made up by the benchmark.
@@ -74,6 +75,7 @@ public final class InstantParties implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/v2/notifications/email", this::sendEmail);
+        server.createContext("/v2/template/", this::template);
         server.start();
     }
 
@@ -115,6 +117,26 @@ public final class InstantParties implements AutoCloseable {
     /** Receipts that failed (no 2xx or no connection); not retried. */
     public int callbacksFailed() {
         return callbacksFailed.get();
+    }
+
+    /** {@code GET /v2/template/{id}}: any template, without placeholders (the benchmark sends none). */
+    private void template(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String id = exchange.getRequestURI().getPath().substring("/v2/template/".length());
+            java.util.Optional<UUID> templateId = NotifyFormats.parseUuid(id);
+            if (templateId.isEmpty()) {
+                answer(
+                        exchange,
+                        400,
+                        NotifyError.of(400, "ValidationError", "id is not a valid UUID")
+                                .toJson());
+                return;
+            }
+            answer(
+                    exchange,
+                    200,
+                    NotifyJson.template(NotifyNlSimulator.Template.email(templateId.get()), clock.instant()));
+        }
     }
 
     private void sendEmail(HttpExchange exchange) throws IOException {

@@ -36,6 +36,13 @@ final class ConformanceEnvironment {
                   notify-retention: PT30S
                 engine:
                   poll-interval: PT0.1S
+                  # the duties (among them the templates' placeholders) every two seconds
+                  control-interval: PT2S
+                notifynl:
+                  # a send NotifyNL refuses for its setup is parked after three such refusals (1 s, 2 s apart)
+                  setup-error-max-tries: 3
+                  # a template change at NotifyNL reaches acceptance within seconds
+                  template-refresh-interval: PT2S
                 """), Nmc.systemClock());
         baseUrl = "http://127.0.0.1:" + nmc.port();
         nl.overheid.moz.nmc.testing.TestLdv.get().stampInserts();

@@ -164,7 +164,7 @@ abstract class HappyPathSuite {
     @Test
     void aBerichttypeOfTheSecondNotifyNlServiceIsSentWithThatServicesKeyAndItsReceiptsAreTaken() {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl", TestNmc.BERICHTTYPE_B);
-        // The simulator refuses a template of another service (400, which would end it niet-bezorgbaar) and checks
+        // The simulator refuses a template of another service (400 "Template not found", a setup error) and checks
         // the JWT against the secret of the service it names; the receipts come back with that service's token.
         awaitStatus(accepted.id(), "definitief-bezorgd");
         String serviceB = TestNmc.NOTIFY_API_KEY_B.substring(

@@ -361,7 +361,7 @@ class PiiScanTest {
                                 .withStatus(400)
                                 .withHeader("Content-Type", "application/json")
                                 .withBody(NotifyNlSimulator.errorBody(
-                                        400, "BadRequestError", "Not a valid email address"))));
+                                        400, "ValidationError", "email_address Not a valid email address"))));
         UUID id = accept(regime, "geweigerd", null, Map.of());
         settle();
         parties.notifyNl.wireMock().removeStub(refusal);

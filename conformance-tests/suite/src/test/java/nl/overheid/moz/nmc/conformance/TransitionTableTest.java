@@ -805,7 +805,7 @@ class TransitionTableTest {
                                 .withStatus(400)
                                 .withHeader("Content-Type", "application/json")
                                 .withBody(NotifyNlSimulator.errorBody(
-                                        400, "BadRequestError", "Not a valid email address"))));
+                                        400, "ValidationError", "email_address Not a valid email address"))));
     }
 
     /** An NMC-internal failure: creating this attempt of this notification fails inside the database. */
