@@ -59,13 +59,12 @@ public final class ControlRepository {
 
     private static final Statement TASK_PLAN_MISSING_RECEIPTS = Statement.named("taskPlanMissingReceipts", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id)
-            SELECT DISTINCT ON (o.poging) 'verwerken', n.dv_id, n.id, o.poging, o.id, o.completed_at, :now, n.trace_id
+            SELECT 'verwerken', n.dv_id, n.id, o.poging, o.id, o.completed_at, :now, n.trace_id
               FROM ontvangst o
               JOIN poging p ON p.id = o.poging
               JOIN notificatie n ON n.id = p.notificatie
              WHERE o.verwerkt_op IS NULL
-               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.poging = o.poging)
-             ORDER BY o.poging, o.completed_at NULLS LAST, o.id
+               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.ontvangst = o.id)
             ON CONFLICT DO NOTHING
             """);
 
@@ -126,7 +125,7 @@ public final class ControlRepository {
                 .execute();
     }
 
-    /** Plans a receipt task for every attempt with a stored, unprocessed receipt and no receipt task. */
+    /** Plans a receipt task for every stored, unprocessed receipt without its own (a backstop: a lost task). */
     long planMissingReceipts(DbTransaction tx, Instant now) {
         return TASK_PLAN_MISSING_RECEIPTS.dml(tx).addParam("now", now).execute();
     }

@@ -76,8 +76,8 @@ public final class NotificatieTasks {
     }
 
     /**
-     * The receipt task of a stored receipt: one per (attempt, receipt completed_at), outside the one-per-kind
-     * rule, so several receipts of one notification can wait at once.
+     * The receipt task of a stored receipt: one per receipt, outside the one-per-kind rule, so a receipt stored
+     * while another of its attempt is being applied is never left without one (it waits for no control duty).
      */
     public void planReceipt(
             DbTransaction tx,

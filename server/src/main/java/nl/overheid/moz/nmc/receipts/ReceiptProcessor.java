@@ -4,6 +4,8 @@ import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -22,7 +24,9 @@ import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
  * The {@code verwerken} task: applies the stored receipts of one attempt under the notification's lock, in
- * their own completed_at order (capped at the system clock), by {@link ReceiptRules}.
+ * their own completed_at order (capped at the system clock), by {@link ReceiptRules}. Every stored receipt has
+ * a task of its own; the first of an attempt's tasks to run applies every receipt stored by then and completes
+ * their tasks too.
  */
 public final class ReceiptProcessor implements TaskHandler {
 
@@ -79,10 +83,15 @@ public final class ReceiptProcessor implements TaskHandler {
     public void execute(Task task) {
         owned.underLocks(task, subjectLock(), (tx, locked) -> {
             Transitions.Locked n = locked;
+            List<Long> applied = new ArrayList<>();
             for (Receipt receipt : receiptRepository.unprocessed(tx, task.poging())) {
                 n = apply(tx, n, receipt);
                 receiptRepository.markProcessed(tx, receipt.id(), clock.instant());
+                applied.add(receipt.id());
             }
+            // Every stored receipt has a task of its own (one stored after the read above keeps its task and
+            // is applied by it, at once); the tasks of the receipts applied here have nothing left to do.
+            tasks.completeForReceipts(tx, applied);
             tasks.complete(tx, task);
         });
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.TestNmc;
@@ -666,6 +667,70 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .containsExactly("1");
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+    }
+
+    /**
+     * Issue 18 §9: a second receipt of the same attempt and completed_at (a duplicate e-mail's id), stored while
+     * the processor of the first is finishing, gets a task of its own and is applied without the control duty.
+     * The processor is held, deterministically, between its read of the unprocessed receipts and its commit: a
+     * test trigger on its first write of a receipt row waits for an advisory lock the test holds.
+     */
+    @Test
+    void aReceiptStoredWhileTheProcessorFinishesGetsItsOwnTask() throws Exception {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        java.time.Instant completed = clock.instant();
+        assertThat(postReceipt(receiptBody(id, 1, "delivered", notifyId(id, 1), completed))
+                        .status())
+                .isEqualTo(200);
+        sql("""
+                CREATE OR REPLACE FUNCTION test_gate() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_advisory_xact_lock(4711); RETURN NEW; END $$""");
+        sql("CREATE TRIGGER test_gate BEFORE UPDATE ON ontvangst FOR EACH ROW EXECUTE FUNCTION test_gate()");
+        try (java.sql.Connection gate = DB.connect()) {
+            gate.setAutoCommit(true);
+            try (var s = gate.createStatement()) {
+                s.execute("SELECT pg_advisory_lock(4711)");
+            }
+            Thread processor =
+                    Thread.ofVirtual().start(() -> ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN));
+            for (int i = 0; i < 400 && waitingAtTheGate().equals("0"); i++) {
+                Thread.sleep(25);
+            }
+            assertThat(waitingAtTheGate()).as("the processor waits at the gate").isEqualTo("1");
+
+            String duplicate = UUID.randomUUID().toString();
+            assertThat(postReceipt(receiptBody(id, 1, "delivered", duplicate, completed))
+                            .status())
+                    .isEqualTo(200);
+
+            try (var s = gate.createStatement()) {
+                s.execute("SELECT pg_advisory_unlock(4711)");
+            }
+            processor.join(20_000);
+            assertThat(processor.isAlive()).isFalse();
+        } finally {
+            sql("DROP TRIGGER IF EXISTS test_gate ON ontvangst");
+        }
+        assertThat(query(
+                        "SELECT count(*) FROM ontvangst o WHERE o.verwerkt_op IS NULL AND NOT EXISTS "
+                                + "(SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.ontvangst = o.id)",
+                        null))
+                .as("every stored, unprocessed receipt has its task")
+                .containsExactly("0");
+
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
+        assertThat(query("SELECT count(*) FROM ontvangst WHERE verwerkt_op IS NULL", null))
+                .as("applied by its own task, no control duty ran")
+                .containsExactly("0");
+        assertThat(query("SELECT cardinality(duplicaat_notify_ids) FROM poging WHERE notificatie = ?", id))
+                .containsExactly("1");
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+    }
+
+    private static String waitingAtTheGate() {
+        return query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4711 AND NOT granted", null)
+                .getFirst();
     }
 
     @Test
