@@ -14,8 +14,8 @@ import java.time.Duration;
  * @param lease         how long a claim owns its batch; extended before each external call
  * @param backoffBase   first retry delay after a failure
  * @param backoffMax    cap of the retry delay
- * @param reconcileShare the share of every budget window reserved for reconciliation (the limits themselves are
- *                       per budget key, given to {@link SendBudget} by the wiring)
+ * @param reconcileShare the share of every budget window reserved for reconciliation, at least one token a window
+ *                       per key (the limits themselves are per budget key, given to {@link SendBudget} by the wiring)
  * @param controlInterval how often the control duty looks for live notifications without a task
  * @param shutdownGrace how long a stopping NMC waits for its running tasks to finish (claims stop at once and
  *                      tasks claimed but not started are released at once); keep it above NotifyNL's read timeout
