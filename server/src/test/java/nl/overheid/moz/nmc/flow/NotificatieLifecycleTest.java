@@ -788,11 +788,39 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void aRepeatedRequestReturnsTheSameNotification() {
         UUID first = accept(DV_REF, Map.of());
         UUID repeat = accept(DV_REF, Map.of());
-        UUID other = accept(DV_REF, Map.of("batchId", "batch-2"));
+        UUID other = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofDays(1)).toString()));
         assertThat(repeat).isEqualTo(first);
-        assertThat(other).isNotEqualTo(first);
+        assertThat(other).as("another payload is another notification").isNotEqualTo(first);
         assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", first))
                 .containsExactly("1");
+    }
+
+    /**
+     * Issue 18 §1: the batch id only groups a submission (ADR 0024); a DV that re-posts the same dvRef and payload
+     * under a new batch id after a time-out gets the first notification, not a second e-mail.
+     */
+    @Test
+    void aRepeatUnderANewBatchIdIsTheSameNotification() {
+        UUID first = accept(DV_REF, Map.of("batchId", "batch-1"));
+        UUID repeat = accept(DV_REF, Map.of("batchId", "batch-2"));
+
+        assertThat(repeat).isEqualTo(first);
+        assertThat(query("SELECT count(*) FROM notificatie", null)).containsExactly("1");
+        assertThat(http.get("/api/nmc/v1/notificaties/" + first, tokenA())
+                        .json()
+                        .path("batchId")
+                        .asText())
+                .as("the first notification keeps its own batch id")
+                .isEqualTo("batch-1");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                                        "/v2/notifications/email"))))
+                .as("one e-mail")
+                .hasSize(1);
     }
 
     @Test

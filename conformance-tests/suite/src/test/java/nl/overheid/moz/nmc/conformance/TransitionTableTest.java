@@ -265,7 +265,13 @@ class TransitionTableTest {
                         "reconciliation asks every NotifyNL id of the attempt",
                         BOTH,
                         List.of(A, IV, V, B),
-                        TransitionTableTest::reconciliationAsksEveryId));
+                        TransitionTableTest::reconciliationAsksEveryId),
+                // issue 18: the seeds' rules made exact
+                new Scenario(
+                        "a repeat under a new batch id is the same notification",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::repeatUnderANewBatchId));
     }
 
     static Stream<Arguments> runs() {
@@ -769,6 +775,22 @@ class TransitionTableTest {
                         .count())
                 .as("by reference only when no id is known")
                 .isZero();
+        return id;
+    }
+
+    /** Issue 18 §1: the batch id only groups a submission; a repeat under another one is the same notification. */
+    private UUID repeatUnderANewBatchId(Regime regime) {
+        Map<String, Object> first = request(regime, Recipient.DELIVERS, dvRef(), Map.of("batchId", "b1"));
+        UUID id = acceptBody(regime, first);
+        Map<String, Object> repeat = new HashMap<>(first);
+        repeat.put("batchId", "b2");
+        Http.Response again = http.post(acceptPath(regime), token(), Http.json(repeat));
+        assertThat(again.status()).as(again.body()).isIn(200, 202);
+        assertThat(again.json().path("id").asText()).isEqualTo(id.toString());
+        settle();
+        assertThat(parties.notifyNl.sentNotifications()).as("one e-mail").hasSize(1);
+        assertThat(notificatie(id).path("batchId").asText()).isEqualTo("b1");
+        advance(PAST_MEBV);
         return id;
     }
 
