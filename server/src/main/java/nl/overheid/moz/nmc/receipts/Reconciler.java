@@ -35,7 +35,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * (or NotifyNL's own technical failure, which sends none) cannot leave a notification waiting forever. It asks
  * {@code GET /v2/notifications/{id}} for every NotifyNL id of the attempt (its own and each duplicate), and by
  * reference only when no id is known; each question is preceded by its LDV record (NotifyNL's answer holds
- * the address). An outcome found here goes through the {@link ReceiptStore} like a callback; 404 for every
+ * the address), and the lease is extended right before every record and every question. An outcome found here goes through the {@link ReceiptStore} like a callback; 404 for every
  * id, or NotifyNL's retention passing without an outcome, ends in bezorgstatus-onbekend. Every question goes to
  * the NotifyNL service that sent the attempt, the task's budget key, with that service's key (another service's
  * key finds nothing: 404, which would end it onbekend). Claims take reconciliation's share of that service's budget, one
@@ -58,6 +58,7 @@ public final class Reconciler implements TaskHandler {
     private final ProcessingLog ldv;
     private final ReconcileSchedule schedule;
     private final Clock clock;
+    private final java.time.Duration lease;
     private final WorkSignals signals;
 
     public Reconciler(
@@ -81,6 +82,7 @@ public final class Reconciler implements TaskHandler {
         this.ldv = support.ldv();
         this.schedule = schedule;
         this.clock = support.clock();
+        this.lease = support.lease();
         this.signals = signals;
     }
 
@@ -140,6 +142,9 @@ public final class Reconciler implements TaskHandler {
         String reason = null;
         for (UUID id : ids.isEmpty() ? java.util.Collections.<UUID>singletonList(null) : ids) {
             Span span = Span.childOf(context.traceId(), context.acceptanceSpanId());
+            if (!ours(task)) {
+                return; // another claim took the task: it asks, this one writes nothing
+            }
             if (!(ldv.record(new ProcessingLog.Processing(
                             span,
                             ProcessingLog.Operation.STATUS_OPVRAGEN,
@@ -153,6 +158,9 @@ public final class Reconciler implements TaskHandler {
             }
             // The task's budget is the service that sent the attempt (planned so at the send's commit).
             NotifyNl service = notifyNl.of(task.budget());
+            if (!ours(task)) {
+                return;
+            }
             asked.set(true);
             NotifyNl.Lookup lookup =
                     id == null ? service.findByReference(poging.id(), span) : service.findById(id, span);
@@ -195,6 +203,11 @@ public final class Reconciler implements TaskHandler {
         } else {
             unknown(task);
         }
+    }
+
+    /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     private void reschedule(Task task, Poging poging, Instant now) {

@@ -107,6 +107,9 @@ public final class InvalidAddressReporter implements TaskHandler {
         UUID contactgegeven = UUID.fromString(opened.get(report.contactField()));
         NotificatieRepository.ProcessingContext c = report.context();
         Profielservice.Call call = profielservice.call(Span.childOf(c.traceId(), c.acceptanceSpanId()));
+        if (!ours(task)) {
+            return;
+        }
         ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
                 call.span(),
                 ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN,
@@ -115,12 +118,16 @@ public final class InvalidAddressReporter implements TaskHandler {
                 clock.instant()));
         String failure = switch (written) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
-            case ProcessingLog.Written.Acknowledged ack ->
-                switch (profielservice.remove(contactgegeven, party, call)) {
+            case ProcessingLog.Written.Acknowledged ack -> {
+                if (!ours(task)) {
+                    yield "lease";
+                }
+                yield switch (profielservice.remove(contactgegeven, party, call)) {
                     case Profielservice.Removal.Removed removed -> null;
                     case Profielservice.Removal.AlreadyGone gone -> null;
                     case Profielservice.Removal.Unavailable down -> "profielservice-" + down.reason();
                 };
+            }
         };
         owned.underLocks(task, subjectLock(), (tx, n) -> {
             if (failure == null) {
@@ -134,6 +141,11 @@ public final class InvalidAddressReporter implements TaskHandler {
                 tasks.postpone(tx, task, clock.instant().plus(backoff.apply(task.postponements() + 1)), failure);
             }
         });
+    }
+
+    /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     /** What the report needs; null when there is nothing to send (then the task is completed or parked). */
@@ -164,8 +176,6 @@ public final class InvalidAddressReporter implements TaskHandler {
             metrics.invalidReportParked();
             return null;
         }
-        // The lease covers the batch from the claim; the two calls that follow get it anew.
-        tasks.extendLease(tx, task, clock.instant().plus(lease));
         return new Report(sealed, context, "contactgegeven/" + task.poging(), contactgegeven);
     }
 

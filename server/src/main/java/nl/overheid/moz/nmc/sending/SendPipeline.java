@@ -52,9 +52,10 @@ import nl.overheid.moz.nmc.trace.Span;
  *       planned attempt.</li>
  *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; no new call
  *       starts after geldig_tot; then decrypt, in the centralised regime look the address up at the
- *       Profielservice, extend the lease, call NotifyNL. Every external call is preceded by its LDV record,
- *       and happens only after the logbook acknowledged it; a failure of the Profielservice, the LDV or
- *       NotifyNL postpones the task without counting an attempt.</li>
+ *       Profielservice, call NotifyNL. Every external call is preceded by its LDV record, and happens only after
+ *       the logbook acknowledged it; the lease is extended right before every external call (the LDV's too),
+ *       and a claim that lost its task stops there; a failure of the Profielservice, the LDV or NotifyNL
+ *       postpones the task without counting an attempt.</li>
  *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
  *
@@ -165,7 +166,7 @@ public final class SendPipeline implements TaskHandler {
         }
         if (job.poging().requested()) {
             // An earlier claim (crashed, lease lost, or its call failed uncertainly) may have reached NotifyNL.
-            Optional<NotifyNl.SendResult> known = lookUp(job);
+            Optional<NotifyNl.SendResult> known = lookUp(task, job);
             if (known.isPresent()) {
                 commit(task, job, known.get());
                 return;
@@ -196,6 +197,9 @@ public final class SendPipeline implements TaskHandler {
         if (job.context().regime().equals("centraal")) {
             Identification party = Identification.unsealed(recipient);
             Profielservice.Call call = profielservice.call(job.childSpan());
+            if (!ours(task)) {
+                return;
+            }
             if (!recorded(job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call.span())) {
                 commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
                 return;
@@ -203,6 +207,9 @@ public final class SendPipeline implements TaskHandler {
             String dienstverlener = job.sealed().profielDienstverlenerNaam();
             String dienst = job.berichttype().profielDienstNaam();
             Optional<AddressChoice.Contact> chosen;
+            if (!ours(task)) {
+                return;
+            }
             switch (profielservice.lookUp(party, dienstverlener, dienst, call)) {
                 case Profielservice.Lookup.Found found ->
                     chosen = AddressChoice.choose(
@@ -229,6 +236,9 @@ public final class SendPipeline implements TaskHandler {
             return; // the lookup took until after geldig_tot
         }
         Span send = job.childSpan();
+        if (!ours(task)) {
+            return;
+        }
         if (!recorded(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send)) {
             commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
             return;
@@ -273,7 +283,7 @@ public final class SendPipeline implements TaskHandler {
                 && job.sealed().expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
             // only a lookup that does not find it may end the notification verlopen.
-            result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
+            result = lookUp(task, job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
         commit(task, job, result);
     }
@@ -297,6 +307,15 @@ public final class SendPipeline implements TaskHandler {
         }
         owned.underLocks(task, subjectLock(), (tx, n) -> endExpired(tx, task, n));
         return true;
+    }
+
+    /**
+     * Extends the claim's lease right before an external call (ADR 0024: before every one, so a slow party
+     * earlier in the task cannot let the lease run out under the next call); {@code false}: the task is no
+     * longer this claim's, so the call is not made and nothing is written (the token goes back).
+     */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */
@@ -402,12 +421,19 @@ public final class SendPipeline implements TaskHandler {
 
     /**
      * Searches NotifyNL by reference: the attempt was accepted ({@code Accepted}), NotifyNL cannot say now
-     * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL.
+     * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL. A claim that lost its
+     * task asks nothing ({@code Unavailable}, whose commit then writes nothing).
      */
-    private Optional<NotifyNl.SendResult> lookUp(Job job) {
+    private Optional<NotifyNl.SendResult> lookUp(Task task, Job job) {
         Span span = job.childSpan();
+        if (!ours(task)) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
+        }
         if (!recorded(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span)) {
             return Optional.of(new NotifyNl.SendResult.Unavailable("ldv", true));
+        }
+        if (!ours(task)) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
         }
         return switch (notifyNl.of(job.service()).findByReference(job.poging().id(), span)) {
             case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));

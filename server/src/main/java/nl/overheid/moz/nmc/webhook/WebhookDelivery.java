@@ -129,6 +129,9 @@ public final class WebhookDelivery implements TaskHandler {
         }
         Span call = Span.root();
         for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
+            if (!ours(task)) {
+                return;
+            }
             ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
                     Span.childOf(c.traceId(), c.acceptanceSpanId()),
                     ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
@@ -145,9 +148,17 @@ public final class WebhookDelivery implements TaskHandler {
                 return;
             }
         }
+        if (!ours(task)) {
+            return;
+        }
         WebhookClient.Outcome outcome =
                 client.post(batch.url(), keys.token(batch.url()), batch.cursor(), batch.body(), call);
         settle(task, batch, outcome);
+    }
+
+    /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     private Batch prepare(DbTransaction tx, Task task, WebhookPositionRepository.Position position) {

@@ -734,6 +734,39 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(logs.text()).doesNotContain(KVK).doesNotContain(ADDRESS);
     }
 
+    /**
+     * Issue 18 §6 (ADR 0024: "de lease wordt per taak verlengd vóór elke externe aanroep"): every call of a task to
+     * the LDV, the Profielservice and NotifyNL (the send's two records, its lookup and its POST; reconciliation's
+     * record and status query; the report's record and delete) finds the task's lease extended to a full lease
+     * from that moment. Each party takes 25 seconds here, so a lease set only at the start would have shrunk.
+     */
+    @Test
+    void everyExternalCallIsMadeUnderALeaseExtendedJustBeforeIt() {
+        notify.profiel(KVK, ADDRESS);
+        List<String> leases = restartWithSlowPartiesThatNoteTheLease();
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        leaseSubject = id;
+
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(leases).as("the send: LDV, lookup, LDV, POST").hasSize(4);
+
+        notify.status(notifyId(id, 1), "sending", null);
+        clock.advance(Duration.ofMinutes(61));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(leases).as("reconciliation: LDV, status query").hasSize(6);
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).contains(REPORT);
+        assertThat(leases).as("the report: LDV, delete").hasSize(8);
+
+        assertThat(leases)
+                .as("seconds of lease left at each call (the engine's lease is 60 s)")
+                .containsOnly("60");
+    }
+
     @Test
     void noNumberOrAddressReachesTheTablesOrTheLogs() {
         notify.profiel(KVK, ADDRESS);

@@ -162,6 +162,36 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(pogingen(id)).containsExactly("1:verzonden");
     }
 
+    /**
+     * Issue 18 §6: a re-claim of an attempt that may be at NotifyNL (its first POST answered 500) writes its LDV
+     * record and asks NotifyNL by reference, each under a lease extended just before it; so does its new POST.
+     */
+    @Test
+    void aReclaimLooksUpByReferenceUnderAFreshLease() {
+        List<String> leases = restartWithSlowPartiesThatNoteTheLease();
+        notify.answer(500, "Exception");
+        UUID id = accept(DV_REF, Map.of());
+        leaseSubject = id;
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        notify.reset();
+        notify.status(null, null, null);
+        leases.clear();
+
+        clock.advance(Duration.ofMinutes(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications"))))
+                .as("looked up by reference first")
+                .hasSize(1);
+        assertThat(leases)
+                .as("LDV and lookup by reference, then LDV and POST: a full lease (60 s) left at each")
+                .containsExactly("60", "60", "60", "60");
+    }
+
     @Test
     void aLostCallbackIsFoundByReconciliation() {
         UUID id = accept(DV_REF, Map.of());
