@@ -48,8 +48,7 @@ public final class ControlRepository {
             Statement.named("taskPlanMissingFinalise", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
             SELECT 'vaststellen', n.dv_id, n.id,
-                   coalesce((SELECT max(p.ontvangst_completed_at) FROM poging p
-                              WHERE p.notificatie = n.id AND p.status = 'bezorgd'), :now)
+                   coalesce((SELECT max(p.bezorgd_op) FROM poging p WHERE p.notificatie = n.id), :now)
                      + CAST(:margin AS interval),
                    n.trace_id
               FROM notificatie n
@@ -116,7 +115,7 @@ public final class ControlRepository {
         return TASK_PLAN_MISSING_AFTER_SENT.dml(tx).addParam("now", now).execute();
     }
 
-    /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after delivery. */
+    /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after its proof. */
     long planMissingFinalise(DbTransaction tx, Instant now, Duration margin) {
         return TASK_PLAN_MISSING_FINALISE
                 .dml(tx)

@@ -9,7 +9,9 @@ import java.util.UUID;
  *
  * @param number             1 for the first send, 2 for the resend
  * @param requestedAt        when the first POST to NotifyNL was made for it (null: never)
- * @param receiptCompletedAt completed_at of the last receipt applied to it (receipt ordering, delivery proof)
+ * @param receiptCompletedAt completed_at of the last receipt recorded on it (receipt ordering; its latest outcome)
+ * @param deliveryProofAt    the delivery proof while the notification's bezorgd rests on this attempt: the
+ *                           completed_at of the delivered that made it so (the first); null on every other attempt
  */
 public record Poging(
         UUID id,
@@ -20,7 +22,8 @@ public record Poging(
         List<UUID> duplicateNotifyIds,
         Instant sentAt,
         Instant requestedAt,
-        Instant receiptCompletedAt) {
+        Instant receiptCompletedAt,
+        Instant deliveryProofAt) {
 
     /** Whether a POST for this attempt was ever made: it may be at NotifyNL even without an answer. */
     public boolean requested() {

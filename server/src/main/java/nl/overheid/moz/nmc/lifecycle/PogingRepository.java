@@ -17,7 +17,7 @@ public final class PogingRepository {
 
     private static final String COLUMNS = """
             id, notificatie, nummer, status, notify_id, duplicaat_notify_ids, verzonden_op, verzoek_gedaan_op,
-            ontvangst_completed_at
+            ontvangst_completed_at, bezorgd_op
             """;
 
     private static final Statement POGING_INSERT = Statement.named("pogingInsert", """
@@ -59,6 +59,16 @@ public final class PogingRepository {
 
     private static final Statement POGING_APPLY_OUTCOME = Statement.named("pogingApplyOutcome", """
             UPDATE poging SET status = :status, ontvangst_completed_at = :completedAt WHERE id = :id
+            """);
+
+    /* The proof rests on one attempt at a time: this one gets it, the notification's other attempt loses it. */
+    private static final Statement POGING_MARK_DELIVERY_PROOF = Statement.named("pogingMarkDeliveryProof", """
+            UPDATE poging SET bezorgd_op = CASE WHEN id = :id THEN CAST(:at AS timestamptz) END
+             WHERE notificatie = :notificatie
+            """);
+
+    private static final Statement POGING_CLEAR_DELIVERY_PROOF = Statement.named("pogingClearDeliveryProof", """
+            UPDATE poging SET bezorgd_op = NULL WHERE id = :id
             """);
 
     private static final Statement POGING_SET_STATUS = Statement.named("pogingSetStatus", """
@@ -150,7 +160,25 @@ public final class PogingRepository {
                 == 1;
     }
 
-    /** Applies a receipt's outcome: the new status and the receipt's completed_at. */
+    /**
+     * The notification's bezorgd now rests on attempt {@code id}, whose delivery at {@code at} is the proof; any
+     * other attempt of the notification loses it.
+     */
+    public void markDeliveryProof(DbTransaction tx, UUID notificatie, UUID id, Instant at) {
+        POGING_MARK_DELIVERY_PROOF
+                .dml(tx)
+                .addParam("notificatie", notificatie)
+                .addParam("id", id)
+                .addParam("at", at)
+                .execute();
+    }
+
+    /** The attempt's delivery proof is undone (a failure within the MEBV period on it). */
+    public void clearDeliveryProof(DbTransaction tx, UUID id) {
+        POGING_CLEAR_DELIVERY_PROOF.dml(tx).addParam("id", id).execute();
+    }
+
+    /** Records a receipt's outcome on the attempt: the new status and the receipt's completed_at. */
     public void applyOutcome(DbTransaction tx, UUID id, PogingStatus status, Instant completedAt) {
         POGING_APPLY_OUTCOME
                 .dml(tx)
@@ -196,6 +224,7 @@ public final class PogingRepository {
                 DbTypes.uuids(row, "duplicaat_notify_ids"),
                 DbTypes.instant(row, "verzonden_op"),
                 DbTypes.instant(row, "verzoek_gedaan_op"),
-                DbTypes.instant(row, "ontvangst_completed_at"));
+                DbTypes.instant(row, "ontvangst_completed_at"),
+                DbTypes.instant(row, "bezorgd_op"));
     }
 }

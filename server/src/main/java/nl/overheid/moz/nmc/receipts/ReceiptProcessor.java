@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -115,25 +117,43 @@ public final class ReceiptProcessor implements TaskHandler {
         }
         Instant completedAt = ReceiptRules.effectiveCompletedAt(receipt.completedAt(), now);
         boolean older = poging.receiptCompletedAt() != null && completedAt.isBefore(poging.receiptCompletedAt());
+        UUID pogingId = poging.id();
+        Optional<Poging> otherDelivered = pogingen.all(tx, n.id()).stream()
+                .filter(p -> !p.id().equals(pogingId) && p.status() == PogingStatus.BEZORGD)
+                .findFirst();
         ReceiptRules.Decision decision = ReceiptRules.judge(new ReceiptRules.Situation(
                 n.status(),
                 poging.number(),
                 poging.status(),
                 older,
                 ReceiptStatus.of(receipt.status()),
-                poging.status() == PogingStatus.BEZORGD,
-                ReceiptRules.withinMebvPeriod(poging.receiptCompletedAt(), completedAt, mebvPeriod),
-                n.expiredAt(now)));
+                poging.deliveryProofAt() != null,
+                ReceiptRules.withinMebvPeriod(poging.deliveryProofAt(), completedAt, mebvPeriod),
+                n.expiredAt(now),
+                otherDelivered.isPresent()));
         // The processor applies exactly the effects the Decision declares (the ones ReceiptRulesTest checks
-        // over every situation), in this order: attempt, transition, finalise task, resend.
+        // over every situation), in this order: attempt, delivery proof, transition, finalise task, resend.
         if (decision instanceof ReceiptRules.Decision.UnknownStatus) {
             metrics.receiptStatusUnknown();
             LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
         }
         Transitions.Locked after = n;
         if (decision.outcome() != null) {
+            // recorded on its attempt whatever it does to the notification ("op de poging vastgelegd"), and the
+            // attempt's outcome is known: its reconciliation ends
             pogingen.applyOutcome(tx, poging.id(), decision.outcome(), completedAt);
             notificatieTasks.completeReconciliation(tx, n, poging.id());
+        }
+        Instant proof = null;
+        if (decision instanceof ReceiptRules.Decision.Delivered) {
+            proof = completedAt;
+            pogingen.markDeliveryProof(tx, n.id(), poging.id(), proof);
+        } else if (decision instanceof ReceiptRules.Decision.ProofMoves) {
+            Poging other = otherDelivered.orElseThrow();
+            proof = other.receiptCompletedAt();
+            pogingen.markDeliveryProof(tx, n.id(), other.id(), proof);
+        } else if (decision.clearsProof()) {
+            pogingen.clearDeliveryProof(tx, poging.id());
         }
         if (decision.to() != null) {
             after = transitions.apply(tx, after, decision.to(), decision.reden());
@@ -142,7 +162,7 @@ public final class ReceiptProcessor implements TaskHandler {
             notificatieTasks.complete(tx, after, TaskKind.VASTSTELLEN);
         }
         if (decision.planFinalise()) {
-            notificatieTasks.planFinalise(tx, after, completedAt.plus(finaliseMargin));
+            notificatieTasks.planFinalise(tx, after, proof.plus(finaliseMargin));
         }
         if (decision.planResend()) {
             notificatieTasks.planSend(tx, after, now);
@@ -152,11 +172,15 @@ public final class ReceiptProcessor implements TaskHandler {
         if (decision.outcome() == PogingStatus.PERMANENT_MISLUKT && after.centraal()) {
             notificatieTasks.planInvalidReport(tx, after, poging.id(), now);
         }
-        if (after.status().terminal()) {
-            notificatieTasks.completeAll(tx, after);
-        } else if (n.status().terminal()) {
-            // A late receipt re-opened bezorgstatus-onbekend: its erasure waits for the next terminal status.
-            notificatieTasks.complete(tx, after, TaskKind.WISSEN);
+        // Only a transition changes the notification's tasks: a late receipt on a terminal notification that
+        // changes nothing must not re-plan (and so postpone) its erasure.
+        if (decision.to() != null) {
+            if (after.status().terminal()) {
+                notificatieTasks.completeAll(tx, after);
+            } else if (n.status().terminal()) {
+                // A late receipt re-opened bezorgstatus-onbekend: its erasure waits for the next terminal status.
+                notificatieTasks.complete(tx, after, TaskKind.WISSEN);
+            }
         }
         return after;
     }

@@ -260,6 +260,159 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .containsExactly(second.toString());
     }
 
+    /**
+     * Issue 18 §2: the delivery proof is the first delivered. A later delivered under a duplicate NotifyNL id of
+     * the same attempt is recorded (the receipt, the duplicate id) and moves nothing: not bezorgdOp, not the
+     * attempt's afgerondOp, not the finalisation.
+     */
+    @Test
+    void aSecondDeliveredUnderADuplicateIdMovesNeitherTheProofNorTheFinalisation() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        java.time.Instant t0 = clock.instant();
+        receipt(id, 1, "delivered");
+        JsonNode first = notificatie(id);
+        assertThat(java.time.Instant.parse(first.path("bezorgdOp").asText())).isEqualTo(t0);
+
+        clock.advance(Duration.ofDays(2));
+        String duplicate = UUID.randomUUID().toString();
+        receipt(id, 1, "delivered", duplicate);
+
+        JsonNode after = notificatie(id);
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(java.time.Instant.parse(after.path("bezorgdOp").asText()))
+                .as("the proof is the first delivery")
+                .isEqualTo(t0);
+        assertThat(after.path("pogingen").get(0).path("afgerondOp").asText())
+                .isEqualTo(first.path("pogingen").get(0).path("afgerondOp").asText());
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE notificatie = ?", id))
+                .as("the repeat is recorded: its duplicate id")
+                .containsExactly(duplicate);
+        assertThat(query(
+                        "SELECT due = CAST('" + t0.plus(Duration.ofDays(7).plusMinutes(25))
+                                + "' AS timestamptz) FROM taak WHERE notificatie = ? AND soort = 'vaststellen'",
+                        id))
+                .as("the finalise task stays due at the first delivery + MEBV period + callback window")
+                .containsExactly("t");
+
+        clock.advance(
+                Duration.between(clock.instant(), t0.plus(Duration.ofDays(7).plusMinutes(26))));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+    }
+
+    /**
+     * Issue 18 §3 ("op de poging vastgelegd"): a delivered on attempt 2 while the notification rests on attempt 1's
+     * delivery changes nothing for the notification, but is recorded on attempt 2 (status and time), ends its
+     * reconciliation, and the status answer shows it.
+     */
+    @Test
+    void aDeliveredOnAttemptTwoWhileBezorgdRestsOnAttemptOneIsRecordedAndShown() {
+        UUID id = bezorgdOnAttemptOneWhileAttemptTwoRuns();
+        java.time.Instant proof =
+                java.time.Instant.parse(notificatie(id).path("bezorgdOp").asText());
+
+        clock.advance(Duration.ofSeconds(30));
+        java.time.Instant second = clock.instant();
+        receipt(id, 2, "delivered");
+
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:bezorgd", "2:bezorgd");
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id))
+                .as("attempt 2's outcome is known: its reconciliation ended")
+                .containsExactly("0");
+        JsonNode answer = notificatie(id);
+        assertThat(java.time.Instant.parse(answer.path("bezorgdOp").asText())).isEqualTo(proof);
+        assertThat(answer.path("pogingen").get(0).path("bezorgbewijs").asBoolean())
+                .isTrue();
+        assertThat(answer.path("pogingen").get(1).path("bezorgbewijs").asBoolean())
+                .isFalse();
+        assertThat(answer.path("pogingen").get(1).path("status").asText()).isEqualTo("bezorgd");
+        assertThat(java.time.Instant.parse(
+                        answer.path("pogingen").get(1).path("afgerondOp").asText()))
+                .isEqualTo(second);
+    }
+
+    /**
+     * Issue 18 §3, the other side: a failure within the MEBV period on the attempt the proof rests on, while the
+     * other attempt has a recorded delivery, keeps the notification bezorgd on that delivery (no event), and the
+     * proof and the finalise task follow it.
+     */
+    @Test
+    void aFailureWithinThePeriodOnTheBasisWhileTheOtherAttemptIsDeliveredKeepsItBezorgd() {
+        UUID id = bezorgdOnAttemptOneWhileAttemptTwoRuns();
+        clock.advance(Duration.ofSeconds(30));
+        java.time.Instant second = clock.instant();
+        receipt(id, 2, "delivered");
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "temporary-failure", UUID.randomUUID().toString());
+
+        assertThat(status(id)).as("no event: it stays bezorgd").isEqualTo("bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:bezorgd");
+        JsonNode answer = notificatie(id);
+        assertThat(java.time.Instant.parse(answer.path("bezorgdOp").asText()))
+                .as("bezorgd now rests on attempt 2's delivery")
+                .isEqualTo(second);
+        assertThat(answer.path("pogingen").get(0).path("bezorgbewijs").asBoolean())
+                .isFalse();
+        assertThat(answer.path("pogingen").get(1).path("bezorgbewijs").asBoolean())
+                .isTrue();
+        assertThat(query(
+                        "SELECT due = CAST('" + second.plus(Duration.ofDays(7).plusMinutes(25))
+                                + "' AS timestamptz) FROM taak WHERE notificatie = ? AND soort = 'vaststellen'",
+                        id))
+                .containsExactly("t");
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
+                .as("no resend")
+                .containsExactly("0");
+
+        clock.advance(
+                Duration.between(clock.instant(), second.plus(Duration.ofDays(7).plusMinutes(26))));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:6");
+    }
+
+    /**
+     * Issue 18 §3: a late temporary-failure on a bezorgstatus-onbekend attempt is recorded on it, and a late
+     * permanent-failure still ends the notification, from whatever attempt (accepted consequence, design §7.3).
+     */
+    @Test
+    void aLateTemporaryFailureOnBezorgstatusOnbekendIsRecordedAndALaterBounceStillEndsIt() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.status(null, null, null);
+        clock.advance(Duration.ofHours(2));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+
+        receipt(id, 1, "temporary-failure");
+        assertThat(pogingen(id)).as("recorded on its attempt").containsExactly("1:tijdelijk-mislukt");
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+    }
+
+    /** Attempt 1 failed temporarily, attempt 2 is sent, then attempt 1's late delivered makes it bezorgd (5). */
+    private UUID bezorgdOnAttemptOneWhileAttemptTwoRuns() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        clock.advance(Duration.ofSeconds(30));
+        receipt(id, 1, "delivered");
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+        return id;
+    }
+
+    private JsonNode notificatie(UUID id) {
+        return http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+    }
+
     @Test
     void aDeliveredUnderADuplicateNotifyNlIdMakesTheNotificationBezorgd() {
         UUID id = accept(DV_REF, Map.of());

@@ -271,7 +271,17 @@ class TransitionTableTest {
                         "a repeat under a new batch id is the same notification",
                         BOTH,
                         List.of(A, IV, V, B, DB),
-                        TransitionTableTest::repeatUnderANewBatchId));
+                        TransitionTableTest::repeatUnderANewBatchId),
+                new Scenario(
+                        "a second delivered under a duplicate id does not move the proof",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::secondDeliveredDoesNotMoveTheProof),
+                new Scenario(
+                        "a delivered on attempt 2 while bezorgd rests on attempt 1 is shown on attempt 2",
+                        BOTH,
+                        List.of(A, IV, V, V, B, DB),
+                        TransitionTableTest::deliveredOnAttemptTwoIsRecordedOnIt));
     }
 
     static Stream<Arguments> runs() {
@@ -790,6 +800,56 @@ class TransitionTableTest {
         settle();
         assertThat(parties.notifyNl.sentNotifications()).as("one e-mail").hasSize(1);
         assertThat(notificatie(id).path("batchId").asText()).isEqualTo("b1");
+        advance(PAST_MEBV);
+        return id;
+    }
+
+    /**
+     * Issue 18 §2: a later delivered under a duplicate NotifyNL id moves neither bezorgdOp nor the finalisation,
+     * which comes the MEBV period after the first delivery.
+     */
+    private UUID secondDeliveredDoesNotMoveTheProof(Regime regime) {
+        UUID id = accept(regime, Recipient.DELIVERS);
+        settle();
+        String proof = notificatie(id).path("bezorgdOp").asText();
+        assertThat(proof).isNotBlank();
+        advance(Duration.ofDays(1));
+        UUID duplicate = parties.notifyNl.duplicate(notifyId(id, 1), "delivered");
+        settle();
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE notificatie = ?", id))
+                .containsExactly(duplicate.toString());
+        assertThat(notificatie(id).path("bezorgdOp").asText())
+                .as("the first delivery is the proof")
+                .isEqualTo(proof);
+        advance(PAST_MEBV.minusDays(1));
+        return id;
+    }
+
+    /**
+     * Issue 18 §3: attempt 1 fails temporarily, the resend goes out, a delivered on attempt 1 (a duplicate's) makes
+     * the notification bezorgd on attempt 1; attempt 2's own delivered is then recorded on attempt 2 and shown, and
+     * its reconciliation ends.
+     */
+    private UUID deliveredOnAttemptTwoIsRecordedOnIt(Regime regime) {
+        UUID id = accept(regime, Recipient.NEVER_REPORTS);
+        settle();
+        parties.notifyNl.laterOutcome(notifyId(id, 1), "temporary-failure");
+        settle();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        clock.advance(Duration.ofSeconds(1));
+        parties.notifyNl.duplicate(notifyId(id, 1), "delivered");
+        settle();
+        assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
+        clock.advance(Duration.ofSeconds(1));
+        parties.notifyNl.laterOutcome(notifyId(id, 2), "delivered");
+        settle();
+        assertThat(pogingen(id)).containsExactly("1:bezorgd", "2:bezorgd");
+        JsonNode pogingen = notificatie(id).path("pogingen");
+        assertThat(pogingen.get(0).path("bezorgbewijs").asBoolean()).isTrue();
+        assertThat(pogingen.get(1).path("bezorgbewijs").asBoolean()).isFalse();
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id))
+                .as("attempt 2's reconciliation ended with its recorded outcome")
+                .containsExactly("0");
         advance(PAST_MEBV);
         return id;
     }
