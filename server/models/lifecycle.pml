@@ -35,6 +35,8 @@
  *   P7 (assertion, issue 18 §3) a receipt that is not older than the last one applied and has a known status
  *      leaves that outcome on its attempt and ends the attempt's reconciliation, whatever it does to the
  *      notification; only a repeated delivered on an attempt already bezorgd changes nothing
+ *   P8 (assertion, issue 18 §4) every permanent failure is reported (an ongeldig-melden planned for its
+ *      attempt), whatever the transition; the model's notification is centralised for this rule
  *
  * Abstractions (the claim protocol, crashes and leases are model 2's):
  *   - one worker per task kind; a task is "open", "claimed" or absent, and a transaction of a claim whose
@@ -50,8 +52,9 @@
  *     NotifyNL's retention has passed; NotifyNL's answer carries the outcome's own completed_at;
  *   - at most one outage of NotifyNL (a time-out after which the e-mail may or may not exist), one
  *     NMC-internal failure (max_pogingenteller = 1: it exhausts the send task), one repeated callback and
- *     one receipt with a status the NMC does not know; no centralised regime (no Profielservice,
- *     no ongeldig-melden), no erasure;
+ *     one receipt with a status the NMC does not know; no Profielservice and no erasure. The report of an
+ *     invalid address is its planning (poging.ongeldig_gemeld_op): the model's notification counts as
+ *     centralised for P8, the decentralised regime differs only in planning none;
  *   - attempt 2 may report twice too (slot 5: a bounce or temporary failure after its delivery), so a failure
  *     within the period on the attempt bezorgd rests on meets a delivery recorded on the other one.
  *
@@ -63,6 +66,7 @@
  *   -DBROKEN_NO_EXPIRY_RECHECK      the POST is recorded without checking geldig_tot again          (P5)
  *   -DBROKEN_DELIVERED_AGAIN_MOVES_PROOF a repeated delivered moves the proof and the finalise task   (P6)
  *   -DBROKEN_RECORD_ONLY            a receipt that changes the notification nothing is only a row     (P7)
+ *   -DBROKEN_REPORT_ON_TRANSITION_ONLY only a permanent failure that causes a transition is reported  (P8)
  */
 
 #include "build/allowed.pml"
@@ -135,6 +139,7 @@ byte pst[3];
 bool preq[3];                   /* verzoek_gedaan_op: a POST was made */
 byte plast[3];                  /* ontvangst_completed_at: completed_at of the last applied outcome; 0: none */
 byte pproof[3];                 /* bezorgd_op: the delivery proof bezorgd rests on (first delivered); 0: none */
+bool reported[3];               /* ongeldig_gemeld_op: the attempt's invalid-address report is planned */
 byte latest = 0;                /* the latest attempt's number */
 
 /*
@@ -615,6 +620,15 @@ end:
             :: else
             fi;
             if :: d == D_RESEND && sTask == T_NONE -> sTask = T_OPEN :: else fi;
+            /* issue 18 §4: every permanent failure is reported once per attempt (the address it went to) */
+            if
+#ifdef BROKEN_REPORT_ON_TRANSITION_ONLY
+            :: rs == PERMANENT && dNaar != NONE && !reported[a] -> reported[a] = true
+#else
+            :: rs == PERMANENT && !reported[a] -> reported[a] = true
+#endif
+            :: else
+            fi;
             /* only a transition changes the notification's tasks (a late receipt on a terminal one re-plans nothing) */
             if :: TERMINAL(n) && dNaar != NONE -> completeAll() :: else fi;
             /* P6: the delivery proof is the first delivery: it and the finalise task's due stay while bezorgd
@@ -624,6 +638,8 @@ end:
                ends that attempt's reconciliation; only a repeat delivered changes nothing */
             outcomeOf(rs, out);
             assert(older || rs == UNKNOWN || d == D_AGAIN || (pst[a] == out && rTask != a));
+            /* P8: every permanent failure is reported (the model's notification is centralised) */
+            assert(rs != PERMANENT || reported[a]);
             stored[j] = 2
         od;
         a = 0; j = 0; k = 0; first = 0; rs = 0; number = 0; c = 0; older = false; basis = false; within = false;

@@ -16,8 +16,13 @@ import nl.overheid.moz.nmc.db.Statement;
  */
 public final class ControlRepository {
 
+    /*
+     * A live notification without a task of its own lifecycle. Receipt tasks and invalid-address reports do not
+     * count: a report can wait beside a verzonden or bezorgd notification (every bounce is reported) and must
+     * not hide a lost reconcile, send or finalise task.
+     */
     private static final String NO_TASK = """
-            NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort <> 'verwerken')
+            NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort NOT IN ('verwerken', 'ongeldig-melden'))
             """;
 
     private static final Statement TASK_PLAN_MISSING_SEND =

@@ -71,6 +71,11 @@ public final class PogingRepository {
             UPDATE poging SET bezorgd_op = NULL WHERE id = :id
             """);
 
+    /* Once per attempt: only the first permanent-failure of the attempt plans its report. */
+    private static final Statement POGING_MARK_INVALID_REPORTED = Statement.named("pogingMarkInvalidReported", """
+            UPDATE poging SET ongeldig_gemeld_op = :now WHERE id = :id AND ongeldig_gemeld_op IS NULL
+            """);
+
     private static final Statement POGING_SET_STATUS = Statement.named("pogingSetStatus", """
             UPDATE poging SET status = :status WHERE id = :id
             """);
@@ -171,6 +176,19 @@ public final class PogingRepository {
                 .addParam("id", id)
                 .addParam("at", at)
                 .execute();
+    }
+
+    /**
+     * Marks that the address this attempt went to is being reported invalid; {@code true} the first time only, so
+     * an attempt's address is reported once however many permanent-failures arrive for it.
+     */
+    public boolean markInvalidReported(DbTransaction tx, UUID id, Instant now) {
+        return POGING_MARK_INVALID_REPORTED
+                        .dml(tx)
+                        .addParam("id", id)
+                        .addParam("now", now)
+                        .execute()
+                == 1;
     }
 
     /** The attempt's delivery proof is undone (a failure within the MEBV period on it). */

@@ -154,7 +154,8 @@ public final class NotificatieTasks {
 
     /**
      * The report of an invalid address to the Profielservice (centralised regime, after a permanent failure of
-     * attempt {@code poging}, whose address it names). At most one per notification (one open task per kind).
+     * attempt {@code poging}, whose address it names). One per attempt (each went to one address): the caller
+     * marks the attempt first ({@code PogingRepository.markInvalidReported}), and a unique index backs it.
      */
     public void planInvalidReport(DbTransaction tx, Transitions.Locked n, UUID poging, Instant due) {
         tasks.insert(

@@ -167,9 +167,13 @@ public final class ReceiptProcessor implements TaskHandler {
         if (decision.planResend()) {
             notificatieTasks.planSend(tx, after, now);
         }
-        // Centralised regime: a permanent failure (directly, under a duplicate id, or within the MEBV period on
-        // bezorgd) is reported to the Profielservice; the event itself carries no personal data.
-        if (decision.outcome() == PogingStatus.PERMANENT_MISLUKT && after.centraal()) {
+        // Centralised regime (ADR 0024): every permanent-failure is followed by the report of the address to the
+        // Profielservice, whatever the decision (older, recorded, within or after the MEBV period, under a
+        // duplicate id, on a terminal notification); once per attempt, i.e. per address it went to. The event
+        // itself carries no personal data.
+        if (ReceiptStatus.of(receipt.status()) == ReceiptStatus.PERMANENT_FAILURE
+                && after.centraal()
+                && pogingen.markInvalidReported(tx, poging.id(), now)) {
             notificatieTasks.planInvalidReport(tx, after, poging.id(), now);
         }
         // Only a transition changes the notification's tasks: a late receipt on a terminal notification that

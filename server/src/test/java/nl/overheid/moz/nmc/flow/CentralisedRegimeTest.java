@@ -658,6 +658,143 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
     }
 
+    /**
+     * Issue 18 §4 (ADR 0024: every permanent-failure of a centralised notification is followed by its report):
+     * a bounce older than the delivered already applied changes nothing for the notification but is reported;
+     * a later bounce of the same attempt (the same address) is not reported again.
+     */
+    @Test
+    void anOlderBounceAndARepeatedBounceAreReportedOnce() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        java.time.Instant bounced = clock.instant();
+        clock.advance(Duration.ofSeconds(10));
+        receipt(id, 1, "delivered");
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+
+        assertThat(postReceipt(receiptBody(
+                                id, 1, "permanent-failure", UUID.randomUUID().toString(), bounced))
+                        .status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).as("older than the delivered: no transition").isEqualTo("bezorgd:4");
+        assertThat(reports()).as("but the address is reported").isEqualTo(1);
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(reports()).as("the same attempt's address, reported once").isEqualTo(1);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .containsExactly("0");
+    }
+
+    /** Issue 18 §4: a bounce after the MEBV period changes nothing for the DV but is reported. */
+    @Test
+    void aBounceAfterTheMebvPeriodIsStillReported() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "delivered");
+        clock.advance(Duration.ofDays(8));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+        notify.server().resetRequests();
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+    }
+
+    /** Issue 18 §4: a bounce under a duplicate id of an attempt that no longer runs is reported (its address). */
+    @Test
+    void aBounceUnderADuplicateIdOfANonRunningAttemptIsReported() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        notify.server().resetRequests();
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).as("attempt 2 still decides").isEqualTo("verzonden:4");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt", "2:verzonden");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+    }
+
+    /**
+     * Issue 18 §4: each attempt's bounce is reported, also while the other attempt's report still waits (a report
+     * was one per notification: the second was swallowed by the open first).
+     */
+    @Test
+    void eachAttemptsBounceIsReportedAlsoWhileTheOtherReportWaits() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 2, "permanent-failure");
+
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(query(
+                        "SELECT p.nummer || ':' || t.status FROM taak t JOIN poging p ON p.id = t.poging "
+                                + "WHERE t.notificatie = ? AND t.soort = 'ongeldig-melden' ORDER BY p.nummer",
+                        id))
+                .as("one report per attempt, both waiting for the Profielservice")
+                .containsExactly("1:open", "2:open");
+    }
+
+    /**
+     * Issue 18 §4: with every bounce reported, a report can wait beside a live notification; it must not hide a
+     * lost reconcile task from the control duty.
+     */
+    @Test
+    void aWaitingReportDoesNotHideALostReconciliationFromTheControlDuty() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        assertThat(status(id)).isEqualTo("verzonden:4");
+        execute("DELETE FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id);
+
+        ManualRunner.of(nmc).runDutiesOnce();
+
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ? ORDER BY soort", id))
+                .as("the waiting report beside the reconciliation the control duty planned again")
+                .containsExactly("ongeldig-melden", "reconcilieren");
+    }
+
+    private long reports() {
+        return journal().stream().filter(call -> party(call).equals(REPORT)).count();
+    }
+
     @Test
     void aFailedResendIsNotReportedButAFinalTemporaryFailureIsNotAnInvalidAddressEither() {
         notify.profiel(KVK, ADDRESS);

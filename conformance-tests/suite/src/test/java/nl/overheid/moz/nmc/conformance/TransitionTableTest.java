@@ -281,7 +281,12 @@ class TransitionTableTest {
                         "a delivered on attempt 2 while bezorgd rests on attempt 1 is shown on attempt 2",
                         BOTH,
                         List.of(A, IV, V, V, B, DB),
-                        TransitionTableTest::deliveredOnAttemptTwoIsRecordedOnIt));
+                        TransitionTableTest::deliveredOnAttemptTwoIsRecordedOnIt),
+                new Scenario(
+                        "a bounce after the MEBV period is still reported",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::bounceAfterTheMebvPeriod));
     }
 
     static Stream<Arguments> runs() {
@@ -851,6 +856,22 @@ class TransitionTableTest {
                 .as("attempt 2's reconciliation ended with its recorded outcome")
                 .containsExactly("0");
         advance(PAST_MEBV);
+        return id;
+    }
+
+    /**
+     * Issue 18 §4: a bounce after the MEBV period changes nothing for the DV (definitief-bezorgd stays) but is
+     * recorded on its attempt and, centralised, reported to the Profielservice.
+     */
+    private UUID bounceAfterTheMebvPeriod(Regime regime) {
+        UUID id = accept(regime, Recipient.DELIVERS);
+        settle();
+        advance(PAST_MEBV);
+        assertThat(notificatie(id).path("status").asText()).isEqualTo(DB);
+        parties.notifyNl.laterOutcome(notifyId(id, 1), "permanent-failure");
+        settle();
+        assertReportedInvalidOnlyWhenCentralised(regime, id);
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
         return id;
     }
 
