@@ -35,6 +35,8 @@ class StartupRefusalTest {
                 "no ldv pepper            | {}                         | '  ldv-pepper:\\n'>'  ldv-pepper-weg:\\n'  | ldv-pepper",
                 "a short pepper           | privacy:\\n  pepper:\\n    versions:\\n      '1': c2hvcnQ=   | | privacy.pepper: pepper version 1 is shorter than 32 bytes",
                 "reconcile share above 1  | engine:\\n  reconcile-share: 1.5                          | | engine.reconcile-share",
+                "the removed report-max-postponements | profielservice:\\n  report-max-postponements: 3 | | profielservice.report-max-postponements is no longer read",
+                "a report backoff above a day | profielservice:\\n  report-backoff-max: P2D | | profielservice.report-backoff-max must be positive and at most a day",
                 "a service of one a minute | notifynl:\\n  services:\\n    standaard:\\n      per-minute: 1 | | notifynl.services.standaard.per-minute must be at least 2",
                 "a batch size of 0        | engine:\\n  batch-size: 0                                 | | engine batch size",
                 "a pool of one connection | db:\\n  pool-size: 1                                      | | db.pool-size",

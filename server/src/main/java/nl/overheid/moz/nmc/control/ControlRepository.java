@@ -89,6 +89,13 @@ public final class ControlRepository {
              GROUP BY d.oin
             """);
 
+    /* The oldest report of an invalid address still waiting (planned at ongeldig_gemeld_op, the NMC's clock). */
+    private static final Statement INVALID_REPORT_OLDEST_WAITING = Statement.named("invalidReportOldestWaiting", """
+            SELECT min(p.ongeldig_gemeld_op) AS oudste
+              FROM taak t JOIN poging p ON p.id = t.poging
+             WHERE t.soort = 'ongeldig-melden' AND t.status = 'open'
+            """);
+
     private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
             SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'
             """);
@@ -164,6 +171,15 @@ public final class ControlRepository {
                 .map(row -> new SendBacklog(
                         DbTypes.text(row, "oin"), DbTypes.longValue(row, "n"), DbTypes.instant(row, "oudste")))
                 .toList();
+    }
+
+    /** When the oldest invalid-address report still waiting was planned; null when none waits. */
+    Instant invalidReportOldestWaiting(DbTransaction tx) {
+        return INVALID_REPORT_OLDEST_WAITING
+                .get(tx)
+                .execute()
+                .map(row -> DbTypes.instant(row, "oudste"))
+                .orElse(null);
     }
 
     /** How many notifications are bezorgstatus-onbekend. */

@@ -102,9 +102,14 @@ public record EngineSettings(
 
     /** Exponential backoff after {@code failures} failed tries: base, 2 × base, 4 × base, …, capped at max. */
     public Duration backoff(int failures) {
+        return backoff(failures, backoffMax);
+    }
+
+    /** The same doubling from the base, capped at {@code cap} instead (a kind that waits longer than most). */
+    public Duration backoff(int failures, Duration cap) {
         long factor = 1L << Math.min(Math.max(failures - 1, 0), 20);
         Duration delay = backoffBase.multipliedBy(factor);
-        return delay.compareTo(backoffMax) > 0 ? backoffMax : delay;
+        return delay.compareTo(cap) > 0 ? cap : delay;
     }
 
     private static void requirePositive(Duration duration, String key) {

@@ -832,10 +832,16 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(LOOKUP, REPORT);
     }
 
+    /**
+     * Issue 18 §5 (ADR 0024: "een uitstel na een fout in de aanroep van NotifyNL, de Profielservice of het LDV telt
+     * niet mee"): a report the Profielservice keeps refusing is postponed with the engine's doubling backoff, capped
+     * at a day, and never parked; the gauge shows how long the oldest report has waited. Once the Profielservice is
+     * back the report is made.
+     */
     @Test
-    void aReportTheProfielserviceKeepsRefusingIsParkedForAnOperatorAndCounted() {
+    void aReportTheProfielserviceKeepsRefusingWaitsUpToADayAndIsNeverParked() {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
+        var outage = notify.server()
                 .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
                                 com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
                                         PartiesStub.REPORT_PATH + ".+"))
@@ -844,39 +850,74 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         double parkedBefore = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
-
-        receipt(id, 1, "permanent-failure");
-        for (int round = 0; round < 6; round++) {
-            ManualRunner.of(nmc).runWorkersOnce();
-            clock.advance(Duration.ofSeconds(11));
-        }
-
+        assertThat(postReceipt(receiptBody(id, 1, "permanent-failure")).status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        java.time.Instant planned = clock.instant();
         assertThat(status(id))
                 .as("the DV's outcome does not wait for the report")
                 .isEqualTo("niet-bezorgbaar:4");
-        assertThat(query(
-                        "SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? "
-                                + "AND soort = 'ongeldig-melden'",
-                        id))
-                .singleElement()
-                .asString()
-                .startsWith("mislukt:");
-        assertThat(journal())
-                .extracting(CentralisedRegimeTest::party)
-                .filteredOn(REPORT::equals)
-                .as("the first try and three postponements")
-                .hasSize(4);
-        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElseThrow())
-                .isEqualTo(parkedBefore + 1);
+
+        // more tries than the parking limit of before (50 postponements), most of them a day apart
+        int rounds = 60;
+        List<Long> waits = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            clock.advance(Duration.between(clock.instant(), reportDue(id)));
+            ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+            assertThat(query(
+                            "SELECT status || ':' || coalesce(payload->>'uitstel', '0') FROM taak "
+                                    + "WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                            id))
+                    .as("round %d", round)
+                    .containsExactly("open:" + round);
+            waits.add(Duration.between(clock.instant(), reportDue(id)).toSeconds());
+        }
+        List<Long> expected = new ArrayList<>();
+        for (int postponement = 1; postponement <= rounds; postponement++) {
+            expected.add(Math.min(
+                    1L << Math.min(postponement - 1, 30), Duration.ofDays(1).toSeconds()));
+        }
+        assertThat(waits)
+                .as("1 s, 2 s, 4 s, ... doubling, never more than a day")
+                .isEqualTo(expected)
+                .endsWith(86_400L, 86_400L);
+        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElse(0))
+                .as("never parked")
+                .isEqualTo(parkedBefore);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.metric("nmc_invalid_address_reports_oldest_waiting_seconds")
+                        .orElseThrow())
+                .as("the oldest waiting report's age")
+                .isEqualTo((double) Duration.between(planned, clock.instant()).toSeconds());
+
+        notify.server().removeStub(outage);
+        clock.advance(Duration.between(clock.instant(), reportDue(id)));
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .as("made once the Profielservice is back")
+                .containsExactly("0");
+        assertThat(reports())
+                .as("every refused try and the one that was acknowledged")
+                .isEqualTo(rounds + 1);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.metric("nmc_invalid_address_reports_oldest_waiting_seconds")
+                        .orElseThrow())
+                .isZero();
         assertThat(logs.text()).doesNotContain(KVK).doesNotContain(ADDRESS);
     }
 
-    /**
-     * Issue 18 §6 (ADR 0024: "de lease wordt per taak verlengd vóór elke externe aanroep"): every call of a task to
-     * the LDV, the Profielservice and NotifyNL (the send's two records, its lookup and its POST; reconciliation's
-     * record and status query; the report's record and delete) finds the task's lease extended to a full lease
-     * from that moment. Each party takes 25 seconds here, so a lease set only at the start would have shrunk.
-     */
+    /** When the notification's invalid-address report is due next. */
+    private java.time.Instant reportDue(UUID id) {
+        return java.time.Instant.ofEpochSecond(
+                0,
+                1000L
+                        * Long.parseLong(query(
+                                        "SELECT CAST(extract(epoch FROM due) * 1000000 AS bigint) FROM taak "
+                                                + "WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                                        id)
+                                .getFirst()));
+    }
+
     @Test
     void everyExternalCallIsMadeUnderALeaseExtendedJustBeforeIt() {
         notify.profiel(KVK, ADDRESS);

@@ -130,7 +130,6 @@ public final class TestNmc {
                 profielservice:
                   base-url: "%s"
                   read-timeout: PT1S
-                  report-max-postponements: 3
                 ldv:
                   base-url: "%s/api/ldv/v1"
                   token: test-ldv-token

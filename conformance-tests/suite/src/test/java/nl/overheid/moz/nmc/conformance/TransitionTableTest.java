@@ -286,7 +286,12 @@ class TransitionTableTest {
                         "a bounce after the MEBV period is still reported",
                         BOTH,
                         List.of(A, IV, V, B, DB),
-                        TransitionTableTest::bounceAfterTheMebvPeriod));
+                        TransitionTableTest::bounceAfterTheMebvPeriod),
+                new Scenario(
+                        "the Profielservice down for days: the report waits and is made",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, V, NB),
+                        TransitionTableTest::reportWaitsOutAProfielserviceOutage));
     }
 
     static Stream<Arguments> runs() {
@@ -872,6 +877,35 @@ class TransitionTableTest {
         settle();
         assertReportedInvalidOnlyWhenCentralised(regime, id);
         assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+        return id;
+    }
+
+    /**
+     * Issue 18 §5: an invalid-address report the Profielservice refuses for days is postponed (at most a day between
+     * tries), never parked, and made once it is back.
+     */
+    private UUID reportWaitsOutAProfielserviceOutage(Regime regime) {
+        StubMapping outage = parties.profielservice
+                .wireMock()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        ProfielserviceSimulator.CONTACTGEGEVEN_PATH + "/.*"))
+                        .atPriority(1)
+                        .willReturn(ProfielserviceSimulator.unavailable()));
+        UUID id = accept(regime, Recipient.PERMANENT_FAILURE);
+        settle();
+        for (int day = 1; day <= 3; day++) {
+            advance(Duration.ofDays(1));
+            assertThat(query("SELECT status FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                    .as("day %d: waiting, never parked", day)
+                    .containsExactly("open");
+        }
+        assertThat(parties.profielservice.deletes()).isEmpty();
+        parties.profielservice.wireMock().removeStub(outage);
+        advance(Duration.ofDays(1));
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .containsExactly("0");
+        assertReportedInvalidOnlyWhenCentralised(regime, id);
         return id;
     }
 
