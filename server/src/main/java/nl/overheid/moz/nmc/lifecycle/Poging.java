@@ -12,6 +12,7 @@ import java.util.UUID;
  * @param receiptCompletedAt completed_at of the last receipt recorded on it (receipt ordering; its latest outcome)
  * @param deliveryProofAt    the delivery proof while the notification's bezorgd rests on this attempt: the
  *                           completed_at of the delivered that made it so (the first); null on every other attempt
+ * @param requests           how many POSTs to NotifyNL were made for it
  */
 public record Poging(
         UUID id,
@@ -23,11 +24,20 @@ public record Poging(
         Instant sentAt,
         Instant requestedAt,
         Instant receiptCompletedAt,
-        Instant deliveryProofAt) {
+        Instant deliveryProofAt,
+        int requests) {
 
     /** Whether a POST for this attempt was ever made: it may be at NotifyNL even without an answer. */
     public boolean requested() {
         return requestedAt != null;
+    }
+
+    /**
+     * Whether more than one POST was made for it (a re-claim sent again): NotifyNL may hold an e-mail under it whose
+     * id the NMC never learnt, so reconciliation also asks by reference.
+     */
+    public boolean maybeSentTwice() {
+        return requests > 1;
     }
 
     /** Whether a receipt with this NotifyNL id belongs to this attempt without being a new duplicate. */

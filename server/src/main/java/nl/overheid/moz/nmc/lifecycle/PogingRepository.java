@@ -17,7 +17,7 @@ public final class PogingRepository {
 
     private static final String COLUMNS = """
             id, notificatie, nummer, status, notify_id, duplicaat_notify_ids, verzonden_op, verzoek_gedaan_op,
-            ontvangst_completed_at, bezorgd_op
+            ontvangst_completed_at, bezorgd_op, verzoeken
             """;
 
     private static final Statement POGING_INSERT = Statement.named("pogingInsert", """
@@ -48,7 +48,8 @@ public final class PogingRepository {
             """);
 
     private static final Statement POGING_MARK_REQUESTED = Statement.named("pogingMarkRequested", """
-            UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now) WHERE id = :id
+            UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now), verzoeken = verzoeken + 1
+             WHERE id = :id
             """);
 
     private static final Statement POGING_ADD_DUPLICATE = Statement.named("pogingAddDuplicate", """
@@ -146,7 +147,7 @@ public final class PogingRepository {
                 == 1;
     }
 
-    /** Records that a POST for this attempt is about to be made (kept from the first one on). */
+    /** Records that a POST for this attempt is about to be made: the first one's time, and one more request. */
     public void markRequested(DbTransaction tx, UUID id) {
         POGING_MARK_REQUESTED
                 .dml(tx)
@@ -243,6 +244,7 @@ public final class PogingRepository {
                 DbTypes.instant(row, "verzonden_op"),
                 DbTypes.instant(row, "verzoek_gedaan_op"),
                 DbTypes.instant(row, "ontvangst_completed_at"),
-                DbTypes.instant(row, "bezorgd_op"));
+                DbTypes.instant(row, "bezorgd_op"),
+                DbTypes.integer(row, "verzoeken"));
     }
 }

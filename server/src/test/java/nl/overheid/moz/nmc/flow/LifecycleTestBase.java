@@ -315,9 +315,9 @@ abstract class LifecycleTestBase {
                         }
 
                         @Override
-                        public Lookup findByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
+                        public ReferenceLookup findAllByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
                             slowCall.run();
-                            return notifyNl.findByReference(reference, span);
+                            return notifyNl.findAllByReference(reference, span);
                         }
 
                         @Override

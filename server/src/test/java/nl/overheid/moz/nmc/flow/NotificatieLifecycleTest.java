@@ -453,6 +453,53 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         }
     }
 
+    /**
+     * Issue 18 §10: an attempt POSTed twice (its first POST answered 500, yet NotifyNL made the e-mail; the re-claim's
+     * lookup by reference did not see it yet and POSTed again) has an e-mail whose id the NMC never learnt. When
+     * that one's callback is lost, reconciliation still finds it: for an attempt POSTed more than once it also asks
+     * by reference, learns every id sent under it, and records the delivered duplicate.
+     */
+    @Test
+    void aDuplicateWhoseCallbackWasLostIsFoundByReferenceWhenTheAttemptWasPostedTwice() {
+        notify.answer(500, "Exception");
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        UUID poging = pogingId(id, 1);
+        notify.reset();
+        notify.referenced(poging, List.of());
+        clock.advance(Duration.ofMinutes(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(query("SELECT verzoeken FROM poging WHERE id = ?", poging)).containsExactly("2");
+
+        String own = notifyId(id, 1);
+        String lost = UUID.randomUUID().toString();
+        notify.status(own, "sending", null);
+        notify.referenced(
+                poging,
+                List.of(
+                        new nl.overheid.moz.nmc.testing.PartiesStub.Listed(own, "sending", null),
+                        new nl.overheid.moz.nmc.testing.PartiesStub.Listed(lost, "delivered", clock.instant())));
+        notify.server().resetRequests();
+        clock.advance(Duration.ofMinutes(61));
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE id = ?", poging))
+                .containsExactly(lost);
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                        com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                                                "/v2/notifications"))
+                                .withQueryParam(
+                                        "reference",
+                                        com.github.tomakehurst.wiremock.client.WireMock.equalTo(poging.toString()))))
+                .as("asked by reference once")
+                .hasSize(1);
+    }
+
     @Test
     void anAttemptNotifyNlDoesNotKnowEndsBezorgstatusOnbekendAndALateReceiptCorrectsIt() {
         UUID id = accept(DV_REF, Map.of());
@@ -617,8 +664,8 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         }
 
         @Override
-        public Lookup findByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
-            return new Lookup.NotFound();
+        public ReferenceLookup findAllByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
+            return new ReferenceLookup.Found(List.of());
         }
 
         @Override
