@@ -164,7 +164,9 @@ public final class WebhookDelivery implements TaskHandler {
     private Batch prepare(DbTransaction tx, Task task, WebhookPositionRepository.Position position) {
         Instant now = clock.instant();
         if (position.webhookUrl() == null) {
-            tasks.complete(tx, task); // the DV no longer has a webhook
+            // The DV no longer has a webhook: its position goes with the task, so it holds the event log no longer.
+            positions.remove(tx, position.dvId());
+            tasks.complete(tx, task);
             return null;
         }
         if (position.pausedAt(now)) {
