@@ -112,7 +112,14 @@ record Steps(
                                 core.signals()),
                         new Finaliser(support, receiptRepository),
                         new InvalidAddressReporter(
-                                support, keys.envelope(), parties.profielservice(), settings.profielservice()),
+                                support,
+                                keys.envelope(),
+                                parties.profielservice(),
+                                settings.profielservice(),
+                                failures -> settings.engine()
+                                        .backoff(
+                                                failures,
+                                                settings.profielservice().reportBackoffMax())),
                         new Erasure(support, new RetentionRepository()),
                         new WebhookDelivery(
                                 support,

@@ -379,7 +379,9 @@ public final class Acceptance {
 
     /**
      * The payload in one canonical text (sorted keys, instants in UTC) so that equal requests hash equally.
-     * The HMAC (not a plain hash) keeps it from confirming a guessed recipient.
+     * The HMAC (not a plain hash) keeps it from confirming a guessed recipient. {@code batchId} is not part of
+     * it (ADR 0024, design §4: a batch id only groups a submission), so a repeat under a new batch id after a
+     * time-out answers the first notification, whose own batch id stays.
      */
     private String canonicalPayload(Request request) {
         ObjectNode node = mapper.createObjectNode();
@@ -393,7 +395,6 @@ public final class Acceptance {
         node.put(
                 "geldigTot",
                 request.validUntil() == null ? null : request.validUntil().toString());
-        node.put("batchId", request.batchId());
         return node.toString();
     }
 

@@ -344,6 +344,7 @@ public final class NotificatiesResource extends NotificatiesService {
                             p.status().dbValue()));
                     poging.setVerzondenOp(time(p.sentAt()));
                     poging.setAfgerondOp(time(p.receiptCompletedAt()));
+                    poging.setBezorgbewijs(snapshot.isDeliveryProof(p));
                     return poging;
                 })
                 .toList());

@@ -16,8 +16,13 @@ import nl.overheid.moz.nmc.db.Statement;
  */
 public final class ControlRepository {
 
+    /*
+     * A live notification without a task of its own lifecycle. Receipt tasks and invalid-address reports do not
+     * count: a report can wait beside a verzonden or bezorgd notification (every bounce is reported) and must
+     * not hide a lost reconcile, send or finalise task.
+     */
     private static final String NO_TASK = """
-            NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort <> 'verwerken')
+            NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort NOT IN ('verwerken', 'ongeldig-melden'))
             """;
 
     private static final Statement TASK_PLAN_MISSING_SEND =
@@ -48,8 +53,7 @@ public final class ControlRepository {
             Statement.named("taskPlanMissingFinalise", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
             SELECT 'vaststellen', n.dv_id, n.id,
-                   coalesce((SELECT max(p.ontvangst_completed_at) FROM poging p
-                              WHERE p.notificatie = n.id AND p.status = 'bezorgd'), :now)
+                   coalesce((SELECT max(p.bezorgd_op) FROM poging p WHERE p.notificatie = n.id), :now)
                      + CAST(:margin AS interval),
                    n.trace_id
               FROM notificatie n
@@ -59,13 +63,12 @@ public final class ControlRepository {
 
     private static final Statement TASK_PLAN_MISSING_RECEIPTS = Statement.named("taskPlanMissingReceipts", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id)
-            SELECT DISTINCT ON (o.poging) 'verwerken', n.dv_id, n.id, o.poging, o.id, o.completed_at, :now, n.trace_id
+            SELECT 'verwerken', n.dv_id, n.id, o.poging, o.id, o.completed_at, :now, n.trace_id
               FROM ontvangst o
               JOIN poging p ON p.id = o.poging
               JOIN notificatie n ON n.id = p.notificatie
              WHERE o.verwerkt_op IS NULL
-               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.poging = o.poging)
-             ORDER BY o.poging, o.completed_at NULLS LAST, o.id
+               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.ontvangst = o.id)
             ON CONFLICT DO NOTHING
             """);
 
@@ -93,6 +96,13 @@ public final class ControlRepository {
               FROM dienstverlener d
               LEFT JOIN taak t ON t.dv_id = d.id AND t.soort = 'verzenden' AND t.status = 'open' AND t.due <= :now
              GROUP BY d.oin
+            """);
+
+    /* The oldest report of an invalid address still waiting (planned at ongeldig_gemeld_op, the NMC's clock). */
+    private static final Statement INVALID_REPORT_OLDEST_WAITING = Statement.named("invalidReportOldestWaiting", """
+            SELECT min(p.ongeldig_gemeld_op) AS oudste
+              FROM taak t JOIN poging p ON p.id = t.poging
+             WHERE t.soort = 'ongeldig-melden' AND t.status = 'open'
             """);
 
     private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
@@ -129,7 +139,7 @@ public final class ControlRepository {
         return TASK_PLAN_MISSING_AFTER_SENT.dml(tx).addParam("now", now).execute();
     }
 
-    /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after delivery. */
+    /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after its proof. */
     long planMissingFinalise(DbTransaction tx, Instant now, Duration margin) {
         return TASK_PLAN_MISSING_FINALISE
                 .dml(tx)
@@ -138,7 +148,7 @@ public final class ControlRepository {
                 .execute();
     }
 
-    /** Plans a receipt task for every attempt with a stored, unprocessed receipt and no receipt task. */
+    /** Plans a receipt task for every stored, unprocessed receipt without its own (a backstop: a lost task). */
     long planMissingReceipts(DbTransaction tx, Instant now) {
         return TASK_PLAN_MISSING_RECEIPTS.dml(tx).addParam("now", now).execute();
     }
@@ -185,6 +195,15 @@ public final class ControlRepository {
                 .map(row -> new SendBacklog(
                         DbTypes.text(row, "oin"), DbTypes.longValue(row, "n"), DbTypes.instant(row, "oudste")))
                 .toList();
+    }
+
+    /** When the oldest invalid-address report still waiting was planned; null when none waits. */
+    Instant invalidReportOldestWaiting(DbTransaction tx) {
+        return INVALID_REPORT_OLDEST_WAITING
+                .get(tx)
+                .execute()
+                .map(row -> DbTypes.instant(row, "oudste"))
+                .orElse(null);
     }
 
     /** How many notifications are bezorgstatus-onbekend. */

@@ -104,6 +104,7 @@ public final class OperationalGauges implements Duty {
                 metrics.sendBacklog(backlog.oin(), backlog.count(), age(backlog.oldest(), now));
             });
             metrics.statusUnknown(control.statusUnknown(tx));
+            metrics.invalidReportOldestWaiting(age(control.invalidReportOldestWaiting(tx), now));
             control.missingContactByDv(tx, now.minus(missingContact.window()))
                     .forEach(dv -> missingContact(dv.oin(), dv.terminal(), dv.missing()));
             for (String venster : List.of("huidig", "vorig")) {

@@ -15,7 +15,7 @@ import java.util.logging.Logger;
  * The send budget (design §6): a token bucket per budget key per one-minute window, in the database, so several
  * NMC instances together never take more than one would. The first take in a window creates it; unused tokens
  * expire with the window; there is no refiller and no other lock. Reconciliation has a fixed share of every
- * window, a bucket of its own, so sending can never starve it.
+ * window (at least one token), a bucket of its own, so sending can never starve it.
  *
  * <p>A bucket can be <em>closed</em> until a moment ({@link #close}): its claims take no tokens until then, so the
  * engine does not keep knocking at a party that said no more today (the NMC's planner closes a NotifyNL service's
@@ -45,8 +45,9 @@ public final class SendBudget {
             throw new IllegalArgumentException("invalid reconcile share " + reconcileShare);
         }
         perMinute.forEach((key, limit) -> {
-            if (key == null || key.isBlank() || limit == null || limit <= 0) {
-                throw new IllegalArgumentException("invalid send budget " + key + ": " + limit + " a minute");
+            if (key == null || key.isBlank() || limit == null || limit < 2) {
+                throw new IllegalArgumentException("invalid send budget " + key + ": " + limit
+                        + " a minute (at least 2:" + " one token a window is reconciliation's)");
             }
         });
         this.buckets = buckets;
@@ -59,13 +60,17 @@ public final class SendBudget {
         return perMinute.keySet();
     }
 
-    /** Tokens per window of {@code key} for {@code purpose} (reconciliation a fixed share); 0 for an unknown key. */
+    /**
+     * Tokens per window of {@code key} for {@code purpose}; 0 for an unknown key. Reconciliation gets its fixed
+     * share, rounded down, but never less than one token a window: a small limit must not round it to nothing and
+     * leave the key's verzonden notifications unreconciled for ever.
+     */
     int capacity(String key, TaskHandler.Budget purpose) {
         Integer limit = perMinute.get(key);
         if (limit == null) {
             return 0;
         }
-        int reconcile = (int) Math.floor(limit * reconcileShare);
+        int reconcile = Math.max(1, (int) Math.floor(limit * reconcileShare));
         return switch (purpose) {
             case SENDING -> limit - reconcile;
             case RECONCILING -> reconcile;

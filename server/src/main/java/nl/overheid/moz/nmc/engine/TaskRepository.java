@@ -119,6 +119,10 @@ public final class TaskRepository {
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort AND poging = :poging
             """);
 
+    private static final Statement TASK_COMPLETE_FOR_RECEIPTS = Statement.named("taskCompleteForReceipts", """
+            DELETE FROM taak WHERE soort = 'verwerken' AND ontvangst = ANY (CAST(:ids AS bigint[]))
+            """);
+
     private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT =
             Statement.named("completeAllForNotificatieExcept", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
@@ -335,7 +339,7 @@ public final class TaskRepository {
 
     /**
      * Plans a task. Returns {@code false} when an equal task is already planned (the unique indexes on
-     * (notificatie, soort) and, for receipts, (poging, completed_at) make planning idempotent).
+     * (notificatie, soort) and, for receipts, the receipt itself make planning idempotent).
      */
     public boolean insert(DbTransaction tx, NewTask task) {
         return TASK_INSERT
@@ -474,6 +478,20 @@ public final class TaskRepository {
                 .addParam("notificatie", notificatie)
                 .addParam("soort", kind)
                 .addParam("poging", poging)
+                .execute();
+    }
+
+    /**
+     * Completes the receipt tasks of these receipts, whoever holds them: the receipts were applied by another
+     * receipt task of their attempt, so theirs has nothing left to do. The caller holds the notification's lock.
+     */
+    public long completeForReceipts(DbTransaction tx, List<Long> receipts) {
+        if (receipts.isEmpty()) {
+            return 0;
+        }
+        return TASK_COMPLETE_FOR_RECEIPTS
+                .dml(tx)
+                .addParam("ids", receipts.stream().map(String::valueOf).toArray(String[]::new))
                 .execute();
     }
 

@@ -407,6 +407,18 @@ public final class NmcMetrics implements AutoCloseable {
                 oldestDueSeconds);
     }
 
+    /**
+     * How long the oldest open invalid-address report has waited since it was planned (0 when none waits): a report
+     * is postponed, never parked, while the Profielservice or the LDV fails, so this is how an outage shows.
+     */
+    public void invalidReportOldestWaiting(double seconds) {
+        set(
+                "nmc.invalid.address.reports.oldest.waiting.seconds",
+                "age of the oldest open report of an invalid address to the Profielservice; 0 when none waits",
+                List.of(),
+                seconds);
+    }
+
     /** Notifications in {@code bezorgstatus-onbekend}, as last counted. */
     public void statusUnknown(long count) {
         set("nmc.notifications.status.unknown", "notifications in bezorgstatus-onbekend", List.of(), count);

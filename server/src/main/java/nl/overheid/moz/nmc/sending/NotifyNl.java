@@ -22,8 +22,22 @@ public interface NotifyNl {
     SendResult sendEmail(
             UUID templateId, String emailAddress, Map<String, String> personalisation, UUID reference, Span span);
 
-    /** The notification sent with this reference (attempt id), if NotifyNL knows one. */
-    Lookup findByReference(UUID reference, Span span);
+    /**
+     * Every notification NotifyNL sent with this reference (attempt id), newest first, across its pages: more than
+     * one when the attempt was POSTed more than once.
+     */
+    ReferenceLookup findAllByReference(UUID reference, Span span);
+
+    /** The newest notification sent with this reference (attempt id), if NotifyNL knows one. */
+    default Lookup findByReference(UUID reference, Span span) {
+        return switch (findAllByReference(reference, span)) {
+            case ReferenceLookup.Found all ->
+                all.notifications().isEmpty()
+                        ? new Lookup.NotFound()
+                        : all.notifications().getFirst();
+            case ReferenceLookup.Unavailable down -> new Lookup.Unavailable(down.reason());
+        };
+    }
 
     /** The notification NotifyNL knows under this id. */
     Lookup findById(UUID notifyId, Span span);
@@ -63,6 +77,14 @@ public interface NotifyNl {
          * the e-mail; a refused connection or a 4xx does not.
          */
         record Unavailable(String reason, boolean mayHaveArrived) implements SendResult {}
+    }
+
+    /** The outcome of a lookup by reference of every notification under it. */
+    sealed interface ReferenceLookup {
+        /** What NotifyNL has under the reference, newest first; empty: nothing. */
+        record Found(java.util.List<Lookup.Found> notifications) implements ReferenceLookup {}
+
+        record Unavailable(String reason) implements ReferenceLookup {}
     }
 
     /** The outcome of a lookup. */

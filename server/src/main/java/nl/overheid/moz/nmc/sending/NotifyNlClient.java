@@ -19,7 +19,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -135,18 +137,42 @@ public final class NotifyNlClient implements NotifyNl {
         }
     }
 
+    /** NotifyNL's page size of {@code GET /v2/notifications} ({@code API_PAGE_SIZE}): a full page may have a next. */
+    static final int PAGE_SIZE = 250;
+    /** At most this many pages are read by reference (an attempt is POSTed a few times at most). */
+    static final int MAX_REFERENCE_PAGES = 4;
+
     @Override
-    public Lookup findByReference(UUID reference, Span span) {
+    public ReferenceLookup findAllByReference(UUID reference, Span span) {
         String query =
                 "?template_type=email&reference=" + URLEncoder.encode(reference.toString(), StandardCharsets.UTF_8);
-        return lookUp("/v2/notifications" + query, span, list -> {
-            for (JsonNode notificatie : list.path("notifications")) {
-                if (reference.toString().equals(notificatie.path("reference").asText())) {
-                    return found(notificatie);
+        List<Lookup.Found> all = new ArrayList<>();
+        String olderThan = null;
+        for (int page = 0; page < MAX_REFERENCE_PAGES; page++) {
+            int[] entries = {0};
+            String[] last = {null};
+            String pageQuery = olderThan == null ? query : query + "&older_than=" + olderThan;
+            Lookup answer = lookUp("/v2/notifications" + pageQuery, span, list -> {
+                for (JsonNode notificatie : list.path("notifications")) {
+                    entries[0]++;
+                    last[0] = id(notificatie.path("id")).map(UUID::toString).orElse(null);
+                    if (reference
+                            .toString()
+                            .equals(notificatie.path("reference").asText())) {
+                        all.add(found(notificatie));
+                    }
                 }
+                return new Lookup.NotFound();
+            });
+            if (answer instanceof Lookup.Unavailable down) {
+                return new ReferenceLookup.Unavailable(down.reason());
             }
-            return new Lookup.NotFound();
-        });
+            if (entries[0] < PAGE_SIZE || last[0] == null) {
+                break;
+            }
+            olderThan = last[0];
+        }
+        return new ReferenceLookup.Found(List.copyOf(all));
     }
 
     @Override
@@ -215,7 +241,7 @@ public final class NotifyNlClient implements NotifyNl {
         }
     }
 
-    private Lookup found(JsonNode notificatie) {
+    private Lookup.Found found(JsonNode notificatie) {
         UUID id = id(notificatie.path("id")).orElseThrow(() -> new IllegalArgumentException("no id"));
         String status = notificatie.path("status").asText("");
         if (status.isEmpty()) {

@@ -83,8 +83,9 @@ public record NotifyNlSettings(
                 throw new IllegalArgumentException(
                         at + ".api-key must be a NotifyNL API key ({keyname}-{serviceId}-{secret})");
             }
-            if (perMinute < 1) {
-                throw new IllegalArgumentException(at + ".per-minute must be positive");
+            if (perMinute < 2) {
+                throw new IllegalArgumentException(
+                        at + ".per-minute must be at least 2: one token a minute is reconciliation's");
             }
             if (callbackToken == null || callbackToken.length() < MIN_CALLBACK_TOKEN_LENGTH) {
                 throw new IllegalArgumentException(at + ".callback-token (or notifynl.callback-token) must be at least "

@@ -54,9 +54,10 @@ import nl.overheid.moz.nmc.trace.Span;
  *       planned attempt.</li>
  *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; no new call
  *       starts after geldig_tot; then decrypt, in the centralised regime look the address up at the
- *       Profielservice, extend the lease, call NotifyNL. Every external call is preceded by its LDV record,
- *       and happens only after the store acknowledged it; a call that then fails gets an ERROR record. A failure of
- *       the Profielservice, the LDV store or NotifyNL postpones the task without counting an attempt.</li>
+ *       Profielservice, call NotifyNL. Every external call is preceded by its LDV record, and happens only after
+ *       the store acknowledged it; a call that then fails gets an ERROR record. The lease is extended right
+ *       before every external call (the LDV store's write too), and a claim that lost its task stops there; a
+ *       failure of the Profielservice, the LDV store or NotifyNL postpones the task without counting an attempt.</li>
  *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
  *
@@ -195,7 +196,7 @@ public final class SendPipeline implements TaskHandler {
         }
         if (job.poging().requested()) {
             // An earlier claim (crashed, lease lost, or its call failed uncertainly) may have reached NotifyNL.
-            Optional<NotifyNl.SendResult> known = lookUp(job);
+            Optional<NotifyNl.SendResult> known = lookUp(task, job);
             if (known.isPresent()) {
                 commit(task, job, known.get());
                 return;
@@ -226,6 +227,9 @@ public final class SendPipeline implements TaskHandler {
         if (job.context().regime().equals("centraal")) {
             Identification party = Identification.unsealed(recipient);
             Profielservice.Call call = profielservice.call(job.childSpan());
+            if (!ours(task)) {
+                return;
+            }
             ProcessingLog.Processing lookup = processing(
                     job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call.span(), call.fscTransactionId());
             if (ldv.record(lookup) instanceof ProcessingLog.Written.Unavailable down) {
@@ -235,6 +239,9 @@ public final class SendPipeline implements TaskHandler {
             String dienstverlener = job.sealed().profielDienstverlenerNaam();
             String dienst = job.berichttype().profielDienstNaam();
             Optional<AddressChoice.Contact> chosen;
+            if (!ours(task)) {
+                return;
+            }
             switch (profielservice.lookUp(party, dienstverlener, dienst, call)) {
                 case Profielservice.Lookup.Found found ->
                     chosen = AddressChoice.choose(
@@ -262,6 +269,9 @@ public final class SendPipeline implements TaskHandler {
             return; // the lookup took until after geldig_tot
         }
         Span send = job.childSpan();
+        if (!ours(task)) {
+            return;
+        }
         ProcessingLog.Processing sending = processing(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send, null);
         if (ldv.record(sending) instanceof ProcessingLog.Written.Unavailable down) {
             commit(task, job, new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), false));
@@ -318,7 +328,7 @@ public final class SendPipeline implements TaskHandler {
                 && job.sealed().expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
             // only a lookup that does not find it may end the notification verlopen.
-            result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
+            result = lookUp(task, job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
         commit(task, job, result, send);
         if (result instanceof NotifyNl.SendResult.SetupFailure setup
@@ -347,6 +357,15 @@ public final class SendPipeline implements TaskHandler {
         }
         owned.underLocks(task, subjectLock(), (tx, n) -> endExpired(tx, task, n));
         return true;
+    }
+
+    /**
+     * Extends the claim's lease right before an external call (ADR 0024: before every one, so a slow party
+     * earlier in the task cannot let the lease run out under the next call); {@code false}: the task is no
+     * longer this claim's, so the call is not made and nothing is written (the token goes back).
+     */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     /** The processing-log record of a call about to be made (written before it; without it, no call). */
@@ -463,13 +482,20 @@ public final class SendPipeline implements TaskHandler {
 
     /**
      * Searches NotifyNL by reference: the attempt was accepted ({@code Accepted}), NotifyNL cannot say now
-     * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL.
+     * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL. A claim that lost its
+     * task asks nothing ({@code Unavailable}, whose commit then writes nothing).
      */
-    private Optional<NotifyNl.SendResult> lookUp(Job job) {
+    private Optional<NotifyNl.SendResult> lookUp(Task task, Job job) {
         Span span = job.childSpan();
+        if (!ours(task)) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
+        }
         ProcessingLog.Processing query = processing(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span, null);
         if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
             return Optional.of(new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), true));
+        }
+        if (!ours(task)) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
         }
         return switch (notifyNl.of(job.service()).findByReference(job.poging().id(), span)) {
             case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));

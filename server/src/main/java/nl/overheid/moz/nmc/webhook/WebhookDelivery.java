@@ -131,6 +131,11 @@ public final class WebhookDelivery implements TaskHandler {
         Span call = Span.root();
         List<ProcessingLog.Processing> recorded = new java.util.ArrayList<>();
         for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
+            if (!ours(task)) {
+                // the records already written name a call that will not happen
+                recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+                return;
+            }
             ProcessingLog.Processing processing = new ProcessingLog.Processing(
                     Span.childOf(c.traceId(), c.acceptanceSpanId()),
                     ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
@@ -152,6 +157,10 @@ public final class WebhookDelivery implements TaskHandler {
             }
             recorded.add(processing);
         }
+        if (!ours(task)) {
+            recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+            return;
+        }
         WebhookClient.Outcome outcome = client.post(
                 batch.url(), keys.token(batch.url(), batch.body(), batch.cursor()), batch.cursor(), batch.body(), call);
         if (outcome instanceof WebhookClient.Outcome.Failed failed) {
@@ -160,10 +169,17 @@ public final class WebhookDelivery implements TaskHandler {
         settle(task, batch, outcome);
     }
 
+    /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
+    }
+
     private Batch prepare(DbTransaction tx, Task task, WebhookPositionRepository.Position position) {
         Instant now = clock.instant();
         if (position.webhookUrl() == null) {
-            tasks.complete(tx, task); // the DV no longer has a webhook
+            // The DV no longer has a webhook: its position goes with the task, so it holds the event log no longer.
+            positions.remove(tx, position.dvId());
+            tasks.complete(tx, task);
             return null;
         }
         if (position.pausedAt(now)) {

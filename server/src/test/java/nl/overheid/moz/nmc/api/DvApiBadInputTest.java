@@ -365,7 +365,7 @@ class DvApiBadInputTest {
     private static void assertProblem(Http.Response response, int status) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.contentType()).startsWith("application/problem+json");
-        assertThat(response.header("API-Version")).contains("1.0.0");
+        assertThat(response.header("API-Version")).contains("1.1.0");
         JsonNode problem = response.json();
         assertThat(problem.path("status").asInt()).isEqualTo(status);
         assertThat(problem.path("title").asText()).isNotBlank();

@@ -108,6 +108,25 @@ class SendBudgetTest {
                 .isZero();
     }
 
+    /** Issue 18 §7: 5 a minute at a share of 0.1 rounded reconciliation down to 0 tokens; it always has one. */
+    @Test
+    void aSmallLimitStillGivesReconciliationOneTokenPerWindow() {
+        SendBudget small = new SendBudget(new SendBudgetRepository(), Map.of("klein", 5), 0.1);
+        assertThat(small.capacity("klein", TaskHandler.Budget.RECONCILING)).isEqualTo(1);
+        assertThat(small.capacity("klein", TaskHandler.Budget.SENDING)).isEqualTo(4);
+        int taken =
+                database.inTransaction(tx -> small.budgetTake(tx, "klein", TaskHandler.Budget.RECONCILING, 5, window));
+        assertThat(taken).isEqualTo(1);
+        SendBudget noShare = new SendBudget(new SendBudgetRepository(), Map.of("svc", 100), 0);
+        assertThat(noShare.capacity("svc", TaskHandler.Budget.RECONCILING))
+                .as("a share of 0 still leaves reconciliation one token")
+                .isEqualTo(1);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                        () -> new SendBudget(new SendBudgetRepository(), Map.of("een", 1), 0.1)))
+                .as("a limit of 1 would leave sending nothing")
+                .hasMessageContaining("at least 2");
+    }
+
     @Test
     void unusedTokensExpireWithTheWindowAndReturnedOnesCanBeTakenAgain() {
         assertThat(send(50, window)).isEqualTo(50);

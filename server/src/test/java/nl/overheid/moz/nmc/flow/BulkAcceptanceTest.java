@@ -154,6 +154,22 @@ class BulkAcceptanceTest extends LifecycleTestBase {
                 .isEqualTo("verzonden:3");
     }
 
+    /** Issue 18 §1: within one request too, two items that differ only in their batch id are one notification. */
+    @Test
+    void itemsThatDifferOnlyInTheirBatchIdAreOneNotification() {
+        Map<String, Object> first = item("BATCH-1");
+        first.put("batchId", "batch-a");
+        Map<String, Object> second = item("BATCH-1");
+        second.put("batchId", "batch-b");
+        Http.Response response = http.post(DECENTRAAL, tokenA(), bulk(List.of(first, second)));
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        JsonNode results = response.json().path("resultaten");
+        assertThat(results.get(1).path("notificatie").path("id").asText())
+                .isEqualTo(results.get(0).path("notificatie").path("id").asText());
+        assertThat(stored()).isEqualTo(1);
+        assertThat(query("SELECT batch_id FROM notificatie", null)).containsExactly("batch-a");
+    }
+
     @Test
     void theQuotaCountsEachItemAndARepeatCountsNone() {
         String token = IAM.token(TestNmc.DV_SMALL_QUOTA, clock.instant());

@@ -698,6 +698,143 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
     }
 
+    /**
+     * Issue 18 §4 (ADR 0024: every permanent-failure of a centralised notification is followed by its report):
+     * a bounce older than the delivered already applied changes nothing for the notification but is reported;
+     * a later bounce of the same attempt (the same address) is not reported again.
+     */
+    @Test
+    void anOlderBounceAndARepeatedBounceAreReportedOnce() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        java.time.Instant bounced = clock.instant();
+        clock.advance(Duration.ofSeconds(10));
+        receipt(id, 1, "delivered");
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+
+        assertThat(postReceipt(receiptBody(
+                                id, 1, "permanent-failure", UUID.randomUUID().toString(), bounced))
+                        .status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).as("older than the delivered: no transition").isEqualTo("bezorgd:4");
+        assertThat(reports()).as("but the address is reported").isEqualTo(1);
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(reports()).as("the same attempt's address, reported once").isEqualTo(1);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .containsExactly("0");
+    }
+
+    /** Issue 18 §4: a bounce after the MEBV period changes nothing for the DV but is reported. */
+    @Test
+    void aBounceAfterTheMebvPeriodIsStillReported() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "delivered");
+        clock.advance(Duration.ofDays(8));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+        notify.server().resetRequests();
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+    }
+
+    /** Issue 18 §4: a bounce under a duplicate id of an attempt that no longer runs is reported (its address). */
+    @Test
+    void aBounceUnderADuplicateIdOfANonRunningAttemptIsReported() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        notify.server().resetRequests();
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).as("attempt 2 still decides").isEqualTo("verzonden:4");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt", "2:verzonden");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+    }
+
+    /**
+     * Issue 18 §4: each attempt's bounce is reported, also while the other attempt's report still waits (a report
+     * was one per notification: the second was swallowed by the open first).
+     */
+    @Test
+    void eachAttemptsBounceIsReportedAlsoWhileTheOtherReportWaits() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 2, "permanent-failure");
+
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(query(
+                        "SELECT p.nummer || ':' || t.status FROM taak t JOIN poging p ON p.id = t.poging "
+                                + "WHERE t.notificatie = ? AND t.soort = 'ongeldig-melden' ORDER BY p.nummer",
+                        id))
+                .as("one report per attempt, both waiting for the Profielservice")
+                .containsExactly("1:open", "2:open");
+    }
+
+    /**
+     * Issue 18 §4: with every bounce reported, a report can wait beside a live notification; it must not hide a
+     * lost reconcile task from the control duty.
+     */
+    @Test
+    void aWaitingReportDoesNotHideALostReconciliationFromTheControlDuty() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        assertThat(status(id)).isEqualTo("verzonden:4");
+        execute("DELETE FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id);
+
+        ManualRunner.of(nmc).runDutiesOnce();
+
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ? ORDER BY soort", id))
+                .as("the waiting report beside the reconciliation the control duty planned again")
+                .containsExactly("ongeldig-melden", "reconcilieren");
+    }
+
+    private long reports() {
+        return journal().stream().filter(call -> party(call).equals(REPORT)).count();
+    }
+
     @Test
     void aFailedResendIsNotReportedButAFinalTemporaryFailureIsNotAnInvalidAddressEither() {
         notify.profiel(KVK, ADDRESS);
@@ -735,10 +872,16 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(LOOKUP, REPORT);
     }
 
+    /**
+     * Issue 18 §5 (ADR 0024: "een uitstel na een fout in de aanroep van NotifyNL, de Profielservice of het LDV telt
+     * niet mee"): a report the Profielservice keeps refusing is postponed with the engine's doubling backoff, capped
+     * at a day, and never parked; the gauge shows how long the oldest report has waited. Once the Profielservice is
+     * back the report is made.
+     */
     @Test
-    void aReportTheProfielserviceKeepsRefusingIsParkedForAnOperatorAndCounted() {
+    void aReportTheProfielserviceKeepsRefusingWaitsUpToADayAndIsNeverParked() {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
+        var outage = notify.server()
                 .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
                                 com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
                                         PartiesStub.REPORT_PATH + ".+"))
@@ -747,31 +890,99 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         double parkedBefore = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
-
-        receipt(id, 1, "permanent-failure");
-        for (int round = 0; round < 6; round++) {
-            ManualRunner.of(nmc).runWorkersOnce();
-            clock.advance(Duration.ofSeconds(11));
-        }
-
+        assertThat(postReceipt(receiptBody(id, 1, "permanent-failure")).status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        java.time.Instant planned = clock.instant();
         assertThat(status(id))
                 .as("the DV's outcome does not wait for the report")
                 .isEqualTo("niet-bezorgbaar:4");
-        assertThat(query(
-                        "SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? "
-                                + "AND soort = 'ongeldig-melden'",
-                        id))
-                .singleElement()
-                .asString()
-                .startsWith("mislukt:");
-        assertThat(journal())
-                .extracting(CentralisedRegimeTest::party)
-                .filteredOn(REPORT::equals)
-                .as("the first try and three postponements")
-                .hasSize(4);
-        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElseThrow())
-                .isEqualTo(parkedBefore + 1);
+
+        // more tries than the parking limit of before (50 postponements), most of them a day apart
+        int rounds = 60;
+        List<Long> waits = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            clock.advance(Duration.between(clock.instant(), reportDue(id)));
+            ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+            assertThat(query(
+                            "SELECT status || ':' || coalesce(payload->>'uitstel', '0') FROM taak "
+                                    + "WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                            id))
+                    .as("round %d", round)
+                    .containsExactly("open:" + round);
+            waits.add(Duration.between(clock.instant(), reportDue(id)).toSeconds());
+        }
+        List<Long> expected = new ArrayList<>();
+        for (int postponement = 1; postponement <= rounds; postponement++) {
+            expected.add(Math.min(
+                    1L << Math.min(postponement - 1, 30), Duration.ofDays(1).toSeconds()));
+        }
+        assertThat(waits)
+                .as("1 s, 2 s, 4 s, ... doubling, never more than a day")
+                .isEqualTo(expected)
+                .endsWith(86_400L, 86_400L);
+        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElse(0))
+                .as("never parked")
+                .isEqualTo(parkedBefore);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.metric("nmc_invalid_address_reports_oldest_waiting_seconds")
+                        .orElseThrow())
+                .as("the oldest waiting report's age")
+                .isEqualTo((double) Duration.between(planned, clock.instant()).toSeconds());
+
+        notify.server().removeStub(outage);
+        clock.advance(Duration.between(clock.instant(), reportDue(id)));
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .as("made once the Profielservice is back")
+                .containsExactly("0");
+        assertThat(reports())
+                .as("every refused try and the one that was acknowledged")
+                .isEqualTo(rounds + 1);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.metric("nmc_invalid_address_reports_oldest_waiting_seconds")
+                        .orElseThrow())
+                .isZero();
         assertThat(logs.text()).doesNotContain(KVK).doesNotContain(ADDRESS);
+    }
+
+    /** When the notification's invalid-address report is due next. */
+    private java.time.Instant reportDue(UUID id) {
+        return java.time.Instant.ofEpochSecond(
+                0,
+                1000L
+                        * Long.parseLong(query(
+                                        "SELECT CAST(extract(epoch FROM due) * 1000000 AS bigint) FROM taak "
+                                                + "WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                                        id)
+                                .getFirst()));
+    }
+
+    @Test
+    void everyExternalCallIsMadeUnderALeaseExtendedJustBeforeIt() {
+        notify.profiel(KVK, ADDRESS);
+        List<String> leases = restartWithSlowPartiesThatNoteTheLease();
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        leaseSubject = id;
+
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(leases).as("the send: LDV, lookup, LDV, POST").hasSize(4);
+
+        notify.status(notifyId(id, 1), "sending", null);
+        clock.advance(Duration.ofMinutes(61));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(leases).as("reconciliation: LDV, status query").hasSize(6);
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).contains(REPORT);
+        assertThat(leases).as("the report: LDV, delete").hasSize(8);
+
+        assertThat(leases)
+                .as("seconds of lease left at each call (the engine's lease is 60 s)")
+                .containsOnly("60");
     }
 
     @Test

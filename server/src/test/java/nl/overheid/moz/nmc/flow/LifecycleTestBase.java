@@ -254,4 +254,100 @@ abstract class LifecycleTestBase {
                 config, clock, replace.apply(JournaledLdv.around(Parties.from(config, clock), notify.baseUrl())));
         http = Http.of(nmc);
     }
+
+    /** The notification whose task's lease {@link #restartWithSlowPartiesThatNoteTheLease} notes. */
+    protected volatile UUID leaseSubject;
+
+    /**
+     * Restarts the NMC with parties (the LDV, the Profielservice, NotifyNL) that, at every call, note how many
+     * seconds of lease the calling task of {@link #leaseSubject} has left, and then take 25 seconds of the test's
+     * clock. Returns the notes, in call order.
+     */
+    protected List<String> restartWithSlowPartiesThatNoteTheLease() {
+        List<String> leases = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Runnable slowCall = () -> {
+            String left = query(
+                            "SELECT extract(epoch FROM max(lease_tot) - CAST('" + clock.instant()
+                                    + "' AS timestamptz)) FROM taak WHERE notificatie = ?",
+                            leaseSubject)
+                    .getFirst();
+            leases.add(
+                    left == null
+                            ? "no lease"
+                            : new java.math.BigDecimal(left)
+                                    .stripTrailingZeros()
+                                    .toPlainString());
+            clock.advance(java.time.Duration.ofSeconds(25));
+        };
+        restartWith(parties -> {
+            nl.overheid.moz.nmc.sending.NotifyNl notifyNl = parties.notifyNl().of("standaard");
+            nl.overheid.moz.nmc.profiel.Profielservice profielservice = parties.profielservice();
+            nl.overheid.moz.nmc.ldv.ProcessingLog ldv = parties.ldv();
+            return parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+                        @Override
+                        public Written record(Processing processing) {
+                            slowCall.run();
+                            return ldv.record(processing);
+                        }
+
+                        @Override
+                        public void failed(Processing processing, String reason, java.time.Instant at) {
+                            ldv.failed(processing, reason, at);
+                        }
+                    })
+                    .withProfielservice(new nl.overheid.moz.nmc.profiel.Profielservice() {
+                        @Override
+                        public Call call(nl.overheid.moz.nmc.trace.Span span) {
+                            return profielservice.call(span);
+                        }
+
+                        @Override
+                        public Lookup lookUp(
+                                nl.overheid.moz.nmc.profiel.Identification party,
+                                String dienstverlener,
+                                String dienst,
+                                Call call) {
+                            slowCall.run();
+                            return profielservice.lookUp(party, dienstverlener, dienst, call);
+                        }
+
+                        @Override
+                        public Removal remove(
+                                UUID contactgegeven, nl.overheid.moz.nmc.profiel.Identification party, Call call) {
+                            slowCall.run();
+                            return profielservice.remove(contactgegeven, party, call);
+                        }
+                    })
+                    .withNotifyNl(new nl.overheid.moz.nmc.sending.NotifyNl() {
+                        @Override
+                        public SendResult sendEmail(
+                                UUID templateId,
+                                String emailAddress,
+                                Map<String, String> personalisation,
+                                UUID reference,
+                                nl.overheid.moz.nmc.trace.Span span) {
+                            slowCall.run();
+                            return notifyNl.sendEmail(templateId, emailAddress, personalisation, reference, span);
+                        }
+
+                        @Override
+                        public ReferenceLookup findAllByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
+                            slowCall.run();
+                            return notifyNl.findAllByReference(reference, span);
+                        }
+
+                        @Override
+                        public Lookup findById(UUID notifyId, nl.overheid.moz.nmc.trace.Span span) {
+                            slowCall.run();
+                            return notifyNl.findById(notifyId, span);
+                        }
+
+                        @Override
+                        public TemplateLookup template(UUID templateId) {
+                            return notifyNl.template(templateId);
+                        }
+                    });
+        });
+        return leases;
+    }
 }

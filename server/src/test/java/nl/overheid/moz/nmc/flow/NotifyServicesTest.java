@@ -120,6 +120,28 @@ class NotifyServicesTest extends LifecycleTestBase {
         return sent;
     }
 
+    /**
+     * Issue 18 §7: a service of 5 a minute rounded reconciliation's share (0.1) down to 0 tokens, so its verzonden
+     * notifications were never reconciled; it gets one token a window.
+     */
+    @Test
+    void aServiceWithASmallLimitStillReconcilesEveryWindow() {
+        restartWithConfig("notifynl: {services: {standaard: {per-minute: 5}}}");
+        UUID id = accept(TestNmc.BERICHTTYPE);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        notify.status(notifyId(id, 1), "delivered", clock.instant());
+
+        clock.advance(Duration.ofMinutes(61));
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications/" + notifyId(id, 1)))))
+                .as("asked NotifyNL with reconciliation's one token")
+                .hasSize(1);
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+    }
+
     @Test
     void aBerichttypeOfTheSecondServiceIsSentAndLookedUpWithThatServicesKey() throws Exception {
         UUID a = accept(TestNmc.BERICHTTYPE);

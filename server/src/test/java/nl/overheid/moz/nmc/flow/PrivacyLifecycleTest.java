@@ -58,6 +58,30 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).as("the DV still sees its outcome").isEqualTo("niet-bezorgbaar:4");
     }
 
+    /**
+     * Issue 18: a late receipt on a terminal notification that changes nothing (now recorded on its attempt)
+     * re-planned its erasure, so a stream of late receipts postponed it for ever. Only a transition plans it.
+     */
+    @Test
+    void aLateReceiptThatChangesNothingDoesNotPostponeTheErasure() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "permanent-failure");
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        List<String> due = query("SELECT CAST(due AS text) FROM taak WHERE notificatie = ? AND soort = 'wissen'", id);
+
+        clock.advance(Duration.ofDays(10));
+        receipt(id, 1, "temporary-failure");
+
+        assertThat(pogingen(id)).as("recorded on its attempt").containsExactly("1:tijdelijk-mislukt");
+        assertThat(query("SELECT CAST(due AS text) FROM taak WHERE notificatie = ? AND soort = 'wissen'", id))
+                .as("the erasure stays due 30 days after the terminal status")
+                .isEqualTo(due);
+        clock.advance(Duration.ofDays(20).plusMinutes(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(key(id)).isEqualTo("erased");
+    }
+
     @Test
     void anErasedNotificationThatALateReceiptReopensEndsTechnischMisluktInsteadOfSending() {
         UUID id = accept(DV_REF, Map.of());

@@ -115,6 +115,32 @@ class WebhookTest extends LifecycleTestBase {
                 .containsExactly("1");
     }
 
+    /**
+     * Issue 18 §8: removing a DV's webhook removes its delivery position (which would otherwise hold the event log
+     * past the retention) and its terugkoppelen task, at the webhook duty's next round.
+     */
+    @Test
+    void removingADvsWebhookRemovesItsPositionAndItsTask() {
+        accept("WH-WEG", Map.of());
+        deliverAll();
+        assertThat(query(
+                        "SELECT count(*) FROM webhookpositie w JOIN dienstverlener d ON d.id = w.dv_id WHERE d.oin = '"
+                                + TestNmc.DV_A + "' AND w.aangemaakt_op IS NOT NULL",
+                        null))
+                .containsExactly("1");
+
+        sql("UPDATE dienstverlener SET webhook_url = NULL WHERE oin = '" + TestNmc.DV_A + "'");
+        ManualRunner.of(nmc).runDutiesOnce();
+
+        assertThat(query(
+                        "SELECT count(*) FROM webhookpositie w JOIN dienstverlener d ON d.id = w.dv_id WHERE d.oin = '"
+                                + TestNmc.DV_A + "'",
+                        null))
+                .containsExactly("0");
+        assertThat(query("SELECT count(*) FROM taak WHERE soort = 'terugkoppelen'", null))
+                .containsExactly("0");
+    }
+
     @Test
     void theTokenBindsItsBodyAndCursorSoALeakedOneCarriesNoOtherEvents() throws Exception {
         accept("WH-1", Map.of());

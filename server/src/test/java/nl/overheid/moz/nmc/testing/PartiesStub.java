@@ -228,6 +228,41 @@ public final class PartiesStub implements AutoCloseable {
                         .withTransformers("response-template")));
     }
 
+    /** A notification as {@code GET /v2/notifications} lists it: its id, status and completed_at (null: none yet). */
+    public record Listed(String notifyId, String status, java.time.Instant completedAt) {}
+
+    /**
+     * {@code GET /v2/notifications?reference=} for this reference (an attempt id) lists these notifications, newest
+     * first (e.g. both e-mails of an attempt POSTed twice); other references are answered as before.
+     */
+    public void referenced(java.util.UUID reference, java.util.List<Listed> notifications) {
+        StringBuilder list = new StringBuilder();
+        for (Listed listed : notifications) {
+            if (!list.isEmpty()) {
+                list.append(',');
+            }
+            list.append("""
+                    {"id": "%s", "reference": "%s", "email_address": "x@example.nl", "type": "email",
+                     "status": "%s", "template": {"id": "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b", "version": 1,
+                     "uri": "http://localhost/v2/template/x/version/1"}, "body": "Tekst", "subject": "Onderwerp",
+                     "created_at": "2026-01-01T10:00:00.000000Z", "sent_at": "2026-01-01T10:00:01.000000Z",
+                     "completed_at": %s}
+                    """.formatted(
+                            listed.notifyId(),
+                            reference,
+                            listed.status(),
+                            listed.completedAt() == null ? "null" : "\"" + listed.completedAt() + "\""));
+        }
+        server.stubFor(get(urlPathEqualTo("/v2/notifications"))
+                .withQueryParam(
+                        "reference", com.github.tomakehurst.wiremock.client.WireMock.equalTo(reference.toString()))
+                .atPriority(1)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"notifications\": [" + list + "], \"links\": {\"current\": \"x\"}}")));
+    }
+
     /** Removes every test stub: NotifyNL accepts everything again, the defaults return. */
     public void reset() {
         server.resetMappings();

@@ -138,7 +138,6 @@ public final class TestNmc {
                 profielservice:
                   base-url: "%s"
                   read-timeout: PT1S
-                  report-max-postponements: 3
                 %s
                 feed:
                   cursor-key: "%s"

@@ -265,7 +265,33 @@ class TransitionTableTest {
                         "reconciliation asks every NotifyNL id of the attempt",
                         BOTH,
                         List.of(A, IV, V, B),
-                        TransitionTableTest::reconciliationAsksEveryId));
+                        TransitionTableTest::reconciliationAsksEveryId),
+                // issue 18: the seeds' rules made exact
+                new Scenario(
+                        "a repeat under a new batch id is the same notification",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::repeatUnderANewBatchId),
+                new Scenario(
+                        "a second delivered under a duplicate id does not move the proof",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::secondDeliveredDoesNotMoveTheProof),
+                new Scenario(
+                        "a delivered on attempt 2 while bezorgd rests on attempt 1 is shown on attempt 2",
+                        BOTH,
+                        List.of(A, IV, V, V, B, DB),
+                        TransitionTableTest::deliveredOnAttemptTwoIsRecordedOnIt),
+                new Scenario(
+                        "a bounce after the MEBV period is still reported",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::bounceAfterTheMebvPeriod),
+                new Scenario(
+                        "the Profielservice down for days: the report waits and is made",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, V, NB),
+                        TransitionTableTest::reportWaitsOutAProfielserviceOutage));
     }
 
     static Stream<Arguments> runs() {
@@ -768,6 +794,117 @@ class TransitionTableTest {
                         .count())
                 .as("by reference only when no id is known")
                 .isZero();
+        return id;
+    }
+
+    /** Issue 18 §1: the batch id only groups a submission; a repeat under another one is the same notification. */
+    private UUID repeatUnderANewBatchId(Regime regime) {
+        Map<String, Object> first = request(regime, Recipient.DELIVERS, dvRef(), Map.of("batchId", "b1"));
+        UUID id = acceptBody(regime, first);
+        Map<String, Object> repeat = new HashMap<>(first);
+        repeat.put("batchId", "b2");
+        Http.Response again = http.post(acceptPath(regime), token(), Http.json(repeat));
+        assertThat(again.status()).as(again.body()).isIn(200, 202);
+        assertThat(again.json().path("id").asText()).isEqualTo(id.toString());
+        settle();
+        assertThat(parties.notifyNl.sentNotifications()).as("one e-mail").hasSize(1);
+        assertThat(notificatie(id).path("batchId").asText()).isEqualTo("b1");
+        advance(PAST_MEBV);
+        return id;
+    }
+
+    /**
+     * Issue 18 §2: a later delivered under a duplicate NotifyNL id moves neither bezorgdOp nor the finalisation,
+     * which comes the MEBV period after the first delivery.
+     */
+    private UUID secondDeliveredDoesNotMoveTheProof(Regime regime) {
+        UUID id = accept(regime, Recipient.DELIVERS);
+        settle();
+        String proof = notificatie(id).path("bezorgdOp").asText();
+        assertThat(proof).isNotBlank();
+        advance(Duration.ofDays(1));
+        UUID duplicate = parties.notifyNl.duplicate(notifyId(id, 1), "delivered");
+        settle();
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE notificatie = ?", id))
+                .containsExactly(duplicate.toString());
+        assertThat(notificatie(id).path("bezorgdOp").asText())
+                .as("the first delivery is the proof")
+                .isEqualTo(proof);
+        advance(PAST_MEBV.minusDays(1));
+        return id;
+    }
+
+    /**
+     * Issue 18 §3: attempt 1 fails temporarily, the resend goes out, a delivered on attempt 1 (a duplicate's) makes
+     * the notification bezorgd on attempt 1; attempt 2's own delivered is then recorded on attempt 2 and shown, and
+     * its reconciliation ends.
+     */
+    private UUID deliveredOnAttemptTwoIsRecordedOnIt(Regime regime) {
+        UUID id = accept(regime, Recipient.NEVER_REPORTS);
+        settle();
+        parties.notifyNl.laterOutcome(notifyId(id, 1), "temporary-failure");
+        settle();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        clock.advance(Duration.ofSeconds(1));
+        parties.notifyNl.duplicate(notifyId(id, 1), "delivered");
+        settle();
+        assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
+        clock.advance(Duration.ofSeconds(1));
+        parties.notifyNl.laterOutcome(notifyId(id, 2), "delivered");
+        settle();
+        assertThat(pogingen(id)).containsExactly("1:bezorgd", "2:bezorgd");
+        JsonNode pogingen = notificatie(id).path("pogingen");
+        assertThat(pogingen.get(0).path("bezorgbewijs").asBoolean()).isTrue();
+        assertThat(pogingen.get(1).path("bezorgbewijs").asBoolean()).isFalse();
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id))
+                .as("attempt 2's reconciliation ended with its recorded outcome")
+                .containsExactly("0");
+        advance(PAST_MEBV);
+        return id;
+    }
+
+    /**
+     * Issue 18 §4: a bounce after the MEBV period changes nothing for the DV (definitief-bezorgd stays) but is
+     * recorded on its attempt and, centralised, reported to the Profielservice.
+     */
+    private UUID bounceAfterTheMebvPeriod(Regime regime) {
+        UUID id = accept(regime, Recipient.DELIVERS);
+        settle();
+        advance(PAST_MEBV);
+        assertThat(notificatie(id).path("status").asText()).isEqualTo(DB);
+        parties.notifyNl.laterOutcome(notifyId(id, 1), "permanent-failure");
+        settle();
+        assertReportedInvalidOnlyWhenCentralised(regime, id);
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+        return id;
+    }
+
+    /**
+     * Issue 18 §5: an invalid-address report the Profielservice refuses for days is postponed (at most a day between
+     * tries), never parked, and made once it is back.
+     */
+    private UUID reportWaitsOutAProfielserviceOutage(Regime regime) {
+        StubMapping outage = parties.profielservice
+                .wireMock()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        ProfielserviceSimulator.CONTACTGEGEVEN_PATH + "/.*"))
+                        .atPriority(1)
+                        .willReturn(ProfielserviceSimulator.unavailable()));
+        UUID id = accept(regime, Recipient.PERMANENT_FAILURE);
+        settle();
+        for (int day = 1; day <= 3; day++) {
+            advance(Duration.ofDays(1));
+            assertThat(query("SELECT status FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                    .as("day %d: waiting, never parked", day)
+                    .containsExactly("open");
+        }
+        assertThat(parties.profielservice.deletes()).isEmpty();
+        parties.profielservice.wireMock().removeStub(outage);
+        advance(Duration.ofDays(1));
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .containsExactly("0");
+        assertReportedInvalidOnlyWhenCentralised(regime, id);
         return id;
     }
 
