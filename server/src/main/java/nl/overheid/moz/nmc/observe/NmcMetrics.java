@@ -175,7 +175,7 @@ public final class NmcMetrics implements AutoCloseable {
                 .increment();
     }
 
-    // ---- NotifyNL's answers (README, "NotifyNL's answers") ----
+    // ---- NotifyNL's answers (ARCHITECTURE §7.4, "NotifyNL's answers") ----
 
     /**
      * A send NotifyNL refused for its setup (template, personalisation, trial mode, permission, key, service): by
