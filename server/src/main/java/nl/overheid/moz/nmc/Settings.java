@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc;
 
 import io.helidon.config.Config;
 import java.time.Duration;
+import nl.overheid.moz.nmc.api.RequestLimits;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.EngineSettings;
 import nl.overheid.moz.nmc.feed.FeedSettings;
@@ -20,6 +21,7 @@ import nl.overheid.moz.nmc.webhook.WebhookSettings;
  * @param registerCacheTtl how long a DV's register entry and the berichttypen are used before they are read again
  * @param dutyDeadline  how long one round of a periodic duty may run before it is interrupted ({@code
  *                      engine.duty-deadline}); each duty runs on its own, so one slow duty never delays another
+ * @param requestLimits how many DV calls may run at once and how many per second ({@code http.*})
  */
 record Settings(
         NmcSettings nmc,
@@ -33,7 +35,8 @@ record Settings(
         RetentionSettings retention,
         ReconcileSchedule reconcile,
         Duration registerCacheTtl,
-        Duration dutyDeadline) {
+        Duration dutyDeadline,
+        RequestLimits.Settings requestLimits) {
 
     static Settings from(Config config) {
         NmcSettings nmc = NmcSettings.from(config);
@@ -49,6 +52,7 @@ record Settings(
                 RetentionSettings.from(config, nmc.eventLogRetention()),
                 ReconcileSchedule.from(config.get("lifecycle")),
                 config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)),
-                config.get("engine.duty-deadline").as(Duration.class).orElse(Duration.ofMinutes(1)));
+                config.get("engine.duty-deadline").as(Duration.class).orElse(Duration.ofMinutes(1)),
+                RequestLimits.Settings.from(config.get("http")));
     }
 }
