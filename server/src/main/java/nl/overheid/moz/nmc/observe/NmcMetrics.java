@@ -70,6 +70,28 @@ public final class NmcMetrics implements AutoCloseable {
                         "webhook calls that failed: non-2xx, time-out, connection, oversized answer, refused target"));
         duplicateNotifyIds = registry.getOrCreate(Counter.builder("nmc.notifynl.duplicate.ids")
                 .description("NotifyNL ids seen for an attempt that already had another (the e-mail went out twice)"));
+        // At 0 before the first failure: increase() over a series that appears with its first failure misses it.
+        LDV_FAILURE_CLASSES.forEach(fout -> ldvFailures(fout));
+    }
+
+    /** The classes of {@link #ldvWriteFailed} ({@code ldv/LdvSpanExporter} decides which applies). */
+    private static final List<String> LDV_FAILURE_CLASSES =
+            List.of("connection", "timeout", "refused", "no-table", "disk-full", "error", "unacknowledged");
+
+    /** The NotifyNL services' daily-limit counters at 0 from the start, for the same reason. */
+    public void notifyNlServices(Set<String> services) {
+        services.forEach(service -> dailyLimits(service));
+    }
+
+    /**
+     * A notification entered status {@code naar} (acceptance included), by DV (its OIN): the flow per status. Counted
+     * when written, inside its transaction, so a transaction retried after a serialisation failure counts again.
+     */
+    public void notificatieStatus(String oin, String naar) {
+        registry.getOrCreate(Counter.builder("nmc.notifications.transitions")
+                        .tags(List.of(Tag.create("dv", oin), Tag.create("naar", naar)))
+                        .description("notifications that entered a status, per DV"))
+                .increment();
     }
 
     private final java.util.Map<String, Double> lastCompleted = new java.util.concurrent.ConcurrentHashMap<>();
@@ -105,11 +127,9 @@ public final class NmcMetrics implements AutoCloseable {
      */
     public void dutyRan(String duty, Duration took, boolean completed) {
         List<Tag> tags = List.of(Tag.create("duty", duty));
-        registry.getOrCreate(Counter.builder("nmc.duty.rounds")
-                        .description("Rounds of the periodic duties, by outcome")
-                        .tags(List.of(
-                                Tag.create("duty", duty), Tag.create("uitkomst", completed ? "voltooid" : "mislukt"))))
-                .increment();
+        dutyRounds(duty, "voltooid").increment(completed ? 1 : 0);
+        // both outcomes exist from the first round on, so increase() sees the first failure
+        dutyRounds(duty, "mislukt").increment(completed ? 0 : 1);
         if (completed) {
             lastCompleted.put(duty, System.currentTimeMillis() / 1000.0);
             registry.getOrCreate(
@@ -117,6 +137,12 @@ public final class NmcMetrics implements AutoCloseable {
                             .description("When the duty last completed a round (epoch seconds)")
                             .tags(tags));
         }
+    }
+
+    private Counter dutyRounds(String duty, String uitkomst) {
+        return registry.getOrCreate(Counter.builder("nmc.duty.rounds")
+                .description("Rounds of the periodic duties, by outcome")
+                .tags(List.of(Tag.create("duty", duty), Tag.create("uitkomst", uitkomst))));
     }
 
     public void tasksRepaired(long count) {
@@ -168,11 +194,13 @@ public final class NmcMetrics implements AutoCloseable {
      * {@code no-table}, {@code disk-full}, {@code error}, {@code unacknowledged}): its call did not happen.
      */
     public void ldvWriteFailed(String fout) {
-        registry.getOrCreate(Counter.builder("nmc.ldv.write.failures")
-                        .tags(List.of(Tag.create("fout", fout)))
-                        .description("records the processing log's store did not take (the call did not happen), by"
-                                + " class"))
-                .increment();
+        ldvFailures(fout).increment();
+    }
+
+    private Counter ldvFailures(String fout) {
+        return registry.getOrCreate(Counter.builder("nmc.ldv.write.failures")
+                .tags(List.of(Tag.create("fout", fout)))
+                .description("records the processing log's store did not take (the call did not happen), by class"));
     }
 
     // ---- NotifyNL's answers (README, "NotifyNL's answers") ----
@@ -199,10 +227,13 @@ public final class NmcMetrics implements AutoCloseable {
 
     /** A send refused for the daily limit of a NotifyNL service (its sending budget closes until the window ends). */
     public void notifyNlDailyLimit(String service) {
-        registry.getOrCreate(Counter.builder("nmc.notifynl.daily.limit")
-                        .tags(List.of(Tag.create("service", service)))
-                        .description("sends refused for the NotifyNL service's daily limit"))
-                .increment();
+        dailyLimits(service).increment();
+    }
+
+    private Counter dailyLimits(String service) {
+        return registry.getOrCreate(Counter.builder("nmc.notifynl.daily.limit")
+                .tags(List.of(Tag.create("service", service)))
+                .description("sends refused for the NotifyNL service's daily limit"));
     }
 
     /** A complaint callback of NotifyNL (a recipient marked the e-mail as spam): counted, never a transition. */
@@ -441,6 +472,32 @@ public final class NmcMetrics implements AutoCloseable {
                 "1 while the share is above observe.geen-contactgegevens.threshold (with enough notifications)",
                 tags,
                 aboveThreshold ? 1 : 0);
+    }
+
+    /**
+     * How far a DV is behind in its feed: the age of the oldest event it has not acknowledged (0: none), as last
+     * counted.
+     */
+    public void feedLag(String oin, double seconds) {
+        set(
+                "nmc.feed.lag.seconds",
+                "age of the DV's oldest event not acknowledged through the feed (0: none)",
+                List.of(Tag.create("dv", oin)),
+                seconds);
+    }
+
+    /**
+     * A DV's webhook: the age of the oldest event it has not delivered (0: none), and whether it is paused after
+     * the DV's failures (1) until its wait ends or the DV resumes it.
+     */
+    public void webhook(String oin, double lagSeconds, boolean paused) {
+        List<Tag> tags = List.of(Tag.create("dv", oin));
+        set(
+                "nmc.webhook.lag.seconds",
+                "age of the oldest event the DV's webhook has not delivered (0: none)",
+                tags,
+                lagSeconds);
+        set("nmc.webhook.paused", "1 while the DV's webhook is paused after its failures", tags, paused ? 1 : 0);
     }
 
     /** Removes the per-DV gauges of DVs no longer in the register (labels stay bounded by the register). */
