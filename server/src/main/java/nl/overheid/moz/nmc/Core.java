@@ -62,6 +62,10 @@ record Core(
         NotificatieRepository notificaties = new NotificatieRepository();
         NmcMetrics metrics = new NmcMetrics();
         metrics.notifyNlServices(settings.notifyNl().services().keySet());
+        // at 0 from the start, so increase() sees the first expiry of a kind
+        for (TaskKind kind : TaskKind.values()) {
+            metrics.leasesExpired(kind.dbValue(), 0);
+        }
         // the flow per status and DV (by its OIN, as every per-DV metric)
         Transitions transitions = new Transitions(
                 notificaties,

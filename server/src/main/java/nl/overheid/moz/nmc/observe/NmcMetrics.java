@@ -72,6 +72,7 @@ public final class NmcMetrics implements AutoCloseable {
                 .description("NotifyNL ids seen for an attempt that already had another (the e-mail went out twice)"));
         // At 0 before the first failure: increase() over a series that appears with its first failure misses it.
         LDV_FAILURE_CLASSES.forEach(fout -> ldvFailures(fout));
+        complaints();
     }
 
     /** The classes of {@link #ldvWriteFailed} ({@code ldv/LdvSpanExporter} decides which applies). */
@@ -238,9 +239,12 @@ public final class NmcMetrics implements AutoCloseable {
 
     /** A complaint callback of NotifyNL (a recipient marked the e-mail as spam): counted, never a transition. */
     public void notifyNlComplaint() {
-        registry.getOrCreate(Counter.builder("nmc.notifynl.complaints")
-                        .description("complaint callbacks of NotifyNL, counted and never a status change"))
-                .increment();
+        complaints().increment();
+    }
+
+    private Counter complaints() {
+        return registry.getOrCreate(Counter.builder("nmc.notifynl.complaints")
+                .description("complaint callbacks of NotifyNL, counted and never a status change"));
     }
 
     // ---- the engine (EngineEvents, wired in the composition root) ----
