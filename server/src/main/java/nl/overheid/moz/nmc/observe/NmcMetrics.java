@@ -89,11 +89,17 @@ public final class NmcMetrics implements AutoCloseable {
      * when written, inside its transaction, so a transaction retried after a serialisation failure counts again.
      */
     public void notificatieStatus(String oin, String naar) {
-        registry.getOrCreate(Counter.builder("nmc.notifications.transitions")
-                        .tags(List.of(Tag.create("dv", oin), Tag.create("naar", naar)))
+        List<Tag> tags = List.of(Tag.create("dv", oin), Tag.create("naar", naar));
+        perDvCounters.add(List.of(TRANSITIONS, tags));
+        registry.getOrCreate(Counter.builder(TRANSITIONS)
+                        .tags(tags)
                         .description("notifications that entered a status, per DV"))
                 .increment();
     }
+
+    private static final String TRANSITIONS = "nmc.notifications.transitions";
+    /** Per-DV counters this instance made, by name and labels: removed with their DV like the gauges. */
+    private final Set<List<Object>> perDvCounters = ConcurrentHashMap.newKeySet();
 
     private final java.util.Map<String, Double> lastCompleted = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -507,6 +513,14 @@ public final class NmcMetrics implements AutoCloseable {
     /** Removes the per-DV gauges of DVs no longer in the register (labels stay bounded by the register). */
     public void retainDvs(Set<String> oins) {
         List<List<Object>> gone = new ArrayList<>();
+        perDvCounters.forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            if (tags.stream().anyMatch(tag -> tag.key().equals("dv") && !oins.contains(tag.value()))) {
+                perDvCounters.remove(key);
+                registry.remove((String) key.get(0), tags);
+            }
+        });
         gaugeValues.keySet().forEach(key -> {
             @SuppressWarnings("unchecked")
             List<Tag> tags = (List<Tag>) key.get(1);
@@ -533,9 +547,15 @@ public final class NmcMetrics implements AutoCloseable {
                 .set(value);
     }
 
-    /** The gauges read this instance's values: remove them with it. */
+    /** The gauges read this instance's values, and its per-DV counters name its register: remove them with it. */
     @Override
     public void close() {
         gauges.forEach(registry::remove);
+        perDvCounters.forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            registry.remove((String) key.get(0), tags);
+        });
+        perDvCounters.clear();
     }
 }
