@@ -59,6 +59,17 @@ class StartGuardTest {
     }
 
     @Test
+    void theLocalRunsAndTheBenchmarksConfigurationsPassTheGuard() {
+        // scripts/bench runs no test of its own: a configuration the guard refuses broke every benchmark unseen once
+        for (String file : List.of(
+                "scripts/dev/nmc-dev.yaml", "conformance-tests/bench/src/main/resources/bench/nmc-bench.yaml")) {
+            assertThatCode(() -> StartGuard.check(Config.just(ConfigSources.file(ROOT.resolve(file)))))
+                    .as(file)
+                    .doesNotThrowAnyException();
+        }
+    }
+
+    @Test
     void aDevValueAnywhereOutsideDevIsRefusedByItsKeyWithoutTheValue() {
         String devKek = "ZGV2LW9ubHkta2VrLW5vdC1mb3ItcHJvZHVjdGlvbiE=";
         Config config = yaml("some:\n  other:\n    place: \"" + devKek + "\"\n");
