@@ -113,7 +113,9 @@ public final class BenchNmc implements AutoCloseable {
         try {
             return java.net.http.HttpClient.newHttpClient()
                     .send(
-                            java.net.http.HttpRequest.newBuilder(URI.create(baseUrl() + "/observe/metrics"))
+                            // on the management port, apart from the API's
+                            java.net.http.HttpRequest.newBuilder(
+                                            URI.create(process.managementUrl() + "/observe/metrics"))
                                     .timeout(Duration.ofSeconds(10))
                                     .build(),
                             java.net.http.HttpResponse.BodyHandlers.ofString())

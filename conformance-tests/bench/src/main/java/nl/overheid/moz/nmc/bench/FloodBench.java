@@ -65,7 +65,7 @@ final class FloodBench implements Benchmark {
             Thread.sleep(1000);
             boolean alive = nmc.alive();
             String nmcLog =
-                    Files.readString(context.outDirectory().resolve("logs").resolve("flood.log"));
+                    Files.readString(context.outDirectory().resolve("logs").resolve("flood-1.log"));
             boolean oom = nmcLog.contains("java.lang.OutOfMemoryError") || !alive;
             double p99Alone = alone.latencies().percentileMillis(99);
             double p99Beside = beside.latencies().percentileMillis(99);
@@ -87,7 +87,7 @@ final class FloodBench implements Benchmark {
                     + " 429 refused at once by a concurrency cap or the used-up quota, -1 a connection the client"
                     + " dropped. The NMC's log: "
                     + context.repository()
-                            .relativize(context.outDirectory().resolve("logs").resolve("flood.log")));
+                            .relativize(context.outDirectory().resolve("logs").resolve("flood-1.log")));
         } finally {
             context.postgres().dropDatabase(db);
         }

@@ -65,7 +65,7 @@ final class MemoryBench implements Benchmark {
                 peakRssKb = peakRss(nmc.pid());
             }
             String nmcLog =
-                    Files.readString(context.outDirectory().resolve("logs").resolve("memory.log"));
+                    Files.readString(context.outDirectory().resolve("logs").resolve("memory-1.log"));
             boolean oom = nmcLog.contains("java.lang.OutOfMemoryError") || !alive;
             List<double[]> pauses = new ArrayList<>(); // uptime s, before MB, after MB, heap MB, pause ms
             for (String line : Files.readAllLines(gcLog)) {
@@ -104,7 +104,7 @@ final class MemoryBench implements Benchmark {
                     .build());
             result.note("GC log: " + context.repository().relativize(gcLog) + "; the NMC's log: "
                     + context.repository()
-                            .relativize(context.outDirectory().resolve("logs").resolve("memory.log")));
+                            .relativize(context.outDirectory().resolve("logs").resolve("memory-1.log")));
         } finally {
             context.postgres().dropDatabase(db);
         }
