@@ -151,9 +151,14 @@ public final class NotificatiesResource extends NotificatiesService {
         }
         List<ProblemException.FieldError> errors = new ArrayList<>();
         tree.fieldNames().forEachRemaining(name -> {
-            if (!name.equals("notificaties")) {
+            if (RequestSchemas.hasControl(name)) {
+                // never echoed: the object is named instead
+                errors.add(new ProblemException.FieldError("/", "propertyNames", "Een veldnaam bevat een stuurteken."));
+            } else if (!name.equals("notificaties")) {
                 errors.add(new ProblemException.FieldError(
-                        "/" + name, "additionalProperties", "Onbekend veld; alleen notificaties is toegestaan."));
+                        "/" + name.replace("~", "~0").replace("/", "~1"),
+                        "additionalProperties",
+                        "Onbekend veld; alleen notificaties is toegestaan."));
             }
         });
         JsonNode items = tree.path("notificaties");

@@ -51,19 +51,14 @@ public final class ProblemResponses implements DirectHandler {
      * nothing was changed, so a 503 the caller may retry, with one WARNING line instead of a stack trace.
      */
     public void sendUnavailable(ServerRequest request, ServerResponse response) {
-        LOG.warning(() -> "database unreachable on "
-                + request.prologue().method().text() + " " + request.path().path() + ": answered 503");
+        // the operation's template, never the path or method as sent: they may hold anything a client chose
+        LOG.warning(() -> "database unreachable on " + ApiFilter.currentOperation() + ": answered 503");
         send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
     }
 
     public void sendUnexpected(ServerRequest request, ServerResponse response, Throwable error) {
         String instance = "urn:uuid:" + UUID.randomUUID();
-        LOG.log(
-                Level.SEVERE,
-                "unexpected error " + instance + " on "
-                        + request.prologue().method().text() + " "
-                        + request.path().path(),
-                error);
+        LOG.log(Level.SEVERE, "unexpected error " + instance + " on " + ApiFilter.currentOperation(), error);
         ObjectNode body = mapper.createObjectNode();
         body.put("type", "about:blank");
         body.put("title", "Interne fout.");

@@ -13,6 +13,7 @@ import com.networknt.schema.ValidationMessage;
 import com.networknt.schema.format.PatternFormat;
 import com.networknt.schema.oas.OpenApi30;
 import com.networknt.schema.regex.RegularExpression;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Validates request bodies against the schemas of a published OpenAPI 3.0 document, with networknt's JSON
  * Schema validator in its OpenAPI 3.0 dialect ({@code nullable}, formats asserted), reporting all errors
  * at once (NL API Design Rules {@code /core/error-handling/all-errors}). Messages name the field by JSON
- * pointer and never repeat the value.
+ * pointer and never repeat the value. The contracts refuse control characters in every text value with a
+ * pattern; OpenAPI 3.0 has no {@code propertyNames} for the names of an open object (personalisation, the
+ * fields NotifyNL may add), so a name with a control character is refused here, naming the object that holds
+ * it, never the name itself.
  */
 public final class RequestSchemas {
 
@@ -62,15 +66,50 @@ public final class RequestSchemas {
                 .build();
     }
 
-    /** Validates {@code value} against {@code #/components/schemas/<schemaName>}; empty when valid. */
+    /** A control character: C0, DEL or C1 (Unicode's {@code Cc}). */
+    private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("[\\x00-\\x1F\\x7F-\\x9F]");
+
+    /**
+     * Validates {@code value} against {@code #/components/schemas/<schemaName>} (a name, or a JSON pointer below
+     * {@code #/components/schemas/}); empty when valid.
+     */
     public List<ProblemException.FieldError> validate(String schemaName, JsonNode value) {
         JsonSchema schema = schemas.computeIfAbsent(
                 schemaName,
                 name -> factory.getSchema(SchemaLocation.of(DOCUMENT_IRI + "#/components/schemas/" + name), config));
-        return schema.validate(value).stream()
+        List<ProblemException.FieldError> errors = new ArrayList<>();
+        schema.validate(value).stream()
                 .map(RequestSchemas::fieldError)
-                .sorted(Comparator.comparing(ProblemException.FieldError::name))
-                .toList();
+                // an error under a name with a control character is reported once, for the object (below)
+                .filter(error -> !hasControl(error.name()))
+                .forEach(errors::add);
+        controlCharacterNames(value, "", errors);
+        errors.sort(Comparator.comparing(ProblemException.FieldError::name));
+        return List.copyOf(errors);
+    }
+
+    static boolean hasControl(String text) {
+        return text != null && CONTROL.matcher(text).find();
+    }
+
+    /** One error per object that has a field name with a control character, naming the object. */
+    private static void controlCharacterNames(JsonNode node, String at, List<ProblemException.FieldError> errors) {
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                controlCharacterNames(node.get(i), at + "/" + i, errors);
+            }
+        } else if (node.isObject()) {
+            boolean reported = false;
+            for (var field : node.properties()) {
+                if (!hasControl(field.getKey())) {
+                    controlCharacterNames(field.getValue(), at + "/" + escape(field.getKey()), errors);
+                } else if (!reported) {
+                    errors.add(new ProblemException.FieldError(
+                            at.isEmpty() ? "/" : at, "propertyNames", "Een veldnaam bevat een stuurteken."));
+                    reported = true;
+                }
+            }
+        }
     }
 
     /**
