@@ -151,9 +151,10 @@ public final class NotificatiesResource extends NotificatiesService {
         }
         List<ProblemException.FieldError> errors = new ArrayList<>();
         tree.fieldNames().forEachRemaining(name -> {
-            if (RequestSchemas.hasControl(name)) {
+            if (RequestSchemas.hasControl(name) || RequestSchemas.hasUnpairedSurrogate(name)) {
                 // never echoed: the object is named instead
-                errors.add(new ProblemException.FieldError("/", "propertyNames", "Een veldnaam bevat een stuurteken."));
+                errors.add(new ProblemException.FieldError(
+                        "/", "propertyNames", "Een veldnaam bevat een stuurteken of een losse surrogaat."));
             } else if (!name.equals("notificaties")) {
                 errors.add(new ProblemException.FieldError(
                         "/" + name.replace("~", "~0").replace("/", "~1"),

@@ -26,7 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * pointer and never repeat the value. The contracts refuse control characters in every text value with a
  * pattern; OpenAPI 3.0 has no {@code propertyNames} for the names of an open object (personalisation, the
  * fields NotifyNL may add), so a name with a control character is refused here, naming the object that holds
- * it, never the name itself.
+ * it, never the name itself. A text with an unpaired surrogate ({@code "\\ud800"}: valid JSON syntax, but no
+ * Unicode text, which I-JSON, RFC 7493 §2.1, excludes) is refused too: the database driver would have stored it
+ * as {@code ?}, so the NMC would have answered, sent and deduplicated another text than the one it accepted.
  */
 public final class RequestSchemas {
 
@@ -81,9 +83,9 @@ public final class RequestSchemas {
         schema.validate(value).stream()
                 .map(RequestSchemas::fieldError)
                 // an error under a name with a control character is reported once, for the object (below)
-                .filter(error -> !hasControl(error.name()))
+                .filter(error -> !hasControl(error.name()) && !hasUnpairedSurrogate(error.name()))
                 .forEach(errors::add);
-        controlCharacterNames(value, "", errors);
+        textRules(value, "", errors);
         errors.sort(Comparator.comparing(ProblemException.FieldError::name));
         return List.copyOf(errors);
     }
@@ -92,20 +94,41 @@ public final class RequestSchemas {
         return text != null && CONTROL.matcher(text).find();
     }
 
-    /** One error per object that has a field name with a control character, naming the object. */
-    private static void controlCharacterNames(JsonNode node, String at, List<ProblemException.FieldError> errors) {
-        if (node.isArray()) {
+    /** Whether {@code text} holds a high surrogate without its low one, or a low one without its high one. */
+    static boolean hasUnpairedSurrogate(String text) {
+        for (int i = 0; text != null && i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One error per object that has a field name with a control character or an unpaired surrogate, naming the
+     * object; one per text value with an unpaired surrogate, naming the value.
+     */
+    private static void textRules(JsonNode node, String at, List<ProblemException.FieldError> errors) {
+        if (node.isTextual() && hasUnpairedSurrogate(node.asText())) {
+            errors.add(new ProblemException.FieldError(
+                    at.isEmpty() ? "/" : at, "unicode", "Is geen geldige Unicode-tekst (een losse surrogaat)."));
+        } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                controlCharacterNames(node.get(i), at + "/" + i, errors);
+                textRules(node.get(i), at + "/" + i, errors);
             }
         } else if (node.isObject()) {
             boolean reported = false;
             for (var field : node.properties()) {
-                if (!hasControl(field.getKey())) {
-                    controlCharacterNames(field.getValue(), at + "/" + escape(field.getKey()), errors);
+                if (!hasControl(field.getKey()) && !hasUnpairedSurrogate(field.getKey())) {
+                    textRules(field.getValue(), at + "/" + escape(field.getKey()), errors);
                 } else if (!reported) {
                     errors.add(new ProblemException.FieldError(
-                            at.isEmpty() ? "/" : at, "propertyNames", "Een veldnaam bevat een stuurteken."));
+                            at.isEmpty() ? "/" : at,
+                            "propertyNames",
+                            "Een veldnaam bevat een stuurteken of een losse surrogaat."));
                     reported = true;
                 }
             }

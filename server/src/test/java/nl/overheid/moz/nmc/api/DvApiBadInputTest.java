@@ -282,6 +282,31 @@ class DvApiBadInputTest {
         assertThat(bulk.body()).doesNotContain("GEHEIM");
     }
 
+    /**
+     * Found by the acceptance fuzz target: an unpaired surrogate is valid JSON syntax but no Unicode text (I-JSON
+     * excludes it); it was accepted and stored as {@code ?}, so the NMC answered (and would have sent) another text
+     * than it accepted, and two different requests counted as the same one.
+     */
+    @Test
+    void anUnpairedSurrogateIsA400NamingTheField() {
+        // written as JSON escapes: a Java string with one would reach the wire as "?" (UTF-8 has no code for it)
+        Http.Response response = http.post(
+                DECENTRAAL,
+                token,
+                "{\"dvRef\":\"REF-1\",\"berichttype\":\"%s\",\"emailadres\":\"ontvanger@example.nl\",\"batchId\":\"B\\ud800X\"}"
+                        .formatted(TestNmc.BERICHTTYPE));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/batchId");
+        Http.Response personalisation = http.post(
+                DECENTRAAL,
+                token,
+                ("{\"dvRef\":\"REF-1\",\"berichttype\":\"%s\",\"emailadres\":\"ontvanger@example.nl\","
+                                + "\"personalisation\":{\"naam\":\"x\\udc00\",\"ok\":\"\\ud83d\\ude00\"}}")
+                        .formatted(TestNmc.BERICHTTYPE));
+        assertProblem(personalisation, 400);
+        assertThat(errorNames(personalisation)).containsExactly("/personalisation/naam");
+    }
+
     @Test
     void aControlCharacterInABulkItemRefusesThatItemOnly() throws SQLException {
         String body = Http.json(Map.of(
