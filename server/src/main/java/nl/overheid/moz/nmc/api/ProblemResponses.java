@@ -79,13 +79,20 @@ public final class ProblemResponses implements DirectHandler {
             Status status,
             ServerResponseHeaders responseHeaders,
             String message) {
-        ProblemException problem = ProblemException.ofStatus(status.code(), status.reasonPhrase());
+        Status answered = status;
+        if (eventType == EventType.INTERNAL_ERROR && request.method().isEmpty()) {
+            // Before a request exists Helidon fails only on the client's bytes: a request line whose method is no
+            // HTTP token (a "{" or a control character) escapes its parser as an IllegalArgumentException, which it
+            // reports as an internal error. A request that cannot be read is the client's 400 (found by fuzzing).
+            answered = Status.BAD_REQUEST_400;
+        }
+        ProblemException problem = ProblemException.ofStatus(answered.code(), answered.reasonPhrase());
         metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), status.code());
         headers.apply(responseHeaders);
         problem.headers().forEach((name, value) -> responseHeaders.set(HeaderNames.create(name), value));
         responseHeaders.contentType(PROBLEM_JSON);
         return TransportResponse.builder()
-                .status(status)
+                .status(answered)
                 .headers(responseHeaders)
                 .entity(bytes(body(problem)))
                 .build();
