@@ -123,6 +123,24 @@ class DvApiBadInputTest {
         assertThat(errorNames(response)).containsExactly("/geldigTot");
     }
 
+    /**
+     * Found by the callback fuzz target: the validator took a leap second and a lower-case t or z (RFC 3339 allows
+     * both), the model's OffsetDateTime did not, and the callback answered 500. Both are a 400 naming the field.
+     */
+    @Test
+    void aMomentTheModelCannotHoldIsA400NotA500() {
+        for (String moment : List.of("2016-12-31T23:59:60Z", "2099-01-01t00:00:00Z", "2099-01-01T00:00:00z")) {
+            assertProblem(http.post(DECENTRAAL, token, valid(Map.of("geldigTot", moment))), 400);
+            Http.Response callback = http.post(
+                    "/api/nmc/v1/notifynl-callback",
+                    TestNmc.CALLBACK_TOKEN,
+                    "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\",\"completed_at\":\""
+                            + moment + "\"}");
+            assertProblem(callback, 400);
+            assertThat(errorNames(callback)).as(moment).containsExactly("/completed_at");
+        }
+    }
+
     @Test
     void aCentralisedRequestWithoutAValidNumberListsEveryErrorAtOnceAndDoesNotEchoTheNumber() {
         Http.Response response = http.post(CENTRAAL, token, """
