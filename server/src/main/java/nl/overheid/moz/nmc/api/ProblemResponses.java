@@ -87,7 +87,7 @@ public final class ProblemResponses implements DirectHandler {
             answered = Status.BAD_REQUEST_400;
         }
         ProblemException problem = ProblemException.ofStatus(answered.code(), answered.reasonPhrase());
-        metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), status.code());
+        metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), answered.code());
         headers.apply(responseHeaders);
         problem.headers().forEach((name, value) -> responseHeaders.set(HeaderNames.create(name), value));
         responseHeaders.contentType(PROBLEM_JSON);
