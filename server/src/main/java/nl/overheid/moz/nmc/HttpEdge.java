@@ -41,7 +41,6 @@ import nl.overheid.moz.nmc.api.ProblemResponses;
 import nl.overheid.moz.nmc.api.Responses;
 import nl.overheid.moz.nmc.api.SecurityHeaders;
 import nl.overheid.moz.nmc.api.TokenVerifier;
-import nl.overheid.moz.nmc.api.UnreadableRequests;
 import nl.overheid.moz.nmc.api.WebhookResource;
 import nl.overheid.moz.nmc.db.SqlStates;
 import nl.overheid.moz.nmc.engine.TaskKind;
@@ -64,7 +63,6 @@ record HttpEdge(WebServer server) {
         ApiDocuments documents = ApiDocuments.load();
         SecurityHeaders securityHeaders = new SecurityHeaders(documents.version());
         ProblemResponses problems = new ProblemResponses(mapper, securityHeaders, core.metrics());
-        UnreadableRequests.install();
         Responses responses = new Responses(mapper);
         int maxBody = settings.nmc().maxBodyBytes();
         JsonBodies dvBodies = new JsonBodies(mapper, documents.dvSchemas(), maxBody);
