@@ -8,7 +8,10 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +19,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import nl.overheid.moz.nmc.testing.FuzzAnswers;
 import nl.overheid.moz.nmc.testing.LogWatch;
 import nl.overheid.moz.nmc.testing.MutableClock;
@@ -53,6 +59,9 @@ class AcceptanceFuzzTest {
     private static LogWatch logs;
     private static ContractAnswers contract;
     private static String contractText;
+    /** Every string literal of the main code: the texts the NMC writes itself. */
+    private static String nmcTexts;
+
     private static RawHttp http;
     private static final Set<String> IDS = new HashSet<>();
     private static final Map<String, String> TOKENS = new java.util.HashMap<>();
@@ -72,6 +81,7 @@ class AcceptanceFuzzTest {
         logs = LogWatch.start();
         contract = ContractAnswers.dv();
         contractText = ApiDocuments.load().dvYaml();
+        nmcTexts = literals(Path.of("src/main/java"));
     }
 
     @AfterAll
@@ -168,8 +178,9 @@ class AcceptanceFuzzTest {
     }
 
     /**
-     * No text value of the request (of 8 characters or more, not a text of the contract and not part of one of the
-     * request's field names, which a problem names as pointers) in the answer.
+     * No text value of the request (of 8 characters or more) in the answer. A value that is part of a text the
+     * contract or the NMC's code holds ("verplicht.") or of one of the request's field names (a problem names fields
+     * as pointers) cannot be told from an echo, and is passed over.
      */
     private static void notEchoed(String what, byte[] body, JsonNode answer) {
         if (answer == null) {
@@ -194,6 +205,7 @@ class AcceptanceFuzzTest {
             String text = value.strip();
             if (text.length() >= 8
                     && !contractText.contains(text)
+                    && !nmcTexts.contains(text)
                     && names.stream().noneMatch(name -> name.contains(text))) {
                 for (String answeredText : answered) {
                     assertThat(answeredText)
@@ -202,6 +214,22 @@ class AcceptanceFuzzTest {
                 }
             }
         }
+    }
+
+    private static String literals(Path sources) {
+        Pattern literal = Pattern.compile("\"((?:[^\"\\\\\n]|\\\\.)*)\"");
+        StringBuilder texts = new StringBuilder();
+        try (Stream<Path> files = Files.walk(sources)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Matcher matcher = literal.matcher(Files.readString(file));
+                while (matcher.find()) {
+                    texts.append(matcher.group(1)).append('\n');
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return texts.toString();
     }
 
     private static void fieldNames(JsonNode node, Set<String> into) {
