@@ -21,7 +21,7 @@ specs=(
   api-spec/nmc-dv-api.yaml
   api-spec/notifynl-callback.yaml
   api-spec/profielservice.yaml
-  api-spec/ldv.yaml
+  api-spec/notifynl.yaml
   api-spec/dv-webhook.yaml
   api-spec/nmc-operator-api.yaml
 )

@@ -19,10 +19,11 @@
  *              has another; task deleted. Unavailable -> postponed (lease released).
  *   receipts   NotifyNL calls back once per e-mail (and may repeat the call); ReceiptStore stores it once
  *              (unique (attempt, notify id, status, completed_at)) and plans a verwerken task, unique per
- *              (attempt, completed_at): ON CONFLICT DO NOTHING. The processor claims that task and in one
- *              transaction reads the attempt's unprocessed receipts, applies them (a gepland attempt is
- *              marked sent on the dead sender's behalf; an id it does not know is a duplicate; delivered ->
- *              bezorgd) and deletes its task.
+ *              receipt (issue 18 §9; before: per (attempt, completed_at), ON CONFLICT DO NOTHING). The
+ *              processor claims a task and in one transaction reads the attempt's unprocessed receipts,
+ *              applies them (a gepland attempt is marked sent on the dead sender's behalf; an id it does not
+ *              know is a duplicate; delivered -> bezorgd) and deletes its task and those of the receipts it
+ *              applied.
  *   control    the control duty plans the missing task of a live notification (send, or reconcile when an
  *              attempt runs) and a receipt task for a stored receipt that has none.
  *
@@ -36,7 +37,10 @@
  *      earlier claim was still on its way to NotifyNL (its lease expired, or it timed out and was postponed)
  *   P2 (assertion) no transaction of a claim writes after another claim took the task (no stale epoch)
  *   P3 (LTL, weak fairness) nothing is lost: eventually the attempt is bezorgd with every e-mail NotifyNL
- *      made for it recorded (its own id or a duplicate id), every stored receipt processed
+ *      made for it recorded (its own id or a duplicate id), every stored receipt processed; it holds without
+ *      the control duty too (run with -DNO_CONTROL_DUTY)
+ *   P4 (assertion, issue 18 §9) no stored receipt waits for the control duty: every stored, unprocessed
+ *      receipt has a receipt task after every step of the store and the processor
  *
  * Abstractions: one notification, one attempt (resends are model 1's); the reconcile and finalise tasks
  * are planned but not run (model 1); geldig_tot never passes here (model 1); NotifyNL's only outcome is
@@ -47,7 +51,9 @@
  *   -DBROKEN_NO_EPOCH_CHECK   OwnedTasks checks that the task row exists, not its claim epoch   (P2; with
  *                             -DNO_P2_ASSERT also P1: two workers call although no lease expired in flight)
  *   -DBROKEN_NO_LOOKUP        a re-claim calls NotifyNL again without looking up by reference    (P1)
- *   -DBROKEN_NO_CONTROL_DUTY  no control duty                                                    (P3)
+ *   -DBROKEN_RECEIPT_TASK_PER_COMPLETED_AT  the receipt task unique per (attempt, completed_at)   (P4; with
+ *                             -DNO_P4_ASSERT and -DNO_CONTROL_DUTY also P3)
+ * -DNO_CONTROL_DUTY (no control duty; before issue 18 a broken variant) must hold: P3 needs no control duty.
  */
 
 #define NWORK      2     /* send workers */
@@ -99,12 +105,26 @@ byte nreq = 0;
 byte cbPending = 0;         /* bit k: e-mail k's callback not yet made */
 byte rcvAt[MAXREQ + 1];     /* completed_at of e-mail k: 1 or 2 */
 
-/* the receipt store and its tasks (verwerken, unique per completed_at of the one attempt) */
+/* the receipt store and its tasks (verwerken, unique per receipt) */
 byte rcvStored = 0;
 byte rcvDone = 0;
-bool vExists[3];
-bool vLeased[3];
-bool vMine[3];              /* the processor's claim of the task is the latest (its epoch) */
+/* receipt tasks by their unique key: the receipt itself (taak_verwerken_uk on ontvangst), or, broken, the
+   attempt's completed_at (the key before issue 18) */
+#ifdef BROKEN_RECEIPT_TASK_PER_COMPLETED_AT
+#define TASKKEY(k) rcvAt[k]
+#else
+#define TASKKEY(k) (k)
+#endif
+bool vExists[MAXREQ + 1];
+bool vLeased[MAXREQ + 1];
+bool vMine[MAXREQ + 1];     /* the processor's claim of the task is the latest (its epoch) */
+/* P4: a stored receipt not yet processed always has its receipt task (never waits for the control duty) */
+#define UNTASKED(k) ((rcvStored & ~rcvDone & BIT(k)) != 0 && !vExists[TASKKEY(k)])
+#ifdef NO_P4_ASSERT
+#define P4 skip
+#else
+#define P4 assert(!UNTASKED(1) && !UNTASKED(2) && !UNTASKED(3))
+#endif
 
 /* the environment's budget */
 byte faults = 0;
@@ -263,7 +283,7 @@ end:
         if
         :: (rcvStored & BIT(k)) == 0 ->
             rcvStored = rcvStored | BIT(k);
-            if :: !vExists[rcvAt[k]] -> vExists[rcvAt[k]] = true :: else fi
+            if :: !vExists[TASKKEY(k)] -> vExists[TASKKEY(k)] = true :: else fi   /* ON CONFLICT DO NOTHING */
         :: else
         fi;
         k = 0
@@ -279,6 +299,7 @@ end_idle:
         if
         :: vExists[1] && !vLeased[1] -> c = 1
         :: vExists[2] && !vLeased[2] -> c = 2
+        :: vExists[3] && !vLeased[3] -> c = 3
         fi;
         vLeased[c] = true; vMine[c] = true
     }
@@ -318,13 +339,17 @@ end_idle:
                 :: nstat == VERZONDEN -> nstat = BEZORGD; pstat = P_BEZORGD; rExists = false
                 :: else
                 fi;
-                rcvDone = rcvDone | BIT(k)
+                rcvDone = rcvDone | BIT(k);
+#ifndef BROKEN_RECEIPT_TASK_PER_COMPLETED_AT
+                vExists[k] = false; vLeased[k] = false   /* the tasks of the receipts it applied */
+#endif
             :: else
             fi;
             k++
         :: else -> break
         od;
-        vExists[c] = false; vLeased[c] = false; vMine[c] = false; c = 0; seen = 0
+        vExists[c] = false; vLeased[c] = false; vMine[c] = false; c = 0; seen = 0;
+        P4
     }
     goto end_idle
 }
@@ -337,11 +362,11 @@ end:
     :: atomic { sLeased && holderAlive && faults < MAXFAULTS -> faults++; sLeased = false; holderAlive = false }
     :: atomic { vLeased[1] -> vLeased[1] = false }    /* only ever held by a processor that died */
     :: atomic { vLeased[2] -> vLeased[2] = false }
+    :: atomic { vLeased[3] -> vLeased[3] = false }
     od
 }
 
-#ifndef BROKEN_NO_CONTROL_DUTY
-#define UNDONE_AT(k) ((rcvStored & ~rcvDone & BIT(k)) != 0 && rcvAt[k] == 1)
+#ifndef NO_CONTROL_DUTY
 proctype ControlDuty() {
 end:
     do
@@ -349,11 +374,12 @@ end:
     :: atomic { (nstat == AANGENOMEN || nstat == IN_VERZENDING) && !sExists && !rExists -> sExists = true; sLeased = false }
     :: atomic { nstat == VERZONDEN && !sExists && !rExists ->
             if :: pstat == P_VERZONDEN -> rExists = true :: else -> sExists = true; sLeased = false fi }
-    /* a stored receipt without its task: the task of its earliest completed_at */
-    :: atomic { (rcvStored & ~rcvDone) != 0 && !vExists[1] && !vExists[2] ->
+    /* a stored receipt without its task (a backstop: P4 says it never happens) */
+    :: atomic { UNTASKED(1) || UNTASKED(2) || UNTASKED(3) ->
             if
-            :: UNDONE_AT(1) || UNDONE_AT(2) || UNDONE_AT(3) -> vExists[1] = true
-            :: else -> vExists[2] = true
+            :: UNTASKED(1) -> vExists[TASKKEY(1)] = true
+            :: UNTASKED(2) -> vExists[TASKKEY(2)] = true
+            :: UNTASKED(3) -> vExists[TASKKEY(3)] = true
             fi }
     od
 }
@@ -385,7 +411,7 @@ init {
         run Processor();
         run Leases();
         run Stopped();
-#ifndef BROKEN_NO_CONTROL_DUTY
+#ifndef NO_CONTROL_DUTY
         run ControlDuty()
 #endif
     }

@@ -29,12 +29,20 @@
  *      rests on (or by the finaliser): never by a send, a reconciliation, a cancel or geldig_tot
  *   P5 (assertion) no attempt starts after geldig_tot: neither created nor sent (its POST recorded) once
  *      geldig_tot has passed
+ *   P6 (assertion, issue 18 §2) the delivery proof is the first delivery: while the notification stays
+ *      bezorgd, its bezorgdOp (the proof of the attempt it rests on) and the finalise task's due do not move,
+ *      unless a failure within the period undid the proof and the other attempt's recorded delivery holds
+ *   P7 (assertion, issue 18 §3) a receipt that is not older than the last one applied and has a known status
+ *      leaves that outcome on its attempt and ends the attempt's reconciliation, whatever it does to the
+ *      notification; only a repeated delivered on an attempt already bezorgd changes nothing
+ *   P8 (assertion, issue 18 §4) every permanent failure is reported (an ongeldig-melden planned for its
+ *      attempt), whatever the transition; the model's notification is centralised for this rule
  *
  * Abstractions (the claim protocol, crashes and leases are model 2's):
  *   - one worker per task kind; a task is "open", "claimed" or absent, and a transaction of a claim whose
  *     task was completed or planned anew meanwhile writes nothing (the epoch check of model 2);
  *   - receipt tasks: a stored, unprocessed receipt is processed by one step that applies all of its
- *     attempt's unprocessed receipts in completed_at order (the unique (attempt, completed_at) task and the
+ *     attempt's unprocessed receipts in completed_at order (the receipt task per receipt and the
  *     control duty's repair of a missing one are model 2's);
  *   - time: completed_at and the clock take the values 1..3; clock value 4 is "much later": every timer
  *     is due. MEBV period = 1, finalise margin = period + callback window = 2. NotifyNL's clock is ours.
@@ -44,8 +52,11 @@
  *     NotifyNL's retention has passed; NotifyNL's answer carries the outcome's own completed_at;
  *   - at most one outage of NotifyNL (a time-out after which the e-mail may or may not exist), one
  *     NMC-internal failure (max_pogingenteller = 1: it exhausts the send task), one repeated callback and
- *     one receipt with a status the NMC does not know; no centralised regime (no Profielservice,
- *     no ongeldig-melden), no erasure.
+ *     one receipt with a status the NMC does not know; no Profielservice and no erasure. The report of an
+ *     invalid address is its planning (poging.ongeldig_gemeld_op): the model's notification counts as
+ *     centralised for P8, the decentralised regime differs only in planning none;
+ *   - attempt 2 may report twice too (slot 5: a bounce or temporary failure after its delivery), so a failure
+ *     within the period on the attempt bezorgd rests on meets a delivery recorded on the other one.
  *
  * Deliberately broken variants (scripts/model-check requires the checker to reject each):
  *   -DBROKEN_NO_RECONCILIATION      no reconcile task: a lost callback strands the notification      (P1)
@@ -53,6 +64,9 @@
  *   -DBROKEN_NO_MARGIN              the finalise task is due at the delivery itself, not after the period (P3)
  *   -DBROKEN_DELIVERED_ONLY_RUNNING delivered counts only on a running attempt (the rule before ADR 0024) (P4)
  *   -DBROKEN_NO_EXPIRY_RECHECK      the POST is recorded without checking geldig_tot again          (P5)
+ *   -DBROKEN_DELIVERED_AGAIN_MOVES_PROOF a repeated delivered moves the proof and the finalise task   (P6)
+ *   -DBROKEN_RECORD_ONLY            a receipt that changes the notification nothing is only a row     (P7)
+ *   -DBROKEN_REPORT_ON_TRANSITION_ONLY only a permanent failure that causes a transition is reported  (P8)
  */
 
 #include "build/allowed.pml"
@@ -96,6 +110,8 @@
 #define D_AGAIN     4
 #define D_ENDS      5
 #define D_RESEND    6
+#define D_RECORDED  7   /* issue 18 §3: recorded on its attempt (status, time), its reconciliation ended */
+#define D_MOVES     8   /* issue 18 §3: the basis failed within the period, the other attempt's delivery holds */
 
 /* Reden */
 #define RD_NONE         0
@@ -122,13 +138,15 @@ byte now = 1;
 byte pst[3];
 bool preq[3];                   /* verzoek_gedaan_op: a POST was made */
 byte plast[3];                  /* ontvangst_completed_at: completed_at of the last applied outcome; 0: none */
+byte pproof[3];                 /* bezorgd_op: the delivery proof bezorgd rests on (first delivered); 0: none */
+bool reported[3];               /* ongeldig_gemeld_op: the attempt's invalid-address report is planned */
 byte latest = 0;                /* the latest attempt's number */
 
 /*
  * NotifyNL: per attempt, whether the e-mail exists and its reports. Receipt slots: 2 and 3 are attempt 1's
- * first and later report, 4 is attempt 2's one report (slots 0, 1 unused).
+ * first and later report, 4 and 5 attempt 2's (slots 0, 1 unused).
  */
-#define NSLOT 5
+#define NSLOT 6
 bool mail[3];
 byte rStatus[NSLOT];            /* 0: NotifyNL has not reported it (yet) */
 byte rAt[NSLOT];                /* its completed_at */
@@ -147,6 +165,9 @@ byte fDue;
 
 /* budgets of the environment */
 bool outage = false, internal = false;
+
+/* the DV's bezorgdOp: the proof of the attempt bezorgd rests on */
+#define PROOF ((pproof[1] != 0) -> pproof[1] : pproof[2])
 
 /* ghosts */
 bool byBasisReceipt = false;    /* the transition is a receipt's, on the attempt bezorgd rests on */
@@ -214,6 +235,8 @@ inline prD(d) {
     :: d == D_AGAIN -> printf("DeliveredAgain")
     :: d == D_ENDS -> printf("Ends")
     :: d == D_RESEND -> printf("Resend")
+    :: d == D_RECORDED -> printf("Recorded")
+    :: d == D_MOVES -> printf("ProofMoves")
     fi
 }
 inline prRd(r) {
@@ -257,38 +280,46 @@ inline resendOrEnd(from) {
 #else
 #define DELIVERED_ANY_ATTEMPT (rs == DELIVERED && (n == VERZONDEN || n == BEZORGSTATUS_ONBEKEND))
 #endif
+/* a late permanent-failure corrects bezorgstatus-onbekend on any attempt, like a late delivered */
+#define BOUNCED_ON_ONBEKEND (rs == PERMANENT && n == BEZORGSTATUS_ONBEKEND)
+/* a receipt that changes nothing for the notification: recorded on its attempt (issue 18 §3) */
+inline recorded() {
+    if
+    :: rs == DELIVERED && pst[number] == P_BEZORGD -> d = D_AGAIN        /* a repeat: the first is the proof */
+    :: else ->
+#ifdef BROKEN_RECORD_ONLY
+        d = D_RECORD                                                     /* the rule before issue 18 */
+#else
+        d = D_RECORDED; outcomeOf(rs, dOut)
+#endif
+    fi
+}
 inline judge() {
     d = D_RECORD; dOut = P_NONE; dNaar = NONE; dReden = RD_NONE; dFrom = false;
     if
     :: rs == UNKNOWN -> d = D_UNKNOWN
     :: rs != UNKNOWN && older -> d = D_RECORD
     :: rs != UNKNOWN && !older && DELIVERED_ANY_ATTEMPT -> d = D_DELIVERED; dOut = P_BEZORGD; dNaar = BEZORGD
+    :: rs != UNKNOWN && !older && !DELIVERED_ANY_ATTEMPT && BOUNCED_ON_ONBEKEND -> unreachable(false)
     :: else ->
         if
-        :: RUNNING(pst[number]) ->
+        :: RUNNING(pst[number]) && n == VERZONDEN ->
             if
-            :: n == VERZONDEN ->
-                if
-                :: rs == DELIVERED -> d = D_DELIVERED; dOut = P_BEZORGD; dNaar = BEZORGD
-                :: rs == PERMANENT -> unreachable(false)
-                :: rs == TEMPORARY || rs == TECHNICAL -> resendOrEnd(false)
-                fi
-            :: n == BEZORGSTATUS_ONBEKEND ->
-                if
-                :: rs == DELIVERED -> d = D_DELIVERED; dOut = P_BEZORGD; dNaar = BEZORGD
-                :: rs == PERMANENT -> unreachable(false)
-                :: else -> d = D_RECORD
-                fi
-            :: else -> d = D_RECORD
+            :: rs == DELIVERED -> d = D_DELIVERED; dOut = P_BEZORGD; dNaar = BEZORGD
+            :: rs == PERMANENT -> unreachable(false)
+            :: rs == TEMPORARY || rs == TECHNICAL -> resendOrEnd(false)
             fi
-        :: !RUNNING(pst[number]) && n == BEZORGD && pst[number] == P_BEZORGD && basis && within ->
+        :: RUNNING(pst[number]) && n == BEZORGSTATUS_ONBEKEND && rs == DELIVERED ->
+            d = D_DELIVERED; dOut = P_BEZORGD; dNaar = BEZORGD
+        :: !RUNNING(pst[number]) && n == BEZORGD && basis && within ->
             if
-            :: rs == DELIVERED -> d = D_AGAIN; dOut = P_BEZORGD
-            :: rs == PERMANENT -> unreachable(true)
-            :: rs == TEMPORARY -> resendOrEnd(true)
-            :: else -> d = D_RECORD
+            :: rs == DELIVERED -> d = D_AGAIN
+            :: (rs == PERMANENT || rs == TEMPORARY) && other -> d = D_MOVES; outcomeOf(rs, dOut)
+            :: rs == PERMANENT && !other -> unreachable(true)
+            :: rs == TEMPORARY && !other -> resendOrEnd(true)
+            :: rs == TECHNICAL -> recorded()
             fi
-        :: else -> d = D_RECORD
+        :: else -> recorded()
         fi
     fi
 }
@@ -448,6 +479,8 @@ commit:
 
 /* a later outcome of attempt a's e-mail may follow a delivery or a temporary failure */
 #define LATER_REPORT (rStatus[2] != 0 && rStatus[3] == 0 && rAt[2] < now)
+/* attempt 2's later report: a bounce or a temporary failure after its delivery */
+#define LATER_REPORT_2 (rStatus[4] == DELIVERED && rStatus[5] == 0 && rAt[4] < now)
 
 /* NotifyNL's reports of the e-mails it made: outcomes, and the callbacks carrying them */
 proctype NotifyNl() {
@@ -472,13 +505,20 @@ end:
 #endif
         fi;
         rAt[3] = now; cb[3] = CB_WAY }
+#ifndef LIVENESS
+    :: atomic {
+        now < LATER && LATER_REPORT_2 ->
+        if :: rStatus[5] = PERMANENT :: rStatus[5] = TEMPORARY fi;
+        rAt[5] = now; cb[5] = CB_WAY }
+#endif
     /* a callback arrives (ReceiptStore.store: stored once), or is lost */
     :: atomic {
-        (cb[2] == CB_WAY || cb[3] == CB_WAY || cb[4] == CB_WAY) ->
+        (cb[2] == CB_WAY || cb[3] == CB_WAY || cb[4] == CB_WAY || cb[5] == CB_WAY) ->
         if
         :: cb[2] == CB_WAY -> j = 2
         :: cb[3] == CB_WAY -> j = 3
         :: cb[4] == CB_WAY -> j = 4
+        :: cb[5] == CB_WAY -> j = 5
         fi;
         cb[j] = CB_DONE;
         if
@@ -496,17 +536,17 @@ end:
 
 /* stored receipts of attempt a, in completed_at order: judged and applied (ReceiptProcessor) */
 proctype Processor() {
-    byte a, j, k, first, rs, number, c;
-    bool older, basis, within;
+    byte a, j, k, first, rs, number, c, was, fWas, out;
+    bool older, basis, within, other, fHad;
     byte d, dOut, dNaar, dReden;
     bool dFrom;
 end:
     do
     :: atomic {
-        (stored[2] == 1 || stored[3] == 1 || stored[4] == 1) ->
+        (stored[2] == 1 || stored[3] == 1 || stored[4] == 1 || stored[5] == 1) ->
         if
         :: stored[2] == 1 || stored[3] == 1 -> a = 1
-        :: stored[4] == 1 -> a = 2
+        :: stored[4] == 1 || stored[5] == 1 -> a = 2
         fi;
         /* apply each unprocessed receipt of attempt a, the earliest completed_at first */
         do
@@ -515,7 +555,8 @@ end:
             if
             :: a == 1 && stored[2] == 1 && (stored[3] != 1 || rAt[2] <= rAt[3]) -> first = 2
             :: a == 1 && stored[3] == 1 && (stored[2] != 1 || rAt[3] < rAt[2]) -> first = 3
-            :: a == 2 && stored[4] == 1 -> first = 4
+            :: a == 2 && stored[4] == 1 && (stored[5] != 1 || rAt[4] <= rAt[5]) -> first = 4
+            :: a == 2 && stored[5] == 1 && (stored[4] != 1 || rAt[5] < rAt[4]) -> first = 5
             :: else
             fi;
             if
@@ -533,12 +574,14 @@ end:
             :: else
             fi;
             older = (plast[a] != 0 && c < plast[a]);
-            basis = (pst[a] == P_BEZORGD);
-            within = (plast[a] == 0 || c <= plast[a] + PERIOD);
+            basis = (pproof[a] != 0);
+            within = (pproof[a] == 0 || c <= pproof[a] + PERIOD);
+            other = (pst[3 - a] == P_BEZORGD);
+            was = PROOF; fWas = fDue; fHad = fTask; k = n;
             judge();
 #ifdef EXPORT
             printf("RULE\t"); prN(n); printf("\t%d\t", number); prP(pst[a]); printf("\t"); prB(older); printf("\t"); prR(rs);
-            printf("\t"); prB(basis); printf("\t"); prB(within); printf("\t"); prB(expired); printf("\t");
+            printf("\t"); prB(basis); printf("\t"); prB(within); printf("\t"); prB(expired); printf("\t"); prB(other); printf("\t");
             prD(d); printf("\t"); prP(dOut); printf("\t"); prN(dNaar); printf("\t"); prRd(dReden); printf("\t");
             if :: d == D_ENDS || d == D_RESEND -> prB(dFrom) :: else -> printf("-") fi; printf("\n");
 #endif
@@ -551,30 +594,56 @@ end:
                 if :: rTask == a -> rTask = 0 :: else fi                 /* completeReconciliation */
             :: else
             fi;
+            if :: d == D_DELIVERED -> pproof[a] = c :: else fi;          /* the proof: this first delivered */
+            if :: dFrom -> pproof[a] = 0 :: else fi;                      /* undone within the period */
+            if :: d == D_MOVES -> pproof[a] = 0; pproof[3 - a] = plast[3 - a] :: else fi;
             if
             :: dNaar != NONE ->
-                k = n;
                 byBasisReceipt = basis;
                 transition(dNaar);
                 byBasisReceipt = false;
-            :: else -> k = n
+            :: else
             fi;
-            if :: d == D_AGAIN || dFrom -> fTask = false :: else fi;
+            if :: dFrom || d == D_MOVES -> fTask = false :: else fi;
             if
-            :: d == D_DELIVERED || d == D_AGAIN ->
+            :: d == D_DELIVERED || d == D_MOVES ->
                 fTask = true;
 #ifdef BROKEN_NO_MARGIN
-                fDue = c;
+                fDue = PROOF;
 #else
-                fDue = c + MARGIN;
+                fDue = PROOF + MARGIN;
+#endif
+#ifdef BROKEN_DELIVERED_AGAIN_MOVES_PROOF
+            :: d == D_AGAIN && basis ->                                   /* the rule before issue 18 */
+                pproof[a] = c; plast[a] = c; fTask = true; fDue = c + MARGIN
 #endif
             :: else
             fi;
             if :: d == D_RESEND && sTask == T_NONE -> sTask = T_OPEN :: else fi;
-            if :: TERMINAL(n) -> completeAll() :: else fi;
+            /* issue 18 §4: every permanent failure is reported once per attempt (the address it went to) */
+            if
+#ifdef BROKEN_REPORT_ON_TRANSITION_ONLY
+            :: rs == PERMANENT && dNaar != NONE && !reported[a] -> reported[a] = true
+#else
+            :: rs == PERMANENT && !reported[a] -> reported[a] = true
+#endif
+            :: else
+            fi;
+            /* only a transition changes the notification's tasks (a late receipt on a terminal one re-plans nothing) */
+            if :: TERMINAL(n) && dNaar != NONE -> completeAll() :: else fi;
+            /* P6: the delivery proof is the first delivery: it and the finalise task's due stay while bezorgd
+               stays, unless a failure within the period undid it and the other attempt's delivery holds */
+            assert(!(k == BEZORGD && n == BEZORGD) || d == D_MOVES || (PROOF == was && (!fHad || !fTask || fDue == fWas)));
+            /* P7: a receipt that is not older and has a known status is recorded on its attempt (status) and
+               ends that attempt's reconciliation; only a repeat delivered changes nothing */
+            outcomeOf(rs, out);
+            assert(older || rs == UNKNOWN || d == D_AGAIN || (pst[a] == out && rTask != a));
+            /* P8: every permanent failure is reported (the model's notification is centralised) */
+            assert(rs != PERMANENT || reported[a]);
             stored[j] = 2
         od;
         a = 0; j = 0; k = 0; first = 0; rs = 0; number = 0; c = 0; older = false; basis = false; within = false;
+        other = false; was = 0; fWas = 0; fHad = false; out = 0;
         d = 0; dOut = 0; dNaar = 0; dReden = 0; dFrom = false }
     od
 }
@@ -592,7 +661,8 @@ end:
         :: !RUNNING(pst[a]) -> rTask = 0
         :: else ->
             /* NotifyNL's answer: the current outcome (stored like a callback), nothing yet, or 404 */
-            j = ((a == 1 && rStatus[3] != 0 && rStatus[3] != UNKNOWN) -> 3 : 2 * a);
+            j = ((a == 1 && rStatus[3] != 0 && rStatus[3] != UNKNOWN) -> 3 :
+                 ((a == 2 && rStatus[5] != 0) -> 5 : 2 * a));
             if
             :: rStatus[j] != 0 && rStatus[j] != UNKNOWN && rRounds[a] < 1 ->
                 if :: stored[j] == 0 -> stored[j] = 1 :: else fi;
@@ -617,11 +687,11 @@ end:
     do
     :: atomic {
         fTask && (now >= fDue || now == LATER) &&
-        !(stored[2] == 1 || stored[3] == 1 || stored[4] == 1) ->
+        !(stored[2] == 1 || stored[3] == 1 || stored[4] == 1 || stored[5] == 1) ->
         if
         :: n == BEZORGD ->
             /* P3: the period after each delivery it rests on has passed */
-            assert((pst[1] != P_BEZORGD || now >= plast[1] + PERIOD) && (pst[2] != P_BEZORGD || now >= plast[2] + PERIOD));
+            assert((pproof[1] == 0 || now >= pproof[1] + PERIOD) && (pproof[2] == 0 || now >= pproof[2] + PERIOD));
             transition(DEFINITIEF_BEZORGD); completeAll()
         :: else -> fTask = false
         fi }
@@ -655,7 +725,7 @@ end:
     :: atomic { n == BEZORGD && sTask == T_NONE && rTask == 0 && !fTask ->
             /* due: the latest delivery's completed_at (of an attempt that is bezorgd) plus the margin */
             fTask = true;
-            fDue = ((pst[1] == P_BEZORGD && (pst[2] != P_BEZORGD || plast[1] > plast[2])) -> plast[1] : plast[2]) + MARGIN }
+            fDue = PROOF + MARGIN }
     od
 }
 

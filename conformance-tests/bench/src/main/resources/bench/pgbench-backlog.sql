@@ -9,7 +9,7 @@ WITH n AS (
            sha256(CAST(CAST(gen_random_uuid() AS text) AS bytea)), 1, 'bench-bericht', 'decentraal', 'aangenomen', 1,
            decode(repeat('ab', 55), 'hex'), decode(repeat('cd', 44), 'hex'), decode(repeat('ef', 60), 'hex'), 1,
            '0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331',
-           'c2b1e1a5d8f7364e9b0a1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5', 'email;hmac-sha256;pepper-v1', 1, now()
+           'wrHhpdj3Np6bChwtPk9aa3yNng8aKzxNXm9wgZKjtMU=', 'EMAIL', 1, now()
       FROM unnest(CAST(? AS uuid[])) AS d(dv) CROSS JOIN generate_series(1, ?) AS g
     RETURNING id, dv_id, trace_id
 ), e AS (

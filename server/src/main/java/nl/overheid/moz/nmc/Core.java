@@ -16,11 +16,11 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.outbound.PublicTargets;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterRepository;
 import nl.overheid.moz.nmc.register.RegisterSeed;
-import nl.overheid.moz.nmc.webhook.WebhookTargets;
 
 /**
  * The core every step builds on: the register, the lifecycle (the transition function and the rows it guards), the
@@ -32,7 +32,7 @@ record Core(
         Clock clock,
         Settings settings,
         Register register,
-        WebhookTargets webhookTargets,
+        PublicTargets publicTargets,
         NmcMetrics metrics,
         EngineEvents engineEvents,
         WorkSignals signals,
@@ -48,9 +48,10 @@ record Core(
     /** Builds the core on an open database whose schema is current, and seeds the register. */
     static Core create(Config config, Settings settings, Database database, Clock clock) {
         Register register = new Register(database, new RegisterRepository(), clock, settings.registerCacheTtl());
-        WebhookTargets webhookTargets = new WebhookTargets(settings.webhook().allowPrivateTargets());
+        PublicTargets publicTargets = new PublicTargets(
+                settings.webhook().allowPrivateTargets(), settings.webhook().allowedPorts());
         RegisterSeed.from(config.get("register.seed")).ifPresent(seed -> {
-            seed.requireWebhooks(webhookTargets::refusedUrl);
+            seed.requireWebhooks(publicTargets::refusedUrl);
             seed.requireNotifyServices(settings.notifyNl().services().keySet());
             seed.apply(register);
         });
@@ -59,8 +60,18 @@ record Core(
         register.requireNotifyServices(settings.notifyNl().services().keySet());
 
         NotificatieRepository notificaties = new NotificatieRepository();
-        Transitions transitions = new Transitions(notificaties, clock);
         NmcMetrics metrics = new NmcMetrics();
+        metrics.notifyNlServices(settings.notifyNl().services().keySet());
+        // at 0 from the start, so increase() sees the first expiry of a kind
+        for (TaskKind kind : TaskKind.values()) {
+            metrics.leasesExpired(kind.dbValue(), 0);
+        }
+        // the flow per status and DV (by its OIN, as every per-DV metric)
+        Transitions transitions = new Transitions(
+                notificaties,
+                clock,
+                (tx, dvId, status) ->
+                        register.oin(tx, dvId).ifPresent(oin -> metrics.notificatieStatus(oin, status.dbValue())));
         EngineEvents engineEvents = engineEvents(metrics);
         TaskRepository tasks = new TaskRepository(engineEvents);
         // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
@@ -73,7 +84,7 @@ record Core(
                 clock,
                 settings,
                 register,
-                webhookTargets,
+                publicTargets,
                 metrics,
                 engineEvents,
                 new WorkSignals(),
@@ -108,6 +119,11 @@ record Core(
             @Override
             public void postponed(TaskKind kind, String cause) {
                 metrics.postponed(kind.dbValue(), cause);
+            }
+
+            @Override
+            public void dutyRan(String duty, Duration took, boolean completed) {
+                metrics.dutyRan(duty, took, completed);
             }
         };
     }

@@ -13,12 +13,13 @@ import nl.overheid.moz.nmc.maintenance.EventRetention;
 import nl.overheid.moz.nmc.maintenance.PartitionRepository;
 import nl.overheid.moz.nmc.retention.NotificatieRetention;
 import nl.overheid.moz.nmc.retention.RetentionRepository;
+import nl.overheid.moz.nmc.sending.TemplateRefresh;
 
 /**
  * The periodic duties, run by one {@link DutyRunner} on every instance (each is idempotent across instances): the
  * control duty, the gauges, the event log's partitions and retention, the budget windows, notification retention,
- * the KEK re-wrap and pepper compromises, the webhooks, the unacknowledged-status reports, and the housekeeping of
- * the feed's rate limit, the quota and the audit.
+ * the KEK re-wrap and pepper compromises, the webhooks, the unacknowledged-status reports, the housekeeping of
+ * the feed's rate limit, the quota and the audit, and the placeholders of NotifyNL's templates.
  */
 record Duties(DutyRunner runner, OperationalGauges gauges) {
 
@@ -62,11 +63,15 @@ record Duties(DutyRunner runner, OperationalGauges gauges) {
                                 core.clock(),
                                 settings.feed().unacknowledgedCheckInterval(),
                                 settings.feed().unacknowledgedReportInterval(),
-                                settings.feed().managementChannelTimeout()),
-                        steps.feedCalls(),
+                                settings.feed().managementChannelTimeout(),
+                                core.publicTargets()),
+                        steps.dvCalls(),
                         steps.acceptanceQuota(),
-                        steps.operatorAudit()),
-                settings.engine().controlInterval());
+                        steps.operatorAudit(),
+                        new TemplateRefresh(steps.templates())),
+                settings.engine().controlInterval(),
+                settings.dutyDeadline(),
+                core.engineEvents());
         gauges.runOnce(); // the first scrape reads counted values, not zeros
         return new Duties(runner, gauges);
     }

@@ -38,6 +38,7 @@ import nl.overheid.moz.nmc.api.OperatorRegisterResource;
 import nl.overheid.moz.nmc.api.OperatorTasksResource;
 import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.api.ProblemResponses;
+import nl.overheid.moz.nmc.api.RequestLimits;
 import nl.overheid.moz.nmc.api.Responses;
 import nl.overheid.moz.nmc.api.SecurityHeaders;
 import nl.overheid.moz.nmc.api.TokenVerifier;
@@ -75,8 +76,8 @@ record HttpEdge(WebServer server) {
         DvAuthenticator.AuthSettings auth = DvAuthenticator.AuthSettings.from(config.get("auth"));
         JwksSource gatewayKeys = new JwksSource(
                 jwksUri(auth.jwksUri()), auth.jwksRefreshInterval(), auth.jwksMaxFetchesPerMinute(), clock);
-        DvAuthenticator dvs = new DvAuthenticator(
-                auth, new TokenVerifier(gatewayKeys, auth.issuer(), auth.clockSkew(), clock), core.register());
+        DvAuthenticator dvs =
+                new DvAuthenticator(auth, new TokenVerifier(gatewayKeys, auth.issuer(), auth, clock), core.register());
         // Operators: the same verification for another audience and a role; by default the same gateway.
         OperatorAuthenticator.Settings operatorAuth = OperatorAuthenticator.Settings.from(config.get("auth.operator"));
         JwksSource operatorKeys = operatorAuth.jwksUri() == null
@@ -91,7 +92,7 @@ record HttpEdge(WebServer server) {
                 new TokenVerifier(
                         operatorKeys,
                         operatorAuth.issuer() == null ? auth.issuer() : operatorAuth.issuer(),
-                        auth.clockSkew(),
+                        auth,
                         clock));
 
         KeysResource jwks = new KeysResource(
@@ -105,7 +106,8 @@ record HttpEdge(WebServer server) {
                         dvs,
                         operators,
                         problems,
-                        core.metrics()))
+                        core.metrics(),
+                        new RequestLimits(settings.requestLimits(), steps.dvCalls())))
                 .register(base, new DocumentationResource(documents, mapper))
                 .register(
                         base + "/notifynl-callback",
@@ -120,12 +122,11 @@ record HttpEdge(WebServer server) {
                         base + "/notificaties/wijzigingen",
                         new FeedResource(
                                 steps.feed(),
-                                steps.feedCalls(),
                                 dvBodies,
                                 responses,
                                 settings.feed().defaultLimit(),
                                 settings.nmc().feedMaxLimit()))
-                .register(base + "/webhook", new WebhookResource(steps.webhooks(), steps.feedCalls(), responses))
+                .register(base + "/webhook", new WebhookResource(steps.webhooks(), responses))
                 .register(base + "/sleutels", jwks)
                 .get(KeysResource.WELL_KNOWN_PATH, jwks.wellKnown())
                 .register(
@@ -155,12 +156,78 @@ record HttpEdge(WebServer server) {
                 .register(operatorBase, new OperatorKeysResource(steps.operatorActions(), operatorBodies, responses))
                 .register(
                         operatorBase + "/beheeracties",
-                        new OperatorAuditResource(steps.operatorAudit(), responses, mapper))
-                .error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
+                        new OperatorAuditResource(steps.operatorAudit(), responses, mapper));
+        withProblems(routing, problems);
+
+        Readiness readiness = new Readiness(
+                core.database(),
+                keys.envelope(),
+                Map.of(
+                        "privacy.pepper",
+                        keys.peppers(),
+                        "privacy.payload-pepper",
+                        keys.payloadPeppers(),
+                        "privacy.ldv-pepper",
+                        keys.ldvPeppers()),
+                clock,
+                config.get("observe.readiness-timeout").as(Duration.class).orElse(Duration.ofSeconds(2)),
+                config.get("observe.schema-check-interval").as(Duration.class).orElse(Duration.ofMinutes(1)),
+                config.get("observe.readiness-cache").as(Duration.class).orElse(Duration.ofSeconds(1)));
+        // The observe endpoints (health with details, metrics with per-DV labels) on a port of their own that the
+        // manifests' Service and Ingress do not expose; the API port has no /observe (a 404 problem there).
+        int managementPort = config.get("observe.port").asInt().orElse(9090);
+        String managementHost = config.get("observe.host")
+                .asString()
+                .orElse(config.get("server.host").asString().orElse("0.0.0.0"));
+        WebServer server = WebServer.builder()
+                .config(config.get("server"))
+                .putSocket(
+                        MANAGEMENT_SOCKET,
+                        socket -> socket.port(managementPort)
+                                .host(managementHost)
+                                .directHandlers(handlers -> Arrays.stream(DirectHandler.EventType.values())
+                                        .forEach(type -> handlers.addHandler(type, problems))))
+                .addFeature(ObserveFeature.builder()
+                        .sockets(java.util.List.of(MANAGEMENT_SOCKET))
+                        .addObserver(HealthObserver.builder()
+                                .details(true)
+                                .addChecks(readiness.checks().toArray(HealthCheck[]::new))
+                                .build())
+                        .addObserver(MetricsObserver.create())
+                        .build())
+                .addRouting(routing)
+                .routing(
+                        MANAGEMENT_SOCKET,
+                        withProblems(HttpRouting.builder().addFilter(securityHeaders.filter()), problems))
+                // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed
+                // request line or header) get a problem too, instead of its bare text.
+                .directHandlers(handlers -> Arrays.stream(DirectHandler.EventType.values())
+                        .forEach(type -> handlers.addHandler(type, problems)))
+                // Stopped by Nmc.close(), after the workers drained: Helidon's own hook would stop it at once.
+                .shutdownHook(false)
+                .build()
+                .start();
+        return new HttpEdge(server);
+    }
+
+    /** The socket of the observe endpoints ({@code observe.port}). */
+    static final String MANAGEMENT_SOCKET = "management";
+
+    int port() {
+        return server.port();
+    }
+
+    int managementPort() {
+        return server.port(MANAGEMENT_SOCKET);
+    }
+
+    /** Every refusal and error of a routing as an RFC 9457 problem. */
+    private static HttpRouting.Builder withProblems(HttpRouting.Builder routing, ProblemResponses problems) {
+        return routing.error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
                 .error(
                         Refusal.class,
                         (request, response, refusal) -> problems.send(response, DomainProblems.of(refusal)))
-                // What Helidon's routing refuses itself (a path under /observe it does not know: 404).
+                // What Helidon's routing refuses itself (a path it does not know: 404).
                 .error(
                         HttpException.class,
                         (request, response, refused) -> problems.send(
@@ -176,42 +243,6 @@ record HttpEdge(WebServer server) {
                         problems.sendUnexpected(request, response, error);
                     }
                 });
-
-        Readiness readiness = new Readiness(
-                core.database(),
-                keys.envelope(),
-                Map.of(
-                        "privacy.pepper",
-                        keys.peppers(),
-                        "privacy.payload-pepper",
-                        keys.payloadPeppers(),
-                        "privacy.ldv-pepper",
-                        keys.ldvPeppers()),
-                clock,
-                config.get("observe.readiness-timeout").as(Duration.class).orElse(Duration.ofSeconds(2)),
-                config.get("observe.schema-check-interval").as(Duration.class).orElse(Duration.ofMinutes(1)));
-        WebServer server = WebServer.builder()
-                .config(config.get("server"))
-                .addFeature(ObserveFeature.create(
-                        HealthObserver.builder()
-                                .details(true)
-                                .addChecks(readiness.checks().toArray(HealthCheck[]::new))
-                                .build(),
-                        MetricsObserver.create()))
-                .addRouting(routing)
-                // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed
-                // request line or header) get a problem too, instead of its bare text.
-                .directHandlers(handlers -> Arrays.stream(DirectHandler.EventType.values())
-                        .forEach(type -> handlers.addHandler(type, problems)))
-                // Stopped by Nmc.close(), after the workers drained: Helidon's own hook would stop it at once.
-                .shutdownHook(false)
-                .build()
-                .start();
-        return new HttpEdge(server);
-    }
-
-    int port() {
-        return server.port();
     }
 
     void stop() {

@@ -36,13 +36,15 @@ public final class Nmc implements AutoCloseable {
     private final Keys keys;
     private final Engine engine;
     private final HttpEdge edge;
+    private final Parties parties;
     private boolean closed;
 
-    private Nmc(Core core, Keys keys, Engine engine, HttpEdge edge) {
+    private Nmc(Core core, Keys keys, Engine engine, HttpEdge edge, Parties parties) {
         this.core = core;
         this.keys = keys;
         this.engine = engine;
         this.edge = edge;
+        this.parties = parties;
     }
 
     /**
@@ -65,9 +67,9 @@ public final class Nmc implements AutoCloseable {
         return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1_000));
     }
 
-    /** Starts with the real clients of NotifyNL, the Profielservice and the LDV. */
+    /** Starts with the real clients of NotifyNL and the Profielservice, and the processing log's store. */
     public static Nmc start(Config config, Clock clock) {
-        return start(config, clock, Parties.from(config));
+        return start(config, clock, Parties.from(config, clock));
     }
 
     /**
@@ -75,6 +77,7 @@ public final class Nmc implements AutoCloseable {
      * server and, unless {@code engine.enabled} is false, the workers and duties.
      */
     public static Nmc start(Config config, Clock clock, Parties parties) {
+        StartGuard.check(config);
         Settings settings = Settings.from(config);
         Database database = Database.open(settings.db());
         try {
@@ -89,11 +92,12 @@ public final class Nmc implements AutoCloseable {
                 engine.workers().forEach(TaskWorker::start);
                 engine.duties().start();
             }
-            LOG.info(() -> "NMC listening on port " + edge.port()
+            LOG.info(() -> "NMC listening on port " + edge.port() + ", /observe on port " + edge.managementPort()
                     + (settings.engineEnabled() ? "" : " (engine.enabled: false: no workers, no duties)"));
-            return new Nmc(core, keys, engine, edge);
+            return new Nmc(core, keys, engine, edge, parties);
         } catch (RuntimeException e) {
             database.close();
+            parties.ldv().close();
             throw e;
         }
     }
@@ -115,6 +119,16 @@ public final class Nmc implements AutoCloseable {
 
     public int port() {
         return edge.port();
+    }
+
+    /** The database (its pool), for tests and tools that must see or hold what the NMC holds. */
+    public nl.overheid.moz.nmc.db.Database database() {
+        return core.database();
+    }
+
+    /** The port of the observe endpoints (health, metrics), apart from the API's. */
+    public int managementPort() {
+        return edge.managementPort();
     }
 
     /** The workers and the duty runner, for whoever runs them by hand (an instance with {@code engine.enabled: false}). */
@@ -159,6 +173,7 @@ public final class Nmc implements AutoCloseable {
                                         .toList() + " still ran after " + grace
                                 + " and are left to their leases"));
         edge.stop();
+        parties.ldv().close();
         core.metrics().close();
         core.database().close();
     }

@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc;
 
 import io.helidon.config.Config;
 import java.time.Duration;
+import nl.overheid.moz.nmc.api.RequestLimits;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.EngineSettings;
 import nl.overheid.moz.nmc.feed.FeedSettings;
@@ -18,6 +19,9 @@ import nl.overheid.moz.nmc.webhook.WebhookSettings;
  * @param engineEnabled whether this instance runs the task workers and the periodic duties ({@code engine.enabled},
  *                      default true); an instance without them serves the API only
  * @param registerCacheTtl how long a DV's register entry and the berichttypen are used before they are read again
+ * @param dutyDeadline  how long one round of a periodic duty may run before it is interrupted ({@code
+ *                      engine.duty-deadline}); each duty runs on its own, so one slow duty never delays another
+ * @param requestLimits how many DV calls may run at once and how many per second ({@code http.*})
  */
 record Settings(
         NmcSettings nmc,
@@ -30,7 +34,9 @@ record Settings(
         FeedSettings feed,
         RetentionSettings retention,
         ReconcileSchedule reconcile,
-        Duration registerCacheTtl) {
+        Duration registerCacheTtl,
+        Duration dutyDeadline,
+        RequestLimits.Settings requestLimits) {
 
     static Settings from(Config config) {
         NmcSettings nmc = NmcSettings.from(config);
@@ -45,6 +51,8 @@ record Settings(
                 FeedSettings.from(config.get("feed")),
                 RetentionSettings.from(config, nmc.eventLogRetention()),
                 ReconcileSchedule.from(config.get("lifecycle")),
-                config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)));
+                config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)),
+                config.get("engine.duty-deadline").as(Duration.class).orElse(Duration.ofMinutes(1)),
+                RequestLimits.Settings.from(config.get("http")));
     }
 }

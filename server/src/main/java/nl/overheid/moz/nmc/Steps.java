@@ -9,13 +9,13 @@ import nl.overheid.moz.nmc.acceptance.QuotaRepository;
 import nl.overheid.moz.nmc.engine.TaskWorker;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
-import nl.overheid.moz.nmc.feed.FeedCallRepository;
-import nl.overheid.moz.nmc.feed.FeedCalls;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.operator.OperatorAudit;
 import nl.overheid.moz.nmc.operator.OperatorAuditRepository;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
+import nl.overheid.moz.nmc.ratelimit.DvCallRepository;
+import nl.overheid.moz.nmc.ratelimit.DvCalls;
 import nl.overheid.moz.nmc.receipts.Finaliser;
 import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
 import nl.overheid.moz.nmc.receipts.ReceiptRepository;
@@ -25,6 +25,8 @@ import nl.overheid.moz.nmc.retention.Erasure;
 import nl.overheid.moz.nmc.retention.RetentionRepository;
 import nl.overheid.moz.nmc.sending.InvalidAddressReporter;
 import nl.overheid.moz.nmc.sending.SendPipeline;
+import nl.overheid.moz.nmc.sending.TemplateRepository;
+import nl.overheid.moz.nmc.sending.Templates;
 import nl.overheid.moz.nmc.status.StatusQueries;
 import nl.overheid.moz.nmc.webhook.WebhookClient;
 import nl.overheid.moz.nmc.webhook.WebhookDelivery;
@@ -33,8 +35,8 @@ import nl.overheid.moz.nmc.webhook.Webhooks;
 
 /**
  * The six steps (design §3): those that run as tasks, one worker per kind, and those that answer requests —
- * acceptance and cancel, status, the feed and the webhook's state, the receipt store the callback writes to, and
- * the operator's actions.
+ * acceptance and cancel, status, the feed and the webhook's state, the receipt store the callback writes to, the
+ * operator's actions, and what the NMC knows of NotifyNL's templates (read by acceptance, kept by a duty).
  */
 record Steps(
         List<TaskWorker> workers,
@@ -46,10 +48,11 @@ record Steps(
         EventRepository events,
         StatusEvents statusEvents,
         Feed feed,
-        FeedCalls feedCalls,
+        DvCalls dvCalls,
         Webhooks webhooks,
         OperatorActions operatorActions,
-        OperatorAudit operatorAudit) {
+        OperatorAudit operatorAudit,
+        Templates templates) {
 
     static Steps create(Core core, Keys keys, Parties parties) {
         Settings settings = core.settings();
@@ -72,6 +75,13 @@ record Steps(
         EventRepository events = new EventRepository();
         StatusEvents statusEvents = new StatusEvents(settings.nmc().eventSource());
         WebhookPositionRepository webhookPositions = new WebhookPositionRepository();
+        Templates templates = new Templates(
+                core.database(),
+                new TemplateRepository(),
+                parties.notifyNl(),
+                core.clock(),
+                settings.registerCacheTtl(),
+                settings.notifyNl().templateRefreshInterval());
 
         List<TaskWorker> workers = List.of(
                         new SendPipeline(
@@ -82,7 +92,10 @@ record Steps(
                                 core.unusedTokens(),
                                 parties.profielservice(),
                                 settings.profielservice(),
-                                firstReconciliation),
+                                firstReconciliation,
+                                core.budget(),
+                                settings.notifyNl(),
+                                templates),
                         new ReceiptProcessor(
                                 support,
                                 receiptRepository,
@@ -99,7 +112,14 @@ record Steps(
                                 core.signals()),
                         new Finaliser(support, receiptRepository),
                         new InvalidAddressReporter(
-                                support, keys.envelope(), parties.profielservice(), settings.profielservice()),
+                                support,
+                                keys.envelope(),
+                                parties.profielservice(),
+                                settings.profielservice(),
+                                failures -> settings.engine()
+                                        .backoff(
+                                                failures,
+                                                settings.profielservice().reportBackoffMax())),
                         new Erasure(support, new RetentionRepository()),
                         new WebhookDelivery(
                                 support,
@@ -108,7 +128,7 @@ record Steps(
                                 statusEvents,
                                 keys.cursors(),
                                 keys.signingKeys(),
-                                core.webhookTargets(),
+                                core.publicTargets(),
                                 new WebhookClient(settings.webhook()),
                                 settings.webhook(),
                                 Nmc.objectMapper()))
@@ -145,6 +165,8 @@ record Steps(
                         keys.envelope(),
                         keys.dataSubjects(),
                         acceptanceQuota,
+                        (berichttype, personalisation) -> templates.missing(
+                                berichttype.notifyService(), berichttype.notifyTemplateId(), personalisation),
                         core.clock(),
                         core.signals()),
                 acceptanceQuota,
@@ -154,11 +176,15 @@ record Steps(
                 events,
                 statusEvents,
                 new Feed(core.database(), events, statusEvents, keys.cursors(), core.clock()),
-                new FeedCalls(
+                new DvCalls(
                         core.database(),
-                        new FeedCallRepository(),
+                        new DvCallRepository(),
                         core.clock(),
-                        settings.feed().rateLimitPerSecond()),
+                        java.util.Map.of(
+                                DvCalls.Kind.FEED,
+                                settings.feed().rateLimitPerSecond(),
+                                DvCalls.Kind.NOTIFICATIES,
+                                settings.requestLimits().perSecond())),
                 webhooks,
                 new OperatorActions(
                         core.database(),
@@ -166,7 +192,7 @@ record Steps(
                         core.transitions(),
                         core.notificatieTasks(),
                         core.register(),
-                        core.webhookTargets(),
+                        core.publicTargets(),
                         webhooks,
                         events,
                         keys.keyRewrap(),
@@ -174,6 +200,7 @@ record Steps(
                         operatorAudit,
                         core.signals(),
                         core.clock()),
-                operatorAudit);
+                operatorAudit,
+                templates);
     }
 }

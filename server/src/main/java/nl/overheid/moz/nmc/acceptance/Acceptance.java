@@ -60,6 +60,7 @@ public final class Acceptance {
     private final WorkSignals signals;
     private final DataSubjects subjects;
     private final AcceptanceQuota quota;
+    private final RequiredPersonalisation required;
 
     public Acceptance(
             Database database,
@@ -72,6 +73,7 @@ public final class Acceptance {
             Envelope envelope,
             DataSubjects subjects,
             AcceptanceQuota quota,
+            RequiredPersonalisation required,
             Clock clock,
             WorkSignals signals) {
         this.database = database;
@@ -86,6 +88,7 @@ public final class Acceptance {
         this.signals = signals;
         this.subjects = subjects;
         this.quota = quota;
+        this.required = required;
     }
 
     /** What became of one request: accepted (new, or a repeat of an earlier one) or refused. */
@@ -121,8 +124,9 @@ public final class Acceptance {
      * Accepts a validated request of the DV, or returns the notification an identical earlier request
      * created.
      *
-     * @throws Refusal when the DV may not send this berichttype, geldigTot is unusable, or the
-     *                           DV's quota is used up; nothing is stored then
+     * @throws Refusal when the DV may not send this berichttype, geldigTot is unusable, the personalisation
+     *                           lacks a field the berichttype's template asks for, or the DV's quota is used
+     *                           up; nothing is stored then
      */
     public Accepted accept(Dienstverlener dv, Request request) {
         return switch (acceptAll(dv, List.of(request)).getFirst()) {
@@ -132,9 +136,23 @@ public final class Acceptance {
     }
 
     /**
+     * Refuses a bulk submission at once when the DV's quota of the last minute is used up, before its body is read,
+     * validated and sealed. Takes nothing: the items still take their slots a chunk at a time, and a submission
+     * that gets past this look while the quota runs out has its remaining items refused one by one.
+     *
+     * @throws Refusal.QuotaExhausted when no slot is left
+     */
+    public void refuseWhenQuotaUsedUp(Dienstverlener dv) {
+        if (quota.usedUp(dv.id(), dv.quotaPerMinute())) {
+            throw new Refusal.QuotaExhausted(quota.retryAfter(dv.id()));
+        }
+    }
+
+    /**
      * Accepts the validated requests of one DV and one regime, each on its own: a refused one stops none of
      * the others. Each counts against the quota like a single request, and a repeat of an earlier request
-     * (or of one earlier in the list) yields that notification without counting. Committed in chunks of
+     * (or of one earlier in the list) yields that notification without counting, even when the template asks for
+     * more since: a request that lacks a field the berichttype's template asks for is refused only when it is new. Committed in chunks of
      * {@value #CHUNK}: each chunk takes its quota slots in one statement and stores its notifications, events
      * and tasks in one transaction. The outcomes are in the order of {@code requests}.
      */
@@ -270,23 +288,36 @@ public final class Acceptance {
     private boolean acceptChunk(Dienstverlener dv, List<Prepared> chunk, Instant now, Outcome[] outcomes) {
         Map<String, Berichttype> types = register.berichttypen(
                 chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
+        // Before the transaction: what the templates ask for is read from a snapshot, never from NotifyNL.
+        Map<Prepared, List<String>> missing = new HashMap<>();
+        for (Prepared p : chunk) {
+            Berichttype type = types.get(p.request().berichttype());
+            List<String> lacking = type == null
+                    ? List.of()
+                    : required.missing(type, p.request().personalisation());
+            if (!lacking.isEmpty()) {
+                missing.put(p, lacking);
+            }
+        }
         AcceptanceQuota.Slots slots = quota.take(dv.id(), dv.quotaPerMinute(), chunk.size());
         int used;
         try {
             used = database.inTransaction(tx -> {
                 // With one pepper version per purpose the insert's unique index finds every repeat; only
-                // under a rotation must repeats stored under an older version be looked up first.
-                List<Transitions.Repeatable> earlier = slots.granted() < chunk.size() || rotating()
-                        ? transitions.findAcceptedAll(
-                                tx,
-                                dv.id(),
-                                chunk.stream()
-                                        .flatMap(p -> p.dvrefHmacs().stream())
-                                        .toList(),
-                                chunk.stream()
-                                        .flatMap(p -> p.payloadHmacs().stream())
-                                        .toList())
-                        : List.of();
+                // under a rotation must repeats stored under an older version be looked up first, and so must a
+                // request that would be refused for its personalisation (a repeat still gets its notification).
+                List<Transitions.Repeatable> earlier =
+                        slots.granted() < chunk.size() || rotating() || !missing.isEmpty()
+                                ? transitions.findAcceptedAll(
+                                        tx,
+                                        dv.id(),
+                                        chunk.stream()
+                                                .flatMap(p -> p.dvrefHmacs().stream())
+                                                .toList(),
+                                        chunk.stream()
+                                                .flatMap(p -> p.payloadHmacs().stream())
+                                                .toList())
+                                : List.of();
                 List<Prepared> toStore = new ArrayList<>();
                 List<NewNotificatie> rows = new ArrayList<>();
                 // A repeat of an item earlier in the chunk needs no slot: it gets that item's notification.
@@ -305,6 +336,8 @@ public final class Acceptance {
                         repeatsInChunk.put(p, first);
                     } else if (type == null) {
                         outcomes[p.index()] = new Refused(new Refusal.BerichttypeUnknown());
+                    } else if (missing.containsKey(p)) {
+                        outcomes[p.index()] = new Refused(new Refusal.PersonalisationMissing(missing.get(p)));
                     } else if (rows.size() >= slots.granted()) {
                         outcomes[p.index()] = null; // over the quota: answered below, after the commit
                     } else {
@@ -359,7 +392,9 @@ public final class Acceptance {
 
     /**
      * The payload in one canonical text (sorted keys, instants in UTC) so that equal requests hash equally.
-     * The HMAC (not a plain hash) keeps it from confirming a guessed recipient.
+     * The HMAC (not a plain hash) keeps it from confirming a guessed recipient. {@code batchId} is not part of
+     * it (ADR 0024, design §4: a batch id only groups a submission), so a repeat under a new batch id after a
+     * time-out answers the first notification, whose own batch id stays.
      */
     private String canonicalPayload(Request request) {
         ObjectNode node = mapper.createObjectNode();
@@ -373,7 +408,6 @@ public final class Acceptance {
         node.put(
                 "geldigTot",
                 request.validUntil() == null ? null : request.validUntil().toString());
-        node.put("batchId", request.batchId());
         return node.toString();
     }
 

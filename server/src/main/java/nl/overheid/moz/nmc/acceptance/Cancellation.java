@@ -33,9 +33,9 @@ public final class Cancellation {
      */
     public void cancel(UUID dvId, UUID notificatieId) {
         database.inTransactionDo(tx -> {
+            // Only the caller's own row is locked: another DV's notification is neither locked nor waited for.
             Transitions.Locked n = transitions
-                    .lock(tx, notificatieId)
-                    .filter(locked -> locked.dvId().equals(dvId))
+                    .lockOfDv(tx, notificatieId, dvId)
                     .orElseThrow(() -> new Refusal.NotFound("notification"));
             if (n.status() != NotificatieStatus.AANGENOMEN) {
                 throw new Refusal.NotCancellable(n.status().dbValue());

@@ -18,9 +18,9 @@ import nl.overheid.moz.nmc.trace.Span;
  * Runs before every route: sets {@code API-Version} and the security headers on every response
  * ({@link SecurityHeaders}), answers a path or method outside the contracts with a 404 or 405 problem
  * ({@link ApiRoutes}), and authenticates the DV calls and the operator calls each contract protects, each with its
- * own audience. The published OpenAPI documents and
- * the JWKS are open to all; the NotifyNL callback has its own bearer token. {@code /observe} belongs to Helidon's
- * observe feature (its unknown paths reach the routing's 404) and is only given the headers.
+ * own audience, and admits each DV call under the limits of {@link RequestLimits}. The published OpenAPI documents and
+ * the JWKS are open to all; the NotifyNL callback has its own bearer token. {@code /observe} is not on this port
+ * (it is served on the management port, {@code observe.port}): here it is a path like any unknown one.
  */
 public final class ApiFilter implements Filter {
 
@@ -28,7 +28,6 @@ public final class ApiFilter implements Filter {
     /** The operator API (beheer-API): its own contract, audience and role. */
     public static final String OPERATOR_BASE_PATH = "/api/nmc-beheer/v1";
 
-    public static final String OBSERVE_PATH = "/observe";
     private static final io.helidon.http.HeaderName TRACEPARENT_HEADER = HeaderNames.create("traceparent");
     /** FSC's id of the call, set by the DV's Outway: taken into the request's log lines when it is a UUID. */
     private static final io.helidon.http.HeaderName FSC_TRANSACTION_ID = HeaderNames.create("Fsc-Transaction-Id");
@@ -54,6 +53,7 @@ public final class ApiFilter implements Filter {
     private final OperatorAuthenticator operators;
     private final ProblemResponses problems;
     private final NmcMetrics metrics;
+    private final RequestLimits limits;
 
     public ApiFilter(
             SecurityHeaders headers,
@@ -61,13 +61,15 @@ public final class ApiFilter implements Filter {
             DvAuthenticator authenticator,
             OperatorAuthenticator operators,
             ProblemResponses problems,
-            NmcMetrics metrics) {
+            NmcMetrics metrics,
+            RequestLimits limits) {
         this.headers = headers;
         this.routes = routes;
         this.authenticator = authenticator;
         this.operators = operators;
         this.problems = problems;
         this.metrics = metrics;
+        this.limits = limits;
     }
 
     /** The operation of the request the current thread answers ({@link #UNKNOWN_OPERATION} outside one). */
@@ -79,12 +81,6 @@ public final class ApiFilter implements Filter {
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         headers.apply(response.headers());
         String path = request.path().path();
-        if (path.equals(OBSERVE_PATH) || path.startsWith(OBSERVE_PATH + "/")) {
-            // Helidon's health observer sets "no-cache" itself; the rules ask for no-store.
-            response.beforeSend(() -> headers.apply(response.headers()));
-            chain.proceed();
-            return;
-        }
         Method method = request.prologue().method();
         Optional<ApiRoutes.Route> route = routes.match(path);
         String operation = route.map(r -> (r.allows(method) ? method.text() : "?") + " " + r.template())
@@ -105,6 +101,7 @@ public final class ApiFilter implements Filter {
             OPERATION.remove();
             context.close();
         });
+        RequestLimits.Permit permit = null;
         try {
             if (route.isEmpty()) {
                 throw ProblemException.notFound();
@@ -119,6 +116,9 @@ public final class ApiFilter implements Filter {
                     request.context().register(caller);
                     // The DV's id as the task lines name it; the request's context ends with its response.
                     LogContext.with(LogContext.DV_ID, caller.id());
+                    // before the body is read: a call over a limit costs no memory and no work
+                    permit = limits.admit(
+                            caller, RequestLimits.kind(BASE_PATH, route.get().template(), method));
                 }
                 case OPERATOR ->
                     request.context()
@@ -129,7 +129,13 @@ public final class ApiFilter implements Filter {
             problems.send(response, problem);
             return;
         }
-        chain.proceed();
+        try {
+            chain.proceed();
+        } finally {
+            if (permit != null) {
+                permit.close();
+            }
+        }
     }
 
     /** The trace id of a valid {@code traceparent}, else a new one. */

@@ -35,6 +35,13 @@ public final class DomainProblems {
                         r.code().equals("elfproef")
                                 ? "Dit nummer voldoet niet aan de elfproef."
                                 : "Een KVK-nummer heeft 8 cijfers, een RSIN of BSN 9.");
+            case Refusal.PersonalisationMissing r ->
+                ProblemException.invalid(r.fields().stream()
+                        .map(field -> new ProblemException.FieldError(
+                                "/personalisation/" + JsonPointers.escape(field),
+                                "required",
+                                "Het NotifyNL-template van dit berichttype vraagt om dit personalisatieveld."))
+                        .toList());
             case Refusal.QuotaExhausted r ->
                 ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
             case Refusal.NotFound r -> ProblemException.notFound();

@@ -46,13 +46,17 @@ public final class DvAuthenticator {
     /**
      * Settings of DV authentication ({@code auth} subtree).
      *
-     * @param jwksUri  the IAM gateway's JWKS ({@code https:}, {@code http:} or {@code file:})
+     * @param jwksUri  the IAM gateway's JWKS ({@code https:} or {@code file:}; {@code http:} in dev only)
      * @param issuer   required {@code iss}
      * @param audience required {@code aud}
      * @param oinClaim the claim that carries the DV's OIN
      * @param clockSkew how far {@code exp}, {@code nbf} and {@code iat} may be off our clock (whole seconds)
      * @param jwksRefreshInterval how long the gateway's keys are used before they are fetched again
      * @param jwksMaxFetchesPerMinute how often the JWKS may be fetched per minute, for whatever reason
+     * @param maxTokenAge the longest a token may live ({@code exp - iat}) and the oldest it may be ({@code now - iat}),
+     *                    give or take the clock skew
+     * @param tokenTypes the header {@code typ} values accepted (media types: {@code at+jwt} is RFC 9068's access
+     *                   token, {@code JWT} what most gateways write); a token without {@code typ} is refused
      */
     public record AuthSettings(
             String jwksUri,
@@ -61,9 +65,13 @@ public final class DvAuthenticator {
             String oinClaim,
             Duration clockSkew,
             Duration jwksRefreshInterval,
-            int jwksMaxFetchesPerMinute) {
+            int jwksMaxFetchesPerMinute,
+            Duration maxTokenAge,
+            java.util.List<String> tokenTypes) {
 
         public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(60);
+        public static final Duration DEFAULT_MAX_TOKEN_AGE = Duration.ofHours(1);
+        public static final java.util.List<String> DEFAULT_TOKEN_TYPES = java.util.List.of("at+jwt", "JWT");
         public static final Duration DEFAULT_JWKS_REFRESH_INTERVAL = Duration.ofMinutes(10);
         public static final int DEFAULT_JWKS_MAX_FETCHES_PER_MINUTE = 2;
 
@@ -71,6 +79,13 @@ public final class DvAuthenticator {
             if (clockSkew.isNegative() || clockSkew.compareTo(Duration.ofMinutes(5)) > 0) {
                 throw new IllegalArgumentException("auth.clock-skew must be between 0 and 5 minutes");
             }
+            if (maxTokenAge.isNegative() || maxTokenAge.isZero() || maxTokenAge.compareTo(Duration.ofHours(24)) > 0) {
+                throw new IllegalArgumentException("auth.max-token-age must be positive and at most a day");
+            }
+            if (tokenTypes.isEmpty()) {
+                throw new IllegalArgumentException("auth.token-types must name at least one type");
+            }
+            tokenTypes = java.util.List.copyOf(tokenTypes);
         }
 
         public static AuthSettings from(io.helidon.config.Config auth) {
@@ -85,7 +100,9 @@ public final class DvAuthenticator {
                     auth.get("oin-claim").asString().orElse("oin"),
                     auth.get("clock-skew").as(Duration.class).orElse(DEFAULT_CLOCK_SKEW),
                     auth.get("jwks-refresh-interval").as(Duration.class).orElse(DEFAULT_JWKS_REFRESH_INTERVAL),
-                    auth.get("jwks-max-fetches-per-minute").asInt().orElse(DEFAULT_JWKS_MAX_FETCHES_PER_MINUTE));
+                    auth.get("jwks-max-fetches-per-minute").asInt().orElse(DEFAULT_JWKS_MAX_FETCHES_PER_MINUTE),
+                    auth.get("max-token-age").as(Duration.class).orElse(DEFAULT_MAX_TOKEN_AGE),
+                    auth.get("token-types").asList(String.class).orElse(DEFAULT_TOKEN_TYPES));
         }
     }
 }

@@ -32,4 +32,17 @@ public final class SecurityHeaders {
         headers.set(apiVersion);
         SECURITY.forEach(headers::set);
     }
+
+    /**
+     * A filter for the management port's routing (the observe endpoints): the headers on every answer, set again just
+     * before it is sent, since Helidon's health observer sets {@code no-cache} itself and the rules ask for
+     * {@code no-store}.
+     */
+    public io.helidon.webserver.http.Filter filter() {
+        return (chain, request, response) -> {
+            apply(response.headers());
+            response.beforeSend(() -> apply(response.headers()));
+            chain.proceed();
+        };
+    }
 }

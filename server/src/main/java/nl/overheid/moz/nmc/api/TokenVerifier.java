@@ -19,7 +19,10 @@ import java.util.logging.Logger;
  * RS256 or ES256 by a key in the gateway's JWKS, from the configured issuer, for the audience the caller names,
  * within its validity give or take {@code auth.clock-skew}. The algorithm list is fixed and checked before any
  * key is looked up, so {@code none}, the HMAC family (a public key used as a shared secret) and anything else
- * never reach a signature check. Every failure is the same 401; the reason is only logged (without the token).
+ * never reach a signature check. The header's {@code typ} must be one of {@code auth.token-types} (an access
+ * token, not an ID token or another JWT the gateway signs), and the token must say when it was issued and live
+ * no longer than {@code auth.max-token-age}, so a token minted with a far expiry is no lasting key. Every failure
+ * is the same 401; the reason is only logged (without the token).
  */
 public final class TokenVerifier {
 
@@ -29,13 +32,25 @@ public final class TokenVerifier {
     private final JwksSource jwks;
     private final String issuer;
     private final Duration clockSkew;
+    private final Duration maxTokenAge;
+    private final Set<String> tokenTypes;
     private final Clock clock;
 
-    public TokenVerifier(JwksSource jwks, String issuer, Duration clockSkew, Clock clock) {
+    /** Verifies tokens of {@code issuer} under the rules of {@code auth} (skew, age, types). */
+    public TokenVerifier(JwksSource jwks, String issuer, DvAuthenticator.AuthSettings auth, Clock clock) {
         this.jwks = jwks;
         this.issuer = issuer;
-        this.clockSkew = clockSkew;
+        this.clockSkew = auth.clockSkew();
+        this.maxTokenAge = auth.maxTokenAge();
+        this.tokenTypes =
+                auth.tokenTypes().stream().map(TokenVerifier::mediaType).collect(java.util.stream.Collectors.toSet());
         this.clock = clock;
+    }
+
+    /** RFC 7515 §4.1.9: {@code typ} is a media type, compared without case, {@code application/} may be left out. */
+    private static String mediaType(String type) {
+        String lower = type.toLowerCase(java.util.Locale.ROOT);
+        return lower.startsWith("application/") ? lower.substring("application/".length()) : lower;
     }
 
     /** The token of an {@code Authorization: Bearer …} header, or a 401 problem. */
@@ -56,6 +71,10 @@ public final class TokenVerifier {
             throw refuse("token does not parse");
         }
         Jwt jwt = signed.getJwt();
+        String type = jwt.type().map(TokenVerifier::mediaType).orElse("");
+        if (!tokenTypes.contains(type)) {
+            throw refuse("token type " + (type.isEmpty() ? "absent" : type) + " is not accepted");
+        }
         String algorithm = jwt.algorithm().orElse("none");
         if (!ALGORITHMS.contains(algorithm)) {
             throw refuse("algorithm " + algorithm + " is not accepted");
@@ -77,6 +96,13 @@ public final class TokenVerifier {
         Errors claims = jwt.validate(validators);
         if (!claims.isValid()) {
             throw refuse("claims do not validate");
+        }
+        Instant issued = jwt.issueTime().orElseThrow(() -> refuse("token has no iat"));
+        Instant expires = jwt.expirationTime().orElseThrow(() -> refuse("token has no exp"));
+        Duration allowed = maxTokenAge.plus(clockSkew);
+        if (Duration.between(issued, expires).compareTo(allowed) > 0
+                || Duration.between(issued, now).compareTo(allowed) > 0) {
+            throw refuse("token lives or has lived longer than auth.max-token-age");
         }
         return jwt;
     }

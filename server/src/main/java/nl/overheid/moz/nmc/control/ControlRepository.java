@@ -16,8 +16,13 @@ import nl.overheid.moz.nmc.db.Statement;
  */
 public final class ControlRepository {
 
+    /*
+     * A live notification without a task of its own lifecycle. Receipt tasks and invalid-address reports do not
+     * count: a report can wait beside a verzonden or bezorgd notification (every bounce is reported) and must
+     * not hide a lost reconcile, send or finalise task.
+     */
     private static final String NO_TASK = """
-            NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort <> 'verwerken')
+            NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort NOT IN ('verwerken', 'ongeldig-melden'))
             """;
 
     private static final Statement TASK_PLAN_MISSING_SEND =
@@ -48,8 +53,7 @@ public final class ControlRepository {
             Statement.named("taskPlanMissingFinalise", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
             SELECT 'vaststellen', n.dv_id, n.id,
-                   coalesce((SELECT max(p.ontvangst_completed_at) FROM poging p
-                              WHERE p.notificatie = n.id AND p.status = 'bezorgd'), :now)
+                   coalesce((SELECT max(p.bezorgd_op) FROM poging p WHERE p.notificatie = n.id), :now)
                      + CAST(:margin AS interval),
                    n.trace_id
               FROM notificatie n
@@ -59,18 +63,26 @@ public final class ControlRepository {
 
     private static final Statement TASK_PLAN_MISSING_RECEIPTS = Statement.named("taskPlanMissingReceipts", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due, trace_id)
-            SELECT DISTINCT ON (o.poging) 'verwerken', n.dv_id, n.id, o.poging, o.id, o.completed_at, :now, n.trace_id
+            SELECT 'verwerken', n.dv_id, n.id, o.poging, o.id, o.completed_at, :now, n.trace_id
               FROM ontvangst o
               JOIN poging p ON p.id = o.poging
               JOIN notificatie n ON n.id = p.notificatie
              WHERE o.verwerkt_op IS NULL
-               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.poging = o.poging)
-             ORDER BY o.poging, o.completed_at NULLS LAST, o.id
+               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.ontvangst = o.id)
             ON CONFLICT DO NOTHING
             """);
 
     private static final Statement TASKS_FAILED_BY_KIND = Statement.named("tasksFailedByKind", """
             SELECT soort, count(*) AS n FROM taak WHERE status = 'mislukt' GROUP BY soort
+            """);
+
+    /* Parked sends whose last error is one of NotifyNL's setup refusals (the classes the NMC writes, notifynl-…). */
+    private static final Statement PARKED_SETUP_ERRORS = Statement.named("parkedSetupErrors", """
+            SELECT n.berichttype, t.budget, t.laatste_fout, count(*) AS n
+              FROM taak t
+              JOIN notificatie n ON n.id = t.notificatie
+             WHERE t.status = 'mislukt' AND t.soort = 'verzenden' AND t.laatste_fout LIKE 'notifynl-%'
+             GROUP BY n.berichttype, t.budget, t.laatste_fout
             """);
 
     private static final Statement TASKS_DUE_BY_KIND = Statement.named("tasksDueByKind", """
@@ -84,6 +96,43 @@ public final class ControlRepository {
               FROM dienstverlener d
               LEFT JOIN taak t ON t.dv_id = d.id AND t.soort = 'verzenden' AND t.status = 'open' AND t.due <= :now
              GROUP BY d.oin
+            """);
+
+    /*
+     * Per registered DV, the oldest event after its acknowledgement (a position of an earlier cluster epoch means
+     * nothing: then its first event), through the feed's index (dv_id, transactie_id, id): one probe per DV.
+     */
+    private static final Statement FEED_LAG_BY_DV = Statement.named("feedLagByDv", """
+            SELECT d.oin,
+                   (SELECT e.tijdstip FROM event e
+                     WHERE e.dv_id = d.id
+                       AND (e.transactie_id, e.id) >
+                           (CASE WHEN b.cluster_epoch = (SELECT epoch FROM cluster_epoch) THEN b.transactie_id
+                                 ELSE CAST('0' AS xid8) END,
+                            CASE WHEN b.cluster_epoch = (SELECT epoch FROM cluster_epoch) THEN b.event_id ELSE 0 END)
+                     ORDER BY e.transactie_id, e.id LIMIT 1) AS oudste
+              FROM dienstverlener d
+              LEFT JOIN bevestiging b ON b.dv_id = d.id
+            """);
+
+    /* Per DV with a webhook: the oldest event after its delivery position, and whether it is paused. */
+    private static final Statement WEBHOOK_LAG_BY_DV = Statement.named("webhookLagByDv", """
+            SELECT d.oin, COALESCE(w.pauzes, 0) > 0 AS gepauzeerd,
+                   (SELECT e.tijdstip FROM event e
+                     WHERE e.dv_id = d.id
+                       AND (e.transactie_id, e.id) >
+                           (COALESCE(w.transactie_id, CAST('0' AS xid8)), COALESCE(w.event_id, 0))
+                     ORDER BY e.transactie_id, e.id LIMIT 1) AS oudste
+              FROM dienstverlener d
+              LEFT JOIN webhookpositie w ON w.dv_id = d.id
+             WHERE d.webhook_url IS NOT NULL
+            """);
+
+    /* The oldest report of an invalid address still waiting (planned at ongeldig_gemeld_op, the NMC's clock). */
+    private static final Statement INVALID_REPORT_OLDEST_WAITING = Statement.named("invalidReportOldestWaiting", """
+            SELECT min(p.ongeldig_gemeld_op) AS oudste
+              FROM taak t JOIN poging p ON p.id = t.poging
+             WHERE t.soort = 'ongeldig-melden' AND t.status = 'open'
             """);
 
     private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
@@ -104,6 +153,15 @@ public final class ControlRepository {
     /** One DV's due send tasks: how many and the oldest due time (null without any). */
     record SendBacklog(String oin, long count, Instant oldest) {}
 
+    /** Parked send tasks of one berichttype and NotifyNL service with one setup error class. */
+    record ParkedSetupErrors(String berichttype, String service, String errorClass, long count) {}
+
+    /** One DV's oldest event not yet acknowledged (null: none). */
+    record FeedLag(String oin, Instant oldest) {}
+
+    /** One DV's webhook: the oldest event not yet delivered (null: none) and whether it is paused. */
+    record WebhookLag(String oin, Instant oldest, boolean paused) {}
+
     /** One DV's centralised notifications terminal since the window's start; how many ended geen-contactgegevens. */
     record MissingContact(String oin, long terminal, long missing) {}
 
@@ -117,7 +175,7 @@ public final class ControlRepository {
         return TASK_PLAN_MISSING_AFTER_SENT.dml(tx).addParam("now", now).execute();
     }
 
-    /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after delivery. */
+    /** Plans the finalise task of every bezorgd notification without one, due {@code margin} after its proof. */
     long planMissingFinalise(DbTransaction tx, Instant now, Duration margin) {
         return TASK_PLAN_MISSING_FINALISE
                 .dml(tx)
@@ -126,7 +184,7 @@ public final class ControlRepository {
                 .execute();
     }
 
-    /** Plans a receipt task for every attempt with a stored, unprocessed receipt and no receipt task. */
+    /** Plans a receipt task for every stored, unprocessed receipt without its own (a backstop: a lost task). */
     long planMissingReceipts(DbTransaction tx, Instant now) {
         return TASK_PLAN_MISSING_RECEIPTS.dml(tx).addParam("now", now).execute();
     }
@@ -137,6 +195,18 @@ public final class ControlRepository {
                 .query(tx)
                 .execute()
                 .collect(Collectors.toMap(row -> DbTypes.text(row, "soort"), row -> DbTypes.longValue(row, "n")));
+    }
+
+    List<ParkedSetupErrors> parkedSetupErrors(DbTransaction tx) {
+        return PARKED_SETUP_ERRORS
+                .query(tx)
+                .execute()
+                .map(row -> new ParkedSetupErrors(
+                        DbTypes.text(row, "berichttype"),
+                        DbTypes.text(row, "budget"),
+                        DbTypes.text(row, "laatste_fout"),
+                        DbTypes.longValue(row, "n")))
+                .toList();
     }
 
     List<DueTasks> dueTasksByKind(DbTransaction tx, Instant now) {
@@ -161,6 +231,34 @@ public final class ControlRepository {
                 .map(row -> new SendBacklog(
                         DbTypes.text(row, "oin"), DbTypes.longValue(row, "n"), DbTypes.instant(row, "oudste")))
                 .toList();
+    }
+
+    List<FeedLag> feedLagByDv(DbTransaction tx) {
+        return FEED_LAG_BY_DV
+                .query(tx)
+                .execute()
+                .map(row -> new FeedLag(DbTypes.text(row, "oin"), DbTypes.instant(row, "oudste")))
+                .toList();
+    }
+
+    List<WebhookLag> webhookLagByDv(DbTransaction tx) {
+        return WEBHOOK_LAG_BY_DV
+                .query(tx)
+                .execute()
+                .map(row -> new WebhookLag(
+                        DbTypes.text(row, "oin"),
+                        DbTypes.instant(row, "oudste"),
+                        Boolean.TRUE.equals(row.column("gepauzeerd").get(Boolean.class))))
+                .toList();
+    }
+
+    /** When the oldest invalid-address report still waiting was planned; null when none waits. */
+    Instant invalidReportOldestWaiting(DbTransaction tx) {
+        return INVALID_REPORT_OLDEST_WAITING
+                .get(tx)
+                .execute()
+                .map(row -> DbTypes.instant(row, "oudste"))
+                .orElse(null);
     }
 
     /** How many notifications are bezorgstatus-onbekend. */

@@ -21,7 +21,8 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
  * ({@code engine.control-interval}) and held for the scrape, so {@code /observe/metrics} never queries the
  * database. Every query is bounded: tasks by the partial indexes on open and parked rows; notifications by the
  * {@code bezorgstatus-onbekend} index and by {@code terminaal_sinds} within the window; per DV only the DVs in
- * the register (their OINs are the labels). A DV whose share of {@code geen-contactgegevens} rises above the
+ * the register (their OINs are the labels); send tasks parked for a NotifyNL setup refusal by berichttype, service
+ * and error class; whether each service's sending budget is closed for its daily limit. A DV whose share of {@code geen-contactgegevens} rises above the
  * threshold is logged once (and again after it fell back) and flagged for an alert rule.
  */
 public final class OperationalGauges implements Duty {
@@ -102,7 +103,10 @@ public final class OperationalGauges implements Duty {
                 oins.add(backlog.oin());
                 metrics.sendBacklog(backlog.oin(), backlog.count(), age(backlog.oldest(), now));
             });
+            control.feedLagByDv(tx).forEach(lag -> metrics.feedLag(lag.oin(), age(lag.oldest(), now)));
+            control.webhookLagByDv(tx).forEach(lag -> metrics.webhook(lag.oin(), age(lag.oldest(), now), lag.paused()));
             metrics.statusUnknown(control.statusUnknown(tx));
+            metrics.invalidReportOldestWaiting(age(control.invalidReportOldestWaiting(tx), now));
             control.missingContactByDv(tx, now.minus(missingContact.window()))
                     .forEach(dv -> missingContact(dv.oin(), dv.terminal(), dv.missing()));
             for (String venster : List.of("huidig", "vorig")) {
@@ -115,6 +119,13 @@ public final class OperationalGauges implements Duty {
                                 use.capacity(),
                                 use.taken()));
             }
+            Map<List<String>, Long> parked = new HashMap<>();
+            control.parkedSetupErrors(tx)
+                    .forEach(p -> parked.put(List.of(p.berichttype(), p.service(), p.errorClass()), p.count()));
+            metrics.parkedSetupErrors(parked);
+            Set<String> closed = new HashSet<>();
+            budget.closures(tx, now).forEach(closure -> closed.add(closure.key()));
+            budget.keys().forEach(service -> metrics.sendBudgetClosed(service, closed.contains(service)));
             metrics.retainDvs(oins);
             reportedAbove.retainAll(oins);
         });

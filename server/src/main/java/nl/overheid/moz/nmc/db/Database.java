@@ -34,10 +34,14 @@ public final class Database implements AutoCloseable {
     private static final int TRANSACTION_TIMEOUT_SINCE = 170000;
 
     private final HikariDataSource dataSource;
+    /** Connections of their own for the readiness checks, so a probe never waits on the API's and workers' pool. */
+    private final HikariDataSource health;
+
     private final DbClient client;
 
-    private Database(HikariDataSource dataSource) {
+    private Database(HikariDataSource dataSource, HikariDataSource health) {
         this.dataSource = dataSource;
+        this.health = health;
         CloseableJdbcConnectionPool pool = new CloseableJdbcConnectionPool() {
             @Override
             public Connection connection() {
@@ -89,7 +93,54 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("stringtype", "unspecified");
         HikariDataSource dataSource = new HikariDataSource(config);
         warnAboutMissingTimeouts(dataSource, settings);
-        return new Database(dataSource);
+        HikariConfig healthConfig = new HikariConfig();
+        config.copyStateTo(healthConfig);
+        healthConfig.setPoolName("nmc-health");
+        healthConfig.setMaximumPoolSize(2); // Flyway's validation takes two at once
+        healthConfig.setMinimumIdle(0);
+        healthConfig.setConnectionTimeout(Duration.ofSeconds(2).toMillis());
+        return new Database(dataSource, new HikariDataSource(healthConfig));
+    }
+
+    /**
+     * A pool for a database that is not the NMC's own (the processing log's PostgreSQL store): no migrations, and no
+     * connection at open, since that database may be down when the NMC starts (it is needed to send, not to accept).
+     * Everything is bounded: getting a connection (also a new one to a database that is down) by {@code
+     * connectTimeout}, a statement server-side by {@code statementTimeout} and client-side (the socket) a second or
+     * two later, so a write never waits longer than about their sum.
+     */
+    public static Database openSecondary(
+            String poolName,
+            String url,
+            String user,
+            String password,
+            int poolSize,
+            Duration connectTimeout,
+            Duration statementTimeout) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setPoolName(poolName);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(0);
+        config.setAutoCommit(false);
+        // -1: the pool starts without a connection; the first use connects (and fails within connectTimeout)
+        config.setInitializationFailTimeout(-1);
+        config.setConnectionTimeout(connectTimeout.toMillis());
+        config.setValidationTimeout(Math.min(connectTimeout.toMillis(), 1000));
+        long connectSeconds = Math.max(1, (connectTimeout.toMillis() + 999) / 1000);
+        config.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds));
+        config.addDataSourceProperty("loginTimeout", Long.toString(connectSeconds));
+        config.addDataSourceProperty("socketTimeout", Long.toString((statementTimeout.toMillis() + 999) / 1000 + 2));
+        config.addDataSourceProperty(
+                "options",
+                "-c statement_timeout=" + statementTimeout.toMillis()
+                        + " -c idle_in_transaction_session_timeout=" + Math.max(1000, statementTimeout.toMillis() * 2)
+                        + " -c TimeZone=UTC");
+        config.addDataSourceProperty("stringtype", "unspecified");
+        HikariDataSource pool = new HikariDataSource(config);
+        return new Database(pool, pool); // no readiness of its own: its checks, if any, share the pool
     }
 
     /**
@@ -148,13 +199,28 @@ public final class Database implements AutoCloseable {
 
     /** Validates that the schema equals the shipped migrations (production default). */
     public void validate() {
-        flyway().validate();
+        flyway(dataSource).validate();
+    }
+
+    /** {@link #validate} on the readiness connection. */
+    public void validateForHealth() {
+        flyway(health).validate();
+    }
+
+    /** The readiness checks' own single connection (not the pool's). */
+    public Connection healthConnection() throws SQLException {
+        return health.getConnection();
     }
 
     private Flyway flyway() {
+        return flyway(dataSource);
+    }
+
+    private static Flyway flyway(DataSource on) {
         return Flyway.configure()
-                .dataSource(dataSource)
+                .dataSource(on)
                 .locations("classpath:db/migration")
+                .callbacks(new RuntimePrivileges())
                 .load();
     }
 
@@ -213,6 +279,9 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        if (health != dataSource) {
+            health.close();
+        }
         dataSource.close();
     }
 }

@@ -19,4 +19,10 @@ public interface EngineEvents {
 
     /** A task of {@code kind} was postponed because of {@code cause} (the party's error class; null: its plan). */
     default void postponed(TaskKind kind, String cause) {}
+
+    /**
+     * A round of the periodic duty {@code duty} ended after {@code took}: {@code completed} false when it failed or
+     * outlived its deadline (then it was interrupted).
+     */
+    default void dutyRan(String duty, Duration took, boolean completed) {}
 }

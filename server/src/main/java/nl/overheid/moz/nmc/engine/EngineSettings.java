@@ -14,8 +14,8 @@ import java.time.Duration;
  * @param lease         how long a claim owns its batch; extended before each external call
  * @param backoffBase   first retry delay after a failure
  * @param backoffMax    cap of the retry delay
- * @param reconcileShare the share of every budget window reserved for reconciliation (the limits themselves are
- *                       per budget key, given to {@link SendBudget} by the wiring)
+ * @param reconcileShare the share of every budget window reserved for reconciliation, at least one token a window
+ *                       per key (the limits themselves are per budget key, given to {@link SendBudget} by the wiring)
  * @param controlInterval how often the control duty looks for live notifications without a task
  * @param shutdownGrace how long a stopping NMC waits for its running tasks to finish (claims stop at once and
  *                      tasks claimed but not started are released at once); keep it above NotifyNL's read timeout
@@ -102,9 +102,14 @@ public record EngineSettings(
 
     /** Exponential backoff after {@code failures} failed tries: base, 2 × base, 4 × base, …, capped at max. */
     public Duration backoff(int failures) {
+        return backoff(failures, backoffMax);
+    }
+
+    /** The same doubling from the base, capped at {@code cap} instead (a kind that waits longer than most). */
+    public Duration backoff(int failures, Duration cap) {
         long factor = 1L << Math.min(Math.max(failures - 1, 0), 20);
         Duration delay = backoffBase.multipliedBy(factor);
-        return delay.compareTo(backoffMax) > 0 ? backoffMax : delay;
+        return delay.compareTo(cap) > 0 ? cap : delay;
     }
 
     private static void requirePositive(Duration duration, String key) {

@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc.engine;
 
 import io.helidon.dbclient.DbTransaction;
+import java.time.Instant;
 import java.util.Optional;
 import nl.overheid.moz.nmc.db.Database;
 
@@ -44,6 +45,16 @@ public final class OwnedTasks {
             work.run(tx, locked.get());
             return true;
         });
+    }
+
+    /**
+     * Extends this claim's lease to {@code until} before an external call (ADR 0024: "de lease wordt per taak
+     * verlengd vóór elke externe aanroep"), in a transaction of its own that locks only the task row, like a
+     * release: it waits for no subject, so it cannot break the lock order. {@code false}: another claim took the
+     * task after this claim's lease expired; make no call and write nothing.
+     */
+    public boolean extendLease(Task task, Instant until) {
+        return database.inTransaction(tx -> tasks.extendLease(tx, task, until));
     }
 
     /** {@link #underLocks} with a result; empty when the work did not run or returned {@code null}. */

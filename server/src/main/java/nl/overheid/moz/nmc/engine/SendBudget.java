@@ -15,7 +15,12 @@ import java.util.logging.Logger;
  * The send budget (design §6): a token bucket per budget key per one-minute window, in the database, so several
  * NMC instances together never take more than one would. The first take in a window creates it; unused tokens
  * expire with the window; there is no refiller and no other lock. Reconciliation has a fixed share of every
- * window, a bucket of its own, so sending can never starve it.
+ * window (at least one token), a bucket of its own, so sending can never starve it.
+ *
+ * <p>A bucket can be <em>closed</em> until a moment ({@link #close}): its claims take no tokens until then, so the
+ * engine does not keep knocking at a party that said no more today (the NMC's planner closes a NotifyNL service's
+ * sending share when its daily limit is used up). Why it is closed is the closer's business; the engine only honours
+ * it, in the same one statement that takes the tokens.
  *
  * <p>A key is opaque here: the wiring gives each key its limit per minute (the NMC's keys are its NotifyNL
  * services), and the planner of a task names the key it spends ({@code taak.budget}). A key without a limit
@@ -40,8 +45,9 @@ public final class SendBudget {
             throw new IllegalArgumentException("invalid reconcile share " + reconcileShare);
         }
         perMinute.forEach((key, limit) -> {
-            if (key == null || key.isBlank() || limit == null || limit <= 0) {
-                throw new IllegalArgumentException("invalid send budget " + key + ": " + limit + " a minute");
+            if (key == null || key.isBlank() || limit == null || limit < 2) {
+                throw new IllegalArgumentException("invalid send budget " + key + ": " + limit
+                        + " a minute (at least 2:" + " one token a window is reconciliation's)");
             }
         });
         this.buckets = buckets;
@@ -54,13 +60,17 @@ public final class SendBudget {
         return perMinute.keySet();
     }
 
-    /** Tokens per window of {@code key} for {@code purpose} (reconciliation a fixed share); 0 for an unknown key. */
+    /**
+     * Tokens per window of {@code key} for {@code purpose}; 0 for an unknown key. Reconciliation gets its fixed
+     * share, rounded down, but never less than one token a window: a small limit must not round it to nothing and
+     * leave the key's verzonden notifications unreconciled for ever.
+     */
     int capacity(String key, TaskHandler.Budget purpose) {
         Integer limit = perMinute.get(key);
         if (limit == null) {
             return 0;
         }
-        int reconcile = (int) Math.floor(limit * reconcileShare);
+        int reconcile = Math.max(1, (int) Math.floor(limit * reconcileShare));
         return switch (purpose) {
             case SENDING -> limit - reconcile;
             case RECONCILING -> reconcile;
@@ -89,7 +99,45 @@ public final class SendBudget {
         if (capacity == 0) {
             return 0;
         }
-        return buckets.take(tx, bucket(key, purpose), window(now), capacity, want);
+        return buckets.take(tx, bucket(key, purpose), window(now), capacity, want, now);
+    }
+
+    /**
+     * Closes {@code key}'s share for {@code purpose} until {@code until}: no claim takes its tokens before then (a
+     * later closure wins). {@code reason} is a short class, never personal data.
+     */
+    public void close(
+            DbTransaction tx, String key, TaskHandler.Budget purpose, Instant until, Instant now, String reason) {
+        if (purpose != TaskHandler.Budget.NONE && until.isAfter(now)) {
+            buckets.close(tx, bucket(key, purpose), until, now, reason);
+        }
+    }
+
+    /** Until when {@code key}'s share for {@code purpose} is closed, if it is at {@code now}. */
+    public java.util.Optional<Instant> closedUntil(
+            DbTransaction tx, String key, TaskHandler.Budget purpose, Instant now) {
+        return purpose == TaskHandler.Budget.NONE
+                ? java.util.Optional.empty()
+                : buckets.closedUntil(tx, bucket(key, purpose), now);
+    }
+
+    /** A closed share: its bucket ({@code <key>/<purpose>}), until when, and why. */
+    public record Closure(String bucket, Instant until, String reason) {
+
+        /** The budget key of the bucket. */
+        public String key() {
+            return bucket.substring(0, bucket.lastIndexOf('/'));
+        }
+    }
+
+    /** The shares closed at {@code now} (for the operators' gauges). */
+    public List<Closure> closures(DbTransaction tx, Instant now) {
+        return buckets.closures(tx, now);
+    }
+
+    /** Removes the closures that ended before {@code before}. */
+    public long forgetClosures(DbTransaction tx, Instant before) {
+        return buckets.forgetClosures(tx, before);
     }
 
     /**

@@ -4,7 +4,10 @@ import java.time.Clock;
 import java.time.Duration;
 import nl.overheid.moz.nmc.db.Database;
 
-/** Removes the send budget's past windows (one row per NotifyNL service a minute) so the table stays small. */
+/**
+ * Removes the send budget's past windows (one row per NotifyNL service a minute) and its ended closures, so the
+ * tables stay small.
+ */
 public final class SendBudgetUpkeep implements Duty {
 
     /** Past windows kept a while, for an operator looking at the last minutes. */
@@ -28,6 +31,7 @@ public final class SendBudgetUpkeep implements Duty {
     @Override
     public int runOnce() {
         return Math.toIntExact(database.inTransaction(
-                tx -> budget.budgetForget(tx, clock.instant().minus(KEPT))));
+                tx -> budget.budgetForget(tx, clock.instant().minus(KEPT))
+                        + budget.forgetClosures(tx, clock.instant().minus(KEPT))));
     }
 }

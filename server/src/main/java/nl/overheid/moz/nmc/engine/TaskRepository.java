@@ -119,6 +119,10 @@ public final class TaskRepository {
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort AND poging = :poging
             """);
 
+    private static final Statement TASK_COMPLETE_FOR_RECEIPTS = Statement.named("taskCompleteForReceipts", """
+            DELETE FROM taak WHERE soort = 'verwerken' AND ontvangst = ANY (CAST(:ids AS bigint[]))
+            """);
+
     private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT =
             Statement.named("completeAllForNotificatieExcept", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
@@ -129,6 +133,27 @@ public final class TaskRepository {
                    payload = jsonb_set(payload, '{uitstel}',
                                        to_jsonb(coalesce(CAST(payload->>'uitstel' AS int), 0) + 1))
              WHERE id = :id AND claim_epoch = :epoch
+            """);
+
+    /*
+     * A postponement of a kind the handler counts on its own (payload.tellers.<teller>): the task is postponed as
+     * above, or, once the counter reaches :limit, parked as mislukt. One statement, so the count and the decision
+     * cannot drift apart.
+     */
+    private static final Statement TASK_POSTPONE_COUNTING = Statement.named("taskPostponeCounting", """
+            UPDATE taak t
+               SET status = CASE WHEN c.teller >= :limit THEN 'mislukt' ELSE 'open' END,
+                   due = CASE WHEN c.teller >= :limit THEN t.due ELSE :due END,
+                   lease_tot = NULL, laatste_fout = :fout,
+                   payload = jsonb_set(
+                       jsonb_set(t.payload, '{uitstel}',
+                                 to_jsonb(coalesce(CAST(t.payload->>'uitstel' AS int), 0) + 1)),
+                       '{tellers}',
+                       coalesce(t.payload->'tellers', '{}') || jsonb_build_object(CAST(:teller AS text), c.teller))
+              FROM (SELECT coalesce(CAST(payload->'tellers'->>CAST(:teller AS text) AS int), 0) + 1 AS teller
+                      FROM taak WHERE id = :id) c
+             WHERE t.id = :id AND t.claim_epoch = :epoch
+            RETURNING c.teller, t.status
             """);
 
     private static final Statement TASK_RECORD_FAILURE = Statement.named("taskRecordFailure", """
@@ -185,7 +210,7 @@ public final class TaskRepository {
 
     private static final Statement TASK_REOPEN_PARKED = Statement.named("taskReopenParked", """
             UPDATE taak SET status = 'open', due = :now, lease_tot = NULL, pogingenteller = 0,
-                   payload = payload - 'uitstel'
+                   payload = payload - 'uitstel' - 'tellers'
              WHERE id = ANY (CAST(:ids AS bigint[])) AND status = 'mislukt'
             RETURNING id, soort
             """);
@@ -229,8 +254,8 @@ public final class TaskRepository {
     }
 
     /**
-     * Reopens those of {@code ids} that are parked: open, due {@code now}, attempt counter and postponements
-     * cleared. Concurrency: locks the rows it changes; a parked task is never claimed, so it waits for nobody.
+     * Reopens those of {@code ids} that are parked: open, due {@code now}, attempt counter, postponements and the
+     * handler's own counters ({@link #postponeCounting}) cleared. Concurrency: locks the rows it changes; a parked task is never claimed, so it waits for nobody.
      */
     public List<Reopened> reopenParked(DbTransaction tx, List<Long> ids, Instant now) {
         return TASK_REOPEN_PARKED
@@ -314,7 +339,7 @@ public final class TaskRepository {
 
     /**
      * Plans a task. Returns {@code false} when an equal task is already planned (the unique indexes on
-     * (notificatie, soort) and, for receipts, (poging, completed_at) make planning idempotent).
+     * (notificatie, soort) and, for receipts, the receipt itself make planning idempotent).
      */
     public boolean insert(DbTransaction tx, NewTask task) {
         return TASK_INSERT
@@ -456,6 +481,20 @@ public final class TaskRepository {
                 .execute();
     }
 
+    /**
+     * Completes the receipt tasks of these receipts, whoever holds them: the receipts were applied by another
+     * receipt task of their attempt, so theirs has nothing left to do. The caller holds the notification's lock.
+     */
+    public long completeForReceipts(DbTransaction tx, List<Long> receipts) {
+        if (receipts.isEmpty()) {
+            return 0;
+        }
+        return TASK_COMPLETE_FOR_RECEIPTS
+                .dml(tx)
+                .addParam("ids", receipts.stream().map(String::valueOf).toArray(String[]::new))
+                .execute();
+    }
+
     /** Completes every task about a notification but those of the kinds {@code keep}, whoever holds them. */
     public long completeAllForNotificatieExcept(DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep) {
         return TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT
@@ -482,6 +521,30 @@ public final class TaskRepository {
             events.postponed(task.kind(), error);
         }
         return ours;
+    }
+
+    /** What a {@link #postponeCounting counted postponement} did: the counter's new value and whether it parked. */
+    public record Counted(int count, boolean parked) {}
+
+    /**
+     * Postpones after a failure the handler counts on its own under {@code counter} (kept in the payload, cleared
+     * when an operator reopens the task), like {@link #postpone}; once that counter reaches {@code limit} the task is
+     * parked as {@code mislukt} instead, keeping {@code error} as its last error class. Empty when no longer ours.
+     */
+    public Optional<Counted> postponeCounting(
+            DbTransaction tx, Task task, Instant due, String error, String counter, int limit) {
+        Optional<Counted> counted = TASK_POSTPONE_COUNTING
+                .get(tx)
+                .addParam("id", task.id())
+                .addParam("epoch", task.claimEpoch())
+                .addParam("due", due)
+                .addParam("fout", error)
+                .addParam("teller", counter)
+                .addParam("limit", limit)
+                .execute()
+                .map(row -> new Counted(DbTypes.integer(row, "teller"), "mislukt".equals(DbTypes.text(row, "status"))));
+        counted.filter(c -> !c.parked()).ifPresent(c -> events.postponed(task.kind(), error));
+        return counted;
     }
 
     /**

@@ -5,7 +5,7 @@ import nl.overheid.moz.nmc.db.Database;
 
 /**
  * The budget is spent only on calls made (design §6): a claim takes one token per task, and a task that ends
- * without making the call its token was for (already delivered or terminal, expired, the LDV or the
+ * without making the call its token was for (already delivered or terminal, expired, the LDV store or the
  * Profielservice down, no address, found at NotifyNL by reference) gives it back. A task that made the call
  * keeps it, whatever the answer: NotifyNL counts every request it authenticated, and a time-out or a broken
  * connection may have reached it. Given back only within the claim's window (a past window's tokens expired).

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.dbclient.DbTransaction;
 import java.io.IOException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
@@ -13,18 +12,24 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.Duty;
 import nl.overheid.moz.nmc.feed.EventRepository.UnacknowledgedCount;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.outbound.BoundedHttpClient;
+import nl.overheid.moz.nmc.outbound.PublicTargets;
 
 /**
  * Unacknowledged terminal statuses (design §8, §11): per DV, the terminal events older than the DV's
  * {@code bevestigingstermijn} that lie beyond its acknowledged cursor. Every check sets the per-DV metric;
  * a DV with such statuses and a management channel ({@code beheerkanaal}, an https endpoint of the DV's
  * operations) gets one report per period: a JSON POST with the count and the oldest time, no notification
- * ids (pseudonymous personal data) — the DV finds them in its own feed.
+ * ids (pseudonymous personal data) — the DV finds them in its own feed. The channel's address is checked again
+ * before every call, as a webhook's is ({@link PublicTargets}: https on a public address), and the call is bounded as a
+ * whole, body included ({@link BoundedHttpClient}), so a channel that answers its headers and then drips cannot hold
+ * the duty.
  */
 public final class UnacknowledgedReports implements Duty {
 
@@ -36,7 +41,8 @@ public final class UnacknowledgedReports implements Duty {
     private final Clock clock;
     private final Duration checkInterval;
     private final Duration reportInterval;
-    private final HttpClient http;
+    private final BoundedHttpClient http;
+    private final PublicTargets targets;
     private final Duration timeout;
     private final ObjectMapper mapper = new ObjectMapper();
     private Instant lastCheck = Instant.MIN;
@@ -52,7 +58,8 @@ public final class UnacknowledgedReports implements Duty {
             Clock clock,
             Duration checkInterval,
             Duration reportInterval,
-            Duration timeout) {
+            Duration timeout,
+            PublicTargets targets) {
         this.database = database;
         this.events = events;
         this.metrics = metrics;
@@ -60,10 +67,9 @@ public final class UnacknowledgedReports implements Duty {
         this.checkInterval = checkInterval;
         this.reportInterval = reportInterval;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder()
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(timeout)
-                .build();
+        this.targets = targets;
+        // The whole exchange within the timeout; the DV's answer is not read beyond a small cap.
+        this.http = BoundedHttpClient.create(timeout, timeout, 64 * 1024);
     }
 
     @Override
@@ -97,6 +103,11 @@ public final class UnacknowledgedReports implements Duty {
 
     /** The report on the DV's management channel; {@code false} when it did not take it (tried next period). */
     private boolean report(UnacknowledgedCount count, Instant now) {
+        Optional<String> refused = targets.refused(count.channel());
+        if (refused.isPresent()) {
+            LOG.warning(() -> "management channel of DV " + count.oin() + " not called: " + refused.get());
+            return false;
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("onderwerp", "onbevestigde-terminale-statussen");
         body.put("dienstverlener", count.oin());

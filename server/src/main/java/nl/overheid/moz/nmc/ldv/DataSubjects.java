@@ -1,16 +1,21 @@
 package nl.overheid.moz.nmc.ldv;
 
-import java.util.HexFormat;
-import java.util.Locale;
+import java.util.Base64;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.profiel.Identification;
 
 /**
- * The data subject of an LDV record, pseudonymised: HMAC-SHA256 under the LDV's own pepper (never the
- * dvRef's), current version; the version is part of the type, so a record stays interpretable after a
- * new pepper version.
+ * The data subject of a processing-log record, pseudonymised as MOZa's services compute {@code
+ * dpl.core.data_subject_id} (their {@code HashHelper}): Base64 (standard alphabet, padded) of HMAC-SHA256 over the
+ * UTF-8 bytes of the identifier itself — the number, or the e-mail address exactly as the DV gave it — under the
+ * LDV's own pepper (never the dvRef's). With the same pepper the Profielservice's own records of a party carry the
+ * same pseudonym. The type is the identifier's ({@code KVK}, {@code RSIN}, {@code BSN}, {@code EMAIL}); the pepper
+ * version is kept beside it on the notification (for erasure under a compromised pepper), not in the record.
  */
 public final class DataSubjects {
+
+    /** The type of a data subject identified by e-mail address (the decentralised regime), as MOZa's NMC spells it. */
+    public static final String EMAIL = "EMAIL";
 
     /** A pseudonymised data subject as the record carries it; {@code pepperVersion} is not part of the record. */
     public record DataSubject(String id, String type, Integer pepperVersion) {
@@ -33,12 +38,11 @@ public final class DataSubjects {
 
     /** A recipient by e-mail address (decentralised regime: the DV gave no number). */
     public DataSubject email(String address) {
-        return pseudonym("emailadres", address.strip().toLowerCase(Locale.ROOT));
+        return pseudonym(EMAIL, address);
     }
 
-    private DataSubject pseudonym(String kind, String value) {
+    private DataSubject pseudonym(String type, String identifier) {
         int version = peppers.currentVersion();
-        String id = HexFormat.of().formatHex(peppers.hmac(version, kind + "\u0000" + value));
-        return new DataSubject(id, kind + ";hmac-sha256;pepper-v" + version, version);
+        return new DataSubject(Base64.getEncoder().encodeToString(peppers.hmac(version, identifier)), type, version);
     }
 }

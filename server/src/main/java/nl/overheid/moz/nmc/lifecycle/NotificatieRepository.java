@@ -27,6 +27,11 @@ public final class NotificatieRepository {
             SELECT %s FROM notificatie WHERE id = :id FOR NO KEY UPDATE
             """.formatted(LOCKED_COLUMNS));
 
+    private static final Statement NOTIFICATIE_LOCK_OF_DV =
+            Statement.named("notificatieLockOfDv", """
+            SELECT %s FROM notificatie WHERE id = :id AND dv_id = :dvId FOR NO KEY UPDATE
+            """.formatted(LOCKED_COLUMNS));
+
     private static final Statement NOTIFICATIE_SET_STATUS = Statement.named("notificatieSetStatus", """
             UPDATE notificatie
                SET status = :naar, versie = versie + 1, laatste_reden = :reden, terminaal_sinds = :terminaalSinds
@@ -259,6 +264,19 @@ public final class NotificatieRepository {
      */
     Optional<Transitions.Locked> lock(DbTransaction tx, UUID id) {
         return NOTIFICATIE_LOCK.get(tx).addParam("id", id).execute().map(NotificatieRepository::locked);
+    }
+
+    /**
+     * Locks the notification only if it is {@code dvId}'s: another DV's notification is never locked (nor waited
+     * for), so a caller can neither hold another DV's row nor learn from a wait that it exists.
+     */
+    Optional<Transitions.Locked> lockOfDv(DbTransaction tx, UUID id, UUID dvId) {
+        return NOTIFICATIE_LOCK_OF_DV
+                .get(tx)
+                .addParam("id", id)
+                .addParam("dvId", dvId)
+                .execute()
+                .map(NotificatieRepository::locked);
     }
 
     /**

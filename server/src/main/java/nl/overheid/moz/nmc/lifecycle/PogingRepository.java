@@ -17,7 +17,7 @@ public final class PogingRepository {
 
     private static final String COLUMNS = """
             id, notificatie, nummer, status, notify_id, duplicaat_notify_ids, verzonden_op, verzoek_gedaan_op,
-            ontvangst_completed_at
+            ontvangst_completed_at, bezorgd_op, verzoeken
             """;
 
     private static final Statement POGING_INSERT = Statement.named("pogingInsert", """
@@ -48,7 +48,12 @@ public final class PogingRepository {
             """);
 
     private static final Statement POGING_MARK_REQUESTED = Statement.named("pogingMarkRequested", """
-            UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now) WHERE id = :id
+            UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now), verzoeken = verzoeken + 1
+             WHERE id = :id
+            """);
+
+    private static final Statement POGING_CLEAR_REQUESTED = Statement.named("pogingClearRequested", """
+            UPDATE poging SET verzoek_gedaan_op = NULL WHERE id = :id AND status = 'gepland'
             """);
 
     private static final Statement POGING_ADD_DUPLICATE = Statement.named("pogingAddDuplicate", """
@@ -59,6 +64,21 @@ public final class PogingRepository {
 
     private static final Statement POGING_APPLY_OUTCOME = Statement.named("pogingApplyOutcome", """
             UPDATE poging SET status = :status, ontvangst_completed_at = :completedAt WHERE id = :id
+            """);
+
+    /* The proof rests on one attempt at a time: this one gets it, the notification's other attempt loses it. */
+    private static final Statement POGING_MARK_DELIVERY_PROOF = Statement.named("pogingMarkDeliveryProof", """
+            UPDATE poging SET bezorgd_op = CASE WHEN id = :id THEN CAST(:at AS timestamptz) END
+             WHERE notificatie = :notificatie
+            """);
+
+    private static final Statement POGING_CLEAR_DELIVERY_PROOF = Statement.named("pogingClearDeliveryProof", """
+            UPDATE poging SET bezorgd_op = NULL WHERE id = :id
+            """);
+
+    /* Once per attempt: only the first permanent-failure of the attempt plans its report. */
+    private static final Statement POGING_MARK_INVALID_REPORTED = Statement.named("pogingMarkInvalidReported", """
+            UPDATE poging SET ongeldig_gemeld_op = :now WHERE id = :id AND ongeldig_gemeld_op IS NULL
             """);
 
     private static final Statement POGING_SET_STATUS = Statement.named("pogingSetStatus", """
@@ -131,13 +151,21 @@ public final class PogingRepository {
                 == 1;
     }
 
-    /** Records that a POST for this attempt is about to be made (kept from the first one on). */
+    /** Records that a POST for this attempt is about to be made: the first one's time, and one more request. */
     public void markRequested(DbTransaction tx, UUID id) {
         POGING_MARK_REQUESTED
                 .dml(tx)
                 .addParam("id", id)
                 .addParam("now", clock.instant())
                 .execute();
+    }
+
+    /**
+     * Records that NotifyNL certainly does not have the planned attempt: the POST just made was refused outright, and
+     * an earlier one was looked up by reference before it. The next claim then sends without looking up first.
+     */
+    public void clearRequested(DbTransaction tx, UUID id) {
+        POGING_CLEAR_REQUESTED.dml(tx).addParam("id", id).execute();
     }
 
     /** Records another NotifyNL id for the same attempt (a second send after an expired lease); {@code true}: new. */
@@ -150,7 +178,38 @@ public final class PogingRepository {
                 == 1;
     }
 
-    /** Applies a receipt's outcome: the new status and the receipt's completed_at. */
+    /**
+     * The notification's bezorgd now rests on attempt {@code id}, whose delivery at {@code at} is the proof; any
+     * other attempt of the notification loses it.
+     */
+    public void markDeliveryProof(DbTransaction tx, UUID notificatie, UUID id, Instant at) {
+        POGING_MARK_DELIVERY_PROOF
+                .dml(tx)
+                .addParam("notificatie", notificatie)
+                .addParam("id", id)
+                .addParam("at", at)
+                .execute();
+    }
+
+    /**
+     * Marks that the address this attempt went to is being reported invalid; {@code true} the first time only, so
+     * an attempt's address is reported once however many permanent-failures arrive for it.
+     */
+    public boolean markInvalidReported(DbTransaction tx, UUID id, Instant now) {
+        return POGING_MARK_INVALID_REPORTED
+                        .dml(tx)
+                        .addParam("id", id)
+                        .addParam("now", now)
+                        .execute()
+                == 1;
+    }
+
+    /** The attempt's delivery proof is undone (a failure within the MEBV period on it). */
+    public void clearDeliveryProof(DbTransaction tx, UUID id) {
+        POGING_CLEAR_DELIVERY_PROOF.dml(tx).addParam("id", id).execute();
+    }
+
+    /** Records a receipt's outcome on the attempt: the new status and the receipt's completed_at. */
     public void applyOutcome(DbTransaction tx, UUID id, PogingStatus status, Instant completedAt) {
         POGING_APPLY_OUTCOME
                 .dml(tx)
@@ -196,6 +255,8 @@ public final class PogingRepository {
                 DbTypes.uuids(row, "duplicaat_notify_ids"),
                 DbTypes.instant(row, "verzonden_op"),
                 DbTypes.instant(row, "verzoek_gedaan_op"),
-                DbTypes.instant(row, "ontvangst_completed_at"));
+                DbTypes.instant(row, "ontvangst_completed_at"),
+                DbTypes.instant(row, "bezorgd_op"),
+                DbTypes.integer(row, "verzoeken"));
     }
 }

@@ -70,7 +70,38 @@ public final class NmcMetrics implements AutoCloseable {
                         "webhook calls that failed: non-2xx, time-out, connection, oversized answer, refused target"));
         duplicateNotifyIds = registry.getOrCreate(Counter.builder("nmc.notifynl.duplicate.ids")
                 .description("NotifyNL ids seen for an attempt that already had another (the e-mail went out twice)"));
+        // At 0 before the first failure: increase() over a series that appears with its first failure misses it.
+        LDV_FAILURE_CLASSES.forEach(fout -> ldvFailures(fout));
+        complaints();
     }
+
+    /** The classes of {@link #ldvWriteFailed} ({@code ldv/LdvSpanExporter} decides which applies). */
+    private static final List<String> LDV_FAILURE_CLASSES =
+            List.of("connection", "timeout", "refused", "no-table", "disk-full", "error", "unacknowledged");
+
+    /** The NotifyNL services' daily-limit counters at 0 from the start, for the same reason. */
+    public void notifyNlServices(Set<String> services) {
+        services.forEach(service -> dailyLimits(service));
+    }
+
+    /**
+     * A notification entered status {@code naar} (acceptance included), by DV (its OIN): the flow per status. Counted
+     * when written, inside its transaction, so a transaction retried after a serialisation failure counts again.
+     */
+    public void notificatieStatus(String oin, String naar) {
+        List<Tag> tags = List.of(Tag.create("dv", oin), Tag.create("naar", naar));
+        perDvCounters.add(List.of(TRANSITIONS, tags));
+        registry.getOrCreate(Counter.builder(TRANSITIONS)
+                        .tags(tags)
+                        .description("notifications that entered a status, per DV"))
+                .increment();
+    }
+
+    private static final String TRANSITIONS = "nmc.notifications.transitions";
+    /** Per-DV counters this instance made, by name and labels: removed with their DV like the gauges. */
+    private final Set<List<Object>> perDvCounters = ConcurrentHashMap.newKeySet();
+
+    private final java.util.Map<String, Double> lastCompleted = new java.util.concurrent.ConcurrentHashMap<>();
 
     public void receiptRejected() {
         rejectedReceipts.increment();
@@ -96,6 +127,31 @@ public final class NmcMetrics implements AutoCloseable {
                 .increment();
     }
 
+    /**
+     * A round of a periodic duty ended: its duration, and — when it completed — the moment, so an alert can tell a
+     * duty that stopped running ({@code nmc_duty_last_completed_seconds}); rounds that failed or outlived their
+     * deadline are counted ({@code nmc_duty_rounds_total{duty,uitkomst}}).
+     */
+    public void dutyRan(String duty, Duration took, boolean completed) {
+        List<Tag> tags = List.of(Tag.create("duty", duty));
+        dutyRounds(duty, "voltooid").increment(completed ? 1 : 0);
+        // both outcomes exist from the first round on, so increase() sees the first failure
+        dutyRounds(duty, "mislukt").increment(completed ? 0 : 1);
+        if (completed) {
+            lastCompleted.put(duty, System.currentTimeMillis() / 1000.0);
+            registry.getOrCreate(
+                    Gauge.builder("nmc.duty.last.completed.seconds", () -> lastCompleted.getOrDefault(duty, 0.0))
+                            .description("When the duty last completed a round (epoch seconds)")
+                            .tags(tags));
+        }
+    }
+
+    private Counter dutyRounds(String duty, String uitkomst) {
+        return registry.getOrCreate(Counter.builder("nmc.duty.rounds")
+                .description("Rounds of the periodic duties, by outcome")
+                .tags(List.of(Tag.create("duty", duty), Tag.create("uitkomst", uitkomst))));
+    }
+
     public void tasksRepaired(long count) {
         repairedTasks.increment(count);
     }
@@ -110,6 +166,91 @@ public final class NmcMetrics implements AutoCloseable {
 
     public void duplicateNotifyId() {
         duplicateNotifyIds.increment();
+    }
+
+    /** Buckets of the processing log's write latency, in seconds: a write is a single-row insert. */
+    private static final Duration[] LDV_WRITE_BUCKETS = {
+        Duration.ofNanos(500_000),
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofMillis(500),
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(5)
+    };
+
+    // ---- the processing log (ldv/) ----
+
+    /** A record the processing log's store acknowledged, with how long the write took (ensuring the table included). */
+    public void ldvWritten(Duration took) {
+        registry.getOrCreate(Timer.builder("nmc.ldv.write.duration")
+                        .buckets(LDV_WRITE_BUCKETS)
+                        .percentiles(0.5, 0.99)
+                        .description("acknowledged writes to the processing log's store, by duration"))
+                .record(took);
+    }
+
+    /**
+     * A record the store did not take, by class ({@code connection}, {@code timeout}, {@code refused},
+     * {@code no-table}, {@code disk-full}, {@code error}, {@code unacknowledged}): its call did not happen.
+     */
+    public void ldvWriteFailed(String fout) {
+        ldvFailures(fout).increment();
+    }
+
+    private Counter ldvFailures(String fout) {
+        return registry.getOrCreate(Counter.builder("nmc.ldv.write.failures")
+                .tags(List.of(Tag.create("fout", fout)))
+                .description("records the processing log's store did not take (the call did not happen), by class"));
+    }
+
+    // ---- NotifyNL's answers (ARCHITECTURE §7.4, "NotifyNL's answers") ----
+
+    /**
+     * A send NotifyNL refused for its setup (template, personalisation, trial mode, permission, key, service): by
+     * berichttype (a registered code), NotifyNL service (a configured name) and error class; {@code parked}: this
+     * refusal parked the send task for an operator.
+     */
+    public void notifyNlSetupError(String berichttype, String service, String errorClass, boolean parked) {
+        List<Tag> tags = List.of(
+                Tag.create("berichttype", berichttype), Tag.create("service", service), Tag.create("fout", errorClass));
+        registry.getOrCreate(Counter.builder("nmc.notifynl.setup.errors")
+                        .tags(tags)
+                        .description("sends NotifyNL refused for its setup, never blamed on the notification"))
+                .increment();
+        if (parked) {
+            registry.getOrCreate(Counter.builder("nmc.notifynl.setup.errors.parked")
+                            .tags(tags)
+                            .description("send tasks parked as mislukt after repeated setup refusals"))
+                    .increment();
+        }
+    }
+
+    /** A send refused for the daily limit of a NotifyNL service (its sending budget closes until the window ends). */
+    public void notifyNlDailyLimit(String service) {
+        dailyLimits(service).increment();
+    }
+
+    private Counter dailyLimits(String service) {
+        return registry.getOrCreate(Counter.builder("nmc.notifynl.daily.limit")
+                .tags(List.of(Tag.create("service", service)))
+                .description("sends refused for the NotifyNL service's daily limit"));
+    }
+
+    /** A complaint callback of NotifyNL (a recipient marked the e-mail as spam): counted, never a transition. */
+    public void notifyNlComplaint() {
+        complaints().increment();
+    }
+
+    private Counter complaints() {
+        return registry.getOrCreate(Counter.builder("nmc.notifynl.complaints")
+                .description("complaint callbacks of NotifyNL, counted and never a status change"));
     }
 
     // ---- the engine (EngineEvents, wired in the composition root) ----
@@ -237,6 +378,40 @@ public final class NmcMetrics implements AutoCloseable {
                 taken);
     }
 
+    /**
+     * Send tasks parked for a setup refusal, by berichttype, NotifyNL service and error class, as last counted: every
+     * label set seen before and not in {@code counts} is set to 0, so an alert clears once they are reopened.
+     */
+    public void parkedSetupErrors(Map<List<String>, Long> counts) {
+        String name = "nmc.notifynl.setup.errors.parked.tasks";
+        Map<List<Tag>, Long> values = new java.util.HashMap<>();
+        gaugeValues.keySet().stream().filter(key -> key.get(0).equals(name)).forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            values.put(tags, 0L);
+        });
+        counts.forEach((key, count) -> values.put(
+                List.of(
+                        Tag.create("berichttype", key.get(0)),
+                        Tag.create("service", key.get(1)),
+                        Tag.create("fout", key.get(2))),
+                count));
+        values.forEach((tags, count) -> set(
+                name,
+                "send tasks parked as mislukt for a NotifyNL setup refusal, waiting for an operator",
+                tags,
+                count));
+    }
+
+    /** Whether a NotifyNL service's sending budget is closed (1) for its daily limit, as last counted. */
+    public void sendBudgetClosed(String service, boolean closed) {
+        set(
+                "nmc.send.budget.closed",
+                "1 while the NotifyNL service's sending budget is closed (its daily limit is used up)",
+                List.of(Tag.create("service", service)),
+                closed ? 1 : 0);
+    }
+
     /** Tasks parked as {@code mislukt} of one kind, as last counted. */
     public void failedTasks(String kind, long count) {
         set(
@@ -273,6 +448,18 @@ public final class NmcMetrics implements AutoCloseable {
                 oldestDueSeconds);
     }
 
+    /**
+     * How long the oldest open invalid-address report has waited since it was planned (0 when none waits): a report
+     * is postponed, never parked, while the Profielservice or the LDV fails, so this is how an outage shows.
+     */
+    public void invalidReportOldestWaiting(double seconds) {
+        set(
+                "nmc.invalid.address.reports.oldest.waiting.seconds",
+                "age of the oldest open report of an invalid address to the Profielservice; 0 when none waits",
+                List.of(),
+                seconds);
+    }
+
     /** Notifications in {@code bezorgstatus-onbekend}, as last counted. */
     public void statusUnknown(long count) {
         set("nmc.notifications.status.unknown", "notifications in bezorgstatus-onbekend", List.of(), count);
@@ -297,9 +484,43 @@ public final class NmcMetrics implements AutoCloseable {
                 aboveThreshold ? 1 : 0);
     }
 
+    /**
+     * How far a DV is behind in its feed: the age of the oldest event it has not acknowledged (0: none), as last
+     * counted.
+     */
+    public void feedLag(String oin, double seconds) {
+        set(
+                "nmc.feed.lag.seconds",
+                "age of the DV's oldest event not acknowledged through the feed (0: none)",
+                List.of(Tag.create("dv", oin)),
+                seconds);
+    }
+
+    /**
+     * A DV's webhook: the age of the oldest event it has not delivered (0: none), and whether it is paused after
+     * the DV's failures (1) until its wait ends or the DV resumes it.
+     */
+    public void webhook(String oin, double lagSeconds, boolean paused) {
+        List<Tag> tags = List.of(Tag.create("dv", oin));
+        set(
+                "nmc.webhook.lag.seconds",
+                "age of the oldest event the DV's webhook has not delivered (0: none)",
+                tags,
+                lagSeconds);
+        set("nmc.webhook.paused", "1 while the DV's webhook is paused after its failures", tags, paused ? 1 : 0);
+    }
+
     /** Removes the per-DV gauges of DVs no longer in the register (labels stay bounded by the register). */
     public void retainDvs(Set<String> oins) {
         List<List<Object>> gone = new ArrayList<>();
+        perDvCounters.forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            if (tags.stream().anyMatch(tag -> tag.key().equals("dv") && !oins.contains(tag.value()))) {
+                perDvCounters.remove(key);
+                registry.remove((String) key.get(0), tags);
+            }
+        });
         gaugeValues.keySet().forEach(key -> {
             @SuppressWarnings("unchecked")
             List<Tag> tags = (List<Tag>) key.get(1);
@@ -326,9 +547,15 @@ public final class NmcMetrics implements AutoCloseable {
                 .set(value);
     }
 
-    /** The gauges read this instance's values: remove them with it. */
+    /** The gauges read this instance's values, and its per-DV counters name its register: remove them with it. */
     @Override
     public void close() {
         gauges.forEach(registry::remove);
+        perDvCounters.forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            registry.remove((String) key.get(0), tags);
+        });
+        perDvCounters.clear();
     }
 }

@@ -22,7 +22,10 @@ import nl.overheid.moz.nmc.privacy.Peppers;
  * {@code schemaInterval}, since a validation reads the whole history), or while a key is missing: no KEK for the
  * current version, or a pepper purpose whose every version is compromised. Liveness
  * ({@code /observe/health/live}) has no check of the NMC's own: a database outage is not cured by a restart.
- * Each check answers within {@code timeout}, whatever the database does.
+ * Each check answers within {@code timeout}, whatever the database does, on a connection of its own (never one of
+ * the pool the API and the workers share, so a probe neither waits for nor takes one of theirs), and a result is
+ * reused for {@code cacheTtl}: probes in a burst cost the database one check, and a probe arriving while one runs
+ * gets the last result instead of a second check.
  */
 public final class Readiness {
 
@@ -34,6 +37,7 @@ public final class Readiness {
     private final Clock clock;
     private final Duration timeout;
     private final Duration schemaInterval;
+    private final Duration cacheTtl;
     private volatile Instant schemaCheckedAt = Instant.MIN;
     private volatile String schemaProblem = "not checked yet";
 
@@ -43,8 +47,10 @@ public final class Readiness {
             Map<String, Peppers> peppers,
             Clock clock,
             Duration timeout,
-            Duration schemaInterval) {
+            Duration schemaInterval,
+            Duration cacheTtl) {
         this.database = database;
+        this.cacheTtl = cacheTtl;
         this.envelope = envelope;
         this.peppers = Map.copyOf(peppers);
         this.clock = clock;
@@ -54,13 +60,16 @@ public final class Readiness {
 
     /** The readiness checks, for Helidon's health observer. */
     public List<HealthCheck> checks() {
-        return List.of(check("database", this::database), check("schema", this::schema), check("keys", this::keys));
+        return List.of(
+                check("database", new Cached(this::database)),
+                check("schema", new Cached(this::schema)),
+                check("keys", this::keys));
     }
 
     /** null when the database answers, else why not. */
     private String database() {
         return bounded(() -> {
-            try (var connection = database.dataSource().getConnection()) {
+            try (var connection = database.healthConnection()) {
                 return connection.isValid((int) Math.max(1, timeout.toSeconds())) ? null : "no valid connection";
             } catch (Exception e) {
                 return "unreachable (" + e.getClass().getSimpleName() + ")";
@@ -74,7 +83,7 @@ public final class Readiness {
         if (schemaProblem != null || schemaCheckedAt.plus(schemaInterval).isBefore(now)) {
             String problem = bounded(() -> {
                 try {
-                    database.validate();
+                    database.validateForHealth();
                     return null;
                 } catch (RuntimeException e) {
                     return "does not validate (" + e.getClass().getSimpleName() + ")";
@@ -106,6 +115,37 @@ public final class Readiness {
             }
         }
         return null;
+    }
+
+    /** A check's last result, reused for {@code cacheTtl}; while one check runs, others get the last result. */
+    private final class Cached implements Supplier<String> {
+        private final Supplier<String> check;
+        private final java.util.concurrent.locks.ReentrantLock running = new java.util.concurrent.locks.ReentrantLock();
+        /** System.nanoTime of the last result (real time: the cache is the probes' matter, not the domain's). */
+        private volatile long at;
+
+        private volatile boolean checked;
+        private volatile String last = "not checked yet";
+
+        Cached(Supplier<String> check) {
+            this.check = check;
+        }
+
+        @Override
+        public String get() {
+            long now = System.nanoTime();
+            if ((checked && now - at < cacheTtl.toNanos()) || !running.tryLock()) {
+                return last;
+            }
+            try {
+                last = check.get();
+                at = now;
+                checked = true;
+                return last;
+            } finally {
+                running.unlock();
+            }
+        }
     }
 
     private String bounded(Supplier<String> check) {

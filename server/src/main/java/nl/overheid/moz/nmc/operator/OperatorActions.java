@@ -22,6 +22,7 @@ import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 import nl.overheid.moz.nmc.lifecycle.TransitionRefused;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.outbound.PublicTargets;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Berichttype;
@@ -30,7 +31,6 @@ import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterRules;
 import nl.overheid.moz.nmc.retention.KeyRewrap;
 import nl.overheid.moz.nmc.retention.PepperCompromises;
-import nl.overheid.moz.nmc.webhook.WebhookTargets;
 import nl.overheid.moz.nmc.webhook.Webhooks;
 
 /**
@@ -48,7 +48,7 @@ public final class OperatorActions {
     private final Transitions transitions;
     private final NotificatieTasks notificatieTasks;
     private final Register register;
-    private final WebhookTargets webhookTargets;
+    private final PublicTargets publicTargets;
     private final Webhooks webhooks;
     private final EventRepository events;
     private final KeyRewrap keyRewrap;
@@ -63,7 +63,7 @@ public final class OperatorActions {
             Transitions transitions,
             NotificatieTasks notificatieTasks,
             Register register,
-            WebhookTargets webhookTargets,
+            PublicTargets publicTargets,
             Webhooks webhooks,
             EventRepository events,
             KeyRewrap keyRewrap,
@@ -76,7 +76,7 @@ public final class OperatorActions {
         this.transitions = transitions;
         this.notificatieTasks = notificatieTasks;
         this.register = register;
-        this.webhookTargets = webhookTargets;
+        this.publicTargets = publicTargets;
         this.webhooks = webhooks;
         this.events = events;
         this.keyRewrap = keyRewrap;
@@ -413,7 +413,7 @@ public final class OperatorActions {
         if (url == null) {
             return Optional.empty();
         }
-        return webhookTargets
+        return publicTargets
                 .refusedUrl(url)
                 .map(code -> new Refusal.Invalid(
                         field,

@@ -34,8 +34,8 @@ import javax.net.ssl.SSLParameters;
  * enough: the generated code calls {@code send} itself).
  *
  * <p>{@link #send} reads the whole body (capped) within the deadline, then hands the bytes to the caller's
- * {@link HttpResponse.BodyHandler}. A deadline passed is an {@link HttpTimeoutException}, a body over the cap an
- * {@link IOException} saying so; in both cases the exchange is cancelled. Redirects are never followed.
+ * {@link HttpResponse.BodyHandler}. A deadline passed is an {@link HttpTimeoutException}, a body over the cap a
+ * {@link TooLarge}; in both cases the exchange is cancelled. Redirects are never followed.
  */
 public final class BoundedHttpClient extends HttpClient {
 
@@ -150,6 +150,11 @@ public final class BoundedHttpClient extends HttpClient {
             exchange.cancel(true);
             throw e;
         } catch (ExecutionException e) {
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (cause instanceof TooLarge tooLarge) {
+                    throw tooLarge;
+                }
+            }
             Throwable cause = e.getCause();
             if (cause instanceof IOException io) {
                 throw io;
@@ -208,8 +213,7 @@ public final class BoundedHttpClient extends HttpClient {
                     size += item.remaining();
                     if (size > maxBodyBytes) {
                         subscription.cancel();
-                        body.completeExceptionally(
-                                new IOException("the answer is longer than " + maxBodyBytes + " bytes"));
+                        body.completeExceptionally(new TooLarge(maxBodyBytes));
                         return;
                     }
                     parts.add(item);
@@ -316,6 +320,13 @@ public final class BoundedHttpClient extends HttpClient {
                 return answer.version();
             }
         };
+    }
+
+    /** An answer longer than the cap: cut off, the exchange cancelled. */
+    public static final class TooLarge extends IOException {
+        TooLarge(int cap) {
+            super("the answer is longer than " + cap + " bytes", null);
+        }
     }
 
     @Override

@@ -76,8 +76,8 @@ public final class NotificatieTasks {
     }
 
     /**
-     * The receipt task of a stored receipt: one per (attempt, receipt completed_at), outside the one-per-kind
-     * rule, so several receipts of one notification can wait at once.
+     * The receipt task of a stored receipt: one per receipt, outside the one-per-kind rule, so a receipt stored
+     * while another of its attempt is being applied is never left without one (it waits for no control duty).
      */
     public void planReceipt(
             DbTransaction tx,
@@ -154,7 +154,8 @@ public final class NotificatieTasks {
 
     /**
      * The report of an invalid address to the Profielservice (centralised regime, after a permanent failure of
-     * attempt {@code poging}, whose address it names). At most one per notification (one open task per kind).
+     * attempt {@code poging}, whose address it names). One per attempt (each went to one address): the caller
+     * marks the attempt first ({@code PogingRepository.markInvalidReported}), and a unique index backs it.
      */
     public void planInvalidReport(DbTransaction tx, Transitions.Locked n, UUID poging, Instant due) {
         tasks.insert(

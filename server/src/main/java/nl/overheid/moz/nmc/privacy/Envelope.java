@@ -4,22 +4,30 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import javax.crypto.Cipher;
-import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Envelope encryption of contact data and personalisation (design §9): a fresh AES-256 data key per
- * notification encrypts the fields with AES-GCM; the KEK wraps the data key. Erasing the wrapped key
- * erases the data; rotating the KEK re-wraps keys without touching the data.
+ * notification encrypts the fields with AES-GCM; the KEK wraps the data key with AES key wrap (RFC 3394,
+ * {@code AES/KW/NoPadding}). Erasing the wrapped key erases the data; rotating the KEK re-wraps keys without
+ * touching the data.
  *
- * <p>The notification id is the associated data of every ciphertext, so a ciphertext copied to another
- * row does not decrypt.
+ * <p>Why key wrap and not GCM for the data key: key wrap is deterministic and needs no nonce, so a KEK can wrap
+ * any number of keys (GCM with random 96-bit nonces must stay well below 2^32 encryptions per key, which would
+ * need a count per KEK). Keys wrapped by earlier versions with AES-GCM (60 bytes: nonce, key, tag) still open;
+ * the re-wrap duty moves them to key wrap (40 bytes), so the two are told apart by their length.
+ *
+ * <p>The notification id is the associated data of every field's ciphertext, so a ciphertext copied to another
+ * row does not decrypt (with its own wrapped key or another's). Raw data-key bytes are cleared as soon as they
+ * have served; the JDK's key objects copy them and cannot be cleared ({@code SecretKeySpec} is not
+ * destroyable), so they are kept only for the call.
  *
  * <p>Data keys never leave this class: a notification is sealed ({@link #seal}), opened ({@link #open}, the
  * only way to decrypt, used by the send task and the invalid-address report only; {@code ArchitectureTest}
@@ -27,6 +35,13 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class Envelope {
 
+    /** A 256-bit data key wrapped with RFC 3394: the key and an 8-byte integrity block. */
+    public static final int WRAPPED_KEY_BYTES = 40;
+
+    /** A data key wrapped by an earlier version with AES-GCM: nonce, key and tag. */
+    private static final int GCM_WRAPPED_KEY_BYTES = 60;
+
+    private static final int DATA_KEY_BYTES = 32;
     private static final int IV_BYTES = 12;
     private static final int TAG_BITS = 128;
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -45,18 +60,18 @@ public final class Envelope {
 
     /** Seals the fields of a new notification under a fresh data key, wrapped by the current KEK. */
     public Sealed seal(UUID notificatieId, Map<String, String> fields) {
+        byte[] raw = new byte[DATA_KEY_BYTES];
+        RANDOM.nextBytes(raw);
         try {
-            KeyGenerator generator = KeyGenerator.getInstance("AES");
-            generator.init(256, RANDOM);
-            SecretKey key = generator.generateKey();
+            SecretKey key = new SecretKeySpec(raw, "AES");
             int version = keys.currentKekVersion();
-            byte[] wrapped = seal(keys.kek(version), key.getEncoded(), aad(notificatieId, "dek"));
+            byte[] wrapped = wrap(keys.kek(version), raw);
             Map<String, byte[]> ciphertexts = new LinkedHashMap<>();
             fields.forEach((field, plaintext) -> ciphertexts.put(
                     field, seal(key, plaintext.getBytes(StandardCharsets.UTF_8), aad(notificatieId, field))));
             return new Sealed(wrapped, version, Map.copyOf(ciphertexts));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot create a data key", e);
+        } finally {
+            Arrays.fill(raw, (byte) 0);
         }
     }
 
@@ -71,11 +86,19 @@ public final class Envelope {
         if (wrapped == null) {
             throw new Erased();
         }
-        SecretKey key = new SecretKeySpec(open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek")), "AES");
-        Map<String, String> plaintexts = new LinkedHashMap<>();
-        fields.forEach((field, ciphertext) -> plaintexts.put(
-                field, new String(open(key, ciphertext, aad(notificatieId, field)), StandardCharsets.UTF_8)));
-        return plaintexts;
+        byte[] raw = unwrap(keys.kek(kekVersion), notificatieId, wrapped);
+        try {
+            SecretKey key = new SecretKeySpec(raw, "AES");
+            Map<String, String> plaintexts = new LinkedHashMap<>();
+            fields.forEach((field, ciphertext) -> {
+                byte[] plaintext = open(key, ciphertext, aad(notificatieId, field));
+                plaintexts.put(field, new String(plaintext, StandardCharsets.UTF_8));
+                Arrays.fill(plaintext, (byte) 0);
+            });
+            return plaintexts;
+        } finally {
+            Arrays.fill(raw, (byte) 0);
+        }
     }
 
     /**
@@ -88,25 +111,28 @@ public final class Envelope {
         if (wrapped == null) {
             throw new Erased();
         }
-        byte[] raw = open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek"));
+        byte[] raw = unwrap(keys.kek(kekVersion), notificatieId, wrapped);
         try {
             return seal(
                     new SecretKeySpec(raw, "AES"),
                     plaintext.getBytes(StandardCharsets.UTF_8),
                     aad(notificatieId, field));
         } finally {
-            java.util.Arrays.fill(raw, (byte) 0);
+            Arrays.fill(raw, (byte) 0);
         }
     }
 
-    /** Re-wraps a data key under the current KEK without touching the data it encrypts (KEK rotation). */
+    /**
+     * Re-wraps a data key under the current KEK with key wrap, without touching the data it encrypts (KEK rotation,
+     * and the move of GCM-wrapped keys to key wrap).
+     */
     public Rewrapped rewrap(UUID notificatieId, byte[] wrapped, int kekVersion) {
-        byte[] raw = open(keys.kek(kekVersion), wrapped, aad(notificatieId, "dek"));
+        byte[] raw = unwrap(keys.kek(kekVersion), notificatieId, wrapped);
         try {
             int current = keys.currentKekVersion();
-            return new Rewrapped(seal(keys.kek(current), raw, aad(notificatieId, "dek")), current);
+            return new Rewrapped(wrap(keys.kek(current), raw), current);
         } finally {
-            java.util.Arrays.fill(raw, (byte) 0);
+            Arrays.fill(raw, (byte) 0);
         }
     }
 
@@ -116,6 +142,34 @@ public final class Envelope {
 
     public java.util.Set<Integer> kekVersions() {
         return keys.kekVersions();
+    }
+
+    /** RFC 3394 key wrap of raw data-key bytes. */
+    private static byte[] wrap(SecretKey kek, byte[] raw) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/KW/NoPadding");
+            cipher.init(Cipher.ENCRYPT_MODE, kek);
+            return cipher.doFinal(raw);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("key wrap failed", e);
+        }
+    }
+
+    /** The raw data key of a wrapped one, of either form (the caller clears it). */
+    private static byte[] unwrap(SecretKey kek, UUID notificatieId, byte[] wrapped) {
+        if (wrapped.length == GCM_WRAPPED_KEY_BYTES) {
+            return open(kek, wrapped, aad(notificatieId, "dek"));
+        }
+        if (wrapped.length != WRAPPED_KEY_BYTES) {
+            throw new DecryptionFailed(new IllegalArgumentException("a wrapped key of " + wrapped.length + " bytes"));
+        }
+        try {
+            Cipher cipher = Cipher.getInstance("AES/KW/NoPadding");
+            cipher.init(Cipher.DECRYPT_MODE, kek);
+            return cipher.doFinal(wrapped);
+        } catch (GeneralSecurityException e) {
+            throw new DecryptionFailed(e);
+        }
     }
 
     private static byte[] aad(UUID notificatieId, String field) {

@@ -16,7 +16,9 @@ import java.time.Duration;
  *                               null when the Profielservice is called directly
  * @param useUnverifiedAddresses whether an address with {@code isGeverifieerd: false} may receive a notification
  * @param invalidAddressReport   what a permanent failure of a centralised notification does at the Profielservice
- * @param reportMaxPostponements tries of an invalid-address report before it is parked for an operator
+ * @param reportBackoffMax       cap of the wait between tries of an invalid-address report (at most a day): the
+ *                               Profielservice's or the LDV's failures postpone a report for as long as they last,
+ *                               never park it (ADR 0024: an external failure does not count)
  */
 public record ProfielserviceSettings(
         String baseUrl,
@@ -26,14 +28,14 @@ public record ProfielserviceSettings(
         String fscGrantHash,
         boolean useUnverifiedAddresses,
         InvalidAddressReport invalidAddressReport,
-        int reportMaxPostponements) {
+        Duration reportBackoffMax) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(5);
     /** A party's whole profile is a few kilobytes; a megabyte is far beyond any real one. */
     public static final int DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
-    /** With the engine's backoff (capped at 15 minutes) about half a day of tries. */
-    public static final int DEFAULT_REPORT_MAX_POSTPONEMENTS = 50;
+    /** A report waiting for the Profielservice is tried at least once a day, however long the outage. */
+    public static final Duration DEFAULT_REPORT_BACKOFF_MAX = Duration.ofDays(1);
 
     /**
      * What happens at the Profielservice after a permanent failure (design §3, "ongeldig melden"): the real
@@ -55,9 +57,15 @@ public record ProfielserviceSettings(
             throw new IllegalArgumentException("profielservice.base-url is the service's root: the contract's paths "
                     + "carry /api/profielservice/v1 themselves");
         }
-        if (maxAnswerBytes < 1024 || reportMaxPostponements < 1) {
-            throw new IllegalArgumentException("profielservice.max-answer-bytes must be at least 1024 and "
-                    + "profielservice.report-max-postponements positive");
+        if (maxAnswerBytes < 1024) {
+            throw new IllegalArgumentException("profielservice.max-answer-bytes must be at least 1024");
+        }
+        if (reportBackoffMax == null
+                || reportBackoffMax.isNegative()
+                || reportBackoffMax.isZero()
+                || reportBackoffMax.compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException(
+                    "profielservice.report-backoff-max must be positive and at most a day (P1D)");
         }
         if (fscGrantHash != null && !fscGrantHash.matches("[A-Za-z0-9$_+/=.-]{1,200}")) {
             throw new IllegalArgumentException("profielservice.fsc.grant-hash is not a grant hash");
@@ -65,6 +73,11 @@ public record ProfielserviceSettings(
     }
 
     public static ProfielserviceSettings from(Config profielservice) {
+        if (profielservice.get("report-max-postponements").exists()) {
+            throw new IllegalArgumentException("profielservice.report-max-postponements is no longer read: an "
+                    + "invalid-address report is postponed, never parked, after failures of the Profielservice or the "
+                    + "LDV (profielservice.report-backoff-max caps the wait, default P1D)");
+        }
         if (profielservice.get("token").exists()) {
             throw new IllegalArgumentException(
                     "profielservice.token is no longer read: the Profielservice has no "
@@ -91,6 +104,6 @@ public record ProfielserviceSettings(
                                         "profielservice.invalid-address-report must be delete or none");
                         })
                         .orElse(InvalidAddressReport.DELETE),
-                profielservice.get("report-max-postponements").asInt().orElse(DEFAULT_REPORT_MAX_POSTPONEMENTS));
+                profielservice.get("report-backoff-max").as(Duration.class).orElse(DEFAULT_REPORT_BACKOFF_MAX));
     }
 }

@@ -4,6 +4,10 @@ import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
@@ -22,7 +26,9 @@ import nl.overheid.moz.nmc.planning.NotificatieTasks;
 
 /**
  * The {@code verwerken} task: applies the stored receipts of one attempt under the notification's lock, in
- * their own completed_at order (capped at the system clock), by {@link ReceiptRules}.
+ * their own completed_at order (capped at the system clock), by {@link ReceiptRules}. Every stored receipt has
+ * a task of its own; the first of an attempt's tasks to run applies every receipt stored by then and completes
+ * their tasks too.
  */
 public final class ReceiptProcessor implements TaskHandler {
 
@@ -79,10 +85,15 @@ public final class ReceiptProcessor implements TaskHandler {
     public void execute(Task task) {
         owned.underLocks(task, subjectLock(), (tx, locked) -> {
             Transitions.Locked n = locked;
+            List<Long> applied = new ArrayList<>();
             for (Receipt receipt : receiptRepository.unprocessed(tx, task.poging())) {
                 n = apply(tx, n, receipt);
                 receiptRepository.markProcessed(tx, receipt.id(), clock.instant());
+                applied.add(receipt.id());
             }
+            // Every stored receipt has a task of its own (one stored after the read above keeps its task and
+            // is applied by it, at once); the tasks of the receipts applied here have nothing left to do.
+            tasks.completeForReceipts(tx, applied);
             tasks.complete(tx, task);
         });
     }
@@ -106,25 +117,43 @@ public final class ReceiptProcessor implements TaskHandler {
         }
         Instant completedAt = ReceiptRules.effectiveCompletedAt(receipt.completedAt(), now);
         boolean older = poging.receiptCompletedAt() != null && completedAt.isBefore(poging.receiptCompletedAt());
+        UUID pogingId = poging.id();
+        Optional<Poging> otherDelivered = pogingen.all(tx, n.id()).stream()
+                .filter(p -> !p.id().equals(pogingId) && p.status() == PogingStatus.BEZORGD)
+                .findFirst();
         ReceiptRules.Decision decision = ReceiptRules.judge(new ReceiptRules.Situation(
                 n.status(),
                 poging.number(),
                 poging.status(),
                 older,
                 ReceiptStatus.of(receipt.status()),
-                poging.status() == PogingStatus.BEZORGD,
-                ReceiptRules.withinMebvPeriod(poging.receiptCompletedAt(), completedAt, mebvPeriod),
-                n.expiredAt(now)));
+                poging.deliveryProofAt() != null,
+                ReceiptRules.withinMebvPeriod(poging.deliveryProofAt(), completedAt, mebvPeriod),
+                n.expiredAt(now),
+                otherDelivered.isPresent()));
         // The processor applies exactly the effects the Decision declares (the ones ReceiptRulesTest checks
-        // over every situation), in this order: attempt, transition, finalise task, resend.
+        // over every situation), in this order: attempt, delivery proof, transition, finalise task, resend.
         if (decision instanceof ReceiptRules.Decision.UnknownStatus) {
             metrics.receiptStatusUnknown();
             LOG.info(() -> "receipt " + receipt.id() + " has a status the NMC does not know; recorded only");
         }
         Transitions.Locked after = n;
         if (decision.outcome() != null) {
+            // recorded on its attempt whatever it does to the notification ("op de poging vastgelegd"), and the
+            // attempt's outcome is known: its reconciliation ends
             pogingen.applyOutcome(tx, poging.id(), decision.outcome(), completedAt);
             notificatieTasks.completeReconciliation(tx, n, poging.id());
+        }
+        Instant proof = null;
+        if (decision instanceof ReceiptRules.Decision.Delivered) {
+            proof = completedAt;
+            pogingen.markDeliveryProof(tx, n.id(), poging.id(), proof);
+        } else if (decision instanceof ReceiptRules.Decision.ProofMoves) {
+            Poging other = otherDelivered.orElseThrow();
+            proof = other.receiptCompletedAt();
+            pogingen.markDeliveryProof(tx, n.id(), other.id(), proof);
+        } else if (decision.clearsProof()) {
+            pogingen.clearDeliveryProof(tx, poging.id());
         }
         if (decision.to() != null) {
             after = transitions.apply(tx, after, decision.to(), decision.reden());
@@ -133,21 +162,29 @@ public final class ReceiptProcessor implements TaskHandler {
             notificatieTasks.complete(tx, after, TaskKind.VASTSTELLEN);
         }
         if (decision.planFinalise()) {
-            notificatieTasks.planFinalise(tx, after, completedAt.plus(finaliseMargin));
+            notificatieTasks.planFinalise(tx, after, proof.plus(finaliseMargin));
         }
         if (decision.planResend()) {
             notificatieTasks.planSend(tx, after, now);
         }
-        // Centralised regime: a permanent failure (directly, under a duplicate id, or within the MEBV period on
-        // bezorgd) is reported to the Profielservice; the event itself carries no personal data.
-        if (decision.outcome() == PogingStatus.PERMANENT_MISLUKT && after.centraal()) {
+        // Centralised regime (ADR 0024): every permanent-failure is followed by the report of the address to the
+        // Profielservice, whatever the decision (older, recorded, within or after the MEBV period, under a
+        // duplicate id, on a terminal notification); once per attempt, i.e. per address it went to. The event
+        // itself carries no personal data.
+        if (ReceiptStatus.of(receipt.status()) == ReceiptStatus.PERMANENT_FAILURE
+                && after.centraal()
+                && pogingen.markInvalidReported(tx, poging.id(), now)) {
             notificatieTasks.planInvalidReport(tx, after, poging.id(), now);
         }
-        if (after.status().terminal()) {
-            notificatieTasks.completeAll(tx, after);
-        } else if (n.status().terminal()) {
-            // A late receipt re-opened bezorgstatus-onbekend: its erasure waits for the next terminal status.
-            notificatieTasks.complete(tx, after, TaskKind.WISSEN);
+        // Only a transition changes the notification's tasks: a late receipt on a terminal notification that
+        // changes nothing must not re-plan (and so postpone) its erasure.
+        if (decision.to() != null) {
+            if (after.status().terminal()) {
+                notificatieTasks.completeAll(tx, after);
+            } else if (n.status().terminal()) {
+                // A late receipt re-opened bezorgstatus-onbekend: its erasure waits for the next terminal status.
+                notificatieTasks.complete(tx, after, TaskKind.WISSEN);
+            }
         }
         return after;
     }

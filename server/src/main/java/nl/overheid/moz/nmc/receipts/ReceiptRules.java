@@ -23,9 +23,11 @@ public final class ReceiptRules {
      * @param poging           the attempt's status (after adopting a NotifyNL id from the receipt)
      * @param olderThanApplied the receipt's completed_at is before the last one applied on this attempt
      * @param receipt          the receipt's status
-     * @param basisOfBezorgd   this attempt is the one the notification's bezorgd rests on
-     * @param withinMebvPeriod the receipt's completed_at lies within the MEBV period after the delivery
+     * @param basisOfBezorgd   this attempt holds the delivery proof: the notification's bezorgd rests on its first
+     *                         delivered ({@code poging.bezorgd_op})
+     * @param withinMebvPeriod the receipt's completed_at lies within the MEBV period after that delivery proof
      * @param expired          geldig_tot has passed (no new attempt may start)
+     * @param otherAttemptDelivered the notification's other attempt is bezorgd (a delivery recorded on it)
      */
     public record Situation(
             NotificatieStatus notificatie,
@@ -35,12 +37,16 @@ public final class ReceiptRules {
             ReceiptStatus receipt,
             boolean basisOfBezorgd,
             boolean withinMebvPeriod,
-            boolean expired) {}
+            boolean expired,
+            boolean otherAttemptDelivered) {}
 
     /** What a receipt does. Each kind reads like a rule of the design. */
     public sealed interface Decision {
 
-        /** Recorded on the attempt, nothing changes: older than the last applied one, or outside the rules. */
+        /**
+         * Kept as a receipt row only, nothing changes: older than the last one applied on its attempt (the attempt
+         * already shows a later outcome).
+         */
         record RecordOnly() implements Decision {}
 
         /** A status the NMC does not know: recorded and counted; reconciliation goes on. */
@@ -48,35 +54,54 @@ public final class ReceiptRules {
 
         /**
          * delivered on any attempt (running or not, also under a duplicate id) of a verzonden or
-         * bezorgstatus-onbekend notification: attempt bezorgd, notification bezorgd, a finalise task planned.
+         * bezorgstatus-onbekend notification: attempt bezorgd, notification bezorgd, this delivery its proof, a
+         * finalise task planned.
          */
         record Delivered() implements Decision {}
 
         /**
-         * A new delivered on the attempt bezorgd rests on, within the MEBV period: the delivery proof moves,
-         * the finalise task is replaced.
+         * A repeated delivered on an attempt that is already bezorgd (under a duplicate NotifyNL id, say), or on the
+         * attempt the proof rests on within the MEBV period: the first delivery is the proof, so the receipt row
+         * (and a duplicate id) is all that is kept; neither the proof nor the attempt's time nor the finalise task
+         * moves.
          */
         record DeliveredAgain() implements Decision {}
 
         /**
          * The attempt failed and the notification ends ({@code naar}, {@code reden}). From bezorgd (a
-         * failure within the MEBV period) the open finalise task is completed.
+         * failure within the MEBV period) the open finalise task is completed and the proof undone.
          */
         record Ends(PogingStatus outcome, NotificatieStatus to, Reden reden, boolean fromBezorgd) implements Decision {}
 
         /**
          * The first attempt failed temporarily or technically before geldig_tot: a resend is planned. From
-         * bezorgd the notification goes back to verzonden and the finalise task is completed.
+         * bezorgd the notification goes back to verzonden, the finalise task is completed and the proof undone.
          */
         record Resend(PogingStatus outcome, boolean fromBezorgd) implements Decision {}
 
-        /** The attempt's new status; {@code null}: it keeps its status. */
+        /**
+         * Changes nothing for the notification (an attempt it does not rest on, after the MEBV period, a terminal
+         * notification, a technical failure on bezorgd): recorded on its attempt ("op de poging vastgelegd",
+         * ADR 0024): the attempt's status and time, and its reconciliation ends.
+         */
+        record Recorded(PogingStatus outcome) implements Decision {}
+
+        /**
+         * A failure within the MEBV period on the attempt the proof rests on, while the other attempt has a
+         * recorded delivery: the failure is recorded, and bezorgd now rests on the other attempt's delivery (the
+         * proof and the finalise task follow it); the notification stays bezorgd.
+         */
+        record ProofMoves(PogingStatus outcome) implements Decision {}
+
+        /** The attempt's new status; {@code null}: it keeps its status (and its time). */
         default PogingStatus outcome() {
             return switch (this) {
                 case Delivered d -> PogingStatus.BEZORGD;
-                case DeliveredAgain d -> PogingStatus.BEZORGD;
+                case DeliveredAgain d -> null;
                 case Ends e -> e.outcome();
                 case Resend r -> r.outcome();
+                case Recorded r -> r.outcome();
+                case ProofMoves p -> p.outcome();
                 case RecordOnly r -> null;
                 case UnknownStatus u -> null;
             };
@@ -101,17 +126,23 @@ public final class ReceiptRules {
             return this instanceof Resend;
         }
 
+        /** A finalise task is planned: for a new delivery proof (this one, or the other attempt's). */
         default boolean planFinalise() {
-            return this instanceof Delivered || this instanceof DeliveredAgain;
+            return this instanceof Delivered || this instanceof ProofMoves;
         }
 
         default boolean completeFinalise() {
             return switch (this) {
-                case DeliveredAgain d -> true;
                 case Ends e -> e.fromBezorgd();
                 case Resend r -> r.fromBezorgd();
+                case ProofMoves p -> true;
                 default -> false;
             };
+        }
+
+        /** The attempt's delivery proof is undone (a failure within the MEBV period on it). */
+        default boolean clearsProof() {
+            return completeFinalise();
         }
 
         default boolean recordOnly() {
@@ -127,9 +158,12 @@ public final class ReceiptRules {
         return completedAt == null || completedAt.isAfter(now) ? now : completedAt;
     }
 
-    /** Whether a receipt completed at {@code completedAt} lies within the MEBV period of the attempt's last one. */
-    public static boolean withinMebvPeriod(Instant lastApplied, Instant completedAt, Duration mebvPeriod) {
-        return lastApplied == null || !completedAt.isAfter(lastApplied.plus(mebvPeriod));
+    /**
+     * Whether a receipt completed at {@code completedAt} lies within the MEBV period of the attempt's delivery
+     * proof (its first delivered; {@code null}: none, then nothing bounds it).
+     */
+    public static boolean withinMebvPeriod(Instant deliveryProof, Instant completedAt, Duration mebvPeriod) {
+        return deliveryProof == null || !completedAt.isAfter(deliveryProof.plus(mebvPeriod));
     }
 
     public static Decision judge(Situation s) {
@@ -147,47 +181,62 @@ public final class ReceiptRules {
                         || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND)) {
             return new Decision.Delivered();
         }
-        if (s.poging().running()) {
+        // A late permanent-failure corrects bezorgstatus-onbekend from any attempt, like a late delivered: a late
+        // temporary-failure recorded on the attempt before it no longer lets the attempt count as running.
+        if (s.receipt() == ReceiptStatus.PERMANENT_FAILURE
+                && s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND) {
+            return unreachable(s, false);
+        }
+        if (s.poging().running() && s.notificatie() == NotificatieStatus.VERZONDEN) {
             return onRunningPoging(s);
         }
-        if (s.notificatie() == NotificatieStatus.BEZORGD
-                && s.poging() == PogingStatus.BEZORGD
+        if (!s.poging().running()
+                && s.notificatie() == NotificatieStatus.BEZORGD
                 && s.basisOfBezorgd()
                 && s.withinMebvPeriod()) {
             return onDeliveredWithinPeriod(s);
         }
-        return new Decision.RecordOnly();
+        return recorded(s);
     }
 
-    /** The rules for a running attempt (verzonden or onbekend). */
+    /** The rules for a running attempt (verzonden or onbekend) of a verzonden notification. */
     private static Decision onRunningPoging(Situation s) {
-        return switch (s.notificatie()) {
-            case VERZONDEN ->
-                switch (s.receipt()) {
-                    case DELIVERED -> new Decision.Delivered();
-                    case PERMANENT_FAILURE -> unreachable(s, false);
-                    case TEMPORARY_FAILURE, TECHNICAL_FAILURE -> resendOrEnd(s, false);
-                    case UNKNOWN -> throw new AssertionError("handled above");
-                };
-            // Only a late delivered or permanent-failure corrects bezorgstatus-onbekend.
-            case BEZORGSTATUS_ONBEKEND ->
-                switch (s.receipt()) {
-                    case DELIVERED -> new Decision.Delivered();
-                    case PERMANENT_FAILURE -> unreachable(s, false);
-                    default -> new Decision.RecordOnly();
-                };
-            default -> new Decision.RecordOnly();
+        return switch (s.receipt()) {
+            case DELIVERED -> new Decision.Delivered();
+            case PERMANENT_FAILURE -> unreachable(s, false);
+            case TEMPORARY_FAILURE, TECHNICAL_FAILURE -> resendOrEnd(s, false);
+            case UNKNOWN -> throw new AssertionError("handled above");
         };
     }
 
-    /** A failure on the attempt bezorgd rests on, within the MEBV period, follows the rules as if it still ran. */
+    /**
+     * On the attempt the proof rests on, within the MEBV period: a failure follows the rules as if the attempt
+     * still ran, unless the other attempt has a recorded delivery, on which bezorgd then rests; a repeated
+     * delivered changes nothing; a technical failure is recorded.
+     */
     private static Decision onDeliveredWithinPeriod(Situation s) {
         return switch (s.receipt()) {
             case DELIVERED -> new Decision.DeliveredAgain();
-            case PERMANENT_FAILURE -> unreachable(s, true);
-            case TEMPORARY_FAILURE -> resendOrEnd(s, true);
-            default -> new Decision.RecordOnly();
+            case PERMANENT_FAILURE ->
+                s.otherAttemptDelivered()
+                        ? new Decision.ProofMoves(PogingStatus.PERMANENT_MISLUKT)
+                        : unreachable(s, true);
+            case TEMPORARY_FAILURE ->
+                s.otherAttemptDelivered()
+                        ? new Decision.ProofMoves(PogingStatus.TIJDELIJK_MISLUKT)
+                        : resendOrEnd(s, true);
+            default -> recorded(s);
         };
+    }
+
+    /**
+     * A receipt that changes nothing for the notification is recorded on its attempt; a repeated delivered on an
+     * attempt already bezorgd changes nothing at all (the first delivery is the proof).
+     */
+    private static Decision recorded(Situation s) {
+        return s.receipt() == ReceiptStatus.DELIVERED && s.poging() == PogingStatus.BEZORGD
+                ? new Decision.DeliveredAgain()
+                : new Decision.Recorded(outcome(s.receipt()));
     }
 
     /** permanent-failure: niet-bezorgbaar, reden onbereikbaar. */

@@ -34,12 +34,13 @@ import nl.overheid.moz.nmc.trace.Span;
  * The {@code reconcilieren} task: asks NotifyNL about an attempt that has no receipt yet, so a lost callback
  * (or NotifyNL's own technical failure, which sends none) cannot leave a notification waiting forever. It asks
  * {@code GET /v2/notifications/{id}} for every NotifyNL id of the attempt (its own and each duplicate), and by
- * reference only when no id is known; each question is preceded by its LDV record (NotifyNL's answer holds
- * the address). An outcome found here goes through the {@link ReceiptStore} like a callback; 404 for every
+ * reference ({@code GET /v2/notifications?reference=}, every page) when no id is known or when the attempt was
+ * POSTed more than once, so a duplicate e-mail whose id the NMC never learnt (its callback lost) is found too; each question is preceded by its LDV record (NotifyNL's answer holds
+ * the address), and the lease is extended right before every record and every question. An outcome found here goes through the {@link ReceiptStore} like a callback; 404 for every
  * id, or NotifyNL's retention passing without an outcome, ends in bezorgstatus-onbekend. Every question goes to
  * the NotifyNL service that sent the attempt, the task's budget key, with that service's key (another service's
  * key finds nothing: 404, which would end it onbekend). Claims take reconciliation's share of that service's budget, one
- * token per task; a task that asks nothing (the attempt no longer runs, the LDV refused the record) gives it
+ * token per task; a task that asks nothing (the attempt no longer runs, the LDV store did not take the record) gives it
  * back. NotifyNL does not count status queries against its send limit, so the extra questions about an
  * attempt's duplicates cost no more than their token.
  */
@@ -58,7 +59,9 @@ public final class Reconciler implements TaskHandler {
     private final ProcessingLog ldv;
     private final ReconcileSchedule schedule;
     private final Clock clock;
+    private final java.time.Duration lease;
     private final WorkSignals signals;
+    private final nl.overheid.moz.nmc.observe.NmcMetrics metrics;
 
     public Reconciler(
             HandlerSupport support,
@@ -81,7 +84,9 @@ public final class Reconciler implements TaskHandler {
         this.ldv = support.ldv();
         this.schedule = schedule;
         this.clock = support.clock();
+        this.lease = support.lease();
         this.signals = signals;
+        this.metrics = support.metrics();
     }
 
     @Override
@@ -129,57 +134,84 @@ public final class Reconciler implements TaskHandler {
         Poging poging = subject.get().poging();
         NotificatieRepository.ProcessingContext context = subject.get().context();
         Instant now = clock.instant();
-        // Every NotifyNL id the attempt has (its own and each duplicate); by reference only when none is known.
+        // Every NotifyNL id the attempt has (its own and each duplicate), each asked by id.
         List<UUID> ids = new ArrayList<>();
         if (poging.notifyId() != null) {
             ids.add(poging.notifyId());
         }
         ids.addAll(poging.duplicateNotifyIds());
+        // The task's budget is the service that sent the attempt (planned so at the send's commit).
+        NotifyNl service = notifyNl.of(task.budget());
         boolean pending = false;
         boolean unavailable = false;
         String reason = null;
-        for (UUID id : ids.isEmpty() ? java.util.Collections.<UUID>singletonList(null) : ids) {
+        for (UUID id : ids) {
             Span span = Span.childOf(context.traceId(), context.acceptanceSpanId());
-            if (!(ldv.record(new ProcessingLog.Processing(
-                            span,
-                            ProcessingLog.Operation.STATUS_OPVRAGEN,
-                            context.processingActivity(),
-                            new DataSubjects.DataSubject(context.dataSubject(), context.dataSubjectType()),
-                            now))
-                    instanceof ProcessingLog.Written.Acknowledged)) {
+            if (!ours(task)) {
+                return; // another claim took the task: it asks, this one writes nothing
+            }
+            ProcessingLog.Processing query = query(context, span, now);
+            if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
                 unavailable = true;
-                reason = "ldv";
+                reason = "ldv-" + down.reason();
                 break;
             }
-            // The task's budget is the service that sent the attempt (planned so at the send's commit).
-            NotifyNl service = notifyNl.of(task.budget());
+            if (!ours(task)) {
+                return;
+            }
             asked.set(true);
-            NotifyNl.Lookup lookup =
-                    id == null ? service.findByReference(poging.id(), span) : service.findById(id, span);
-            switch (lookup) {
+            switch (service.findById(id, span)) {
                 case NotifyNl.Lookup.Found found
                 when ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN -> {
-                    ReceiptStore.Outcome outcome = receipts.store(new ReceiptRepository.Incoming(
-                            poging.id(),
-                            found.notifyId(),
-                            found.status(),
-                            null,
-                            found.completedAt().orElse(now),
-                            null,
-                            "email",
-                            null,
-                            null));
-                    if (outcome == ReceiptStore.Outcome.STORED) {
-                        signals.nudge(TaskKind.VERWERKEN);
-                    }
+                    store(poging, found, now);
                     // The receipt task completes this task when it applies the outcome; until then ask later.
                     pending = true;
                 }
                 case NotifyNl.Lookup.Found stillSending -> pending = true;
                 case NotifyNl.Lookup.NotFound notFound -> {}
                 case NotifyNl.Lookup.Unavailable down -> {
+                    ldv.failed(query, down.reason(), clock.instant());
                     unavailable = true;
                     reason = down.reason();
+                }
+            }
+        }
+        // By reference when no id is known, and also when the attempt was POSTed more than once: NotifyNL may hold an
+        // e-mail under it whose id the NMC never learnt (the claim that got its 201 lost its lease, and the
+        // duplicate's callback was lost), so every id sent under the reference is learnt here.
+        if (!unavailable && (ids.isEmpty() || poging.maybeSentTwice())) {
+            Span span = Span.childOf(context.traceId(), context.acceptanceSpanId());
+            if (!ours(task)) {
+                return;
+            }
+            ProcessingLog.Processing query = query(context, span, now);
+            if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
+                unavailable = true;
+                reason = "ldv-" + down.reason();
+            } else {
+                if (!ours(task)) {
+                    return;
+                }
+                asked.set(true);
+                switch (service.findAllByReference(poging.id(), span)) {
+                    case NotifyNl.ReferenceLookup.Found all -> {
+                        for (NotifyNl.Lookup.Found found : all.notifications()) {
+                            if (ids.contains(found.notifyId())) {
+                                continue; // asked by its id above
+                            }
+                            pending = true;
+                            if (ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN) {
+                                store(poging, found, now); // its receipt task records the new id as a duplicate
+                            } else {
+                                learn(task, poging, found.notifyId()); // still sending: asked by id from now on
+                            }
+                        }
+                    }
+                    case NotifyNl.ReferenceLookup.Unavailable down -> {
+                        ldv.failed(query, down.reason(), clock.instant());
+                        unavailable = true;
+                        reason = down.reason();
+                    }
                 }
             }
         }
@@ -195,6 +227,47 @@ public final class Reconciler implements TaskHandler {
         } else {
             unknown(task);
         }
+    }
+
+    /** The processing-log record of a status query about to be made (written before it; without it, no query). */
+    private ProcessingLog.Processing query(NotificatieRepository.ProcessingContext context, Span span, Instant now) {
+        return new ProcessingLog.Processing(
+                span,
+                ProcessingLog.Operation.STATUS_OPVRAGEN,
+                context.processingActivity(),
+                new DataSubjects.DataSubject(context.dataSubject(), context.dataSubjectType()),
+                now);
+    }
+
+    /** An outcome NotifyNL reported goes through the receipt store, like a callback. */
+    private void store(Poging poging, NotifyNl.Lookup.Found found, Instant now) {
+        ReceiptStore.Outcome outcome = receipts.store(new ReceiptRepository.Incoming(
+                poging.id(),
+                found.notifyId(),
+                found.status(),
+                null,
+                found.completedAt().orElse(now),
+                null,
+                "email",
+                null,
+                null));
+        if (outcome == ReceiptStore.Outcome.STORED) {
+            signals.nudge(TaskKind.VERWERKEN);
+        }
+    }
+
+    /** A second e-mail of the attempt, still sending: its id is recorded, so it is asked by id from now on. */
+    private void learn(Task task, Poging poging, UUID notifyId) {
+        owned.underLocks(task, subjectLock(), (tx, n) -> {
+            if (pogingen.addDuplicate(tx, poging.id(), notifyId)) {
+                metrics.duplicateNotifyId();
+            }
+        });
+    }
+
+    /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     private void reschedule(Task task, Poging poging, Instant now) {

@@ -59,6 +59,23 @@ public abstract sealed class Refusal extends RuntimeException {
         }
     }
 
+    /**
+     * The personalisation lacks fields the berichttype's NotifyNL template asks for; {@code fields} are the
+     * template's placeholder names (never a value).
+     */
+    public static final class PersonalisationMissing extends Refusal {
+        private final List<String> fields;
+
+        public PersonalisationMissing(List<String> fields) {
+            super("personalisation lacks " + fields.size() + " field(s) the template asks for");
+            this.fields = List.copyOf(fields);
+        }
+
+        public List<String> fields() {
+            return fields;
+        }
+    }
+
     /** The DV may not identify parties by this type (the register says which it may use; BSN needs a legal basis). */
     public static final class IdentificatieTypeNotAllowed extends Refusal {
         public IdentificatieTypeNotAllowed() {

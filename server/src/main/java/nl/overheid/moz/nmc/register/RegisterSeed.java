@@ -75,16 +75,24 @@ public record RegisterSeed(List<Berichttype> berichttypen, List<Register.DvSeed>
                 typen);
     }
 
-    /** Refuses the seed when a DV's webhook URL is refused by {@code policy} (a reason, or empty). */
+    /**
+     * Refuses the seed when a DV's webhook URL or management channel is refused by {@code policy} (a reason, or
+     * empty): the same rule the operator API applies.
+     */
     public void requireWebhooks(java.util.function.Function<URI, Optional<String>> policy) {
         for (Register.DvSeed dv : dienstverleners) {
-            URI url = dv.contract().webhookUrl();
-            if (url != null) {
-                policy.apply(url).ifPresent(reason -> {
-                    throw new IllegalArgumentException(
-                            "register.seed: the webhook-url of DV " + dv.oin() + " is refused: " + reason);
-                });
-            }
+            check(policy, dv, "webhook-url", dv.contract().webhookUrl());
+            check(policy, dv, "beheerkanaal", dv.contract().managementChannel());
+        }
+    }
+
+    private static void check(
+            java.util.function.Function<URI, Optional<String>> policy, Register.DvSeed dv, String key, URI url) {
+        if (url != null) {
+            policy.apply(url).ifPresent(reason -> {
+                throw new IllegalArgumentException(
+                        "register.seed: the " + key + " of DV " + dv.oin() + " is refused: " + reason);
+            });
         }
     }
 

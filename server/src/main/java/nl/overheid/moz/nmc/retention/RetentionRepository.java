@@ -28,6 +28,14 @@ public final class RetentionRepository {
              FOR NO KEY UPDATE SKIP LOCKED
             """);
 
+    /** Keys wrapped with AES-GCM before key wrap (60 bytes; V15's partial index finds them). */
+    private static final Statement NOTIFICATIE_GCM_WRAPPED_KEYS = Statement.named("notificatieGcmWrappedKeys", """
+            SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
+             WHERE octet_length(datasleutel_gewrapt) = 60
+             LIMIT :batch
+             FOR NO KEY UPDATE SKIP LOCKED
+            """);
+
     private static final Statement NOTIFICATIE_REWRAP = Statement.named("notificatieRewrap", """
             UPDATE notificatie SET datasleutel_gewrapt = :wrapped, kek_versie = :kekVersie
              WHERE id = :id AND datasleutel_gewrapt IS NOT NULL
@@ -90,20 +98,37 @@ public final class RetentionRepository {
     }
 
     /**
-     * Locks up to {@code batch} notifications whose data key is wrapped under another version than {@code current};
-     * rows another transaction holds are skipped.
+     * Locks up to {@code batch} notifications whose data key is wrapped under another version than {@code current},
+     * or still with AES-GCM (before key wrap); rows another transaction holds are skipped.
      */
     List<WrappedKey> lockOldKeys(DbTransaction tx, int current, int batch) {
-        return NOTIFICATIE_OLD_KEYS
+        List<WrappedKey> keys = NOTIFICATIE_OLD_KEYS
                 .query(tx)
                 .addParam("current", current)
                 .addParam("batch", batch)
                 .execute()
-                .map(row -> new WrappedKey(
-                        DbTypes.uuid(row, "id"),
-                        row.column("datasleutel_gewrapt").get(byte[].class),
-                        DbTypes.integer(row, "kek_versie")))
+                .map(RetentionRepository::wrappedKey)
                 .toList();
+        if (keys.size() == batch) {
+            return keys;
+        }
+        // Then the keys under the current version still wrapped with GCM (none after the move).
+        List<WrappedKey> all = new java.util.ArrayList<>(keys);
+        NOTIFICATIE_GCM_WRAPPED_KEYS
+                .query(tx)
+                .addParam("batch", batch - keys.size())
+                .execute()
+                .map(RetentionRepository::wrappedKey)
+                .filter(key -> keys.stream().noneMatch(k -> k.notificatie().equals(key.notificatie())))
+                .forEach(all::add);
+        return all;
+    }
+
+    private static WrappedKey wrappedKey(io.helidon.dbclient.DbRow row) {
+        return new WrappedKey(
+                DbTypes.uuid(row, "id"),
+                row.column("datasleutel_gewrapt").get(byte[].class),
+                DbTypes.integer(row, "kek_versie"));
     }
 
     /** Stores the data key re-wrapped under {@code kekVersion} (not when it was erased meanwhile). */

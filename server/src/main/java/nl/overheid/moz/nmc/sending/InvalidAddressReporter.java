@@ -34,8 +34,10 @@ import nl.overheid.moz.nmc.trace.Span;
  * delete of the same contactgegeven is the Profielservice's 404, which counts as done, so the report is
  * idempotent. Its LDV record comes first. With {@code profielservice.invalid-address-report: none} nothing is sent:
  * the need is counted per DV ({@code nmc_invalid_address_reports_not_sent_total}) and logged, never dropped
- * silently. An error of the Profielservice or the LDV postpones the report; after {@code maxPostponements} it is
- * parked as {@code mislukt} for an operator and counted.
+ * silently. An error of the Profielservice, or a record the LDV store did not take, postpones the report for as long as it lasts, with a backoff
+ * capped at {@code profielservice.report-backoff-max} (at most a day), and never parks it (ADR 0024: a postponement
+ * after a failure of NotifyNL, the Profielservice or the LDV does not count); the age of the oldest waiting report is
+ * a gauge. Only the NMC's own failures park it: an exception counted up to the kind's maximum, or an erased data key.
  */
 public final class InvalidAddressReporter implements TaskHandler {
 
@@ -52,12 +54,16 @@ public final class InvalidAddressReporter implements TaskHandler {
     private final Clock clock;
     private final Duration lease;
     private final IntFunction<Duration> backoff;
-    private final int maxPostponements;
     private final ProfielserviceSettings.InvalidAddressReport mode;
     private final PogingRepository pogingen;
 
+    /** @param backoff the wait before the n-th retry of a report, capped at {@code profielservice.report-backoff-max} */
     public InvalidAddressReporter(
-            HandlerSupport support, Envelope envelope, Profielservice profielservice, ProfielserviceSettings settings) {
+            HandlerSupport support,
+            Envelope envelope,
+            Profielservice profielservice,
+            ProfielserviceSettings settings,
+            IntFunction<Duration> backoff) {
         this.owned = support.owned();
         this.tasks = support.tasks();
         this.notificatieTasks = support.notificatieTasks();
@@ -68,8 +74,7 @@ public final class InvalidAddressReporter implements TaskHandler {
         this.metrics = support.metrics();
         this.clock = support.clock();
         this.lease = support.lease();
-        this.backoff = support.backoff();
-        this.maxPostponements = settings.reportMaxPostponements();
+        this.backoff = backoff;
         this.mode = settings.invalidAddressReport();
         this.pogingen = support.pogingen();
     }
@@ -107,33 +112,46 @@ public final class InvalidAddressReporter implements TaskHandler {
         UUID contactgegeven = UUID.fromString(opened.get(report.contactField()));
         NotificatieRepository.ProcessingContext c = report.context();
         Profielservice.Call call = profielservice.call(Span.childOf(c.traceId(), c.acceptanceSpanId()));
-        ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
+        if (!ours(task)) {
+            return;
+        }
+        ProcessingLog.Processing processing = new ProcessingLog.Processing(
                 call.span(),
                 ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN,
                 c.processingActivity(),
                 new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                clock.instant()));
-        String failure = switch (written) {
+                clock.instant(),
+                null,
+                call.fscTransactionId());
+        String failure = switch (ldv.record(processing)) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
-            case ProcessingLog.Written.Acknowledged ack ->
-                switch (profielservice.remove(contactgegeven, party, call)) {
+            case ProcessingLog.Written.Acknowledged ack -> {
+                if (!ours(task)) {
+                    yield "lease";
+                }
+                yield switch (profielservice.remove(contactgegeven, party, call)) {
                     case Profielservice.Removal.Removed removed -> null;
                     case Profielservice.Removal.AlreadyGone gone -> null;
-                    case Profielservice.Removal.Unavailable down -> "profielservice-" + down.reason();
+                    case Profielservice.Removal.Unavailable down -> {
+                        ldv.failed(processing, down.reason(), clock.instant());
+                        yield "profielservice-" + down.reason();
+                    }
                 };
+            }
         };
         owned.underLocks(task, subjectLock(), (tx, n) -> {
             if (failure == null) {
                 tasks.complete(tx, task);
-            } else if (task.postponements() >= maxPostponements) {
-                tasks.markFailed(tx, task, failure);
-                metrics.invalidReportParked();
-                LOG.warning(() -> "report of an invalid address for notification " + n.id() + " parked after "
-                        + (task.postponements() + 1) + " tries (" + failure + ")");
             } else {
+                // A party's failure is never the NMC's: waited out, however long it lasts, and never parked.
                 tasks.postpone(tx, task, clock.instant().plus(backoff.apply(task.postponements() + 1)), failure);
             }
         });
+    }
+
+    /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     /** What the report needs; null when there is nothing to send (then the task is completed or parked). */
@@ -164,8 +182,6 @@ public final class InvalidAddressReporter implements TaskHandler {
             metrics.invalidReportParked();
             return null;
         }
-        // The lease covers the batch from the claim; the two calls that follow get it anew.
-        tasks.extendLease(tx, task, clock.instant().plus(lease));
         return new Report(sealed, context, "contactgegeven/" + task.poging(), contactgegeven);
     }
 

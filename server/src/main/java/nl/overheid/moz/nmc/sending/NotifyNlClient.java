@@ -19,28 +19,34 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.outbound.BoundedHttpClient;
 import nl.overheid.moz.nmc.trace.FailedCalls;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
  * {@link NotifyNl} of one NotifyNL service on {@code java.net.http}: NotifyNL's v2 API with its JWT scheme
- * (HS256, {@code iss} = the service's id, {@code iat} = now, signed with its key's secret; helidon-security-jwt). Hand-written because
- * GOV.UK Notify's official Java client cannot carry the {@code traceparent} header (its connection factory
- * is package-private) and sets its time-outs JVM-wide; this one bounds every call itself, follows no
- * redirects, never repeats a POST, and keeps only status codes of failures (Notify's error text may quote
- * the address). Every failed call is logged at WARNING with its status or reason and its trace
- * ({@link FailedCalls}).
+ * (HS256, {@code iss} = the service's id, {@code iat} = now, signed with its key's secret; helidon-security-jwt), the
+ * calls of {@code api-spec/notifynl.yaml}. Hand-written because GOV.UK Notify's official Java client cannot carry the
+ * {@code traceparent} header (its connection factory is package-private) and sets its time-outs JVM-wide; this one
+ * runs over a {@link BoundedHttpClient} (the whole exchange within {@code notifynl.read-timeout}, an answer of at
+ * most {@code notifynl.max-answer-bytes}), follows no redirects, never repeats a POST, and classifies every answer
+ * with {@link NotifyNlAnswers}, keeping only its class (NotifyNL's error text may quote the address). Every failed
+ * call is logged at WARNING with its status or reason and its trace ({@link FailedCalls}); a refusal of the setup
+ * or the daily limit is logged by the send pipeline, which knows the berichttype.
  */
 public final class NotifyNlClient implements NotifyNl {
 
     private static final Logger LOG = Logger.getLogger(NotifyNlClient.class.getName());
     private static final String SEND = "NotifyNL POST /v2/notifications/email";
     private static final String LOOKUP = "NotifyNL GET /v2/notifications";
+    private static final String TEMPLATE = "NotifyNL GET /v2/template/{id}";
     private final NotifyNlSettings settings;
     private final NotifyNlSettings.Service service;
     /** The credential a 401 or 403 points at: this service's key. */
@@ -68,10 +74,8 @@ public final class NotifyNlClient implements NotifyNl {
                                 .withoutPadding()
                                 .encodeToString(service.secret().getBytes(StandardCharsets.UTF_8)))
                 .build());
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(settings.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.http =
+                BoundedHttpClient.create(settings.connectTimeout(), settings.readTimeout(), settings.maxAnswerBytes());
     }
 
     @Override
@@ -89,32 +93,33 @@ public final class NotifyNlClient implements NotifyNl {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             int status = response.statusCode();
-            if (status == 201) {
-                Optional<UUID> id = id(mapper.readTree(response.body()).path("id"));
-                if (id.isEmpty()) {
-                    // A 201 we cannot read still means NotifyNL has it: look it up by reference later.
+            SendResult result = NotifyNlAnswers.send(status, response.body());
+            switch (result) {
+                case SendResult.Accepted accepted -> {}
+                case SendResult.Rejected rejected ->
                     FailedCalls.warn(
                             LOG,
                             SEND,
-                            "a 201 without a notification id",
+                            "HTTP 400 (NotifyNL refuses the address)",
                             span,
-                            "the attempt is looked up by reference later");
-                    return new SendResult.Unavailable("contract", true);
-                }
-                return new SendResult.Accepted(id.get());
+                            "the notification ends niet-bezorgbaar (onbereikbaar)");
+                // Not the call's failure but the setup's: the send pipeline logs it once, with the berichttype.
+                case SendResult.SetupFailure setup ->
+                    LOG.fine(() -> SEND + " refused: " + setup.error().errorClass());
+                case SendResult.DailyLimit limit -> LOG.fine(() -> SEND + " refused: the daily limit");
+                case SendResult.Unavailable unavailable ->
+                    FailedCalls.warn(
+                            LOG,
+                            SEND,
+                            unavailable.reason().equals("contract")
+                                    ? "a 201 without a notification id"
+                                    : FailedCalls.status(status, credential),
+                            span,
+                            unavailable.reason().equals("contract")
+                                    ? "the attempt is looked up by reference later"
+                                    : "the send is postponed");
             }
-            if (status == 400) {
-                FailedCalls.warn(
-                        LOG,
-                        SEND,
-                        "HTTP 400 (NotifyNL refuses this e-mail)",
-                        span,
-                        "the notification ends niet-bezorgbaar; if it recurs, check that the berichttype's template "
-                                + "belongs to NotifyNL service " + service.name() + " and its personalisation");
-                return new SendResult.Rejected("http-400");
-            }
-            FailedCalls.warn(LOG, SEND, FailedCalls.status(status, credential), span, "the send is postponed");
-            return new SendResult.Unavailable("http-" + status, status >= 500);
+            return result;
         } catch (ConnectException | HttpConnectTimeoutException notConnected) {
             FailedCalls.warn(LOG, SEND, FailedCalls.exception(notConnected), span, "the send is postponed");
             return new SendResult.Unavailable("connection", false);
@@ -132,18 +137,42 @@ public final class NotifyNlClient implements NotifyNl {
         }
     }
 
+    /** NotifyNL's page size of {@code GET /v2/notifications} ({@code API_PAGE_SIZE}): a full page may have a next. */
+    static final int PAGE_SIZE = 250;
+    /** At most this many pages are read by reference (an attempt is POSTed a few times at most). */
+    static final int MAX_REFERENCE_PAGES = 4;
+
     @Override
-    public Lookup findByReference(UUID reference, Span span) {
+    public ReferenceLookup findAllByReference(UUID reference, Span span) {
         String query =
                 "?template_type=email&reference=" + URLEncoder.encode(reference.toString(), StandardCharsets.UTF_8);
-        return lookUp("/v2/notifications" + query, span, list -> {
-            for (JsonNode notificatie : list.path("notifications")) {
-                if (reference.toString().equals(notificatie.path("reference").asText())) {
-                    return found(notificatie);
+        List<Lookup.Found> all = new ArrayList<>();
+        String olderThan = null;
+        for (int page = 0; page < MAX_REFERENCE_PAGES; page++) {
+            int[] entries = {0};
+            String[] last = {null};
+            String pageQuery = olderThan == null ? query : query + "&older_than=" + olderThan;
+            Lookup answer = lookUp("/v2/notifications" + pageQuery, span, list -> {
+                for (JsonNode notificatie : list.path("notifications")) {
+                    entries[0]++;
+                    last[0] = id(notificatie.path("id")).map(UUID::toString).orElse(null);
+                    if (reference
+                            .toString()
+                            .equals(notificatie.path("reference").asText())) {
+                        all.add(found(notificatie));
+                    }
                 }
+                return new Lookup.NotFound();
+            });
+            if (answer instanceof Lookup.Unavailable down) {
+                return new ReferenceLookup.Unavailable(down.reason());
             }
-            return new Lookup.NotFound();
-        });
+            if (entries[0] < PAGE_SIZE || last[0] == null) {
+                break;
+            }
+            olderThan = last[0];
+        }
+        return new ReferenceLookup.Found(List.copyOf(all));
     }
 
     @Override
@@ -155,19 +184,19 @@ public final class NotifyNlClient implements NotifyNl {
         try {
             HttpResponse<String> response =
                     http.send(request(pathAndQuery, span).GET().build(), HttpResponse.BodyHandlers.ofString());
-            return switch (response.statusCode()) {
-                case 200 -> read.apply(mapper.readTree(response.body()));
-                case 404 -> new Lookup.NotFound();
-                default -> {
-                    FailedCalls.warn(
-                            LOG,
-                            LOOKUP,
-                            FailedCalls.status(response.statusCode(), credential),
-                            span,
-                            "the status query is retried later");
-                    yield new Lookup.Unavailable("http-" + response.statusCode());
-                }
-            };
+            if (response.statusCode() == 200) {
+                return read.apply(mapper.readTree(response.body()));
+            }
+            Lookup failed = NotifyNlAnswers.lookupFailure(response.statusCode(), response.body());
+            if (failed instanceof Lookup.Unavailable) {
+                FailedCalls.warn(
+                        LOG,
+                        LOOKUP,
+                        FailedCalls.status(response.statusCode(), credential),
+                        span,
+                        "the status query is retried later");
+            }
+            return failed;
         } catch (IOException | RuntimeException e) {
             FailedCalls.warn(
                     LOG,
@@ -182,7 +211,37 @@ public final class NotifyNlClient implements NotifyNl {
         }
     }
 
-    private Lookup found(JsonNode notificatie) {
+    @Override
+    public TemplateLookup template(UUID templateId) {
+        Span span = Span.root();
+        try {
+            HttpResponse<String> response = http.send(
+                    request("/v2/template/" + templateId, span).GET().build(), HttpResponse.BodyHandlers.ofString());
+            TemplateLookup lookup = response.statusCode() == 200
+                    ? NotifyNlAnswers.template(response.body())
+                    : NotifyNlAnswers.templateFailure(response.statusCode(), response.body());
+            if (lookup instanceof TemplateLookup.Unavailable unavailable) {
+                FailedCalls.warn(
+                        LOG,
+                        TEMPLATE,
+                        response.statusCode() == 200
+                                ? "an answer outside the contract"
+                                : FailedCalls.status(response.statusCode(), credential),
+                        span,
+                        "the template's placeholders are asked again later (" + unavailable.reason() + ")");
+            }
+            return lookup;
+        } catch (IOException e) {
+            FailedCalls.warn(
+                    LOG, TEMPLATE, FailedCalls.exception(e), span, "the template's placeholders are asked again later");
+            return new TemplateLookup.Unavailable("connection");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new TemplateLookup.Unavailable("interrupted");
+        }
+    }
+
+    private Lookup.Found found(JsonNode notificatie) {
         UUID id = id(notificatie.path("id")).orElseThrow(() -> new IllegalArgumentException("no id"));
         String status = notificatie.path("status").asText("");
         if (status.isEmpty()) {
@@ -198,7 +257,6 @@ public final class NotifyNlClient implements NotifyNl {
 
     private HttpRequest.Builder request(String pathAndQuery, Span span) {
         return HttpRequest.newBuilder(URI.create(base + pathAndQuery))
-                .timeout(settings.readTimeout())
                 .header("Authorization", "Bearer " + token())
                 .header("User-Agent", "nmc")
                 .header("traceparent", span.traceparent());
@@ -216,10 +274,6 @@ public final class NotifyNlClient implements NotifyNl {
     }
 
     private static Optional<UUID> id(JsonNode node) {
-        try {
-            return node.isTextual() ? Optional.of(UUID.fromString(node.asText())) : Optional.empty();
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+        return NotifyNlAnswers.id(node);
     }
 }

@@ -27,13 +27,30 @@ import java.util.regex.Pattern;
  * @param baseUrl        NotifyNL's API, e.g. {@code https://api.notifynl.nl}
  * @param services       every configured service by its name (the value of {@code berichttype.notify_service})
  * @param connectTimeout bound of a connection attempt (a refused or timed-out connection certainly sent nothing)
- * @param readTimeout    bound of waiting for the answer (after it, the e-mail may have been accepted)
+ * @param readTimeout    bound of the whole exchange, answer included (after it, the e-mail may have been accepted)
+ * @param maxAnswerBytes the longest answer read; a longer one is refused (and a send looked up by reference)
+ * @param setupErrorMaxTries how many of NotifyNL's setup refusals ({@link SetupError}) a send task gets before it
+ *                       is parked as {@code mislukt} for an operator
+ * @param dailyLimit     the window of NotifyNL's daily limit per service (a calendar day in a time zone)
+ * @param templateRefreshInterval how old the known placeholders of a template may get before they are asked again
  */
 public record NotifyNlSettings(
-        String baseUrl, Map<String, Service> services, Duration connectTimeout, Duration readTimeout) {
+        String baseUrl,
+        Map<String, Service> services,
+        Duration connectTimeout,
+        Duration readTimeout,
+        int maxAnswerBytes,
+        int setupErrorMaxTries,
+        DailyLimitWindow dailyLimit,
+        Duration templateRefreshInterval) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(15);
+    /** Room for a page of notifications with their rendered bodies; the NMC's own answers are far smaller. */
+    public static final int DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+    public static final int DEFAULT_SETUP_ERROR_MAX_TRIES = 5;
+    public static final Duration DEFAULT_TEMPLATE_REFRESH_INTERVAL = Duration.ofMinutes(15);
     /** NotifyNL's (GOV.UK Notify's) default rate limit of a service: 3,000 requests a minute. */
     public static final int DEFAULT_PER_MINUTE = 3000;
     /** {@code -} + a 36-character service id + {@code -} + a 36-character secret, after a key name. */
@@ -66,8 +83,9 @@ public record NotifyNlSettings(
                 throw new IllegalArgumentException(
                         at + ".api-key must be a NotifyNL API key ({keyname}-{serviceId}-{secret})");
             }
-            if (perMinute < 1) {
-                throw new IllegalArgumentException(at + ".per-minute must be positive");
+            if (perMinute < 2) {
+                throw new IllegalArgumentException(
+                        at + ".per-minute must be at least 2: one token a minute is reconciliation's");
             }
             if (callbackToken == null || callbackToken.length() < MIN_CALLBACK_TOKEN_LENGTH) {
                 throw new IllegalArgumentException(at + ".callback-token (or notifynl.callback-token) must be at least "
@@ -94,6 +112,15 @@ public record NotifyNlSettings(
 
     public NotifyNlSettings {
         URI.create(baseUrl);
+        if (maxAnswerBytes < 1024) {
+            throw new IllegalArgumentException("notifynl.max-answer-bytes must be at least 1024");
+        }
+        if (setupErrorMaxTries < 1) {
+            throw new IllegalArgumentException("notifynl.setup-error-max-tries must be at least 1");
+        }
+        if (templateRefreshInterval.isNegative() || templateRefreshInterval.isZero()) {
+            throw new IllegalArgumentException("notifynl.template-refresh-interval must be positive");
+        }
         if (services.isEmpty()) {
             throw new IllegalArgumentException("notifynl.services must configure at least one NotifyNL service "
                     + "(notifynl.services.<name>.api-key)");
@@ -128,7 +155,13 @@ public record NotifyNlSettings(
                         .orElseThrow(() -> new IllegalArgumentException("notifynl.base-url is required")),
                 services,
                 notifynl.get("connect-timeout").as(Duration.class).orElse(DEFAULT_CONNECT_TIMEOUT),
-                notifynl.get("read-timeout").as(Duration.class).orElse(DEFAULT_READ_TIMEOUT));
+                notifynl.get("read-timeout").as(Duration.class).orElse(DEFAULT_READ_TIMEOUT),
+                notifynl.get("max-answer-bytes").asInt().orElse(DEFAULT_MAX_ANSWER_BYTES),
+                notifynl.get("setup-error-max-tries").asInt().orElse(DEFAULT_SETUP_ERROR_MAX_TRIES),
+                DailyLimitWindow.of(
+                        notifynl.get("daily-limit-zone").asString().orElse("UTC"),
+                        notifynl.get("daily-limit-margin").as(Duration.class).orElse(DailyLimitWindow.DEFAULT_MARGIN)),
+                notifynl.get("template-refresh-interval").as(Duration.class).orElse(DEFAULT_TEMPLATE_REFRESH_INTERVAL));
     }
 
     /** Every service's limit per minute: the send budget of each key. */

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
+import nl.overheid.moz.nmc.engine.SendBudget;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
 import nl.overheid.moz.nmc.engine.TaskHandler;
@@ -38,6 +39,7 @@ import nl.overheid.moz.nmc.profiel.Profielservice;
 import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Register;
+import nl.overheid.moz.nmc.trace.FailedCalls;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
@@ -52,21 +54,32 @@ import nl.overheid.moz.nmc.trace.Span;
  *       planned attempt.</li>
  *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; no new call
  *       starts after geldig_tot; then decrypt, in the centralised regime look the address up at the
- *       Profielservice, extend the lease, call NotifyNL. Every external call is preceded by its LDV record,
- *       and happens only after the logbook acknowledged it; a failure of the Profielservice, the LDV or
- *       NotifyNL postpones the task without counting an attempt.</li>
+ *       Profielservice, call NotifyNL. Every external call is preceded by its LDV record, and happens only after
+ *       the store acknowledged it; a call that then fails gets an ERROR record. The lease is extended right
+ *       before every external call (the LDV store's write too), and a claim that lost its task stops there; a
+ *       failure of the Profielservice, the LDV store or NotifyNL postpones the task without counting an attempt.</li>
  *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
  *
  * <p>Every call goes to the NotifyNL service of the notification's berichttype, with that service's key; the
  * claim took the task's token from that service's budget (the task's {@code budget}, planned so). A task that
  * ends without a POST gives its token back ({@link UnusedTokens}); a POST keeps it whatever the answer.
+ *
+ * <p>NotifyNL's answers ({@link NotifyNlAnswers}, ARCHITECTURE §7.4 "NotifyNL's answers"): only a refusal of the address ends
+ * the notification {@code niet-bezorgbaar}. A refusal of the setup ({@link SetupError}) is never blamed on it: the
+ * task is postponed with backoff, and after {@code notifynl.setup-error-max-tries} such refusals parked as
+ * {@code mislukt} under the error's class for an operator, who fixes the setup and reopens it; each is counted per
+ * berichttype and service and logged as one WARNING. The daily limit closes the service's sending budget until its
+ * window has passed ({@link DailyLimitWindow}) and postpones the send until then, without counting anything against
+ * the notification: no claim of that budget takes a token meanwhile, and a send claimed before the closure is
+ * postponed without a call or an LDV record. The per-minute rate limit, 5xx and the like postpone with backoff.
  */
 public final class SendPipeline implements TaskHandler {
 
     private final NmcMetrics metrics;
 
     private static final Logger LOG = Logger.getLogger(SendPipeline.class.getName());
+    private static final String SEND = "NotifyNL POST /v2/notifications/email";
 
     private final OwnedTasks owned;
     private final TaskRepository tasks;
@@ -85,11 +98,22 @@ public final class SendPipeline implements TaskHandler {
     private final Duration lease;
     private final IntFunction<Duration> backoff;
     private final Duration firstReconciliation;
+    private final SendBudget sendBudget;
+    private final int setupErrorMaxTries;
+    private final DailyLimitWindow dailyLimit;
+    private final Templates templates;
     private final ObjectMapper mapper = new ObjectMapper();
 
+    /** The counter of a send task's setup refusals (in its payload; cleared when an operator reopens it). */
+    static final String SETUP_ERRORS = "instelfouten";
+    /** The error class of a send postponed for the daily limit of its service. */
+    public static final String DAILY_LIMIT = "notifynl-daglimiet";
+
     /**
-     * @param backoff             delay before the n-th retry of a postponed call
      * @param firstReconciliation when an accepted attempt is first looked up at NotifyNL
+     * @param budget              the send budget, closed for a service whose daily limit is used up
+     * @param settings            NotifyNL's: how many setup refusals before a send is parked, the daily limit's window
+     * @param templates           the templates' placeholders, asked again at once after "Missing personalisation"
      */
     public SendPipeline(
             HandlerSupport support,
@@ -99,7 +123,10 @@ public final class SendPipeline implements TaskHandler {
             UnusedTokens unusedTokens,
             Profielservice profielservice,
             ProfielserviceSettings profielSettings,
-            Duration firstReconciliation) {
+            Duration firstReconciliation,
+            SendBudget budget,
+            NotifyNlSettings settings,
+            Templates templates) {
         this.metrics = support.metrics();
         this.owned = support.owned();
         this.tasks = support.tasks();
@@ -118,6 +145,10 @@ public final class SendPipeline implements TaskHandler {
         this.lease = support.lease();
         this.backoff = support.backoff();
         this.firstReconciliation = firstReconciliation;
+        this.sendBudget = budget;
+        this.setupErrorMaxTries = settings.setupErrorMaxTries();
+        this.dailyLimit = settings.dailyLimit();
+        this.templates = templates;
     }
 
     @Override
@@ -165,7 +196,7 @@ public final class SendPipeline implements TaskHandler {
         }
         if (job.poging().requested()) {
             // An earlier claim (crashed, lease lost, or its call failed uncertainly) may have reached NotifyNL.
-            Optional<NotifyNl.SendResult> known = lookUp(job);
+            Optional<NotifyNl.SendResult> known = lookUp(task, job);
             if (known.isPresent()) {
                 commit(task, job, known.get());
                 return;
@@ -196,19 +227,28 @@ public final class SendPipeline implements TaskHandler {
         if (job.context().regime().equals("centraal")) {
             Identification party = Identification.unsealed(recipient);
             Profielservice.Call call = profielservice.call(job.childSpan());
-            if (!recorded(job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call.span())) {
-                commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
+            if (!ours(task)) {
+                return;
+            }
+            ProcessingLog.Processing lookup = processing(
+                    job, ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call.span(), call.fscTransactionId());
+            if (ldv.record(lookup) instanceof ProcessingLog.Written.Unavailable down) {
+                commit(task, job, new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), false));
                 return;
             }
             String dienstverlener = job.sealed().profielDienstverlenerNaam();
             String dienst = job.berichttype().profielDienstNaam();
             Optional<AddressChoice.Contact> chosen;
+            if (!ours(task)) {
+                return;
+            }
             switch (profielservice.lookUp(party, dienstverlener, dienst, call)) {
                 case Profielservice.Lookup.Found found ->
                     chosen = AddressChoice.choose(
                             found.contacts(), dienstverlener, dienst, profielSettings.useUnverifiedAddresses());
                 case Profielservice.Lookup.PartyUnknown unknown -> chosen = Optional.empty();
                 case Profielservice.Lookup.Unavailable unavailable -> {
+                    ldv.failed(lookup, unavailable.reason(), clock.instant());
                     commit(
                             task,
                             job,
@@ -229,35 +269,47 @@ public final class SendPipeline implements TaskHandler {
             return; // the lookup took until after geldig_tot
         }
         Span send = job.childSpan();
-        if (!recorded(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send)) {
-            commit(task, job, new NotifyNl.SendResult.Unavailable("ldv", false));
+        if (!ours(task)) {
+            return;
+        }
+        ProcessingLog.Processing sending = processing(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send, null);
+        if (ldv.record(sending) instanceof ProcessingLog.Written.Unavailable down) {
+            commit(task, job, new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), false));
             return;
         }
         UUID contactId = contactgegeven;
         // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
-        // geldig_tot is checked once more here, since the LDV and the Profielservice took their time (§7.5).
-        Optional<Boolean> started = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> {
-            if (n.expiredAt(clock.instant())) {
-                endExpired(tx, task, n);
-                return false;
-            }
-            tasks.extendLease(tx, task, clock.instant().plus(lease));
-            pogingen.markRequested(tx, job.poging().id());
-            if (contactId != null) {
-                // the address it goes to, for the invalid-address report: sealed like the number it belongs to
-                pogingen.setContactgegeven(
-                        tx,
-                        job.poging().id(),
-                        envelope.sealField(
-                                job.sealed().id(),
-                                job.sealed().wrappedDataKey(),
-                                job.sealed().kekVersion(),
-                                "contactgegeven/" + job.poging().id(),
-                                contactId.toString()));
-            }
-            return true;
-        });
+        // geldig_tot is checked once more here, since the LDV store and the Profielservice took their time (§7.5).
+        Optional<Boolean> started;
+        try {
+            started = owned.computeUnderLocks(task, subjectLock(), (tx, n) -> {
+                if (n.expiredAt(clock.instant())) {
+                    endExpired(tx, task, n);
+                    return false;
+                }
+                tasks.extendLease(tx, task, clock.instant().plus(lease));
+                pogingen.markRequested(tx, job.poging().id());
+                if (contactId != null) {
+                    // the address it goes to, for the invalid-address report: sealed like the number it belongs to
+                    pogingen.setContactgegeven(
+                            tx,
+                            job.poging().id(),
+                            envelope.sealField(
+                                    job.sealed().id(),
+                                    job.sealed().wrappedDataKey(),
+                                    job.sealed().kekVersion(),
+                                    "contactgegeven/" + job.poging().id(),
+                                    contactId.toString()));
+                }
+                return true;
+            });
+        } catch (RuntimeException notStarted) {
+            ldv.failed(sending, "not-called", clock.instant());
+            throw notStarted;
+        }
         if (!started.orElse(false)) {
+            // expired, or the claim was lost: the record names a call that does not happen
+            ldv.failed(sending, "not-called", clock.instant());
             return;
         }
         posted.set(true);
@@ -268,14 +320,22 @@ public final class SendPipeline implements TaskHandler {
                         personalisation,
                         job.poging().id(),
                         send);
+        if (result instanceof NotifyNl.SendResult.Unavailable failed) {
+            ldv.failed(sending, failed.reason(), clock.instant());
+        }
         if (result instanceof NotifyNl.SendResult.Unavailable unavailable
                 && unavailable.mayHaveArrived()
                 && job.sealed().expiredAt(clock.instant())) {
             // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
             // only a lookup that does not find it may end the notification verlopen.
-            result = lookUp(job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
+            result = lookUp(task, job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
         }
-        commit(task, job, result);
+        commit(task, job, result, send);
+        if (result instanceof NotifyNl.SendResult.SetupFailure setup
+                && setup.error() == SetupError.PERSONALISATION_MISSING) {
+            // The template changed since its placeholders were fetched: acceptance must know at once.
+            templates.refresh(job.service(), job.berichttype().notifyTemplateId());
+        }
     }
 
     /** An erased notification cannot be sent: its attempt and the notification end technisch-mislukt at once. */
@@ -299,16 +359,27 @@ public final class SendPipeline implements TaskHandler {
         return true;
     }
 
-    /** Writes the LDV record of a call about to be made; {@code false}: no acknowledgement, no call. */
-    private boolean recorded(Job job, ProcessingLog.Operation operation, Span span) {
+    /**
+     * Extends the claim's lease right before an external call (ADR 0024: before every one, so a slow party
+     * earlier in the task cannot let the lease run out under the next call); {@code false}: the task is no
+     * longer this claim's, so the call is not made and nothing is written (the token goes back).
+     */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
+    }
+
+    /** The processing-log record of a call about to be made (written before it; without it, no call). */
+    private ProcessingLog.Processing processing(
+            Job job, ProcessingLog.Operation operation, Span span, String fscTransactionId) {
         NotificatieRepository.ProcessingContext c = job.context();
-        return ldv.record(new ProcessingLog.Processing(
-                        span,
-                        operation,
-                        c.processingActivity(),
-                        new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                        clock.instant()))
-                instanceof ProcessingLog.Written.Acknowledged;
+        return new ProcessingLog.Processing(
+                span,
+                operation,
+                c.processingActivity(),
+                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
+                clock.instant(),
+                null,
+                fscTransactionId);
     }
 
     /**
@@ -351,6 +422,15 @@ public final class SendPipeline implements TaskHandler {
                     + ": planned again under that budget");
             tasks.complete(tx, task);
             notificatieTasks.planSend(tx, n, berichttype.notifyService(), now);
+            return null;
+        }
+        Optional<Instant> closed = live && !n.expiredAt(now)
+                ? sendBudget.closedUntil(tx, task.budget(), Budget.SENDING, now)
+                : Optional.empty();
+        if (closed.isPresent()) {
+            // Claimed before its service's budget was closed for the daily limit: no call, no LDV record, no
+            // transition; it waits for the window like the sends that refused it (its token goes back).
+            tasks.postpone(tx, task, closed.get(), DAILY_LIMIT);
             return null;
         }
         Poging poging;
@@ -402,24 +482,41 @@ public final class SendPipeline implements TaskHandler {
 
     /**
      * Searches NotifyNL by reference: the attempt was accepted ({@code Accepted}), NotifyNL cannot say now
-     * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL.
+     * ({@code Unavailable} that may have arrived), or empty: certainly not at NotifyNL. A claim that lost its
+     * task asks nothing ({@code Unavailable}, whose commit then writes nothing).
      */
-    private Optional<NotifyNl.SendResult> lookUp(Job job) {
+    private Optional<NotifyNl.SendResult> lookUp(Task task, Job job) {
         Span span = job.childSpan();
-        if (!recorded(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span)) {
-            return Optional.of(new NotifyNl.SendResult.Unavailable("ldv", true));
+        if (!ours(task)) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
+        }
+        ProcessingLog.Processing query = processing(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span, null);
+        if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), true));
+        }
+        if (!ours(task)) {
+            return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
         }
         return switch (notifyNl.of(job.service()).findByReference(job.poging().id(), span)) {
             case NotifyNl.Lookup.Found found -> Optional.of(new NotifyNl.SendResult.Accepted(found.notifyId()));
             case NotifyNl.Lookup.NotFound notFound -> Optional.empty();
-            case NotifyNl.Lookup.Unavailable unavailable ->
-                Optional.of(new NotifyNl.SendResult.Unavailable(unavailable.reason(), true));
+            case NotifyNl.Lookup.Unavailable unavailable -> {
+                ldv.failed(query, unavailable.reason(), clock.instant());
+                yield Optional.of(new NotifyNl.SendResult.Unavailable(unavailable.reason(), true));
+            }
         };
     }
 
     private void commit(Task task, Job job, NotifyNl.SendResult result) {
+        commit(task, job, result, null);
+    }
+
+    /** The outcome of a call under the locks; {@code span} is the send's (for its log line), null for the others. */
+    private void commit(Task task, Job job, NotifyNl.SendResult result, Span span) {
         owned.underLocks(task, subjectLock(), (tx, n) -> {
             switch (result) {
+                case NotifyNl.SendResult.SetupFailure setup -> setupFailure(tx, task, job, n, setup.error(), span);
+                case NotifyNl.SendResult.DailyLimit limit -> dailyLimit(tx, task, job, n, span);
                 case NotifyNl.SendResult.Accepted accepted -> accepted(tx, task, job, n, accepted.notifyId());
                 case NotifyNl.SendResult.Rejected rejected -> {
                     pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
@@ -441,6 +538,71 @@ public final class SendPipeline implements TaskHandler {
                 }
             }
         });
+    }
+
+    /**
+     * A refusal of the setup: the notification is not blamed and its attempt not used up (it stays planned). The
+     * task is postponed with backoff; the {@code notifynl.setup-error-max-tries}-th such refusal parks it as
+     * {@code mislukt} with the error's class, for an operator who fixes the setup and reopens it. After geldig_tot
+     * nothing new may start: the notification ends verlopen.
+     */
+    private void setupFailure(DbTransaction tx, Task task, Job job, Transitions.Locked n, SetupError error, Span span) {
+        Instant now = clock.instant();
+        if (n.expiredAt(now)) {
+            endExpired(tx, task, n);
+            return;
+        }
+        // Refused outright: NotifyNL does not have it, so the next try sends without a lookup (and its LDV record).
+        pogingen.clearRequested(tx, job.poging().id());
+        Optional<TaskRepository.Counted> counted = tasks.postponeCounting(
+                tx,
+                task,
+                now.plus(backoff.apply(task.postponements() + 1)),
+                error.errorClass(),
+                SETUP_ERRORS,
+                setupErrorMaxTries);
+        if (counted.isEmpty()) {
+            return;
+        }
+        boolean parked = counted.get().parked();
+        metrics.notifyNlSetupError(job.berichttype().code(), job.service(), error.errorClass(), parked);
+        String next = parked
+                ? "not the notification's fault; the send task is parked as mislukt (" + error.errorClass()
+                        + ") after " + counted.get().count() + " such refusals: fix it and reopen the task "
+                        + "(operator API POST /taken/heropeningen)"
+                : "not the notification's fault; the send is postponed (refusal "
+                        + counted.get().count() + " of " + setupErrorMaxTries + " before it is parked)";
+        String reason = "NotifyNL refused it for its setup: " + error.errorClass() + " (" + error.hint()
+                + ") for berichttype " + job.berichttype().code() + " of NotifyNL service " + job.service();
+        if (span == null) {
+            LOG.warning(() -> SEND + " failed: " + reason + "; " + next);
+        } else {
+            FailedCalls.warn(LOG, SEND, reason, span, next);
+        }
+    }
+
+    /**
+     * The service's daily limit is used up: its sending budget is closed until the limit's window has passed, and the
+     * send waits until then; neither the attempt nor a failure is counted. After geldig_tot it ends verlopen.
+     */
+    private void dailyLimit(DbTransaction tx, Task task, Job job, Transitions.Locked n, Span span) {
+        Instant now = clock.instant();
+        Instant reopens = dailyLimit.reopensAfter(now);
+        sendBudget.close(tx, job.service(), Budget.SENDING, reopens, now, DAILY_LIMIT);
+        metrics.notifyNlDailyLimit(job.service());
+        pogingen.clearRequested(tx, job.poging().id());
+        if (n.expiredAt(now)) {
+            endExpired(tx, task, n);
+        } else {
+            tasks.postpone(tx, task, reopens, DAILY_LIMIT);
+        }
+        String reason = "HTTP 429 TooManyRequestsError (the daily limit of NotifyNL service " + job.service() + ")";
+        String next = "no more sends through it until " + reopens + "; this send waits until then";
+        if (span == null) {
+            LOG.warning(() -> SEND + " failed: " + reason + "; " + next);
+        } else {
+            FailedCalls.warn(LOG, SEND, reason, span, next);
+        }
     }
 
     /** geldig_tot passed before the attempt could start: the notification ends verlopen (design §7.5). */

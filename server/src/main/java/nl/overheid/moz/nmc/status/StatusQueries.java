@@ -6,9 +6,9 @@ import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
+import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.PogingRepository;
-import nl.overheid.moz.nmc.lifecycle.PogingStatus;
 import nl.overheid.moz.nmc.privacy.Peppers;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 
@@ -34,13 +34,24 @@ public final class StatusQueries {
     /** A notification as its DV sees it: status view and attempts. */
     public record Snapshot(NotificatieRepository.View view, List<Poging> pogingen) {
 
-        /** The delivery proof: the completed_at NotifyNL reported on the attempt that was delivered. */
+        /**
+         * The delivery proof while the notification is (definitief-)bezorgd: the completed_at of the first delivered
+         * on the attempt its bezorgd rests on. A later delivered, on that attempt or the other, never moves it.
+         */
         public Instant deliveredAt() {
-            return pogingen.stream()
-                    .filter(p -> p.status() == PogingStatus.BEZORGD)
-                    .map(Poging::receiptCompletedAt)
-                    .findFirst()
-                    .orElse(null);
+            return proofAttempt().map(Poging::deliveryProofAt).orElse(null);
+        }
+
+        /** Whether this attempt's first delivered is the notification's delivery proof (at most one is). */
+        public boolean isDeliveryProof(Poging poging) {
+            return proofAttempt().map(p -> p.id().equals(poging.id())).orElse(false);
+        }
+
+        private Optional<Poging> proofAttempt() {
+            if (view.status() != NotificatieStatus.BEZORGD && view.status() != NotificatieStatus.DEFINITIEF_BEZORGD) {
+                return Optional.empty();
+            }
+            return pogingen.stream().filter(p -> p.deliveryProofAt() != null).findFirst();
         }
     }
 

@@ -4,7 +4,7 @@ import java.util.logging.Logger;
 import nl.overheid.moz.nmc.logging.LogContext;
 
 /**
- * How a failed call to a party (NotifyNL, the Profielservice, the LDV) is logged: one WARNING an operator can act
+ * How a failed call to a party (NotifyNL, the Profielservice) is logged: one WARNING an operator can act
  * on, naming the call, the status or a short reason, the span (so the call, its {@code traceparent} and its LDV
  * record can be found together) and what happens next. Never the request, the answer's body or an exception's
  * message: they may quote the e-mail address or the KVK number.

@@ -150,8 +150,18 @@ public final class SigningKeys {
         return new Key(kid, alg, signer, Map.copyOf(jwk), publishFrom, signFrom);
     }
 
-    /** A signed bearer token for one webhook call to {@code webhookUrl} ({@code aud}). */
-    public String token(URI webhookUrl) {
+    /** The claim with the SHA-256 of the call's body (base64url, no padding), as {@code dv-webhook.yaml} says. */
+    public static final String BODY_HASH_CLAIM = "body_sha256";
+
+    /** The claim with the call's {@code NMC-Cursor}. */
+    public static final String CURSOR_CLAIM = "nmc_cursor";
+
+    /**
+     * A signed bearer token for one webhook call to {@code webhookUrl} ({@code aud}) with this {@code body} and
+     * {@code cursor}: both are bound into the token, so a token that leaks (a DV's log, a proxy) cannot carry other
+     * events or acknowledge another position.
+     */
+    public String token(URI webhookUrl, byte[] body, String cursor) {
         Key key = signing();
         Instant now = tokenClock.instant();
         Jwt jwt = Jwt.builder()
@@ -163,8 +173,22 @@ public final class SigningKeys {
                 .issueTime(now)
                 .expirationTime(now.plus(tokenLifetime))
                 .jwtId(UUID.randomUUID().toString())
+                .addPayloadClaim(BODY_HASH_CLAIM, bodyHash(body))
+                .addPayloadClaim(CURSOR_CLAIM, cursor)
                 .build();
         return SignedJwt.sign(jwt, key.jwk()).tokenContent();
+    }
+
+    /** base64url (no padding) of the SHA-256 of {@code body}. */
+    public static String bodyHash(byte[] body) {
+        try {
+            return java.util.Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The key that signs now: the newest whose {@code sign-from} has come (the oldest before any). */

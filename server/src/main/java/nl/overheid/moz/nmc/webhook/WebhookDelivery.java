@@ -27,6 +27,7 @@ import nl.overheid.moz.nmc.ldv.DataSubjects;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.outbound.PublicTargets;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.trace.Span;
 
@@ -58,7 +59,7 @@ public final class WebhookDelivery implements TaskHandler {
     private final NotificatieRepository notificaties;
     private final ProcessingLog ldv;
     private final SigningKeys keys;
-    private final WebhookTargets targets;
+    private final PublicTargets targets;
     private final WebhookClient client;
     private final WebhookSettings settings;
     private final ObjectMapper mapper;
@@ -73,7 +74,7 @@ public final class WebhookDelivery implements TaskHandler {
             StatusEvents statusEvents,
             CursorCodec cursors,
             SigningKeys keys,
-            WebhookTargets targets,
+            PublicTargets targets,
             WebhookClient client,
             WebhookSettings settings,
             ObjectMapper mapper) {
@@ -128,15 +129,25 @@ public final class WebhookDelivery implements TaskHandler {
             return;
         }
         Span call = Span.root();
+        List<ProcessingLog.Processing> recorded = new java.util.ArrayList<>();
         for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
-            ProcessingLog.Written written = ldv.record(new ProcessingLog.Processing(
+            if (!ours(task)) {
+                // the records already written name a call that will not happen
+                recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+                return;
+            }
+            ProcessingLog.Processing processing = new ProcessingLog.Processing(
                     Span.childOf(c.traceId(), c.acceptanceSpanId()),
                     ProcessingLog.Operation.STATUS_TERUGKOPPELEN,
                     c.processingActivity(),
                     new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                    clock.instant()));
-            if (!(written instanceof ProcessingLog.Written.Acknowledged)) {
-                // No record, no call: the LDV's failure is not the DV's, so the webhook's count is untouched.
+                    clock.instant(),
+                    batch.url().toString(),
+                    null);
+            if (ldv.record(processing) instanceof ProcessingLog.Written.Unavailable) {
+                // the records already written name a call that will not happen now
+                recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+                // No record, no call: the LDV store's failure is not the DV's, so the webhook's count is untouched.
                 owned.underLocks(
                         task,
                         subjectLock(),
@@ -144,16 +155,31 @@ public final class WebhookDelivery implements TaskHandler {
                                 tasks.reschedule(tx, task, clock.instant().plus(settings.retryBase())));
                 return;
             }
+            recorded.add(processing);
         }
-        WebhookClient.Outcome outcome =
-                client.post(batch.url(), keys.token(batch.url()), batch.cursor(), batch.body(), call);
+        if (!ours(task)) {
+            recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+            return;
+        }
+        WebhookClient.Outcome outcome = client.post(
+                batch.url(), keys.token(batch.url(), batch.body(), batch.cursor()), batch.cursor(), batch.body(), call);
+        if (outcome instanceof WebhookClient.Outcome.Failed failed) {
+            recorded.forEach(processing -> ldv.failed(processing, failed.reason(), clock.instant()));
+        }
         settle(task, batch, outcome);
+    }
+
+    /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
+    private boolean ours(Task task) {
+        return owned.extendLease(task, clock.instant().plus(lease));
     }
 
     private Batch prepare(DbTransaction tx, Task task, WebhookPositionRepository.Position position) {
         Instant now = clock.instant();
         if (position.webhookUrl() == null) {
-            tasks.complete(tx, task); // the DV no longer has a webhook
+            // The DV no longer has a webhook: its position goes with the task, so it holds the event log no longer.
+            positions.remove(tx, position.dvId());
+            tasks.complete(tx, task);
             return null;
         }
         if (position.pausedAt(now)) {

@@ -12,7 +12,9 @@ import nl.overheid.moz.nmc.db.Statement;
 /**
  * The SQL of the webhook's delivery position per DV ({@code webhookpositie}), with the DV's webhook from the
  * register. The position is the last event delivered with a 2xx; it is not an acknowledgement. The position and
- * the DV's one {@code terugkoppelen} task are planned together, from the register, in one set-based insert each.
+ * the DV's one {@code terugkoppelen} task are planned together, from the register, in one set-based insert each, and
+ * removed together when the DV's webhook is gone. A position holds the event log's partitions (design §10) only
+ * while its DV has a webhook and it moved within the DV's max cursor age.
  */
 public final class WebhookPositionRepository {
 
@@ -49,11 +51,33 @@ public final class WebhookPositionRepository {
             UPDATE webhookpositie SET mislukkingen = 0, gepauzeerd_tot = NULL WHERE dv_id = :dvId
             """);
 
-    /** Every DV with a webhook gets a position row and its one terugkoppelen task. */
+    /** Every DV with a webhook gets a position row (made now: its age counts from here) and its one task. */
     private static final Statement WEBHOOK_POSITION_ENSURE = Statement.named("webhookPositionEnsure", """
-            INSERT INTO webhookpositie (dv_id)
-            SELECT id FROM dienstverlener WHERE webhook_url IS NOT NULL
+            INSERT INTO webhookpositie (dv_id, aangemaakt_op)
+            SELECT id, :now FROM dienstverlener WHERE webhook_url IS NOT NULL
             ON CONFLICT DO NOTHING
+            """);
+
+    /* A position made before its age was kept gets one now, on the NMC's clock (the migration had no clock). */
+    private static final Statement WEBHOOK_POSITION_STAMP = Statement.named("webhookPositionStamp", """
+            UPDATE webhookpositie SET aangemaakt_op = :now WHERE aangemaakt_op IS NULL
+            """);
+
+    /* The positions of DVs whose webhook is gone: they would otherwise hold the event log (design §10). */
+    private static final Statement WEBHOOK_POSITION_FORGET_REMOVED =
+            Statement.named("webhookPositionForgetRemoved", """
+            DELETE FROM webhookpositie w USING dienstverlener d
+             WHERE d.id = w.dv_id AND d.webhook_url IS NULL
+            RETURNING w.dv_id
+            """);
+
+    /* ... and their terugkoppelen tasks, after the positions (the task's own lock order: position, then task). */
+    private static final Statement WEBHOOK_TASK_FORGET = Statement.named("webhookTaskForget", """
+            DELETE FROM taak WHERE soort = 'terugkoppelen' AND dv_id = ANY (CAST(:dvIds AS uuid[]))
+            """);
+
+    private static final Statement WEBHOOK_POSITION_REMOVE = Statement.named("webhookPositionRemove", """
+            DELETE FROM webhookpositie WHERE dv_id = :dvId
             """);
 
     private static final Statement WEBHOOK_TASK_ENSURE = Statement.named("webhookTaskEnsure", """
@@ -130,10 +154,27 @@ public final class WebhookPositionRepository {
         WEBHOOK_POSITION_RESUME.dml(tx).addParam("dvId", dvId).execute();
     }
 
-    /** Plans what is missing for DVs with a webhook; returns the number of tasks planned. */
+    /**
+     * Stamps positions without an age, forgets the positions and tasks of DVs whose webhook is gone, and plans what
+     * is missing for DVs with a webhook; returns the number of tasks planned.
+     */
     long ensure(DbTransaction tx, Instant now) {
-        WEBHOOK_POSITION_ENSURE.dml(tx).execute();
+        WEBHOOK_POSITION_STAMP.dml(tx).addParam("now", now).execute();
+        UUID[] removed = WEBHOOK_POSITION_FORGET_REMOVED
+                .query(tx)
+                .execute()
+                .map(row -> DbTypes.uuid(row, "dv_id"))
+                .toArray(UUID[]::new);
+        if (removed.length > 0) {
+            WEBHOOK_TASK_FORGET.dml(tx).addParam("dvIds", removed).execute();
+        }
+        WEBHOOK_POSITION_ENSURE.dml(tx).addParam("now", now).execute();
         return WEBHOOK_TASK_ENSURE.dml(tx).addParam("now", now).execute();
+    }
+
+    /** The DV no longer has a webhook: its position goes (it would hold the event log); the caller holds its lock. */
+    void remove(DbTransaction tx, UUID dvId) {
+        WEBHOOK_POSITION_REMOVE.dml(tx).addParam("dvId", dvId).execute();
     }
 
     private static Position position(DbRow row) {

@@ -19,7 +19,8 @@ import java.time.Duration;
  * @param retryBase           the wait after a first failure (doubling per failure, until the pause)
  * @param pauseBase           the first pause after the agreed failures in a row (doubling per pause)
  * @param pauseMax            the longest pause: one day
- * @param allowPrivateTargets dev only: {@code http} and loopback or private addresses are allowed
+ * @param allowPrivateTargets dev only: {@code http}, any port, and loopback or private addresses are allowed
+ * @param allowedPorts        the ports a webhook or management channel URL may name (443 unless configured)
  */
 public record WebhookSettings(
         URI issuer,
@@ -33,7 +34,8 @@ public record WebhookSettings(
         Duration retryBase,
         Duration pauseBase,
         Duration pauseMax,
-        boolean allowPrivateTargets) {
+        boolean allowPrivateTargets,
+        java.util.Set<Integer> allowedPorts) {
 
     static final Duration MAX_TOKEN_LIFETIME = Duration.ofMinutes(5);
 
@@ -63,7 +65,8 @@ public record WebhookSettings(
                 Duration.ofSeconds(5),
                 Duration.ofMinutes(1),
                 Duration.ofDays(1),
-                false);
+                false,
+                java.util.Set.of(443));
     }
 
     public static WebhookSettings from(Config webhook) {
@@ -80,7 +83,11 @@ public record WebhookSettings(
                 webhook.get("retry-base").as(Duration.class).orElse(d.retryBase()),
                 webhook.get("pause-base").as(Duration.class).orElse(d.pauseBase()),
                 webhook.get("pause-max").as(Duration.class).orElse(d.pauseMax()),
-                webhook.get("allow-private-targets").asBoolean().orElse(d.allowPrivateTargets()));
+                webhook.get("allow-private-targets").asBoolean().orElse(d.allowPrivateTargets()),
+                webhook.get("allowed-ports")
+                        .asList(Integer.class)
+                        .map(java.util.Set::copyOf)
+                        .orElse(d.allowedPorts()));
     }
 
     /** The wait after the n-th failure in a row (n ≥ 1), before the webhook pauses. */
@@ -114,7 +121,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withTokenLifetime(Duration tokenLifetime) {
@@ -130,7 +138,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withJwksMaxAge(Duration jwksMaxAge) {
@@ -146,7 +155,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withConnectTimeout(Duration connectTimeout) {
@@ -162,7 +172,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withReadTimeout(Duration readTimeout) {
@@ -178,7 +189,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withMaxResponseBytes(int maxResponseBytes) {
@@ -194,7 +206,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withBatchSize(int batchSize) {
@@ -210,7 +223,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withIdleInterval(Duration idleInterval) {
@@ -226,7 +240,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withRetryBase(Duration retryBase) {
@@ -242,7 +257,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withPauseBase(Duration pauseBase) {
@@ -258,7 +274,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withPauseMax(Duration pauseMax) {
@@ -274,7 +291,8 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
     }
 
     public WebhookSettings withAllowPrivateTargets(boolean allowPrivateTargets) {
@@ -290,6 +308,24 @@ public record WebhookSettings(
                 retryBase,
                 pauseBase,
                 pauseMax,
-                allowPrivateTargets);
+                allowPrivateTargets,
+                allowedPorts);
+    }
+
+    public WebhookSettings withAllowedPorts(java.util.Set<Integer> allowedPorts) {
+        return new WebhookSettings(
+                issuer,
+                tokenLifetime,
+                jwksMaxAge,
+                connectTimeout,
+                readTimeout,
+                maxResponseBytes,
+                batchSize,
+                idleInterval,
+                retryBase,
+                pauseBase,
+                pauseMax,
+                allowPrivateTargets,
+                allowedPorts);
     }
 }

@@ -52,7 +52,7 @@ class CursorGoneTest {
                 retention:
                   event-log: P1D
                 """), clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     @AfterEach
@@ -139,7 +139,7 @@ class CursorGoneTest {
     private static String assertGone(Http.Response response, String type) {
         assertThat(response.status()).as(response.body()).isEqualTo(410);
         assertThat(response.contentType()).startsWith("application/problem+json");
-        assertThat(response.header("API-Version")).contains("1.0.0");
+        assertThat(response.header("API-Version")).contains("1.1.0");
         JsonNode problem = response.json();
         assertThat(problem.path("type").asText()).isEqualTo(PROBLEMS + type);
         assertThat(problem.path("status").asInt()).isEqualTo(410);

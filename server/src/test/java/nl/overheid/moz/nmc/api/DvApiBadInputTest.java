@@ -43,7 +43,7 @@ class DvApiBadInputTest {
         DB.reset();
         notify = new PartiesStub();
         nmc = TestNmc.start(DB, IAM, notify.baseUrl(), MutableClock.startingNow());
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
         token = IAM.token(TestNmc.DV_A);
     }
 
@@ -474,7 +474,9 @@ class DvApiBadInputTest {
     }
 
     @Test
-    void healthIsServedOutsideTheApi() {
+    void healthIsServedOnTheManagementPortNotOnTheApiPort() {
+        assertThat(new Http(http.baseUrl()).get("/observe/health", null).status())
+                .isEqualTo(404);
         Http.Response health = http.get("/observe/health", null);
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().path("status").asText()).isEqualTo("UP");
@@ -494,7 +496,7 @@ class DvApiBadInputTest {
     private static void assertProblem(Http.Response response, int status) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.contentType()).startsWith("application/problem+json");
-        assertThat(response.header("API-Version")).contains("1.0.0");
+        assertThat(response.header("API-Version")).contains("1.1.0");
         JsonNode problem = response.json();
         assertThat(problem.path("status").asInt()).isEqualTo(status);
         assertThat(problem.path("title").asText()).isNotBlank();

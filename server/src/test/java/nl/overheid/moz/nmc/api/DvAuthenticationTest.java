@@ -135,6 +135,44 @@ class DvAuthenticationTest {
     }
 
     @Test
+    void onlyAnAccessTokenTypeIsAcceptedNotAnIdTokenNorATokenWithoutType() {
+        Instant now = clock.instant();
+        for (String accepted : new String[] {"at+jwt", "JWT", "application/at+jwt", "jwt"}) {
+            assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, now, Duration.ofMinutes(5), accepted))
+                            .status())
+                    .as(accepted)
+                    .isEqualTo(200);
+        }
+        for (String refused : new String[] {"id+jwt", "logout+jwt", "secevent+jwt", "dpop+jwt", ""}) {
+            assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, now, Duration.ofMinutes(5), refused))
+                            .status())
+                    .as(refused)
+                    .isEqualTo(401);
+        }
+        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, now, Duration.ofMinutes(5), null))
+                        .status())
+                .as("no typ")
+                .isEqualTo(401);
+    }
+
+    @Test
+    void aTokenThatLivesOrHasLivedLongerThanTheMaximumAgeIsRefusedThoughNotExpired() {
+        Instant now = clock.instant();
+        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, now, Duration.ofHours(1), "at+jwt"))
+                        .status())
+                .as("an hour, the default maximum")
+                .isEqualTo(200);
+        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, now, Duration.ofDays(365), "at+jwt"))
+                        .status())
+                .as("a year")
+                .isEqualTo(401);
+        assertThat(http.get(FEED, IAM.token(TestNmc.DV_A, now.minus(Duration.ofHours(2)), Duration.ofHours(3), "JWT"))
+                        .status())
+                .as("issued two hours ago, valid another hour")
+                .isEqualTo(401);
+    }
+
+    @Test
     void aTokenExpiredWithinTheClockSkewIsAcceptedAndOneBeyondItIsNot() {
         // Tokens valid for an hour, issued an hour and 30 or 90 seconds ago.
         Instant hourAgo = clock.instant().minus(Duration.ofHours(1));

@@ -233,7 +233,7 @@ class HttpEdgeTest {
         assertThat(response.statusCode()).isEqualTo(413);
         assertThat(response.headers().firstValue("Content-Type"))
                 .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-        assertThat(response.headers().firstValue("API-Version")).contains("1.0.0");
+        assertThat(response.headers().firstValue("API-Version")).contains("1.1.0");
         assertThat(response.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
         assertThat(response.body()).contains("\"status\":413");
     }
@@ -253,7 +253,7 @@ class HttpEdgeTest {
             assertThat(answer)
                     .startsWith("HTTP/1.1 413")
                     .containsIgnoringCase("content-type: application/problem+json")
-                    .containsIgnoringCase("api-version: 1.0.0")
+                    .containsIgnoringCase("api-version: 1.1.0")
                     .containsIgnoringCase("x-frame-options: DENY")
                     .contains("\"status\":413");
         }
@@ -295,7 +295,7 @@ class HttpEdgeTest {
             assertThat(answer)
                     .startsWith("HTTP/1.1 400")
                     .containsIgnoringCase("content-type: application/problem+json")
-                    .containsIgnoringCase("api-version: 1.0.0")
+                    .containsIgnoringCase("api-version: 1.1.0")
                     .doesNotContain("veel");
         }
     }
@@ -383,7 +383,7 @@ class HttpEdgeTest {
     }
 
     private static void assertSecurityHeaders(Http.Response response, String what, String cacheControl) {
-        assertThat(response.header("API-Version")).as(what).contains("1.0.0");
+        assertThat(response.header("API-Version")).as(what).contains("1.1.0");
         assertThat(response.header("Cache-Control")).as(what).contains(cacheControl);
         assertThat(response.header("Content-Security-Policy")).as(what).contains("frame-ancestors 'none'");
         assertThat(response.header("Strict-Transport-Security")).as(what).contains("max-age=31536000");

@@ -199,4 +199,137 @@ class ConfigurationReferenceTest {
         assertThat(command).contains("nl.overheid.moz.nmc.Migrate");
         assertThat(nl.overheid.moz.nmc.Migrate.class.getName()).isEqualTo(command.getLast());
     }
+
+    @Test
+    void theManagementPortIsProbedAndScrapedButNeitherServedByTheServiceNorTheIngress() throws IOException {
+        List<JsonNode> manifests = manifests();
+        JsonNode deployment = kind(manifests, "Deployment");
+        JsonNode container = deployment
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .get(0);
+        Map<String, String> ports = new LinkedHashMap<>();
+        container
+                .path("ports")
+                .forEach(port -> ports.put(
+                        port.path("name").asText(), port.path("containerPort").asText()));
+        assertThat(ports)
+                .containsEntry("http", documented.get("server.port").replace("`", ""))
+                .containsEntry("management", documented.get("observe.port").replace("`", ""));
+        for (String probe : List.of("startupProbe", "readinessProbe", "livenessProbe")) {
+            assertThat(container.path(probe).path("httpGet").path("port").asText())
+                    .as(probe)
+                    .isEqualTo("management");
+        }
+        assertThat(deployment
+                        .path("spec")
+                        .path("template")
+                        .path("metadata")
+                        .path("annotations")
+                        .path("prometheus.io/port")
+                        .asText())
+                .isEqualTo(ports.get("management"));
+        JsonNode service = kind(manifests, "Service");
+        service.path("spec")
+                .path("ports")
+                .forEach(port -> assertThat(port.path("targetPort").asText())
+                        .as("the Service exposes no management port")
+                        .isIn("http", ports.get("http")));
+        kind(manifests, "Ingress")
+                .findValues("backend")
+                .forEach(backend -> assertThat(backend.path("service")
+                                .path("port")
+                                .path("name")
+                                .asText())
+                        .isEqualTo("http"));
+        kind(manifests, "Ingress")
+                .findValuesAsText("path")
+                .forEach(path -> assertThat(path).doesNotStartWith("/observe"));
+    }
+
+    @Test
+    void everyPodRunsLeastPrivilegedAndTalksTlsToPostgres() throws IOException {
+        List<JsonNode> manifests = manifests();
+        for (String kind : List.of("Deployment", "Job")) {
+            JsonNode pod = kind(manifests, kind).path("spec").path("template").path("spec");
+            assertThat(pod.path("automountServiceAccountToken").isBoolean()
+                            && !pod.path("automountServiceAccountToken").asBoolean())
+                    .as(kind + ": no service-account token")
+                    .isTrue();
+            assertThat(pod.path("securityContext").path("runAsNonRoot").asBoolean())
+                    .as(kind)
+                    .isTrue();
+            assertThat(pod.path("securityContext")
+                            .path("seccompProfile")
+                            .path("type")
+                            .asText())
+                    .as(kind)
+                    .isEqualTo("RuntimeDefault");
+            Map<String, JsonNode> volumes = new LinkedHashMap<>();
+            pod.path("volumes")
+                    .forEach(volume -> volumes.put(volume.path("name").asText(), volume));
+            for (JsonNode container : pod.path("containers")) {
+                JsonNode security = container.path("securityContext");
+                assertThat(security.path("readOnlyRootFilesystem").asBoolean())
+                        .as(kind)
+                        .isTrue();
+                assertThat(security.path("allowPrivilegeEscalation").isBoolean()
+                                && !security.path("allowPrivilegeEscalation").asBoolean())
+                        .as(kind)
+                        .isTrue();
+                assertThat(security.path("capabilities").path("drop").get(0).asText())
+                        .as(kind)
+                        .isEqualTo("ALL");
+                assertThat(container
+                                .path("resources")
+                                .path("requests")
+                                .path("memory")
+                                .isMissingNode())
+                        .as(kind)
+                        .isFalse();
+                assertThat(container
+                                .path("resources")
+                                .path("limits")
+                                .path("memory")
+                                .isMissingNode())
+                        .as(kind)
+                        .isFalse();
+                String tmp = null;
+                for (JsonNode mount : container.path("volumeMounts")) {
+                    if (mount.path("mountPath").asText().equals("/tmp")) {
+                        tmp = mount.path("name").asText();
+                    }
+                }
+                assertThat(tmp).as(kind + ": /tmp mounted").isNotNull();
+                assertThat(volumes.get(tmp).has("emptyDir"))
+                        .as(kind + ": /tmp an emptyDir")
+                        .isTrue();
+                String url = "";
+                for (JsonNode env : container.path("env")) {
+                    if (env.path("name").asText().equals("DB_URL")) {
+                        url = env.path("value").asText();
+                    }
+                }
+                assertThat(url).as(kind).contains("sslmode=verify-full");
+            }
+        }
+        List<JsonNode> policies = manifests.stream()
+                .filter(m -> m.path("kind").asText().equals("NetworkPolicy"))
+                .toList();
+        assertThat(policies.stream()
+                        .flatMap(p -> java.util.stream.StreamSupport.stream(
+                                p.path("spec").path("policyTypes").spliterator(), false))
+                        .map(JsonNode::asText))
+                .contains("Ingress", "Egress");
+        JsonNode egress = policies.stream()
+                .filter(p -> p.path("spec").path("policyTypes").toString().contains("Egress"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(egress.findValuesAsText("cidr")).containsExactly("0.0.0.0/0");
+        assertThat(egress.findValues("except").getFirst().toString())
+                .as("no egress into private ranges")
+                .contains("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16");
+    }
 }

@@ -71,11 +71,60 @@ class SendBudgetTest {
     }
 
     @Test
+    void aClosedShareGrantsNothingUntilItsEndWhileTheOthersGoOn() {
+        Instant until = window.plusSeconds(3600);
+        database.inTransactionDo(
+                tx -> budget.close(tx, "svc", TaskHandler.Budget.SENDING, until, window, "notifynl-daglimiet"));
+        assertThat(send("svc", 10, window.plusSeconds(1))).isZero();
+        assertThat(send("svc", 10, until.minusSeconds(1))).isZero();
+        assertThat(count("SELECT count(*) FROM verzendbudget WHERE notify_service = 'svc/sending'"))
+                .as("a closed share creates no window")
+                .isZero();
+        assertThat(reconcile(5, window.plusSeconds(1)))
+                .as("reconciliation's share stays open")
+                .isEqualTo(5);
+        assertThat(send("other", 10, window.plusSeconds(1))).isEqualTo(10);
+        java.util.Optional<Instant> closed = database.inTransaction(
+                tx -> budget.closedUntil(tx, "svc", TaskHandler.Budget.SENDING, window.plusSeconds(1)));
+        assertThat(closed).contains(until);
+
+        // an earlier end never shortens it; a later one lengthens it
+        database.inTransactionDo(tx -> budget.close(
+                tx, "svc", TaskHandler.Budget.SENDING, window.plusSeconds(60), window, "notifynl-daglimiet"));
+        assertThat(send("svc", 10, window.plusSeconds(120))).isZero();
+
+        assertThat(send("svc", 10, until)).as("open again at its end").isEqualTo(10);
+        List<SendBudget.Closure> open = database.inTransaction(tx -> budget.closures(tx, until));
+        assertThat(open).isEmpty();
+        long forgotten = database.inTransaction(tx -> budget.forgetClosures(tx, until.plusSeconds(1)));
+        assertThat(forgotten).isOne();
+    }
+
+    @Test
     void aKeyWithoutALimitGetsNoTokens() {
         assertThat(send("unknown", 10, window)).isZero();
         assertThat(count("SELECT count(*) FROM verzendbudget"))
                 .as("and creates no bucket")
                 .isZero();
+    }
+
+    /** Issue 18 §7: 5 a minute at a share of 0.1 rounded reconciliation down to 0 tokens; it always has one. */
+    @Test
+    void aSmallLimitStillGivesReconciliationOneTokenPerWindow() {
+        SendBudget small = new SendBudget(new SendBudgetRepository(), Map.of("klein", 5), 0.1);
+        assertThat(small.capacity("klein", TaskHandler.Budget.RECONCILING)).isEqualTo(1);
+        assertThat(small.capacity("klein", TaskHandler.Budget.SENDING)).isEqualTo(4);
+        int taken =
+                database.inTransaction(tx -> small.budgetTake(tx, "klein", TaskHandler.Budget.RECONCILING, 5, window));
+        assertThat(taken).isEqualTo(1);
+        SendBudget noShare = new SendBudget(new SendBudgetRepository(), Map.of("svc", 100), 0);
+        assertThat(noShare.capacity("svc", TaskHandler.Budget.RECONCILING))
+                .as("a share of 0 still leaves reconciliation one token")
+                .isEqualTo(1);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                        () -> new SendBudget(new SendBudgetRepository(), Map.of("een", 1), 0.1)))
+                .as("a limit of 1 would leave sending nothing")
+                .hasMessageContaining("at least 2");
     }
 
     @Test

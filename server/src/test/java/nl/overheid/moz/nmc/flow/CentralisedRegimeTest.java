@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,9 +29,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The centralised regime (design §9, seeds) against the Profielservice's real contract: the address comes from its
  * {@code POST /partij} at send time, narrowed to the DV and the berichttype's dienst, every call that processes
- * personal data is preceded by an acknowledged LDV record, a party without a usable address ends {@code
+ * personal data is preceded by its LDV record, stored before the call (and a call that fails by an ERROR record), a party without a usable address ends {@code
  * niet-bezorgbaar geen-contactgegevens}, and after a permanent failure the address that bounced is deleted there.
- * The parties are WireMock stubs; the order of calls is read from WireMock's journal.
+ * The parties are WireMock stubs; the order of calls is read from WireMock's journal, into which every row the LDV
+ * store acknowledged is mirrored at that moment ({@code JournaledLdv}).
  */
 class CentralisedRegimeTest extends LifecycleTestBase {
 
@@ -89,8 +91,14 @@ class CentralisedRegimeTest extends LifecycleTestBase {
             assertThat(calls.get(record + 1).getRequest().getHeader("traceparent"))
                     .as("the call carries the span its record is about")
                     .isEqualTo("00-" + traceId + "-" + ldv.path("span_id").asText() + "-01");
-            assertThat(calls.get(record).getRequest().getHeader("Authorization"))
-                    .isEqualTo("Bearer test-ldv-token");
+            assertThat(ldv.path("status").asText())
+                    .as("processed without an internal error")
+                    .isEqualTo("UNSET");
+            assertThat(ldv.path("start_time").asLong())
+                    .as("the moment of writing, on the NMC's clock, in epoch ms")
+                    .isEqualTo(ldv.path("end_time").asLong())
+                    .isEqualTo(clock.instant().toEpochMilli());
+            assertThat(ldv.path("resource").path("service.name").asText()).isEqualTo("notificatiemanagementcomponent");
         }
         assertThat(body(calls.get(0)).path("span_id").asText())
                 .isNotEqualTo(body(calls.get(2)).path("span_id").asText());
@@ -98,10 +106,21 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         String subject =
                 query("SELECT ldv_betrokkene FROM notificatie WHERE id = ?", id).getFirst();
         assertThat(attribute(body(calls.get(0)), "dpl.core.data_subject_id")).isEqualTo(subject);
+        assertThat(subject)
+                .as("MOZa's pseudonym: Base64 of HMAC-SHA256 of the number under the LDV pepper")
+                .isEqualTo(java.util.Base64.getEncoder().encodeToString(hmac(KVK)));
         assertThat(attribute(body(calls.get(0)), "dpl.core.data_subject_id_type"))
-                .isNotBlank();
+                .isEqualTo("KVK");
         assertThat(attribute(body(calls.get(0)), "dpl.core.processing_activity_id"))
-                .isNotBlank();
+                .isEqualTo(nl.overheid.moz.nmc.testing.TestNmc.PROCESSING_ACTIVITY);
+        assertThat(attribute(body(calls.get(0)), "dpl.core.foreign_operation.processor"))
+                .as("the party called")
+                .isEqualTo(notify.baseUrl());
+        assertThat(attribute(body(calls.get(2)), "dpl.core.foreign_operation.processor"))
+                .isEqualTo(notify.baseUrl());
+        assertThat(body(calls.get(0)).path("attributes").size())
+                .as("nothing else: no FSC here")
+                .isEqualTo(4);
         assertThat(subject).as("a pseudonym, not the number").doesNotContain(KVK);
         for (int record : new int[] {0, 2}) {
             assertThat(calls.get(record).getRequest().getBodyAsString())
@@ -336,75 +355,77 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
     static Stream<Arguments> ldvFaults() {
         return Stream.of(
-                Arguments.of("503", aResponse().withStatus(503)),
-                Arguments.of("connection reset", aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)),
-                Arguments.of(
-                        "201 without an id",
-                        aResponse()
-                                .withStatus(201)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{}")),
-                Arguments.of(
-                        "201 with garbage",
-                        aResponse()
-                                .withStatus(201)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("<html>")),
-                Arguments.of(
-                        "400",
-                        aResponse()
-                                .withStatus(400)
-                                .withHeader("Content-Type", "application/problem+json")
-                                .withBody("{\"title\": \"x\", \"status\": 400}")),
-                Arguments.of(
-                        "200 instead of the 201 of an acknowledgement",
-                        aResponse()
-                                .withStatus(200)
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{\"id\": \"x-y\"}")));
+                Arguments.of("out of disk", (Runnable) () -> TestLdv.get().failInserts("53100", "TRUE")),
+                Arguments.of("the role refused", (Runnable) () -> TestLdv.get().refuseInserts()),
+                Arguments.of("slow beyond its statement timeout", (Runnable)
+                        () -> TestLdv.get().slowInserts(Duration.ofSeconds(3))));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("ldvFaults")
-    void withoutAnAcknowledgedLdvRecordNoPersonalDataIsProcessed(String fault, ResponseDefinitionBuilder answer) {
+    void withoutAStoredLdvRecordNoPersonalDataIsProcessed(String fault, Runnable breakTheStore) {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
-                .stubFor(
-                        post(urlPathEqualTo(PartiesStub.LDV_PATH)).atPriority(1).willReturn(answer));
+        breakTheStore.run();
         UUID centraal = acceptCentraal(DV_REF, KVK, Map.of());
         UUID decentraal = accept("DOSSIER-4712", Map.of());
 
         ManualRunner.of(nmc).runWorkersOnce();
 
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsOnly(LDV);
+        assertThat(journal()).as("no record, no call").isEmpty();
+        assertThat(TestLdv.get().rows()).isEmpty();
         assertThat(pogingen(centraal)).containsExactly("1:gepland");
         assertThat(pogingen(decentraal)).containsExactly("1:gepland");
         assertThat(query("SELECT pogingenteller FROM taak WHERE soort = 'verzenden'", null))
                 .containsOnly("0");
 
-        notify.reset();
-        notify.profiel(KVK, ADDRESS);
+        TestLdv.get().heal();
         clock.advance(Duration.ofSeconds(11));
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(centraal)).isEqualTo("verzonden:3");
         assertThat(status(decentraal)).isEqualTo("verzonden:3");
+        assertThat(journal())
+                .extracting(CentralisedRegimeTest::party)
+                .containsExactlyInAnyOrder(LDV, LOOKUP, LDV, SEND, LDV, SEND);
     }
 
     @Test
     void theLookupIsAcknowledgedButTheSendRecordIsNotSoNothingIsSent() {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
-                        .atPriority(1)
-                        .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.containing("email-versturen"))
-                        .willReturn(aResponse().withStatus(503)));
+        TestLdv.get().failInserts("53100", "NEW.name = 'nmc.notifynl.email-versturen'");
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
 
         ManualRunner.of(nmc).runWorkersOnce();
 
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV);
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP);
         assertThat(pogingen(id)).containsExactly("1:gepland");
+        TestLdv.get().heal();
+    }
+
+    @Test
+    void aLookupThatFailsLeavesAnErrorRecordForItsProcessing() {
+        notify.server()
+                .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        acceptCentraal(DV_REF, KVK, Map.of());
+
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<ServeEvent> calls = journal();
+        assertThat(calls).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV);
+        JsonNode record = body(calls.get(0));
+        JsonNode error = body(calls.get(2));
+        assertThat(error.path("status").asText()).isEqualTo("ERROR");
+        assertThat(error.path("name").asText()).isEqualTo(record.path("name").asText());
+        assertThat(error.path("parent_span_id").asText())
+                .as("the ERROR record belongs to the processing's record")
+                .isEqualTo(record.path("span_id").asText());
+        assertThat(error.path("trace_id").asText())
+                .isEqualTo(record.path("trace_id").asText());
+        assertThat(attribute(error, "exception.type")).isEqualTo("http-503");
+        assertThat(attribute(error, "dpl.core.data_subject_id"))
+                .isEqualTo(attribute(record, "dpl.core.data_subject_id"));
     }
 
     @Test
@@ -557,9 +578,14 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                                 + body(call).path("identificatieNummer").asText()))
                 .containsExactlyInAnyOrder("RSIN:123456782", "BSN:111222333");
         assertThat(query("SELECT DISTINCT ldv_betrokkene_type FROM notificatie WHERE id IN (?)", rsin))
-                .singleElement()
-                .asString()
-                .startsWith("RSIN;");
+                .containsExactly("RSIN");
+        assertThat(query("SELECT DISTINCT ldv_betrokkene_type FROM notificatie WHERE id IN (?)", bsn))
+                .containsExactly("BSN");
+        assertThat(journal().stream()
+                        .filter(call -> party(call).equals(LDV))
+                        .map(call -> attribute(body(call), "dpl.core.data_subject_id_type")))
+                .as("the records name the identifier's type")
+                .contains("RSIN", "BSN");
     }
 
     @Test
@@ -628,18 +654,32 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         UUID id = accept(
                 DV_REF,
                 Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(1)).toString()));
-        restartWith(parties -> parties.withLdv(processing -> {
-            var written = parties.ldv().record(processing);
-            if (processing.operation() == nl.overheid.moz.nmc.ldv.ProcessingLog.Operation.EMAIL_VERSTUREN) {
-                clock.advance(Duration.ofMinutes(2)); // a slow acknowledgement: geldig_tot passes meanwhile
+        restartWith(parties -> parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                var written = parties.ldv().record(processing);
+                if (processing.operation() == Operation.EMAIL_VERSTUREN) {
+                    clock.advance(Duration.ofMinutes(2)); // a slow acknowledgement: geldig_tot passes meanwhile
+                }
+                return written;
             }
-            return written;
+
+            @Override
+            public void failed(Processing processing, String reason, java.time.Instant at) {
+                parties.ldv().failed(processing, reason, at);
+            }
         }));
 
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verlopen:3");
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV);
+        List<ServeEvent> calls = journal();
+        assertThat(calls)
+                .extracting(CentralisedRegimeTest::party)
+                .as("the record, and the ERROR record of the send that did not happen")
+                .containsExactly(LDV, LDV);
+        assertThat(body(calls.get(1)).path("status").asText()).isEqualTo("ERROR");
+        assertThat(attribute(body(calls.get(1)), "exception.type")).isEqualTo("not-called");
     }
 
     @Test
@@ -656,6 +696,143 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+    }
+
+    /**
+     * Issue 18 §4 (ADR 0024: every permanent-failure of a centralised notification is followed by its report):
+     * a bounce older than the delivered already applied changes nothing for the notification but is reported;
+     * a later bounce of the same attempt (the same address) is not reported again.
+     */
+    @Test
+    void anOlderBounceAndARepeatedBounceAreReportedOnce() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        java.time.Instant bounced = clock.instant();
+        clock.advance(Duration.ofSeconds(10));
+        receipt(id, 1, "delivered");
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+
+        assertThat(postReceipt(receiptBody(
+                                id, 1, "permanent-failure", UUID.randomUUID().toString(), bounced))
+                        .status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).as("older than the delivered: no transition").isEqualTo("bezorgd:4");
+        assertThat(reports()).as("but the address is reported").isEqualTo(1);
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(reports()).as("the same attempt's address, reported once").isEqualTo(1);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .containsExactly("0");
+    }
+
+    /** Issue 18 §4: a bounce after the MEBV period changes nothing for the DV but is reported. */
+    @Test
+    void aBounceAfterTheMebvPeriodIsStillReported() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "delivered");
+        clock.advance(Duration.ofDays(8));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+        notify.server().resetRequests();
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+    }
+
+    /** Issue 18 §4: a bounce under a duplicate id of an attempt that no longer runs is reported (its address). */
+    @Test
+    void aBounceUnderADuplicateIdOfANonRunningAttemptIsReported() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        notify.server().resetRequests();
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).as("attempt 2 still decides").isEqualTo("verzonden:4");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt", "2:verzonden");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+    }
+
+    /**
+     * Issue 18 §4: each attempt's bounce is reported, also while the other attempt's report still waits (a report
+     * was one per notification: the second was swallowed by the open first).
+     */
+    @Test
+    void eachAttemptsBounceIsReportedAlsoWhileTheOtherReportWaits() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 2, "permanent-failure");
+
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(query(
+                        "SELECT p.nummer || ':' || t.status FROM taak t JOIN poging p ON p.id = t.poging "
+                                + "WHERE t.notificatie = ? AND t.soort = 'ongeldig-melden' ORDER BY p.nummer",
+                        id))
+                .as("one report per attempt, both waiting for the Profielservice")
+                .containsExactly("1:open", "2:open");
+    }
+
+    /**
+     * Issue 18 §4: with every bounce reported, a report can wait beside a live notification; it must not hide a
+     * lost reconcile task from the control duty.
+     */
+    @Test
+    void aWaitingReportDoesNotHideALostReconciliationFromTheControlDuty() {
+        notify.profiel(KVK, ADDRESS);
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        PartiesStub.REPORT_PATH + ".+"))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        assertThat(status(id)).isEqualTo("verzonden:4");
+        execute("DELETE FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id);
+
+        ManualRunner.of(nmc).runDutiesOnce();
+
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ? ORDER BY soort", id))
+                .as("the waiting report beside the reconciliation the control duty planned again")
+                .containsExactly("ongeldig-melden", "reconcilieren");
+    }
+
+    private long reports() {
+        return journal().stream().filter(call -> party(call).equals(REPORT)).count();
     }
 
     @Test
@@ -675,7 +852,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     @Test
     void notifyNlRefusingTheRequestIsNotAnInvalidAddress() {
         notify.profiel(KVK, ADDRESS);
-        notify.answer(400, "BadRequestError");
+        notify.refuseAddress();
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         ManualRunner.of(nmc).runWorkersOnce();
@@ -695,10 +872,16 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(journal()).extracting(CentralisedRegimeTest::party).doesNotContain(LOOKUP, REPORT);
     }
 
+    /**
+     * Issue 18 §5 (ADR 0024: "een uitstel na een fout in de aanroep van NotifyNL, de Profielservice of het LDV telt
+     * niet mee"): a report the Profielservice keeps refusing is postponed with the engine's doubling backoff, capped
+     * at a day, and never parked; the gauge shows how long the oldest report has waited. Once the Profielservice is
+     * back the report is made.
+     */
     @Test
-    void aReportTheProfielserviceKeepsRefusingIsParkedForAnOperatorAndCounted() {
+    void aReportTheProfielserviceKeepsRefusingWaitsUpToADayAndIsNeverParked() {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
+        var outage = notify.server()
                 .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
                                 com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
                                         PartiesStub.REPORT_PATH + ".+"))
@@ -707,31 +890,99 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         double parkedBefore = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
-
-        receipt(id, 1, "permanent-failure");
-        for (int round = 0; round < 6; round++) {
-            ManualRunner.of(nmc).runWorkersOnce();
-            clock.advance(Duration.ofSeconds(11));
-        }
-
+        assertThat(postReceipt(receiptBody(id, 1, "permanent-failure")).status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        java.time.Instant planned = clock.instant();
         assertThat(status(id))
                 .as("the DV's outcome does not wait for the report")
                 .isEqualTo("niet-bezorgbaar:4");
-        assertThat(query(
-                        "SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? "
-                                + "AND soort = 'ongeldig-melden'",
-                        id))
-                .singleElement()
-                .asString()
-                .startsWith("mislukt:");
-        assertThat(journal())
-                .extracting(CentralisedRegimeTest::party)
-                .filteredOn(REPORT::equals)
-                .as("the first try and three postponements")
-                .hasSize(4);
-        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElseThrow())
-                .isEqualTo(parkedBefore + 1);
+
+        // more tries than the parking limit of before (50 postponements), most of them a day apart
+        int rounds = 60;
+        List<Long> waits = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            clock.advance(Duration.between(clock.instant(), reportDue(id)));
+            ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+            assertThat(query(
+                            "SELECT status || ':' || coalesce(payload->>'uitstel', '0') FROM taak "
+                                    + "WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                            id))
+                    .as("round %d", round)
+                    .containsExactly("open:" + round);
+            waits.add(Duration.between(clock.instant(), reportDue(id)).toSeconds());
+        }
+        List<Long> expected = new ArrayList<>();
+        for (int postponement = 1; postponement <= rounds; postponement++) {
+            expected.add(Math.min(
+                    1L << Math.min(postponement - 1, 30), Duration.ofDays(1).toSeconds()));
+        }
+        assertThat(waits)
+                .as("1 s, 2 s, 4 s, ... doubling, never more than a day")
+                .isEqualTo(expected)
+                .endsWith(86_400L, 86_400L);
+        assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElse(0))
+                .as("never parked")
+                .isEqualTo(parkedBefore);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.metric("nmc_invalid_address_reports_oldest_waiting_seconds")
+                        .orElseThrow())
+                .as("the oldest waiting report's age")
+                .isEqualTo((double) Duration.between(planned, clock.instant()).toSeconds());
+
+        notify.server().removeStub(outage);
+        clock.advance(Duration.between(clock.instant(), reportDue(id)));
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .as("made once the Profielservice is back")
+                .containsExactly("0");
+        assertThat(reports())
+                .as("every refused try and the one that was acknowledged")
+                .isEqualTo(rounds + 1);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.metric("nmc_invalid_address_reports_oldest_waiting_seconds")
+                        .orElseThrow())
+                .isZero();
         assertThat(logs.text()).doesNotContain(KVK).doesNotContain(ADDRESS);
+    }
+
+    /** When the notification's invalid-address report is due next. */
+    private java.time.Instant reportDue(UUID id) {
+        return java.time.Instant.ofEpochSecond(
+                0,
+                1000L
+                        * Long.parseLong(query(
+                                        "SELECT CAST(extract(epoch FROM due) * 1000000 AS bigint) FROM taak "
+                                                + "WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                                        id)
+                                .getFirst()));
+    }
+
+    @Test
+    void everyExternalCallIsMadeUnderALeaseExtendedJustBeforeIt() {
+        notify.profiel(KVK, ADDRESS);
+        List<String> leases = restartWithSlowPartiesThatNoteTheLease();
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        leaseSubject = id;
+
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(leases).as("the send: LDV, lookup, LDV, POST").hasSize(4);
+
+        notify.status(notifyId(id, 1), "sending", null);
+        clock.advance(Duration.ofMinutes(61));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(leases).as("reconciliation: LDV, status query").hasSize(6);
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).contains(REPORT);
+        assertThat(leases).as("the report: LDV, delete").hasSize(8);
+
+        assertThat(leases)
+                .as("seconds of lease left at each call (the engine's lease is 60 s)")
+                .containsOnly("60");
     }
 
     @Test
@@ -797,6 +1048,17 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         return call.getRequest().getMethod() + " " + path;
     }
 
+    /** HMAC-SHA256 under the test's LDV pepper, as MOZa's {@code HashHelper} computes it. */
+    private static byte[] hmac(String identifier) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(nl.overheid.moz.nmc.testing.TestNmc.LDV_PEPPER, "HmacSHA256"));
+            return mac.doFinal(identifier.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static JsonNode body(ServeEvent call) {
         try {
             return MAPPER.readTree(call.getRequest().getBodyAsString());
@@ -806,11 +1068,10 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     }
 
     private static String attribute(JsonNode record, String key) {
-        for (JsonNode attribute : record.path("attributes")) {
-            if (attribute.path("key").asText().equals(key)) {
-                return attribute.path("value").asText();
-            }
+        JsonNode value = record.path("attributes").path(key);
+        if (value.isMissingNode()) {
+            throw new AssertionError("no attribute " + key + " in " + record);
         }
-        throw new AssertionError("no attribute " + key + " in " + record);
+        return value.asText();
     }
 }

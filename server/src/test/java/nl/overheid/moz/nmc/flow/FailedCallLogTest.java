@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import nl.overheid.moz.nmc.ldv.LdvClient;
 import nl.overheid.moz.nmc.profiel.ProfielserviceClient;
 import nl.overheid.moz.nmc.sending.NotifyNlClient;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,8 +52,17 @@ class FailedCallLogTest extends LifecycleTestBase {
     }
 
     @Test
-    void aRefusalOfTheEmailIsAWarningThatNamesTheConsequence() {
-        fail(SEND, answerQuoting(400, "$.email_address"));
+    void aRefusalOfTheAddressIsAWarningThatNamesTheConsequence() {
+        // NotifyNL lists every schema error at once; another one may quote a value of the request
+        fail(
+                SEND,
+                aResponse()
+                        .withStatus(400)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"ValidationError\",\"message\":\"email_address Not a valid"
+                                + " email address\"},{\"error\":\"ValidationError\",\"message\":\"reference quoted: "
+                                + "{{jsonPath request.body '$.email_address'}} is too long\"}],\"status_code\":400}")
+                        .withTransformers("response-template"));
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 
@@ -62,6 +71,25 @@ class FailedCallLogTest extends LifecycleTestBase {
                 .contains("HTTP 400")
                 .contains(traceId(id))
                 .contains("niet-bezorgbaar");
+        assertNoPersonalData(EMAIL);
+    }
+
+    @Test
+    void aRefusalTheNmcDoesNotKnowIsNotBlamedOnTheAddressAndIsOneWarningWithItsClass() {
+        fail(SEND, answerQuoting(400, "$.email_address"));
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        assertThat(logs.of(NotifyNlClient.class))
+                .as("the client leaves a refusal of the setup to the send pipeline")
+                .allSatisfy(record -> assertThat(record.getLevel()).isEqualTo(Level.FINE));
+        assertThat(warningOf(nl.overheid.moz.nmc.sending.SendPipeline.class))
+                .startsWith("NotifyNL POST /v2/notifications/email failed: NotifyNL refused it for its setup: "
+                        + "notifynl-weigering-onbekend")
+                .contains("berichttype test-bericht of NotifyNL service standaard")
+                .contains(traceId(id))
+                .endsWith("(refusal 1 of 5 before it is parked)");
         assertNoPersonalData(EMAIL);
     }
 
@@ -91,21 +119,31 @@ class FailedCallLogTest extends LifecycleTestBase {
     }
 
     @Test
-    void anLdvFailureIsAWarningThatNamesTheRecordAndTheCallThatWaits() {
-        fail(PartiesStub.LDV_PATH, answerQuoting(503, "$.trace_id"));
+    void anLdvFailureIsAWarningThatNamesTheRecordAndTheCallThatWaits() throws Exception {
+        // the store's error quotes the row, as a driver's message would: it must not reach the log
+        TestLdv.get().failInserts("53100", "TRUE");
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
+        TestLdv.get().heal();
 
-        assertThat(warningOf(LdvClient.class))
-                .startsWith("LDV POST /dataverwerkingen (record nmc.notifynl.email-versturen) failed: HTTP 503 ")
-                .contains(traceId(id))
-                .contains("postponed");
+        assertThat(warningOf(Class.forName("nl.overheid.moz.nmc.ldv.LdvSpanExporter")))
+                .startsWith("the processing log did not store 1 record(s) ([nmc.notifynl.email-versturen " + traceId(id)
+                        + ":")
+                .contains("disk-full")
+                .contains("SQLState 53100")
+                .contains("the call it records does not happen");
         assertThat(notify.server()
                         .findAll(
                                 com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(urlPathEqualTo(SEND))))
                 .as("no record, no call")
                 .isEmpty();
+        assertThat(http.metric("nmc_ldv_write_failures_total", "fout=\"disk-full\"")
+                        .orElse(0))
+                .isPositive();
         assertNoPersonalData(EMAIL);
+        assertThat(logs.text())
+                .doesNotContain(query("SELECT ldv_betrokkene FROM notificatie WHERE id = ?", id)
+                        .getFirst());
     }
 
     /** The one record of this class's logger, which must be a WARNING; its message. */

@@ -14,12 +14,15 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 import nl.overheid.moz.nmc.Nmc;
+import nl.overheid.moz.nmc.Parties;
 import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.JournaledLdv;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,8 +60,10 @@ abstract class LifecycleTestBase {
         logs.setLevel(java.util.logging.Level.ALL);
         Logger.getLogger("").addHandler(logs);
         notify = new PartiesStub();
-        nmc = TestNmc.start(DB, IAM, notify.baseUrl(), clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        TestLdv.get().reset();
+        var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
+        nmc = Nmc.start(config, clock, JournaledLdv.around(Parties.from(config, clock), notify.baseUrl()));
+        http = Http.of(nmc);
     }
 
     @AfterEach
@@ -232,19 +237,117 @@ abstract class LifecycleTestBase {
     protected void restartWithConfig(String overridesYaml) {
         nmc.close();
         nmc = startAnother(overridesYaml);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     /** Another NMC instance on the same database and clock (the caller closes it). */
     protected Nmc startAnother(String overridesYaml) {
-        return Nmc.start(TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, overridesYaml), clock);
+        var config = TestNmc.config(DB, IAM, notify.baseUrl(), notify.baseUrl(), false, overridesYaml);
+        return Nmc.start(config, clock, JournaledLdv.around(Parties.from(config, clock), notify.baseUrl()));
     }
 
     /** Restarts the NMC with other parties (e.g. a NotifyNL that holds its answer); the stub stays. */
     protected void restartWith(java.util.function.UnaryOperator<nl.overheid.moz.nmc.Parties> replace) {
         nmc.close();
         var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
-        nmc = Nmc.start(config, clock, replace.apply(nl.overheid.moz.nmc.Parties.from(config)));
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        nmc = Nmc.start(
+                config, clock, replace.apply(JournaledLdv.around(Parties.from(config, clock), notify.baseUrl())));
+        http = Http.of(nmc);
+    }
+
+    /** The notification whose task's lease {@link #restartWithSlowPartiesThatNoteTheLease} notes. */
+    protected volatile UUID leaseSubject;
+
+    /**
+     * Restarts the NMC with parties (the LDV, the Profielservice, NotifyNL) that, at every call, note how many
+     * seconds of lease the calling task of {@link #leaseSubject} has left, and then take 25 seconds of the test's
+     * clock. Returns the notes, in call order.
+     */
+    protected List<String> restartWithSlowPartiesThatNoteTheLease() {
+        List<String> leases = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Runnable slowCall = () -> {
+            String left = query(
+                            "SELECT extract(epoch FROM max(lease_tot) - CAST('" + clock.instant()
+                                    + "' AS timestamptz)) FROM taak WHERE notificatie = ?",
+                            leaseSubject)
+                    .getFirst();
+            leases.add(
+                    left == null
+                            ? "no lease"
+                            : new java.math.BigDecimal(left)
+                                    .stripTrailingZeros()
+                                    .toPlainString());
+            clock.advance(java.time.Duration.ofSeconds(25));
+        };
+        restartWith(parties -> {
+            nl.overheid.moz.nmc.sending.NotifyNl notifyNl = parties.notifyNl().of("standaard");
+            nl.overheid.moz.nmc.profiel.Profielservice profielservice = parties.profielservice();
+            nl.overheid.moz.nmc.ldv.ProcessingLog ldv = parties.ldv();
+            return parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+                        @Override
+                        public Written record(Processing processing) {
+                            slowCall.run();
+                            return ldv.record(processing);
+                        }
+
+                        @Override
+                        public void failed(Processing processing, String reason, java.time.Instant at) {
+                            ldv.failed(processing, reason, at);
+                        }
+                    })
+                    .withProfielservice(new nl.overheid.moz.nmc.profiel.Profielservice() {
+                        @Override
+                        public Call call(nl.overheid.moz.nmc.trace.Span span) {
+                            return profielservice.call(span);
+                        }
+
+                        @Override
+                        public Lookup lookUp(
+                                nl.overheid.moz.nmc.profiel.Identification party,
+                                String dienstverlener,
+                                String dienst,
+                                Call call) {
+                            slowCall.run();
+                            return profielservice.lookUp(party, dienstverlener, dienst, call);
+                        }
+
+                        @Override
+                        public Removal remove(
+                                UUID contactgegeven, nl.overheid.moz.nmc.profiel.Identification party, Call call) {
+                            slowCall.run();
+                            return profielservice.remove(contactgegeven, party, call);
+                        }
+                    })
+                    .withNotifyNl(new nl.overheid.moz.nmc.sending.NotifyNl() {
+                        @Override
+                        public SendResult sendEmail(
+                                UUID templateId,
+                                String emailAddress,
+                                Map<String, String> personalisation,
+                                UUID reference,
+                                nl.overheid.moz.nmc.trace.Span span) {
+                            slowCall.run();
+                            return notifyNl.sendEmail(templateId, emailAddress, personalisation, reference, span);
+                        }
+
+                        @Override
+                        public ReferenceLookup findAllByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
+                            slowCall.run();
+                            return notifyNl.findAllByReference(reference, span);
+                        }
+
+                        @Override
+                        public Lookup findById(UUID notifyId, nl.overheid.moz.nmc.trace.Span span) {
+                            slowCall.run();
+                            return notifyNl.findById(notifyId, span);
+                        }
+
+                        @Override
+                        public TemplateLookup template(UUID templateId) {
+                            return notifyNl.template(templateId);
+                        }
+                    });
+        });
+        return leases;
     }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.TestNmc;
@@ -120,7 +121,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
     @Test
     void notifyRefusingTheEmailEndsNietBezorgbaar() {
-        notify.answer(400, "BadRequestError");
+        notify.refuseAddress();
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:3");
@@ -159,6 +160,36 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
         assertThat(pogingen(id)).containsExactly("1:verzonden");
+    }
+
+    /**
+     * Issue 18 §6: a re-claim of an attempt that may be at NotifyNL (its first POST answered 500) writes its LDV
+     * record and asks NotifyNL by reference, each under a lease extended just before it; so does its new POST.
+     */
+    @Test
+    void aReclaimLooksUpByReferenceUnderAFreshLease() {
+        List<String> leases = restartWithSlowPartiesThatNoteTheLease();
+        notify.answer(500, "Exception");
+        UUID id = accept(DV_REF, Map.of());
+        leaseSubject = id;
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        notify.reset();
+        notify.status(null, null, null);
+        leases.clear();
+
+        clock.advance(Duration.ofMinutes(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications"))))
+                .as("looked up by reference first")
+                .hasSize(1);
+        assertThat(leases)
+                .as("LDV and lookup by reference, then LDV and POST: a full lease (60 s) left at each")
+                .containsExactly("60", "60", "60", "60");
     }
 
     @Test
@@ -229,6 +260,159 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .containsExactly(second.toString());
     }
 
+    /**
+     * Issue 18 §2: the delivery proof is the first delivered. A later delivered under a duplicate NotifyNL id of
+     * the same attempt is recorded (the receipt, the duplicate id) and moves nothing: not bezorgdOp, not the
+     * attempt's afgerondOp, not the finalisation.
+     */
+    @Test
+    void aSecondDeliveredUnderADuplicateIdMovesNeitherTheProofNorTheFinalisation() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        java.time.Instant t0 = clock.instant();
+        receipt(id, 1, "delivered");
+        JsonNode first = notificatie(id);
+        assertThat(java.time.Instant.parse(first.path("bezorgdOp").asText())).isEqualTo(t0);
+
+        clock.advance(Duration.ofDays(2));
+        String duplicate = UUID.randomUUID().toString();
+        receipt(id, 1, "delivered", duplicate);
+
+        JsonNode after = notificatie(id);
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(java.time.Instant.parse(after.path("bezorgdOp").asText()))
+                .as("the proof is the first delivery")
+                .isEqualTo(t0);
+        assertThat(after.path("pogingen").get(0).path("afgerondOp").asText())
+                .isEqualTo(first.path("pogingen").get(0).path("afgerondOp").asText());
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE notificatie = ?", id))
+                .as("the repeat is recorded: its duplicate id")
+                .containsExactly(duplicate);
+        assertThat(query(
+                        "SELECT due = CAST('" + t0.plus(Duration.ofDays(7).plusMinutes(25))
+                                + "' AS timestamptz) FROM taak WHERE notificatie = ? AND soort = 'vaststellen'",
+                        id))
+                .as("the finalise task stays due at the first delivery + MEBV period + callback window")
+                .containsExactly("t");
+
+        clock.advance(
+                Duration.between(clock.instant(), t0.plus(Duration.ofDays(7).plusMinutes(26))));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
+    }
+
+    /**
+     * Issue 18 §3 ("op de poging vastgelegd"): a delivered on attempt 2 while the notification rests on attempt 1's
+     * delivery changes nothing for the notification, but is recorded on attempt 2 (status and time), ends its
+     * reconciliation, and the status answer shows it.
+     */
+    @Test
+    void aDeliveredOnAttemptTwoWhileBezorgdRestsOnAttemptOneIsRecordedAndShown() {
+        UUID id = bezorgdOnAttemptOneWhileAttemptTwoRuns();
+        java.time.Instant proof =
+                java.time.Instant.parse(notificatie(id).path("bezorgdOp").asText());
+
+        clock.advance(Duration.ofSeconds(30));
+        java.time.Instant second = clock.instant();
+        receipt(id, 2, "delivered");
+
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:bezorgd", "2:bezorgd");
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id))
+                .as("attempt 2's outcome is known: its reconciliation ended")
+                .containsExactly("0");
+        JsonNode answer = notificatie(id);
+        assertThat(java.time.Instant.parse(answer.path("bezorgdOp").asText())).isEqualTo(proof);
+        assertThat(answer.path("pogingen").get(0).path("bezorgbewijs").asBoolean())
+                .isTrue();
+        assertThat(answer.path("pogingen").get(1).path("bezorgbewijs").asBoolean())
+                .isFalse();
+        assertThat(answer.path("pogingen").get(1).path("status").asText()).isEqualTo("bezorgd");
+        assertThat(java.time.Instant.parse(
+                        answer.path("pogingen").get(1).path("afgerondOp").asText()))
+                .isEqualTo(second);
+    }
+
+    /**
+     * Issue 18 §3, the other side: a failure within the MEBV period on the attempt the proof rests on, while the
+     * other attempt has a recorded delivery, keeps the notification bezorgd on that delivery (no event), and the
+     * proof and the finalise task follow it.
+     */
+    @Test
+    void aFailureWithinThePeriodOnTheBasisWhileTheOtherAttemptIsDeliveredKeepsItBezorgd() {
+        UUID id = bezorgdOnAttemptOneWhileAttemptTwoRuns();
+        clock.advance(Duration.ofSeconds(30));
+        java.time.Instant second = clock.instant();
+        receipt(id, 2, "delivered");
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "temporary-failure", UUID.randomUUID().toString());
+
+        assertThat(status(id)).as("no event: it stays bezorgd").isEqualTo("bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:bezorgd");
+        JsonNode answer = notificatie(id);
+        assertThat(java.time.Instant.parse(answer.path("bezorgdOp").asText()))
+                .as("bezorgd now rests on attempt 2's delivery")
+                .isEqualTo(second);
+        assertThat(answer.path("pogingen").get(0).path("bezorgbewijs").asBoolean())
+                .isFalse();
+        assertThat(answer.path("pogingen").get(1).path("bezorgbewijs").asBoolean())
+                .isTrue();
+        assertThat(query(
+                        "SELECT due = CAST('" + second.plus(Duration.ofDays(7).plusMinutes(25))
+                                + "' AS timestamptz) FROM taak WHERE notificatie = ? AND soort = 'vaststellen'",
+                        id))
+                .containsExactly("t");
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
+                .as("no resend")
+                .containsExactly("0");
+
+        clock.advance(
+                Duration.between(clock.instant(), second.plus(Duration.ofDays(7).plusMinutes(26))));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("definitief-bezorgd:6");
+    }
+
+    /**
+     * Issue 18 §3: a late temporary-failure on a bezorgstatus-onbekend attempt is recorded on it, and a late
+     * permanent-failure still ends the notification, from whatever attempt (accepted consequence, design §7.3).
+     */
+    @Test
+    void aLateTemporaryFailureOnBezorgstatusOnbekendIsRecordedAndALaterBounceStillEndsIt() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.status(null, null, null);
+        clock.advance(Duration.ofHours(2));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+
+        receipt(id, 1, "temporary-failure");
+        assertThat(pogingen(id)).as("recorded on its attempt").containsExactly("1:tijdelijk-mislukt");
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+
+        clock.advance(Duration.ofMinutes(1));
+        receipt(id, 1, "permanent-failure", UUID.randomUUID().toString());
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+    }
+
+    /** Attempt 1 failed temporarily, attempt 2 is sent, then attempt 1's late delivered makes it bezorgd (5). */
+    private UUID bezorgdOnAttemptOneWhileAttemptTwoRuns() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        clock.advance(Duration.ofSeconds(30));
+        receipt(id, 1, "delivered");
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+        return id;
+    }
+
+    private JsonNode notificatie(UUID id) {
+        return http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+    }
+
     @Test
     void aDeliveredUnderADuplicateNotifyNlIdMakesTheNotificationBezorgd() {
         UUID id = accept(DV_REF, Map.of());
@@ -267,6 +451,53 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                     .as("asked by " + notifyId)
                     .hasSize(1);
         }
+    }
+
+    /**
+     * Issue 18 §10: an attempt POSTed twice (its first POST answered 500, yet NotifyNL made the e-mail; the re-claim's
+     * lookup by reference did not see it yet and POSTed again) has an e-mail whose id the NMC never learnt. When
+     * that one's callback is lost, reconciliation still finds it: for an attempt POSTed more than once it also asks
+     * by reference, learns every id sent under it, and records the delivered duplicate.
+     */
+    @Test
+    void aDuplicateWhoseCallbackWasLostIsFoundByReferenceWhenTheAttemptWasPostedTwice() {
+        notify.answer(500, "Exception");
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        UUID poging = pogingId(id, 1);
+        notify.reset();
+        notify.referenced(poging, List.of());
+        clock.advance(Duration.ofMinutes(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(query("SELECT verzoeken FROM poging WHERE id = ?", poging)).containsExactly("2");
+
+        String own = notifyId(id, 1);
+        String lost = UUID.randomUUID().toString();
+        notify.status(own, "sending", null);
+        notify.referenced(
+                poging,
+                List.of(
+                        new nl.overheid.moz.nmc.testing.PartiesStub.Listed(own, "sending", null),
+                        new nl.overheid.moz.nmc.testing.PartiesStub.Listed(lost, "delivered", clock.instant())));
+        notify.server().resetRequests();
+        clock.advance(Duration.ofMinutes(61));
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE id = ?", poging))
+                .containsExactly(lost);
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
+                                        com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                                                "/v2/notifications"))
+                                .withQueryParam(
+                                        "reference",
+                                        com.github.tomakehurst.wiremock.client.WireMock.equalTo(poging.toString()))))
+                .as("asked by reference once")
+                .hasSize(1);
     }
 
     @Test
@@ -433,13 +664,18 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         }
 
         @Override
-        public Lookup findByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
-            return new Lookup.NotFound();
+        public ReferenceLookup findAllByReference(UUID reference, nl.overheid.moz.nmc.trace.Span span) {
+            return new ReferenceLookup.Found(List.of());
         }
 
         @Override
         public Lookup findById(UUID notifyId, nl.overheid.moz.nmc.trace.Span span) {
             return new Lookup.NotFound();
+        }
+
+        @Override
+        public TemplateLookup template(UUID templateId) {
+            return new TemplateLookup.Found(List.of(), 1);
         }
     }
 
@@ -555,6 +791,41 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .hasSize(sent);
     }
 
+    /**
+     * Another DV's cancel neither waits for nor takes the notification's lock: it answers 404 at once while the
+     * owner's transaction holds the row (before, it waited for the lock and so could hold another DV's row and time
+     * its existence).
+     */
+    @Test
+    void aCancelOfAnotherDvsNotificationNeitherWaitsForNorTakesItsLock() throws Exception {
+        UUID id = accept(DV_REF, Map.of());
+        nl.overheid.moz.nmc.db.Database database = DB.shared();
+        var held = new java.util.concurrent.CountDownLatch(1);
+        var release = new java.util.concurrent.CountDownLatch(1);
+        Thread owner = Thread.ofVirtual()
+                .start(() -> database.inTransactionDo(tx -> {
+                    tx.createQuery("SELECT id FROM notificatie WHERE id = '" + id + "' FOR UPDATE")
+                            .execute()
+                            .count();
+                    held.countDown();
+                    try {
+                        release.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+        held.await();
+        long started = System.nanoTime();
+        Http.Response answer = http.delete("/api/nmc/v1/notificaties/" + id, tokenB());
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        release.countDown();
+        owner.join(20_000);
+
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(took).as("no wait for another DV's lock").isLessThan(Duration.ofSeconds(2));
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+    }
+
     @Test
     void aCancelThatWinsTheNotificationLockFromAClaimedSendStopsIt() throws Exception {
         UUID id = accept(DV_REF, Map.of());
@@ -668,6 +939,70 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
     }
 
+    /**
+     * Issue 18 §9: a second receipt of the same attempt and completed_at (a duplicate e-mail's id), stored while
+     * the processor of the first is finishing, gets a task of its own and is applied without the control duty.
+     * The processor is held, deterministically, between its read of the unprocessed receipts and its commit: a
+     * test trigger on its first write of a receipt row waits for an advisory lock the test holds.
+     */
+    @Test
+    void aReceiptStoredWhileTheProcessorFinishesGetsItsOwnTask() throws Exception {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        java.time.Instant completed = clock.instant();
+        assertThat(postReceipt(receiptBody(id, 1, "delivered", notifyId(id, 1), completed))
+                        .status())
+                .isEqualTo(200);
+        sql("""
+                CREATE OR REPLACE FUNCTION test_gate() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_advisory_xact_lock(4711); RETURN NEW; END $$""");
+        sql("CREATE TRIGGER test_gate BEFORE UPDATE ON ontvangst FOR EACH ROW EXECUTE FUNCTION test_gate()");
+        try (java.sql.Connection gate = DB.connect()) {
+            gate.setAutoCommit(true);
+            try (var s = gate.createStatement()) {
+                s.execute("SELECT pg_advisory_lock(4711)");
+            }
+            Thread processor =
+                    Thread.ofVirtual().start(() -> ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN));
+            for (int i = 0; i < 400 && waitingAtTheGate().equals("0"); i++) {
+                Thread.sleep(25);
+            }
+            assertThat(waitingAtTheGate()).as("the processor waits at the gate").isEqualTo("1");
+
+            String duplicate = UUID.randomUUID().toString();
+            assertThat(postReceipt(receiptBody(id, 1, "delivered", duplicate, completed))
+                            .status())
+                    .isEqualTo(200);
+
+            try (var s = gate.createStatement()) {
+                s.execute("SELECT pg_advisory_unlock(4711)");
+            }
+            processor.join(20_000);
+            assertThat(processor.isAlive()).isFalse();
+        } finally {
+            sql("DROP TRIGGER IF EXISTS test_gate ON ontvangst");
+        }
+        assertThat(query(
+                        "SELECT count(*) FROM ontvangst o WHERE o.verwerkt_op IS NULL AND NOT EXISTS "
+                                + "(SELECT 1 FROM taak t WHERE t.soort = 'verwerken' AND t.ontvangst = o.id)",
+                        null))
+                .as("every stored, unprocessed receipt has its task")
+                .containsExactly("0");
+
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
+        assertThat(query("SELECT count(*) FROM ontvangst WHERE verwerkt_op IS NULL", null))
+                .as("applied by its own task, no control duty ran")
+                .containsExactly("0");
+        assertThat(query("SELECT cardinality(duplicaat_notify_ids) FROM poging WHERE notificatie = ?", id))
+                .containsExactly("1");
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+    }
+
+    private static String waitingAtTheGate() {
+        return query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4711 AND NOT granted", null)
+                .getFirst();
+    }
+
     @Test
     void aSendTaskThatKeepsFailingInsideTheNmcEndsTechnischMislukt() {
         UUID id = accept(DV_REF, Map.of());
@@ -723,11 +1058,39 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     void aRepeatedRequestReturnsTheSameNotification() {
         UUID first = accept(DV_REF, Map.of());
         UUID repeat = accept(DV_REF, Map.of());
-        UUID other = accept(DV_REF, Map.of("batchId", "batch-2"));
+        UUID other = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofDays(1)).toString()));
         assertThat(repeat).isEqualTo(first);
-        assertThat(other).isNotEqualTo(first);
+        assertThat(other).as("another payload is another notification").isNotEqualTo(first);
         assertThat(query("SELECT count(*) FROM notificatie WHERE id = ?", first))
                 .containsExactly("1");
+    }
+
+    /**
+     * Issue 18 §1: the batch id only groups a submission (ADR 0024); a DV that re-posts the same dvRef and payload
+     * under a new batch id after a time-out gets the first notification, not a second e-mail.
+     */
+    @Test
+    void aRepeatUnderANewBatchIdIsTheSameNotification() {
+        UUID first = accept(DV_REF, Map.of("batchId", "batch-1"));
+        UUID repeat = accept(DV_REF, Map.of("batchId", "batch-2"));
+
+        assertThat(repeat).isEqualTo(first);
+        assertThat(query("SELECT count(*) FROM notificatie", null)).containsExactly("1");
+        assertThat(http.get("/api/nmc/v1/notificaties/" + first, tokenA())
+                        .json()
+                        .path("batchId")
+                        .asText())
+                .as("the first notification keeps its own batch id")
+                .isEqualTo("batch-1");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo(
+                                        "/v2/notifications/email"))))
+                .as("one e-mail")
+                .hasSize(1);
     }
 
     @Test
@@ -751,7 +1114,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "delivered");
-        notify.answer(400, "BadRequestError");
+        notify.refuseAddress();
         accept("DOSSIER-4712", Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
 

@@ -1,6 +1,5 @@
 package nl.overheid.moz.nmc.flow;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
@@ -24,7 +23,7 @@ import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
-import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 
@@ -121,6 +120,28 @@ class NotifyServicesTest extends LifecycleTestBase {
         return sent;
     }
 
+    /**
+     * Issue 18 §7: a service of 5 a minute rounded reconciliation's share (0.1) down to 0 tokens, so its verzonden
+     * notifications were never reconciled; it gets one token a window.
+     */
+    @Test
+    void aServiceWithASmallLimitStillReconcilesEveryWindow() {
+        restartWithConfig("notifynl: {services: {standaard: {per-minute: 5}}}");
+        UUID id = accept(TestNmc.BERICHTTYPE);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        notify.status(notifyId(id, 1), "delivered", clock.instant());
+
+        clock.advance(Duration.ofMinutes(61));
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications/" + notifyId(id, 1)))))
+                .as("asked NotifyNL with reconciliation's one token")
+                .hasSize(1);
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+    }
+
     @Test
     void aBerichttypeOfTheSecondServiceIsSentAndLookedUpWithThatServicesKey() throws Exception {
         UUID a = accept(TestNmc.BERICHTTYPE);
@@ -198,13 +219,11 @@ class NotifyServicesTest extends LifecycleTestBase {
         restartWithConfig(LIMITS);
         toTheStartOfANewWindow();
         acceptMany(TestNmc.BERICHTTYPE, 9);
-        notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
-                        .atPriority(1)
-                        .willReturn(aResponse().withStatus(503)));
+        TestLdv.get().failInserts("53100", "TRUE");
         assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN)).isEqualTo(9);
         assertThat(posts()).as("no LDV record, no call").isEmpty();
 
+        TestLdv.get().heal();
         notify.reset();
         clock.advance(Duration.ofSeconds(5));
         drainSends();

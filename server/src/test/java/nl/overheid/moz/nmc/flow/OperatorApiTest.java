@@ -1,6 +1,5 @@
 package nl.overheid.moz.nmc.flow;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -50,16 +49,17 @@ class OperatorApiTest extends LifecycleTestBase {
     @Test
     void anOperatorFindsAParkedTaskSeesWhyReopensItAndWatchesItComplete() {
         notify.profiel(KVK, ADDRESS);
-        notify.server()
-                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
-                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
-                                        PartiesStub.REPORT_PATH + ".+"))
-                        .atPriority(1)
-                        .willReturn(aResponse().withStatus(503)));
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
-        receipt(id, 1, "permanent-failure");
-        for (int round = 0; round < 6; round++) {
+        assertThat(postReceipt(receiptBody(id, 1, "permanent-failure")).status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        // Only the NMC's own failures park a task (a party's only postpone it): here its data key cannot be
+        // unwrapped, at every try, until the operator has it repaired.
+        String wrappedKey = query("SELECT encode(datasleutel_gewrapt, 'hex') FROM notificatie WHERE id = ?", id)
+                .getFirst();
+        execute("UPDATE notificatie SET datasleutel_gewrapt = '\\x00' WHERE id = ?", id);
+        for (int round = 0; round < 7; round++) {
             ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofSeconds(11));
         }
@@ -81,10 +81,12 @@ class OperatorApiTest extends LifecycleTestBase {
         assertThat(get("/taken?soort=verzenden").json().path("taken")).isEmpty();
         JsonNode one = get("/taken/" + taskId).json();
         assertThat(one.path("laatsteFout").asText()).isEqualTo(why);
-        assertThat(one.path("uitstel").asInt()).isEqualTo(3);
+        assertThat(one.path("pogingenteller").asInt())
+                .as("the kind's five NMC-internal failures")
+                .isEqualTo(5);
 
-        // The Profielservice is back; reopen it.
-        notify.reset();
+        // The key is repaired; reopen it.
+        execute("UPDATE notificatie SET datasleutel_gewrapt = decode('" + wrappedKey + "', 'hex') WHERE id = ?", id);
         int reportsBefore = notify.server()
                 .findAll(com.github.tomakehurst.wiremock.client.WireMock.deleteRequestedFor(
                         com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
@@ -92,17 +94,13 @@ class OperatorApiTest extends LifecycleTestBase {
                 .size();
         Http.Response reopened = post(
                 "/taken/heropeningen",
-                Map.of(
-                        "taken",
-                        List.of(taskId, 999_999_999L),
-                        "toelichting",
-                        "Profielservice weer beschikbaar na onderhoud"));
+                Map.of("taken", List.of(taskId, 999_999_999L), "toelichting", "Datasleutel hersteld na onderhoud"));
         assertThat(reopened.status()).as(reopened.body()).isEqualTo(200);
         assertThat(reopened.json().path("heropend").get(0).asLong()).isEqualTo(taskId);
         assertThat(reopened.json().path("nietGeparkeerd").get(0).asLong()).isEqualTo(999_999_999L);
         JsonNode open = get("/taken/" + taskId).json();
         assertThat(open.path("status").asText()).isEqualTo("open");
-        assertThat(open.path("uitstel").asInt()).isZero();
+        assertThat(open.path("pogingenteller").asInt()).isZero();
         assertThat(get("/taken").json().path("taken")).isEmpty();
 
         // Watch it complete: the report is made and the task is gone.
@@ -118,7 +116,7 @@ class OperatorApiTest extends LifecycleTestBase {
         assertThat(audit).hasSize(1);
         assertThat(audit.get(0).path("beheerder").asText()).isEqualTo(OPERATOR);
         assertThat(audit.get(0).path("actie").asText()).isEqualTo("taken-heropenen");
-        assertThat(audit.get(0).path("toelichting").asText()).isEqualTo("Profielservice weer beschikbaar na onderhoud");
+        assertThat(audit.get(0).path("toelichting").asText()).isEqualTo("Datasleutel hersteld na onderhoud");
         assertThat(audit.get(0).path("details").path("heropend").get(0).asLong())
                 .isEqualTo(taskId);
         assertThat(audit.toString()).doesNotContain(KVK).doesNotContain(ADDRESS).doesNotContain(DV_REF);

@@ -58,6 +58,30 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).as("the DV still sees its outcome").isEqualTo("niet-bezorgbaar:4");
     }
 
+    /**
+     * Issue 18: a late receipt on a terminal notification that changes nothing (now recorded on its attempt)
+     * re-planned its erasure, so a stream of late receipts postponed it for ever. Only a transition plans it.
+     */
+    @Test
+    void aLateReceiptThatChangesNothingDoesNotPostponeTheErasure() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "permanent-failure");
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        List<String> due = query("SELECT CAST(due AS text) FROM taak WHERE notificatie = ? AND soort = 'wissen'", id);
+
+        clock.advance(Duration.ofDays(10));
+        receipt(id, 1, "temporary-failure");
+
+        assertThat(pogingen(id)).as("recorded on its attempt").containsExactly("1:tijdelijk-mislukt");
+        assertThat(query("SELECT CAST(due AS text) FROM taak WHERE notificatie = ? AND soort = 'wissen'", id))
+                .as("the erasure stays due 30 days after the terminal status")
+                .isEqualTo(due);
+        clock.advance(Duration.ofDays(20).plusMinutes(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(key(id)).isEqualTo("erased");
+    }
+
     @Test
     void anErasedNotificationThatALateReceiptReopensEndsTechnischMisluktInsteadOfSending() {
         UUID id = accept(DV_REF, Map.of());
@@ -207,8 +231,54 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         // Version 1 can go now; had a row still used it, the NMC would not start without it.
         nmc.close();
         nmc = startWithoutKekOne();
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
         assertThat(status(ids.getFirst())).startsWith("verzonden");
+    }
+
+    @Test
+    void dataKeysWrappedWithGcmBeforeKeyWrapAreMovedToKeyWrapAndStillSend() throws Exception {
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            ids.add(accept("GCM-" + i, Map.of()));
+        }
+        assertThat(query("SELECT DISTINCT octet_length(datasleutel_gewrapt) FROM notificatie", null))
+                .containsExactly("40");
+        // As an earlier version stored them: the same data key wrapped with AES-GCM under KEK 1, bound to the id.
+        javax.crypto.SecretKey kek =
+                new javax.crypto.spec.SecretKeySpec(Base64.getDecoder().decode(TestNmc.KEK_1), "AES");
+        for (UUID id : ids) {
+            byte[] wrapped = java.util.HexFormat.of()
+                    .parseHex(query("SELECT encode(datasleutel_gewrapt, 'hex') FROM notificatie WHERE id = ?", id)
+                            .getFirst());
+            javax.crypto.Cipher kw = javax.crypto.Cipher.getInstance("AES/KW/NoPadding");
+            kw.init(javax.crypto.Cipher.DECRYPT_MODE, kek);
+            byte[] raw = kw.doFinal(wrapped);
+            byte[] iv = new byte[12];
+            new java.security.SecureRandom().nextBytes(iv);
+            javax.crypto.Cipher gcm = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+            gcm.init(javax.crypto.Cipher.ENCRYPT_MODE, kek, new javax.crypto.spec.GCMParameterSpec(128, iv));
+            gcm.updateAAD((id + "/dek").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            byte[] legacy = java.nio.ByteBuffer.allocate(60)
+                    .put(iv)
+                    .put(gcm.doFinal(raw))
+                    .array();
+            sql("UPDATE notificatie SET datasleutel_gewrapt = decode('"
+                    + java.util.HexFormat.of().formatHex(legacy) + "', 'hex') WHERE id = '" + id + "'");
+        }
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        assertThat(status(ids.getFirst())).as("a GCM-wrapped key still opens").startsWith("verzonden");
+
+        ManualRunner.of(nmc).runDutiesOnce();
+
+        assertThat(query(
+                        "SELECT octet_length(datasleutel_gewrapt) || ':' || kek_versie || ':' || count(*) "
+                                + "FROM notificatie GROUP BY octet_length(datasleutel_gewrapt), kek_versie",
+                        null))
+                .as("every key moved to key wrap under the same version")
+                .containsExactly("40:1:6");
+        ManualRunner.of(nmc).runWorkersOnce();
+        ids.forEach(id ->
+                assertThat(status(id)).as("every notification still sends").startsWith("verzonden"));
     }
 
     @Test
@@ -217,7 +287,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         nmc.close();
         assertThatThrownBy(this::startWithoutKekOne).hasMessageContaining("KEK version 1");
         nmc = startAnother("");
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
     }
 
     @Test

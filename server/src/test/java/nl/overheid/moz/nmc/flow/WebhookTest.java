@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.testing.DvWebhookStub;
 import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
-import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import nl.overheid.moz.nmc.testing.TestWebhookKeys;
 import org.junit.jupiter.api.AfterEach;
@@ -112,6 +113,63 @@ class WebhookTest extends LifecycleTestBase {
         assertThat(query("SELECT count(*) FROM bevestiging WHERE cursor = '" + lastCursor + "'", null))
                 .as("a 2xx never acknowledges; only the PUT did")
                 .containsExactly("1");
+    }
+
+    /**
+     * Issue 18 §8: removing a DV's webhook removes its delivery position (which would otherwise hold the event log
+     * past the retention) and its terugkoppelen task, at the webhook duty's next round.
+     */
+    @Test
+    void removingADvsWebhookRemovesItsPositionAndItsTask() {
+        accept("WH-WEG", Map.of());
+        deliverAll();
+        assertThat(query(
+                        "SELECT count(*) FROM webhookpositie w JOIN dienstverlener d ON d.id = w.dv_id WHERE d.oin = '"
+                                + TestNmc.DV_A + "' AND w.aangemaakt_op IS NOT NULL",
+                        null))
+                .containsExactly("1");
+
+        sql("UPDATE dienstverlener SET webhook_url = NULL WHERE oin = '" + TestNmc.DV_A + "'");
+        ManualRunner.of(nmc).runDutiesOnce();
+
+        assertThat(query(
+                        "SELECT count(*) FROM webhookpositie w JOIN dienstverlener d ON d.id = w.dv_id WHERE d.oin = '"
+                                + TestNmc.DV_A + "'",
+                        null))
+                .containsExactly("0");
+        assertThat(query("SELECT count(*) FROM taak WHERE soort = 'terugkoppelen'", null))
+                .containsExactly("0");
+    }
+
+    @Test
+    void theTokenBindsItsBodyAndCursorSoALeakedOneCarriesNoOtherEvents() throws Exception {
+        accept("WH-1", Map.of());
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        deliverAll();
+        ServeEvent call = calls().getFirst();
+        assertThat(dv.verdicts().getFirst().valid()).isTrue();
+        JsonNode claims = MAPPER.readTree(java.util.Base64.getUrlDecoder()
+                .decode(call.getRequest().getHeader("Authorization").split("\\.")[1]));
+        assertThat(claims.path("body_sha256").asText())
+                .isEqualTo(java.util.Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(call.getRequest().getBody())));
+        assertThat(claims.path("nmc_cursor").asText())
+                .isEqualTo(call.getRequest().getHeader("NMC-Cursor"));
+
+        // The same token with other events, as someone who found it in a log would send it.
+        java.net.http.HttpResponse<Void> replay = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(URI.create(dv.url()))
+                                .header("Authorization", call.getRequest().getHeader("Authorization"))
+                                .header("NMC-Cursor", call.getRequest().getHeader("NMC-Cursor"))
+                                .header("Content-Type", "application/cloudevents-batch+json")
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("[]"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+        assertThat(replay.statusCode()).isEqualTo(401);
+        assertThat(dv.verdicts().getLast().reason()).isEqualTo("body or cursor not the token's");
     }
 
     @Test
@@ -284,15 +342,13 @@ class WebhookTest extends LifecycleTestBase {
         accept("WH-2", Map.of());
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         notify.server().resetRequests();
-        notify.server()
-                .stubFor(post(urlPathEqualTo(PartiesStub.LDV_PATH))
-                        .atPriority(1)
-                        .willReturn(aResponse().withStatus(503)));
+        TestLdv.get().failInserts("53100", "TRUE");
 
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
         assertThat(calls()).isEmpty();
         assertThat(position()).as("an LDV failure is not the DV's").isEqualTo("0:none:no position");
 
+        TestLdv.get().heal();
         notify.reset();
         notify.server().resetRequests();
         clock.advance(Duration.ofSeconds(30));
@@ -355,7 +411,7 @@ class WebhookTest extends LifecycleTestBase {
     void theFeedsRateLimitHoldsOverTwoInstancesTogether() {
         restart("feed:\n  rate-limit-per-second: 5\n");
         try (Nmc second = startAnother("feed:\n  rate-limit-per-second: 5\n")) {
-            Http other = new Http("http://127.0.0.1:" + second.port());
+            Http other = Http.of(second);
             List<Http.Response> answers = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 answers.add(http.get("/api/nmc/v1/notificaties/wijzigingen", tokenA()));
@@ -425,6 +481,67 @@ class WebhookTest extends LifecycleTestBase {
                         .orElseThrow())
                 .isZero();
         assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).hasSize(1);
+    }
+
+    @Test
+    void aManagementChannelThatDripsItsAnswerHoldsTheReportNoLongerThanItsTimeout() {
+        com.github.tomakehurst.wiremock.WireMockServer channel = dv.server();
+        // Headers at once, then the body a byte at a time over a minute: only a bound on the whole exchange ends it.
+        channel.stubFor(post(urlPathEqualTo("/beheer"))
+                .willReturn(aResponse().withStatus(200).withBody(new byte[60]).withChunkedDribbleDelay(60, 60_000)));
+        restart("feed:\n  unacknowledged-check-interval: PT0S\n  unacknowledged-report-interval: P1D\n"
+                + "  management-channel-timeout: PT1S\n");
+        sql("UPDATE dienstverlener SET beheerkanaal = '" + channel.baseUrl() + "/beheer', "
+                + "bevestigingstermijn = interval '1 day' WHERE oin = '" + TestNmc.DV_A + "'");
+        UUID id = accept("WH-1", Map.of());
+        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenA()).status())
+                .isEqualTo(200);
+        clock.advance(Duration.ofDays(2));
+
+        long started = System.nanoTime();
+        ManualRunner.of(nmc).runDutiesOnce();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(channel.findAll(postRequestedFor(urlPathEqualTo("/beheer")))).hasSize(1);
+        assertThat(took).as("the dripping answer is cut at the timeout").isLessThan(Duration.ofSeconds(20));
+        assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"")
+                        .orElseThrow())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void outsideDevAManagementChannelInTheOwnNetworkIsNeverCalled() throws Exception {
+        // A listener on loopback that counts connections: a refused call never opens one.
+        try (java.net.ServerSocket listener =
+                new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+            Thread.ofVirtual().start(() -> {
+                while (!listener.isClosed()) {
+                    try (java.net.Socket ignored = listener.accept()) {
+                        connections.incrementAndGet();
+                    } catch (java.io.IOException closed) {
+                        return;
+                    }
+                }
+            });
+            restart("feed:\n  unacknowledged-check-interval: PT0S\n  unacknowledged-report-interval: P1D\n"
+                    + "webhook:\n  allow-private-targets: false\n  allowed-ports: [443, " + listener.getLocalPort()
+                    + "]\n");
+            // Written straight into the register, as if it had passed an older check: every call checks again.
+            sql("UPDATE dienstverlener SET beheerkanaal = 'https://127.0.0.1:" + listener.getLocalPort()
+                    + "/beheer', bevestigingstermijn = interval '1 day' WHERE oin = '" + TestNmc.DV_A + "'");
+            UUID id = accept("WH-1", Map.of());
+            assertThat(http.delete("/api/nmc/v1/notificaties/" + id, tokenA()).status())
+                    .isEqualTo(200);
+            clock.advance(Duration.ofDays(2));
+            ManualRunner.of(nmc).runDutiesOnce();
+
+            assertThat(connections).as("no connection into the own network").hasValue(0);
+            assertThat(http.metric("nmc_feed_unacknowledged_terminal", "dv=\"" + TestNmc.DV_A + "\"")
+                            .orElseThrow())
+                    .as("the count is still kept")
+                    .isEqualTo(1);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------

@@ -126,19 +126,51 @@ class EventRetentionTest {
     void aPartitionIsKeptWhileAWebhookPositionPointsIntoItOrBeforeItsEvents() {
         Event first = event(dv, clock.instant());
         String closed = EventLogPartitions.cutAtNow(DB, true);
-        webhookPosition(dv, null);
+        withWebhook(dv);
+        webhookPosition(dv, null, clock.instant());
 
-        clock.advance(Duration.ofDays(60));
+        clock.advance(Duration.ofDays(20));
         assertThat(retention.dropExpired(clock.instant()))
                 .as("a webhook that delivered nothing yet")
                 .isEmpty();
 
-        webhookPosition(dv, first);
+        webhookPosition(dv, first, clock.instant());
         assertThat(retention.dropExpired(clock.instant()))
-                .as("a webhook position has no max age")
+                .as("a webhook position inside the partition")
                 .isEmpty();
 
-        webhookPosition(dv, event(dv, clock.instant()));
+        webhookPosition(dv, event(dv, clock.instant()), clock.instant());
+        assertThat(retention.dropExpired(clock.instant())).containsExactly(closed);
+    }
+
+    /**
+     * Issue 18 §8: a webhook position counts like a cursor, while it moved within its DV's max cursor age (30 days):
+     * a webhook that fails for good no longer keeps the DV's events past the retention.
+     */
+    @Test
+    void aWebhookPositionOlderThanItsDvsMaxCursorAgeNoLongerHoldsThePartition() {
+        Event first = event(dv, clock.instant());
+        String closed = EventLogPartitions.cutAtNow(DB, true);
+        withWebhook(dv);
+        webhookPosition(dv, first, clock.instant());
+
+        clock.advance(Duration.ofDays(30));
+        assertThat(retention.dropExpired(clock.instant()))
+                .as("30 days is the DV's max cursor age, not beyond")
+                .isEmpty();
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(retention.dropExpired(clock.instant())).containsExactly(closed);
+    }
+
+    /** Issue 18 §8: the position of a DV without a webhook (any more) holds nothing. */
+    @Test
+    void aPositionOfADvWithoutAWebhookHoldsNothing() {
+        Event first = event(dv, clock.instant());
+        String closed = EventLogPartitions.cutAtNow(DB, true);
+        webhookPosition(dv, first, clock.instant());
+
+        clock.advance(Duration.ofDays(20));
         assertThat(retention.dropExpired(clock.instant())).containsExactly(closed);
     }
 
@@ -217,10 +249,24 @@ class EventRetentionTest {
         acknowledge(dvId, new Event(0, "0"), time);
     }
 
-    private void webhookPosition(UUID dvId, Event event) {
-        update("""
-                INSERT INTO webhookpositie (dv_id, transactie_id, event_id) VALUES (?, CAST(? AS xid8), ?)
-                ON CONFLICT (dv_id) DO UPDATE SET transactie_id = excluded.transactie_id, event_id = excluded.event_id""", dvId, event == null ? null : event.transactionId(), event == null ? null : event.id());
+    /** The DV's webhook position at {@code event} (null: it delivered nothing yet), made and last moved at {@code at}. */
+    private void webhookPosition(UUID dvId, Event event, Instant at) {
+        update(
+                """
+                INSERT INTO webhookpositie (dv_id, transactie_id, event_id, aangemaakt_op, geleverd_op)
+                VALUES (?, CAST(? AS xid8), ?, ?, ?)
+                ON CONFLICT (dv_id) DO UPDATE SET transactie_id = excluded.transactie_id, event_id = excluded.event_id,
+                       geleverd_op = excluded.geleverd_op""",
+                dvId,
+                event == null ? null : event.transactionId(),
+                event == null ? null : event.id(),
+                Timestamp.from(at),
+                event == null ? null : Timestamp.from(at));
+    }
+
+    /** The DV has a webhook (its position counts only then). */
+    private void withWebhook(UUID dvId) {
+        update("UPDATE dienstverlener SET webhook_url = 'https://dv.example/hook' WHERE id = ?", dvId);
     }
 
     private UUID secondDv() {

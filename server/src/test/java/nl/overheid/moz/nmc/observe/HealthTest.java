@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import nl.overheid.moz.nmc.testing.Http;
@@ -43,7 +44,7 @@ class HealthTest {
                 IAM,
                 CLOCK,
                 "db: {url: \"jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + url.group(3)
-                        + "\"}\nobserve: {readiness-timeout: PT1S, schema-check-interval: PT1M}");
+                        + "\"}\nobserve: {readiness-timeout: PT1S, schema-check-interval: PT1M, readiness-cache: PT0S}");
         http = nmc.http();
     }
 
@@ -107,6 +108,48 @@ class HealthTest {
             nmc.nmc().pepperCompromises().refresh();
         }
         assertReady("keys", true);
+    }
+
+    @Test
+    void readinessAnswersWhileThePoolTheApiAndWorkersShareIsExhausted() throws Exception {
+        int poolSize = 8; // TestNmc's db.pool-size
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(poolSize);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<Thread> holders = new java.util.ArrayList<>();
+        for (int i = 0; i < poolSize; i++) {
+            holders.add(Thread.ofVirtual()
+                    .start(() -> nmc.nmc().database().inTransactionDo(tx -> {
+                        held.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    })));
+        }
+        try {
+            assertThat(held.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("every pooled connection held")
+                    .isTrue();
+            CLOCK.advance(Duration.ofMinutes(2)); // the schema is validated again, on the readiness connections too
+            assertReady("database", true);
+            assertReady("schema", true);
+        } finally {
+            release.countDown();
+            for (Thread holder : holders) {
+                holder.join();
+            }
+        }
+    }
+
+    @Test
+    void theApiPortHasNoObserveEndpoints() {
+        Http api = new Http(http.baseUrl());
+        for (String path : List.of("/observe/health", "/observe/health/ready", "/observe/metrics")) {
+            Http.Response answer = api.get(path, null);
+            assertThat(answer.status()).as(path).isEqualTo(404);
+            assertThat(answer.contentType()).startsWith("application/problem+json");
+        }
     }
 
     /** Asserts the readiness status and that check's status; returns the body. */

@@ -65,11 +65,19 @@ class ReceiptRulesModelTest {
             flags.add("basis" + s.basisOfBezorgd());
             flags.add("within" + s.withinMebvPeriod());
             flags.add("expired" + s.expired());
+            flags.add("other" + s.otherAttemptDelivered());
         }
         assertThat(receipts).containsExactlyInAnyOrder(ReceiptStatus.values());
         assertThat(decisions)
                 .containsExactlyInAnyOrder(
-                        "RecordOnly", "UnknownStatus", "Delivered", "DeliveredAgain", "Ends", "Resend");
+                        "RecordOnly",
+                        "UnknownStatus",
+                        "Delivered",
+                        "DeliveredAgain",
+                        "Ends",
+                        "Resend",
+                        "Recorded",
+                        "ProofMoves");
         assertThat(flags)
                 .contains(
                         "nummer1",
@@ -81,7 +89,9 @@ class ReceiptRulesModelTest {
                         "withinfalse",
                         "withintrue",
                         "expiredfalse",
-                        "expiredtrue");
+                        "expiredtrue",
+                        "otherfalse",
+                        "othertrue");
     }
 
     @Test
@@ -119,7 +129,7 @@ class ReceiptRulesModelTest {
         List<Row> rows = new ArrayList<>();
         for (String line : lines("RULE")) {
             String[] f = line.split("\t");
-            assertThat(f).as(line).hasSize(14);
+            assertThat(f).as(line).hasSize(15);
             Situation s = new Situation(
                     NotificatieStatus.of(f[1]),
                     Integer.parseInt(f[2]),
@@ -128,8 +138,9 @@ class ReceiptRulesModelTest {
                     ReceiptStatus.valueOf(f[5]),
                     bool(f[6]),
                     bool(f[7]),
-                    bool(f[8]));
-            rows.add(new Row(s, String.join("\t", f[9], f[10], f[11], f[12], f[13]), line));
+                    bool(f[8]),
+                    bool(f[9]));
+            rows.add(new Row(s, String.join("\t", f[10], f[11], f[12], f[13], f[14]), line));
         }
         return rows;
     }

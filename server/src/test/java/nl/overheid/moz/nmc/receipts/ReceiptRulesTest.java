@@ -13,7 +13,7 @@ import nl.overheid.moz.nmc.receipts.ReceiptRules.Situation;
 import org.junit.jupiter.api.Test;
 
 /**
- * The receipt rules over <em>every</em> situation (the space is finite: 11,200 combinations), checked
+ * The receipt rules over <em>every</em> situation (the space is finite: 22,400 combinations), checked
  * against invariants of design §7, plus the individual rules as examples.
  */
 class ReceiptRulesTest {
@@ -28,8 +28,18 @@ class ReceiptRulesTest {
                             for (boolean basis : new boolean[] {false, true}) {
                                 for (boolean within : new boolean[] {false, true}) {
                                     for (boolean expired : new boolean[] {false, true}) {
-                                        all.add(new Situation(
-                                                notificatie, number, poging, older, receipt, basis, within, expired));
+                                        for (boolean other : new boolean[] {false, true}) {
+                                            all.add(new Situation(
+                                                    notificatie,
+                                                    number,
+                                                    poging,
+                                                    older,
+                                                    receipt,
+                                                    basis,
+                                                    within,
+                                                    expired,
+                                                    other));
+                                        }
                                     }
                                 }
                             }
@@ -86,30 +96,94 @@ class ReceiptRulesTest {
     }
 
     @Test
-    void aFinaliseTaskIsPlannedOnlyForADelivery() {
+    void aFinaliseTaskIsPlannedOnlyForANewDeliveryProof() {
         for (Situation s : everySituation()) {
             Decision d = ReceiptRules.judge(s);
             if (d.planFinalise()) {
-                assertThat(s.receipt()).isEqualTo(ReceiptStatus.DELIVERED);
                 NotificatieStatus after = d.to() != null ? d.to() : s.notificatie();
                 assertThat(after).as(s.toString()).isEqualTo(NotificatieStatus.BEZORGD);
+                assertThat(d instanceof Decision.Delivered && s.receipt() == ReceiptStatus.DELIVERED
+                                || d instanceof Decision.ProofMoves && s.otherAttemptDelivered())
+                        .as(s + ": this delivery, or the other attempt's recorded one")
+                        .isTrue();
+            }
+        }
+    }
+
+    /**
+     * Issue 18 §3 ("op de poging vastgelegd"): a receipt that is not older than the last one recorded on its
+     * attempt and has a known status leaves its outcome on the attempt, whatever it does to the notification
+     * (the processor then ends that attempt's reconciliation); only a repeated delivered changes nothing.
+     */
+    @Test
+    void aReceiptThatIsNotOlderIsRecordedOnItsAttemptWhateverItDoesToTheNotification() {
+        for (Situation s : everySituation()) {
+            if (s.olderThanApplied() || s.receipt() == ReceiptStatus.UNKNOWN) {
+                continue;
+            }
+            Decision d = ReceiptRules.judge(s);
+            if (d instanceof Decision.DeliveredAgain) {
+                assertThat(s.receipt()).as(s.toString()).isEqualTo(ReceiptStatus.DELIVERED);
+                assertThat(d.outcome()).as(s.toString()).isNull();
+            } else {
+                assertThat(d.outcome()).as(s.toString()).isEqualTo(ReceiptRules.outcome(s.receipt()));
+            }
+            if (d.to() == null && !d.planResend() && !(d instanceof Decision.DeliveredAgain)) {
+                assertThat(d)
+                        .as(s.toString())
+                        .isIn(
+                                new Decision.Recorded(ReceiptRules.outcome(s.receipt())),
+                                new Decision.ProofMoves(ReceiptRules.outcome(s.receipt())));
+            }
+        }
+    }
+
+    /** Issue 18 §2: the delivery proof is the first delivery; a later delivered on bezorgd moves nothing. */
+    @Test
+    void aRepeatedDeliveredNeverMovesTheProofOrTheFinalisation() {
+        for (Situation s : everySituation()) {
+            if (s.receipt() != ReceiptStatus.DELIVERED
+                    || s.olderThanApplied()
+                    || s.notificatie() != NotificatieStatus.BEZORGD) {
+                continue;
+            }
+            Decision d = ReceiptRules.judge(s);
+            assertThat(d.planFinalise() || d.completeFinalise() || d.clearsProof() || d.to() != null)
+                    .as(s + " -> " + d)
+                    .isFalse();
+            if (s.poging() == PogingStatus.BEZORGD) {
+                assertThat(d).as(s.toString()).isEqualTo(new Decision.DeliveredAgain());
+                assertThat(d.outcome()).isNull();
             }
         }
     }
 
     @Test
-    void anAttemptThatIsNotRunningChangesNothingButForADeliveredOrWithinTheMebvPeriodOfItsDelivery() {
+    void theProofMovesOnlyWithinThePeriodOnItsAttemptWhenTheOtherAttemptIsDelivered() {
         for (Situation s : everySituation()) {
-            boolean deliveredBasisWithin = s.notificatie() == NotificatieStatus.BEZORGD
-                    && s.poging() == PogingStatus.BEZORGD
-                    && s.basisOfBezorgd()
-                    && s.withinMebvPeriod();
-            boolean deliveredOnAnyPoging = s.receipt() == ReceiptStatus.DELIVERED
-                    && (s.notificatie() == NotificatieStatus.VERZONDEN
-                            || s.notificatie() == NotificatieStatus.BEZORGSTATUS_ONBEKEND);
-            if (!s.poging().running() && !deliveredBasisWithin && !deliveredOnAnyPoging) {
-                assertThat(ReceiptRules.judge(s).recordOnly()).as(s.toString()).isTrue();
+            Decision d = ReceiptRules.judge(s);
+            if (d instanceof Decision.ProofMoves) {
+                assertThat(s.notificatie()).as(s.toString()).isEqualTo(NotificatieStatus.BEZORGD);
+                assertThat(s.basisOfBezorgd() && s.withinMebvPeriod() && s.otherAttemptDelivered())
+                        .as(s.toString())
+                        .isTrue();
+                assertThat(s.poging().running()).as(s.toString()).isFalse();
+                assertThat(s.receipt())
+                        .as(s.toString())
+                        .isIn(ReceiptStatus.PERMANENT_FAILURE, ReceiptStatus.TEMPORARY_FAILURE);
+                assertThat(d.completeFinalise() && d.planFinalise() && d.clearsProof())
+                        .isTrue();
             }
+        }
+    }
+
+    /** Only a transition out of bezorgd undoes a proof, and every such transition does. */
+    @Test
+    void theProofIsUndoneExactlyWhenAFailureWithinThePeriodLeavesBezorgdOrTheProofMoves() {
+        for (Situation s : everySituation()) {
+            Decision d = ReceiptRules.judge(s);
+            boolean leavesBezorgd = s.notificatie() == NotificatieStatus.BEZORGD && d.to() != null;
+            assertThat(d.clearsProof()).as(s + " -> " + d).isEqualTo(leavesBezorgd || d instanceof Decision.ProofMoves);
         }
     }
 
@@ -153,7 +227,8 @@ class ReceiptRulesTest {
                         ReceiptStatus.TEMPORARY_FAILURE,
                         false,
                         true,
-                        true)))
+                        true,
+                        false)))
                 .isEqualTo(new Decision.Ends(
                         PogingStatus.TIJDELIJK_MISLUKT, NotificatieStatus.VERLOPEN, Reden.VERLOPEN, false));
         // bezorgd: a temporary failure within the period on the delivered attempt 1 plans the resend
@@ -165,9 +240,10 @@ class ReceiptRulesTest {
                         ReceiptStatus.TEMPORARY_FAILURE,
                         true,
                         true,
+                        false,
                         false)))
                 .isEqualTo(new Decision.Resend(PogingStatus.TIJDELIJK_MISLUKT, true));
-        // ... a new delivered replaces the finalise task
+        // ... a repeated delivered changes nothing: the first delivery is the proof (issue 18 §2)
         assertThat(ReceiptRules.judge(new Situation(
                         NotificatieStatus.BEZORGD,
                         1,
@@ -176,9 +252,10 @@ class ReceiptRulesTest {
                         ReceiptStatus.DELIVERED,
                         true,
                         true,
+                        false,
                         false)))
                 .isEqualTo(new Decision.DeliveredAgain());
-        // ... but after the period a failure is only recorded
+        // ... but after the period a failure is only recorded on its attempt (issue 18 §3)
         assertThat(ReceiptRules.judge(new Situation(
                         NotificatieStatus.BEZORGD,
                         1,
@@ -187,9 +264,27 @@ class ReceiptRulesTest {
                         ReceiptStatus.PERMANENT_FAILURE,
                         true,
                         false,
+                        false,
                         false)))
-                .isEqualTo(new Decision.RecordOnly());
-        // bezorgstatus-onbekend: a late delivered or permanent failure corrects it; a temporary one does not
+                .isEqualTo(new Decision.Recorded(PogingStatus.PERMANENT_MISLUKT));
+        // ... a delivered on attempt 2 while bezorgd rests on attempt 1 is recorded on attempt 2
+        assertThat(judge(NotificatieStatus.BEZORGD, 2, PogingStatus.VERZONDEN, ReceiptStatus.DELIVERED))
+                .isEqualTo(new Decision.Recorded(PogingStatus.BEZORGD));
+        // ... a failure within the period on the attempt the proof rests on, while the other attempt is
+        // delivered: the proof moves to the other attempt and the notification stays bezorgd
+        assertThat(ReceiptRules.judge(new Situation(
+                        NotificatieStatus.BEZORGD,
+                        1,
+                        PogingStatus.BEZORGD,
+                        false,
+                        ReceiptStatus.TEMPORARY_FAILURE,
+                        true,
+                        true,
+                        false,
+                        true)))
+                .isEqualTo(new Decision.ProofMoves(PogingStatus.TIJDELIJK_MISLUKT));
+        // bezorgstatus-onbekend: a late delivered or permanent failure corrects it, from any attempt; a temporary
+        // one is recorded on its attempt
         assertThat(judge(NotificatieStatus.BEZORGSTATUS_ONBEKEND, 1, PogingStatus.ONBEKEND, ReceiptStatus.DELIVERED))
                 .isEqualTo(new Decision.Delivered());
         assertThat(judge(
@@ -197,7 +292,14 @@ class ReceiptRulesTest {
                         1,
                         PogingStatus.ONBEKEND,
                         ReceiptStatus.TEMPORARY_FAILURE))
-                .isEqualTo(new Decision.RecordOnly());
+                .isEqualTo(new Decision.Recorded(PogingStatus.TIJDELIJK_MISLUKT));
+        assertThat(judge(
+                        NotificatieStatus.BEZORGSTATUS_ONBEKEND,
+                        1,
+                        PogingStatus.TIJDELIJK_MISLUKT,
+                        ReceiptStatus.PERMANENT_FAILURE))
+                .isEqualTo(new Decision.Ends(
+                        PogingStatus.PERMANENT_MISLUKT, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, false));
         // a status the NMC does not know is recorded and counted
         assertThat(judge(NotificatieStatus.VERZONDEN, 1, PogingStatus.VERZONDEN, ReceiptStatus.UNKNOWN))
                 .isEqualTo(new Decision.UnknownStatus());
@@ -214,7 +316,7 @@ class ReceiptRulesTest {
     }
 
     @Test
-    void theMebvPeriodCountsFromTheLastAppliedReceiptInclusive() {
+    void theMebvPeriodCountsFromTheDeliveryProofInclusive() {
         java.time.Instant delivered = java.time.Instant.parse("2026-12-01T10:00:00Z");
         java.time.Duration period = java.time.Duration.ofDays(7);
         assertThat(ReceiptRules.withinMebvPeriod(null, delivered, period)).isTrue();
@@ -226,6 +328,6 @@ class ReceiptRulesTest {
     }
 
     private static Decision judge(NotificatieStatus n, int number, PogingStatus p, ReceiptStatus r) {
-        return ReceiptRules.judge(new Situation(n, number, p, false, r, false, true, false));
+        return ReceiptRules.judge(new Situation(n, number, p, false, r, false, true, false, false));
     }
 }

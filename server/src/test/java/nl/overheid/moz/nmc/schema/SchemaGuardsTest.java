@@ -351,18 +351,29 @@ class SchemaGuardsTest {
     }
 
     @Test
-    void severalReceiptTasksOfOneNotificationCanBeOpenButOnlyOnePerAttemptAndCompletedAt() throws SQLException {
+    void severalReceiptTasksOfOneAttemptCanBeOpenEvenForOneCompletedAtButOnlyOnePerReceipt() throws SQLException {
         UUID id = accepted();
         UUID poging = insertPoging(id);
-        String task = "INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst_completed_at, due) VALUES "
-                + "('verwerken', '" + DV + "', '" + id + "', '" + poging + "', '%s', now())";
-        exec(task.formatted("2026-01-01 12:00:00+01"));
-        exec(task.formatted("2026-01-01 12:05:00+01"));
+        // two receipts of one attempt and one completed_at: the e-mail and its duplicate under another NotifyNL id
+        long first = receiptId(poging, "b0000000-0000-4000-8000-000000000001");
+        long second = receiptId(poging, "b0000000-0000-4000-8000-000000000002");
+        String task = "INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, ontvangst_completed_at, due) "
+                + "VALUES ('verwerken', '" + DV + "', '" + id + "', '" + poging + "', %s, "
+                + "'2026-01-01 12:00:00+01', now())";
+        exec(task.formatted(first));
+        exec(task.formatted(second));
         c.commit();
 
         assertThat(one("SELECT count(*) FROM taak WHERE soort = 'verwerken' AND notificatie = '" + id + "'"))
                 .isEqualTo("2");
-        refused("23505", task.formatted("2026-01-01 12:05:00+01"), "taak_verwerken_uk");
+        refused("23505", task.formatted(second), "taak_verwerken_uk");
+        refused("23514", task.formatted("NULL"), "taak_verwerken_ontvangst_ck");
+    }
+
+    private long receiptId(UUID poging, String notifyId) throws SQLException {
+        return Long.parseLong(
+                one("INSERT INTO ontvangst (poging, notify_id, status, completed_at, ontvangen_op) VALUES ('" + poging
+                        + "', '" + notifyId + "', 'delivered', '2026-01-01 12:00:00+01', now()) RETURNING id"));
     }
 
     // --- cluster epoch ------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A DV's webhook on WireMock that does what a careful DV does with an off-the-shelf JWT library (Nimbus):
  * it verifies every call's bearer token against the NMC's JWKS — fetched once and cached, re-fetched only
  * for an unknown {@code kid} — with {@code iss}, {@code aud} (its own URL), {@code exp} at most five minutes
- * after {@code iat} and a {@code jti} never seen before. A valid call is answered 200, an invalid one 401.
+ * after {@code iat}, the body's SHA-256 and the cursor bound into the token, and a {@code jti} never seen before. A valid call is answered 200, an invalid one 401.
  * Tests put other answers (failures, redirects, slow or large answers) on top at priority 1.
  */
 public final class DvWebhookStub implements AutoCloseable {
@@ -109,14 +109,17 @@ public final class DvWebhookStub implements AutoCloseable {
         @Override
         public ResponseDefinition transform(ServeEvent serveEvent) {
             String authorization = serveEvent.getRequest().getHeader("Authorization");
-            Verdict verdict = verify(authorization);
+            Verdict verdict = verify(
+                    authorization,
+                    serveEvent.getRequest().getBody(),
+                    serveEvent.getRequest().getHeader("NMC-Cursor"));
             verdicts.add(verdict);
             return verdict.valid()
                     ? serveEvent.getResponseDefinition()
                     : aResponse().withStatus(401).build();
         }
 
-        private Verdict verify(String authorization) {
+        private Verdict verify(String authorization, byte[] body, String cursor) {
             if (authorization == null || !authorization.startsWith("Bearer ")) {
                 return new Verdict(false, null, "no bearer token");
             }
@@ -146,6 +149,15 @@ public final class DvWebhookStub implements AutoCloseable {
                         || exp.toInstant().isBefore(Instant.now())
                         || Duration.between(iat.toInstant(), exp.toInstant()).compareTo(Duration.ofMinutes(5)) > 0) {
                     return new Verdict(false, kid, "iat or exp");
+                }
+                String bodyHash = java.util.Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(body));
+                if (!bodyHash.equals(claims.getStringClaim("body_sha256"))
+                        || cursor == null
+                        || !cursor.equals(claims.getStringClaim("nmc_cursor"))) {
+                    return new Verdict(false, kid, "body or cursor not the token's");
                 }
                 if (claims.getJWTID() == null || !seenJti.add(claims.getJWTID())) {
                     return new Verdict(false, kid, "jti replayed");

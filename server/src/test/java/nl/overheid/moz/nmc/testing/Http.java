@@ -11,16 +11,31 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
 
-/** A small raw-HTTP client for black-box tests: what a DV or NotifyNL would send, byte for byte. */
+/**
+ * A small raw-HTTP client for black-box tests: what a DV or NotifyNL would send, byte for byte. Paths under
+ * {@code /observe} go to the management port when one is given (an NMC serves them there, not on the API port).
+ */
 public final class Http {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
+    private final String managementUrl;
 
+    /** Everything, {@code /observe} too, to {@code baseUrl}. */
     public Http(String baseUrl) {
+        this(baseUrl, baseUrl);
+    }
+
+    public Http(String baseUrl, String managementUrl) {
         this.baseUrl = baseUrl;
+        this.managementUrl = managementUrl;
+    }
+
+    /** The API and the management port of an NMC in this JVM. */
+    public static Http of(nl.overheid.moz.nmc.Nmc nmc) {
+        return new Http("http://127.0.0.1:" + nmc.port(), "http://127.0.0.1:" + nmc.managementPort());
     }
 
     public String baseUrl() {
@@ -79,8 +94,9 @@ public final class Http {
     }
 
     private HttpRequest.Builder builder(String path, String token) {
-        HttpRequest.Builder builder =
-                HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(20));
+        HttpRequest.Builder builder = HttpRequest.newBuilder(
+                        URI.create((path.startsWith("/observe") ? managementUrl : baseUrl) + path))
+                .timeout(Duration.ofSeconds(20));
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }

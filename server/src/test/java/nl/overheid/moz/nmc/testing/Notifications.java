@@ -36,8 +36,8 @@ public final class Notifications {
                 1,
                 "0af7651916cd43dd8448eb211c80319c",
                 "b7ad6b7169203331",
-                "a".repeat(64),
-                "test;hmac-sha256;pepper-v1",
+                "a".repeat(43) + "=",
+                "EMAIL",
                 1);
     }
 

@@ -12,8 +12,10 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 /**
  * Minimal WireMock stand-ins for the parties the NMC calls, on one server, for server tests:
  * <ul>
- *   <li>NotifyNL: {@code POST /v2/notifications/email} answers 201 in Notify's shape with a fresh id;</li>
- *   <li>the LDV: every record is acknowledged (201 with an id);</li>
+ *   <li>NotifyNL: {@code POST /v2/notifications/email} answers 201 in Notify's shape with a fresh id, and
+ *       {@code GET /v2/template/{id}} a template without placeholders ({@link #template} gives one some);</li>
+ *   <li>the journal of the processing log ({@link #LDV_PATH}): {@link JournaledLdv} posts every row the LDV store
+ *       acknowledged here, so the journal shows records and calls in the order they happened;</li>
  *   <li>the Profielservice (its real contract, {@code api-spec/profielservice.yaml}): {@code POST /partij} by
  *       number ({@link #profiel}: one unscoped, verified e-mail address; any other number is its own 404), and
  *       {@code DELETE /contactgegeven/{id}} answered 204.</li>
@@ -36,7 +38,9 @@ public final class PartiesStub implements AutoCloseable {
 
     private final WireMockServer server = new WireMockServer(options().dynamicPort());
 
-    public static final String LDV_PATH = "/api/ldv/v1/dataverwerkingen";
+    /** Where {@link JournaledLdv} mirrors the rows of the processing log (not a party: the store is PostgreSQL). */
+    public static final String LDV_PATH = "/test/ldv-records";
+
     public static final String LOOKUP_PATH = "/api/profielservice/v1/partij";
     /** The prefix of {@code DELETE /contactgegeven/{contactgegevenId}}, the invalid-address report. */
     public static final String REPORT_PATH = "/api/profielservice/v1/contactgegeven/";
@@ -48,7 +52,7 @@ public final class PartiesStub implements AutoCloseable {
     public PartiesStub() {
         server.start();
         acceptEverything();
-        acknowledgeLdvRecords();
+        journalLdvRecords();
         defaultProfielservice();
     }
 
@@ -65,16 +69,11 @@ public final class PartiesStub implements AutoCloseable {
                         .withBody(PARTY_NOT_FOUND)));
     }
 
-    /** Every LDV record is acknowledged. */
-    public void acknowledgeLdvRecords() {
+    /** The mirrored rows of the processing log are taken (and kept in the journal). */
+    public void journalLdvRecords() {
         server.stubFor(post(urlPathEqualTo(LDV_PATH))
                 .atPriority(10)
-                .willReturn(aResponse()
-                        .withStatus(201)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody(
-                                "{\"id\": \"{{jsonPath request.body '$.trace_id'}}-{{jsonPath request.body '$.span_id'}}\"}")
-                        .withTransformers("response-template")));
+                .willReturn(aResponse().withStatus(204)));
     }
 
     /** The id of the one contactgegeven {@link #profiel} answers for a number: derived from it, so tests know it. */
@@ -128,6 +127,55 @@ public final class PartiesStub implements AutoCloseable {
                         .withHeader("Content-Type", "application/json")
                         .withBody(SENT_201)
                         .withTransformers("response-template")));
+        // NotifyNL's own answers to status queries about what it does not know
+        server.stubFor(get(urlPathMatching("/v2/notifications/[^/]+"))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(404)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"NoResultFound\",\"message\":\"No result found\"}],"
+                                + "\"status_code\":404}")));
+        server.stubFor(get(urlPathEqualTo("/v2/notifications"))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"links\":{\"current\":\"http://localhost/v2/notifications\"},"
+                                + "\"notifications\":[]}")));
+        server.stubFor(get(urlPathMatching("/v2/template/[^/]+"))
+                .atPriority(10)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(templateBody("{{request.pathSegments.[2]}}"))
+                        .withTransformers("response-template")));
+    }
+
+    /** NotifyNL's template {@code templateId} asks for these placeholders ({@code GET /v2/template/{id}}). */
+    public void template(String templateId, String... placeholders) {
+        server.stubFor(get(urlPathEqualTo("/v2/template/" + templateId))
+                .atPriority(5)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(templateBody(templateId, placeholders))));
+    }
+
+    /** A template as NotifyNL's {@code serialize_for_v2} writes it, with these placeholders. */
+    private static String templateBody(String templateId, String... placeholders) {
+        StringBuilder personalisation = new StringBuilder();
+        for (String placeholder : placeholders) {
+            personalisation
+                    .append(personalisation.isEmpty() ? "" : ",")
+                    .append('"')
+                    .append(placeholder)
+                    .append("\":{\"required\":true}");
+        }
+        return ("{\"body\":\"Beste klant\",\"created_at\":\"2026-01-01T10:00:00.000000Z\","
+                        + "\"created_by\":\"beheer@example.nl\",\"id\":\"%s\",\"letter_contact_block\":null,"
+                        + "\"name\":\"Test\",\"personalisation\":{%s},\"postage\":null,\"subject\":\"Bericht\","
+                        + "\"type\":\"email\",\"updated_at\":null,\"version\":1}")
+                .formatted(templateId, personalisation);
     }
 
     /**
@@ -180,11 +228,46 @@ public final class PartiesStub implements AutoCloseable {
                         .withTransformers("response-template")));
     }
 
-    /** Removes every test stub: NotifyNL accepts everything again, the LDV acknowledges, the defaults return. */
+    /** A notification as {@code GET /v2/notifications} lists it: its id, status and completed_at (null: none yet). */
+    public record Listed(String notifyId, String status, java.time.Instant completedAt) {}
+
+    /**
+     * {@code GET /v2/notifications?reference=} for this reference (an attempt id) lists these notifications, newest
+     * first (e.g. both e-mails of an attempt POSTed twice); other references are answered as before.
+     */
+    public void referenced(java.util.UUID reference, java.util.List<Listed> notifications) {
+        StringBuilder list = new StringBuilder();
+        for (Listed listed : notifications) {
+            if (!list.isEmpty()) {
+                list.append(',');
+            }
+            list.append("""
+                    {"id": "%s", "reference": "%s", "email_address": "x@example.nl", "type": "email",
+                     "status": "%s", "template": {"id": "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b", "version": 1,
+                     "uri": "http://localhost/v2/template/x/version/1"}, "body": "Tekst", "subject": "Onderwerp",
+                     "created_at": "2026-01-01T10:00:00.000000Z", "sent_at": "2026-01-01T10:00:01.000000Z",
+                     "completed_at": %s}
+                    """.formatted(
+                            listed.notifyId(),
+                            reference,
+                            listed.status(),
+                            listed.completedAt() == null ? "null" : "\"" + listed.completedAt() + "\""));
+        }
+        server.stubFor(get(urlPathEqualTo("/v2/notifications"))
+                .withQueryParam(
+                        "reference", com.github.tomakehurst.wiremock.client.WireMock.equalTo(reference.toString()))
+                .atPriority(1)
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"notifications\": [" + list + "], \"links\": {\"current\": \"x\"}}")));
+    }
+
+    /** Removes every test stub: NotifyNL accepts everything again, the defaults return. */
     public void reset() {
         server.resetMappings();
         acceptEverything();
-        acknowledgeLdvRecords();
+        journalLdvRecords();
         defaultProfielservice();
     }
 
@@ -194,6 +277,32 @@ public final class PartiesStub implements AutoCloseable {
                 .atPriority(1)
                 .willReturn(
                         aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER)));
+    }
+
+    /** NotifyNL's refusal of the address: 400 {@code ValidationError} "email_address Not a valid email address". */
+    public void refuseAddress() {
+        refuse(400, "ValidationError", "email_address Not a valid email address");
+    }
+
+    /** Every send answers with this status and NotifyNL's error body, with exactly this error and message. */
+    public void refuse(int status, String error, String message) {
+        refuse(null, status, error, message);
+    }
+
+    /** {@link #refuse(int, String, String)} for the sends of one template only ({@code null}: every send). */
+    public void refuse(String templateId, int status, String error, String message) {
+        var send = post(urlPathEqualTo("/v2/notifications/email"));
+        if (templateId != null) {
+            send = send.withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath(
+                    "$.template_id", com.github.tomakehurst.wiremock.client.WireMock.equalTo(templateId)));
+        }
+        server.stubFor(send.atPriority(1)
+                .willReturn(aResponse()
+                        .withStatus(status)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"errors\":[{\"error\":\"" + error + "\",\"message\":\""
+                                + message.replace("\\", "\\\\").replace("\"", "\\\"")
+                                + "\"}],\"status_code\":" + status + "}")));
     }
 
     /** Every send answers with this status and a Notify error body (for outage and refusal tests). */

@@ -14,7 +14,7 @@ public record RunningNmc(PartiesStub parties, Nmc nmc, Http http) implements Aut
         PartiesStub parties = new PartiesStub();
         try {
             Nmc nmc = Nmc.start(TestNmc.config(database, iam, parties.baseUrl(), false, overridesYaml), clock);
-            return new RunningNmc(parties, nmc, new Http("http://127.0.0.1:" + nmc.port()));
+            return new RunningNmc(parties, nmc, Http.of(nmc));
         } catch (RuntimeException e) {
             parties.close();
             throw e;

@@ -96,6 +96,29 @@ public final class TestIam {
         return sign(keyId, keys, oin, issuer, audience, Instant.now(), expires);
     }
 
+    /**
+     * A DV token issued at {@code now} (less five seconds), living {@code lifetime}, with the header {@code typ}
+     * {@code type} (null: none).
+     */
+    public String token(String oin, Instant now, Duration lifetime, String type) {
+        JwkRSA jwk = JwkRSA.builder()
+                .keyId(keyId)
+                .algorithm(JwkRSA.ALG_RS256)
+                .publicKey((RSAPublicKey) keys.getPublic())
+                .privateKey((RSAPrivateKey) keys.getPrivate())
+                .build();
+        Jwt jwt = claims(
+                keyId,
+                JwkRSA.ALG_RS256,
+                oin,
+                ISSUER,
+                AUDIENCE,
+                now,
+                now.minusSeconds(5).plus(lifetime),
+                type);
+        return SignedJwt.sign(jwt, JwkKeys.builder().addKey(jwk).build()).tokenContent();
+    }
+
     /** The audience of the operator API's tokens, and the role an operator has. */
     public static final String OPERATOR_AUDIENCE = "nmc-beheer";
 
@@ -115,6 +138,7 @@ public final class TestIam {
                 .privateKey((RSAPrivateKey) keys.getPrivate())
                 .build();
         Jwt jwt = Jwt.builder()
+                .type("at+jwt") // RFC 9068's access token
                 .keyId(keyId)
                 .algorithm(JwkRSA.ALG_RS256)
                 .issuer(ISSUER)
@@ -193,8 +217,23 @@ public final class TestIam {
 
     private static Jwt claims(
             String kid, String algorithm, String oin, String issuer, String audience, Instant now, Instant expires) {
-        return Jwt.builder()
-                .keyId(kid)
+        return claims(kid, algorithm, oin, issuer, audience, now, expires, "JWT"); // as most gateways write it
+    }
+
+    private static Jwt claims(
+            String kid,
+            String algorithm,
+            String oin,
+            String issuer,
+            String audience,
+            Instant now,
+            Instant expires,
+            String type) {
+        Jwt.Builder builder = Jwt.builder();
+        if (type != null) {
+            builder.type(type);
+        }
+        return builder.keyId(kid)
                 .algorithm(algorithm)
                 .issuer(issuer)
                 .audience(java.util.List.of(audience))

@@ -26,11 +26,14 @@ public final class TestNmc {
     public static final String BERICHTTYPE_SHORT = "kort-bericht";
 
     public static final String TEMPLATE_ID = "5b7f9a1e-0c3d-4e2f-8a6b-9c0d1e2f3a4b";
-    public static final String CALLBACK_TOKEN = "test-callback-token-0123456789";
+    public static final String CALLBACK_TOKEN = "dlHxoVyoMmLPP6tqVEYW7mI3345xZJmTLMUE0Jr9m80";
     /** The key that signs feed cursors in tests (decoded). */
     /** The test configuration's KEK version 1 (base64), to leave it out with {@code editBase}. */
     public static final String KEK_1 =
             Base64.getEncoder().encodeToString("test-kek-0123456789abcdef0123456".getBytes());
+
+    /** The test configuration's LDV pepper, version 1 (decoded): the key of the records' data-subject HMAC. */
+    public static final byte[] LDV_PEPPER = "test-ldv-pepper-0123456789abcdef0123456789".getBytes();
 
     public static final byte[] CURSOR_KEY = "test-cursor-key-0123456789abcdef0123456789".getBytes();
     /** The NotifyNL service of {@link #BERICHTTYPE} and {@link #BERICHTTYPE_SHORT}. */
@@ -43,7 +46,7 @@ public final class TestNmc {
 
     public static final String NOTIFY_API_KEY_B =
             "nmc_test_b-9f1e2d3c-4b5a-4c6d-8e7f-0a1b2c3d4e5f-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
-    public static final String CALLBACK_TOKEN_B = "test-callback-token-b-0123456789";
+    public static final String CALLBACK_TOKEN_B = "M1xyn_kLRUCBl3cIx_usaViiB0orFqc6cmq0k8xsZwo";
     /** A berichttype of {@link #NOTIFY_SERVICE_B}, allowed to DV A and DV B. */
     public static final String BERICHTTYPE_B = "tweede-bericht";
 
@@ -62,8 +65,9 @@ public final class TestNmc {
     }
 
     /**
-     * The test configuration with NotifyNL at {@code notifyBaseUrl} and the Profielservice and LDV under
-     * {@code partiesBaseUrl} (their base paths appended), with {@code overridesYaml} on top.
+     * The test configuration with NotifyNL at {@code notifyBaseUrl}, the Profielservice under {@code partiesBaseUrl}
+     * and the processing log in this JVM's table of the test cluster's LDV database ({@link TestLdv}), with {@code
+     * overridesYaml} on top.
      */
     public static Config config(
             TestDatabase database,
@@ -105,14 +109,19 @@ public final class TestNmc {
             TestDatabase database, TestIam iam, String notifyBaseUrl, String partiesBaseUrl, boolean engineEnabled) {
         Base64.Encoder b64 = Base64.getEncoder();
         return """
+                # tests: file JWKS, WireMock parties and DV webhooks on 127.0.0.1
+                dev: true
                 server:
                   port: 0
                   host: 127.0.0.1
+                observe:
+                  port: 0
                 db:
                   url: "%s"
                   user: "%s"
                   password: "%s"
-                  schema: migrate
+                  # the runtime login (nmc_runtime only), on a schema the test database migrated as its owner
+                  schema: validate
                   pool-size: 8
                 auth:
                   jwks-uri: "%s"
@@ -130,10 +139,7 @@ public final class TestNmc {
                 profielservice:
                   base-url: "%s"
                   read-timeout: PT1S
-                  report-max-postponements: 3
-                ldv:
-                  base-url: "%s/api/ldv/v1"
-                  token: test-ldv-token
+                %s
                 feed:
                   cursor-key: "%s"
                   # far above what tests do; the rate-limit test sets its own
@@ -201,8 +207,8 @@ public final class TestNmc {
                         berichttypen: ["%s"]
                 """.formatted(
                         database.url(),
-                        database.user(),
-                        database.password(),
+                        database.appUser(),
+                        database.appPassword(),
                         iam.jwksFile().toUri(),
                         TestIam.ISSUER,
                         TestIam.AUDIENCE,
@@ -212,11 +218,11 @@ public final class TestNmc {
                         NOTIFY_API_KEY_B,
                         CALLBACK_TOKEN_B,
                         partiesBaseUrl,
-                        partiesBaseUrl,
+                        TestLdv.get().yaml().strip(),
                         b64.encodeToString(CURSOR_KEY),
                         b64.encodeToString("test-pepper-0123456789abcdef0123456789".getBytes()),
                         b64.encodeToString("test-payload-pepper-0123456789abcdef01234567".getBytes()),
-                        b64.encodeToString("test-ldv-pepper-0123456789abcdef0123456789".getBytes()),
+                        b64.encodeToString(LDV_PEPPER),
                         b64.encodeToString("test-kek-0123456789abcdef0123456".getBytes()),
                         TestWebhookKeys.CURRENT.yaml(null, null),
                         engineEnabled,

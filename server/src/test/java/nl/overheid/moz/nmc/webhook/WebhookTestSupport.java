@@ -19,6 +19,7 @@ import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.ldv.ProcessingLog;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
+import nl.overheid.moz.nmc.outbound.PublicTargets;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
 import nl.overheid.moz.nmc.testing.TestWebhookKeys;
 
@@ -83,7 +84,7 @@ public final class WebhookTestSupport {
                 statusEvents,
                 cursors,
                 keys,
-                new WebhookTargets(true),
+                new PublicTargets(true),
                 new WebhookClient(settings),
                 settings,
                 mapper);

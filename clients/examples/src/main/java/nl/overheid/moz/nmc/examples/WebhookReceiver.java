@@ -16,8 +16,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -29,7 +31,8 @@ import nl.overheid.moz.nmc.client.model.Bevestiging;
 /**
  * How a DV receives the NMC's webhook: it verifies the bearer token with an off-the-shelf library against the
  * NMC's published keys (signature, {@code iss}, {@code aud} = its own URL, {@code exp}, at most five minutes
- * of validity, a {@code jti} not seen before), stores the batch (here: prints it), answers 204, and then
+ * of validity, {@code body_sha256} = the SHA-256 of the body received, {@code nmc_cursor} = the call's
+ * {@code NMC-Cursor}, a {@code jti} not seen before), stores the batch (here: prints it), answers 204, and then
  * acknowledges the call's {@code NMC-Cursor} through the SDK — a 2xx alone is no acknowledgement. Events are
  * processed per notification by {@code sequence}, ignoring a lower one after a higher one. It also prints
  * what arrives on its management channel ({@code /beheer}).
@@ -41,6 +44,8 @@ import nl.overheid.moz.nmc.client.model.Bevestiging;
 public final class WebhookReceiver {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** A batch of 1000 events stays well below this. */
+    private static final int MAX_BODY_BYTES = 8 * 1024 * 1024;
 
     private final DefaultJWTProcessor<SecurityContext> tokens = new DefaultJWTProcessor<>();
     private final Map<String, Instant> seenJti = new ConcurrentHashMap<>();
@@ -79,14 +84,18 @@ public final class WebhookReceiver {
                 exchange.sendResponseHeaders(405, -1);
                 return;
             }
-            String refused = verify(exchange.getRequestHeaders().getFirst("Authorization"));
+            // The body is read (bounded) before the token is checked: the token names its hash.
+            byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY_BYTES + 1);
+            String cursor = exchange.getRequestHeaders().getFirst("NMC-Cursor");
+            String refused = body.length > MAX_BODY_BYTES
+                    ? "body too large"
+                    : verify(exchange.getRequestHeaders().getFirst("Authorization"), body, cursor);
             if (refused != null) {
                 System.out.println("webhook receiver: refused a call: " + refused);
                 exchange.sendResponseHeaders(401, -1);
                 return;
             }
-            JsonNode batch = read(exchange.getRequestBody());
-            String cursor = exchange.getRequestHeaders().getFirst("NMC-Cursor");
+            JsonNode batch = MAPPER.readTree(body);
             System.out.println("webhook receiver: a batch of " + batch.size() + " event(s)");
             for (JsonNode event : batch) {
                 UUID subject = UUID.fromString(event.path("subject").asText());
@@ -96,19 +105,31 @@ public final class WebhookReceiver {
                         + event.path("data").path("naar").asText()
                         + (seen > sequence ? " (ignored: already at #" + seen + ")" : ""));
             }
-            exchange.getResponseHeaders().set("API-Version", "1.0.0");
+            exchange.getResponseHeaders().set("API-Version", "1.1.0");
             exchange.sendResponseHeaders(204, -1);
             acknowledge(cursor);
         }
     }
 
-    /** Null when the token is valid; else why not. */
-    String verify(String authorization) {
+    /**
+     * Null when the token is valid for this call; else why not. The token binds the call's body (its SHA-256) and
+     * cursor, so a leaked token cannot carry other events.
+     */
+    String verify(String authorization, byte[] body, String cursor) {
         if (authorization == null || !authorization.startsWith("Bearer ")) {
             return "no bearer token";
         }
         try {
             JWTClaimsSet claims = tokens.process(authorization.substring("Bearer ".length()), null);
+            String bodyHash = Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString(MessageDigest.getInstance("SHA-256").digest(body));
+            if (!bodyHash.equals(claims.getStringClaim("body_sha256"))) {
+                return "the body is not the one the token was made for";
+            }
+            if (cursor == null || !cursor.equals(claims.getStringClaim("nmc_cursor"))) {
+                return "the cursor is not the one the token was made for";
+            }
             if (Duration.between(
                                     claims.getIssueTime().toInstant(),
                                     claims.getExpirationTime().toInstant())

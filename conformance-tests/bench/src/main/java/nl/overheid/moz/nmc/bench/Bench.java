@@ -33,7 +33,8 @@ public final class Bench {
             new FairnessBench(),
             new FeedBench(),
             new StorageBench(),
-            new MemoryBench());
+            new MemoryBench(),
+            new FloodBench());
 
     private Bench() {}
 
@@ -57,7 +58,9 @@ public final class Bench {
                 Path.of(required("bench.pgbench")),
                 data == null || data.isBlank() ? null : Path.of(data),
                 quick,
-                point);
+                point,
+                property("bench.ldv.user", "ldv"),
+                property("bench.ldv.password", "ldv"));
 
         Map<String, Object> machine = machine(context);
         ResultsFile results = new ResultsFile(out, machine);

@@ -39,6 +39,8 @@ public final class BenchContext {
     private final Path nmcConfig;
     private final Config config;
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
+    private final String ldvUser;
+    private final String ldvPassword;
 
     BenchContext(
             Path repository,
@@ -47,7 +49,11 @@ public final class BenchContext {
             Path pgbenchExecutable,
             Path postgresData,
             boolean quick,
-            Duration pointDuration) {
+            Duration pointDuration,
+            String ldvUser,
+            String ldvPassword) {
+        this.ldvUser = ldvUser;
+        this.ldvPassword = ldvPassword;
         this.repository = repository;
         this.outDirectory = outDirectory;
         this.postgres = postgres;
@@ -76,6 +82,19 @@ public final class BenchContext {
 
     public Postgres postgres() {
         return postgres;
+    }
+
+    /** The processing log's database in the same cluster ({@code scripts/pg} makes it with its own role). */
+    public String ldvUrl() {
+        return postgres.jdbcUrl("ldv");
+    }
+
+    public String ldvUser() {
+        return ldvUser;
+    }
+
+    public String ldvPassword() {
+        return ldvPassword;
     }
 
     public Pgbench pgbench() {

@@ -13,8 +13,8 @@ import nl.overheid.moz.nmc.simulator.InstantParties;
 
 /**
  * The NMC of one benchmark run: an {@link NmcProcess} with the benchmark's configuration, on a database of its
- * own, optionally with the instant parties (NotifyNL and the LDV) in this JVM. Its output goes to
- * {@code target/bench/logs/<label>-<n>.log}.
+ * own, its processing log in a table of its own ({@link #ldvTable}) of the cluster's database {@code ldv},
+ * optionally with the instant NotifyNL in this JVM. Its output goes to {@code target/bench/logs/<label>-<n>.log}.
  */
 public final class BenchNmc implements AutoCloseable {
 
@@ -83,10 +83,13 @@ public final class BenchNmc implements AutoCloseable {
                     .set("db.user", context.postgres().user())
                     .set("db.password", context.postgres().password())
                     .set("auth.jwks-uri", context.repository().resolve(".dev/iam/jwks.json"))
+                    .set("ldv.postgresql.url", context.ldvUrl())
+                    .set("ldv.postgresql.user", context.ldvUser())
+                    .set("ldv.postgresql.password", context.ldvPassword())
+                    .set("ldv.postgresql.table", ldvTable(label))
                     .set("engine.enabled", options.engine);
             if (parties != null) {
-                builder.set("notifynl.base-url", parties.baseUrl())
-                        .set("ldv.base-url", parties.baseUrl() + InstantParties.LDV_BASE_PATH);
+                builder.set("notifynl.base-url", parties.baseUrl());
             }
             options.settings.forEach(builder::set);
             return new BenchNmc(builder.startHealthy(Duration.ofMinutes(3)), parties);
@@ -97,6 +100,29 @@ public final class BenchNmc implements AutoCloseable {
             throw e instanceof RuntimeException runtime
                     ? runtime
                     : new IllegalStateException("cannot start the NMC (" + label + ")", e);
+        }
+    }
+
+    /** The table of the {@code ldv} database the run labelled {@code label} writes its processing log to. */
+    public static String ldvTable(String label) {
+        return "spans_" + label.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    }
+
+    /** The NMC's metrics now (Prometheus text of {@code /observe/metrics}). */
+    public String metrics() {
+        try {
+            return java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(URI.create(baseUrl() + "/observe/metrics"))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -12,10 +12,12 @@ import java.util.stream.IntStream;
 
 /**
  * Benchmark 3, engine: a backlog of accepted notifications (accepted through the API with the engine off)
- * drained from {@code aangenomen} to {@code definitief-bezorgd} by the NMC's engine with the instant parties
- * (NotifyNL answering at once, its receipt {@value #RECEIPT_DELAY_MS} ms later), a budget nobody reaches and
- * a one-second MEBV period; beside pgbench taking the same number of notifications of its own DVs through
- * the lifecycle's six minimal transactions ({@code lifecycle.pgbench}) on the same database.
+ * drained from {@code aangenomen} to {@code definitief-bezorgd} by the NMC's engine with the instant NotifyNL
+ * (answering at once, its receipt {@value #RECEIPT_DELAY_MS} ms later), a budget nobody reaches, a one-second MEBV
+ * period and the processing log on, as in production: every send waits for its record in the LDV store (PostgreSQL,
+ * the cluster's database {@code ldv}); beside pgbench taking the same number of notifications of its own DVs
+ * through the lifecycle's six minimal transactions plus that record's insert ({@code lifecycle.pgbench}) on the same
+ * cluster. The figure carries the store's write latency as the NMC measured it ({@code nmc_ldv_write_duration}).
  */
 final class EngineBench implements Benchmark {
 
@@ -31,10 +33,11 @@ final class EngineBench implements Benchmark {
 
     @Override
     public String measures() {
-        return "notifications/s from aangenomen to definitief-bezorgd through the engine (instant NotifyNL and"
-                + " LDV in-process, receipt after " + RECEIPT_DELAY_MS + " ms, unlimited budget, MEBV period "
-                + MEBV.toSeconds() + " s) beside pgbench taking as many notifications through the lifecycle's six"
-                + " minimal transactions (lifecycle.pgbench, " + PGBENCH_CLIENTS + " clients)";
+        return "notifications/s from aangenomen to definitief-bezorgd through the engine (instant NotifyNL"
+                + " in-process, the LDV store on: a synchronous PostgreSQL insert before every send, receipt after "
+                + RECEIPT_DELAY_MS + " ms, unlimited budget, MEBV period " + MEBV.toSeconds() + " s) beside pgbench"
+                + " taking as many notifications through the lifecycle's six minimal transactions and the send's"
+                + " LDV insert (lifecycle.pgbench, " + PGBENCH_CLIENTS + " clients)";
     }
 
     @Override
@@ -54,13 +57,16 @@ final class EngineBench implements Benchmark {
             boolean drained;
             long sends;
             int callbacksFailed;
+            String metrics;
             try (BenchNmc nmc = BenchNmc.start(context, "engine", engine)) {
                 CpuMeter meter = CpuMeter.start(nmc.pid(), context.postmasterPid());
                 drained = lifecycles.awaitNoneLive(oins, Duration.ofMinutes(context.quick() ? 3 : 10));
                 cpu = meter.stop();
                 sends = nmc.parties().sends();
                 callbacksFailed = nmc.parties().callbacksFailed();
+                metrics = nmc.metrics();
             }
+            Map<String, Object> ldv = ldvWrites(context, metrics);
             Map<String, Long> statuses = lifecycles.statuses(oins);
             if (!drained) {
                 throw new IllegalStateException("the engine did not drain " + backlog + " notifications within the"
@@ -80,19 +86,21 @@ final class EngineBench implements Benchmark {
             Map<String, Object> cpuBaseline = new java.util.LinkedHashMap<>();
             Pgbench.Run pg = pgbenchLifecycle(context, db, backlog, cpuBaseline);
             double ratio = rate / pg.tps();
-            result.add(Figure.of(backlog + " notifications to definitief-bezorgd", rate, "notifications/s")
-                    .baseline(pg.tps(), "pgbench lifecycle.pgbench, notifications/s")
-                    .target("ratio ≥ " + TARGET, ratio >= TARGET)
-                    .detail("drainSecondsFirstStartToLastFinal", Latencies.round(span))
-                    .detail("rateOverTheWholeDrain", Latencies.round(raw))
-                    .detail("finalStatuses", statuses)
-                    .detail("sendsAtNotifyNl", sends)
-                    .detail("receiptsFailed", callbacksFailed)
-                    .detail("cpuDuringDrain", cpu)
-                    .detail("cpuDuringPgbench", cpuBaseline)
-                    .details(pg.latencies().summary("pgbenchLifecycle"))
-                    .detail("pgbenchFailed", pg.failed())
-                    .build());
+            result.add(
+                    Figure.of(backlog + " notifications to definitief-bezorgd, LDV store on", rate, "notifications/s")
+                            .baseline(pg.tps(), "pgbench lifecycle.pgbench with the LDV insert, notifications/s")
+                            .target("ratio ≥ " + TARGET, ratio >= TARGET)
+                            .detail("drainSecondsFirstStartToLastFinal", Latencies.round(span))
+                            .detail("rateOverTheWholeDrain", Latencies.round(raw))
+                            .detail("finalStatuses", statuses)
+                            .detail("sendsAtNotifyNl", sends)
+                            .details(ldv)
+                            .detail("receiptsFailed", callbacksFailed)
+                            .detail("cpuDuringDrain", cpu)
+                            .detail("cpuDuringPgbench", cpuBaseline)
+                            .details(pg.latencies().summary("pgbenchLifecycle"))
+                            .detail("pgbenchFailed", pg.failed())
+                            .build());
             if (statuses.getOrDefault("definitief-bezorgd", 0L) != backlog) {
                 result.note("not every notification ended definitief-bezorgd: " + statuses);
             }
@@ -108,9 +116,56 @@ final class EngineBench implements Benchmark {
             result.note(
                     "the engine runs with its production settings (parallelism, batch size) but a 0.1 s poll"
                             + " interval; the NMC was started after the backlog was accepted, so the figure is the drain alone");
+            result.note("the processing log is on as in production: each send's record is inserted and committed in"
+                    + " the LDV store (the cluster's database ldv, its own role and connection) before the call;"
+                    + " ldvWrite* are the NMC's own measure of that write (nmc_ldv_write_duration: p50/p99 over its"
+                    + " last two minutes, mean over the run); the baseline inserts the same row, committed on its own,"
+                    + " into a table of the same layout in its database");
         } finally {
             context.postgres().dropDatabase(db);
         }
+    }
+
+    /**
+     * The LDV store's writes of the run: the NMC's measure ({@code nmc_ldv_write_duration_seconds}: its p50 and p99
+     * over the last two minutes, its count and mean), its failures, and the rows the run's table holds.
+     */
+    static Map<String, Object> ldvWrites(BenchContext context, String metrics) {
+        Map<String, Object> ldv = new java.util.LinkedHashMap<>();
+        ldv.put("ldvWriteP50Ms", millis(metric(metrics, "nmc_ldv_write_duration_seconds", "quantile=\"0.5\"")));
+        ldv.put("ldvWriteP99Ms", millis(metric(metrics, "nmc_ldv_write_duration_seconds", "quantile=\"0.99\"")));
+        double count = metric(metrics, "nmc_ldv_write_duration_seconds_count", "");
+        double sum = metric(metrics, "nmc_ldv_write_duration_seconds_sum", "");
+        ldv.put("ldvWrites", (long) count);
+        ldv.put("ldvWriteMeanMs", count > 0 ? millis(sum / count) : 0.0);
+        ldv.put("ldvWriteMaxMs", millis(metric(metrics, "nmc_ldv_write_duration_seconds_max", "")));
+        ldv.put("ldvWriteFailures", (long) metric(metrics, "nmc_ldv_write_failures_total", ""));
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(
+                        context.ldvUrl(), context.ldvUser(), context.ldvPassword());
+                java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rows = s.executeQuery("SELECT count(*) FROM " + BenchNmc.ldvTable("engine"))) {
+            rows.next();
+            ldv.put("ldvRecordsStored", rows.getLong(1));
+        } catch (java.sql.SQLException e) {
+            ldv.put("ldvRecordsStored", "unreadable: " + e.getSQLState());
+        }
+        return ldv;
+    }
+
+    /** The sum of a metric's series whose labels contain {@code label} (0 when there is none). */
+    static double metric(String metrics, String name, String label) {
+        java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name)
+                        + "(\\{[^}]*" + java.util.regex.Pattern.quote(label) + "[^}]*})?\\s+(\\S+)$")
+                .matcher(metrics);
+        double total = 0;
+        while (line.find()) {
+            total += Double.parseDouble(line.group(2));
+        }
+        return total;
+    }
+
+    private static Double millis(double seconds) {
+        return Latencies.round(seconds * 1000);
     }
 
     /** The engine's settings for throughput: a budget nobody reaches, a short MEBV period, a short poll. */
@@ -162,6 +217,8 @@ final class EngineBench implements Benchmark {
             Postgres.bind(c, s, dvs.toArray(java.util.UUID[]::new), perDv);
             s.executeUpdate();
         }
+        // the LDV store's table, in the layout the NMC writes (PostgresSpanRepository), for the baseline's insert
+        context.postgres().execute(db, Resources.text("ldv-spans.sql"));
         context.postgres().execute(db, "VACUUM ANALYZE");
         CpuMeter meter = CpuMeter.start(-1, context.postmasterPid());
         Pgbench.Run run = context.pgbench().forTransactions("lifecycle", db, scripts, PGBENCH_CLIENTS, perClient);

@@ -30,8 +30,8 @@ final class SealedBacklog {
                 SELECT u.id, CAST(? AS uuid), sha256(CAST(CAST(u.id AS text) || 'dvref' AS bytea)), 1,
                        sha256(CAST(CAST(u.id AS text) || 'payload' AS bytea)), 1, ?, 'decentraal', 'aangenomen', 1,
                        u.ontvanger, u.personalisatie, u.sleutel, ?, replace(CAST(gen_random_uuid() AS text), '-', ''),
-                       substr(md5(CAST(u.id AS text)), 1, 16), encode(sha256(CAST(CAST(u.id AS text) AS bytea)), 'hex'),
-                       'email;hmac-sha256;pepper-v1', 1, now()
+                       substr(md5(CAST(u.id AS text)), 1, 16), encode(sha256(CAST(CAST(u.id AS text) AS bytea)), 'base64'),
+                       'EMAIL', 1, now()
                   FROM unnest(CAST(? AS uuid[]), CAST(? AS bytea[]), CAST(? AS bytea[]), CAST(? AS bytea[]))
                        AS u(id, ontvanger, personalisatie, sleutel)
                 RETURNING id, dv_id, trace_id

@@ -44,6 +44,7 @@ public final class NmcProcess implements AutoCloseable {
     private final Path dir;
     private final Path config;
     private final int port;
+    private final int managementPort;
     private final List<String> jvmOptions;
     private final Map<String, String> settings;
     private final String java;
@@ -58,6 +59,8 @@ public final class NmcProcess implements AutoCloseable {
         this.jvmOptions = List.copyOf(builder.jvmOptions);
         this.settings = new LinkedHashMap<>(builder.settings);
         this.settings.put("server.port", Integer.toString(port));
+        this.managementPort = freePort();
+        this.settings.put("observe.port", Integer.toString(managementPort));
         this.java = builder.java;
         try {
             Files.createDirectories(dir);
@@ -147,6 +150,11 @@ public final class NmcProcess implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    /** Where its {@code /observe} endpoints are ({@code observe.port}, a free port). */
+    public String managementUrl() {
+        return "http://127.0.0.1:" + managementPort;
+    }
+
     /** Starts the process (without waiting for it to serve; see {@link #awaitHealthy}). */
     public synchronized void start() {
         if (alive()) {
@@ -186,7 +194,7 @@ public final class NmcProcess implements AutoCloseable {
             }
             try {
                 HttpResponse<Void> health = HTTP.send(
-                        HttpRequest.newBuilder(URI.create(baseUrl() + "/observe/health"))
+                        HttpRequest.newBuilder(URI.create(managementUrl() + "/observe/health"))
                                 .timeout(Duration.ofSeconds(2))
                                 .build(),
                         HttpResponse.BodyHandlers.discarding());

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Notify's delivery-status callbacks ({@code send_delivery_status_to_service}): a JSON POST with
+ * Notify's delivery-status callbacks ({@code send_delivery_status_to_service}), and its complaint callbacks
+ * ({@code send_complaint_to_service}): a JSON POST with
  * {@code Authorization: Bearer <the callback token of the service that sent it>}, retried on a connection error or time-out,
  * on a 5xx and on a 429, at most {@value #MAX_RETRIES} times (Celery {@code max_retries=5}); any other
  * non-2xx answer is dropped without retry. Notify waits 300 s between attempts; here the interval is
@@ -82,7 +83,25 @@ final class CallbackSender implements AutoCloseable {
         if (url == null) {
             return;
         }
-        Delivery delivery = new Delivery(notification, NotifyJson.deliveryReceipt(notification), generation.get());
+        Delivery delivery =
+                new Delivery(notification, NotifyJson.deliveryReceipt(notification), generation.get(), "receipt");
+        pending.incrementAndGet();
+        later(() -> attempt(delivery, 1), delay);
+    }
+
+    /**
+     * Sends a complaint callback about the notification after {@code delay} (after its outcome, like a receipt), with
+     * the same token and retries: the simulator's services have their complaint callback at the same URL.
+     */
+    void scheduleComplaint(StoredNotification notification, UUID complaintId, Instant complainedAt, Duration delay) {
+        if (url == null) {
+            return;
+        }
+        Delivery delivery = new Delivery(
+                notification,
+                NotifyJson.complaint(notification, complaintId, complainedAt),
+                generation.get(),
+                "complaint");
         pending.incrementAndGet();
         later(() -> attempt(delivery, 1), delay);
     }
@@ -181,9 +200,10 @@ final class CallbackSender implements AutoCloseable {
                 : cause.getClass().getSimpleName() + " (" + cause.getMessage() + ")";
     }
 
-    private record Delivery(StoredNotification notification, String body, long generation) {
+    /** @param kind {@code receipt} or {@code complaint} */
+    private record Delivery(StoredNotification notification, String body, long generation, String kind) {
         String describe() {
-            return "id=" + notification.id() + " reference=" + notification.reference() + " status="
+            return kind + " id=" + notification.id() + " reference=" + notification.reference() + " status="
                     + notification.finalStatus();
         }
     }

@@ -15,7 +15,7 @@ import wiremock.org.eclipse.jetty.server.ServerConnector;
 /**
  * WireMock's Jetty with a case-sensitive header cache. Jetty's HTTP/1.1 parser keeps a per-connection cache of
  * header fields that by default matches <em>values</em> case-insensitively: on a kept-alive connection, after a
- * request with {@code Authorization: Bearer dev-ldv-token} a later {@code Bearer DEV-LDV-TOKEN} arrived as the
+ * request with {@code Authorization: Bearer dev-token} a later {@code Bearer DEV-TOKEN} arrived as the
  * cached lower-case field, so a wrong token was accepted and an upper-case {@code traceparent} would be recorded
  * (and validated) as its lower-case twin. The contract simulators compare header values exactly, so they
  * need the exact bytes. Uses WireMock's shaded Jetty 11 classes (wiremock-standalone 3.13.2).

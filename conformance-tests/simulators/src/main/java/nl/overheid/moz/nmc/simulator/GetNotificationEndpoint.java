@@ -46,7 +46,7 @@ final class GetNotificationEndpoint extends NotifyEndpoint {
         return json(
                 serveEvent,
                 200,
-                JsonText.write(NotifyJson.notification(notification, urlRoot(request), now)),
+                JsonText.writeFlask(NotifyJson.notification(notification, urlRoot(request), now)),
                 "id=" + notification.id() + " reference=" + notification.reference() + " status="
                         + notification.statusAt(now));
     }

@@ -31,20 +31,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The two parties the send pipeline calls, answering at once, for the benchmark harness: NotifyNL
- * ({@code POST /v2/notifications/email}: the JWT checked, the simulator's 201 body, every address
- * {@code delivered} with its receipt POSTed to the callback URL after a fixed delay) and the LDV
- * ({@code POST /api/ldv/v1/dataverwerkingen}: 201 with an id). One JDK {@code HttpServer} on virtual threads,
- * no WireMock and no contract validation, so the parties cost the shared CPU as little as possible; the
- * behaviour beyond the happy path lives in {@link NotifyNlSimulator} and {@link LdvSimulator}.
+ * NotifyNL answering at once, for the benchmark harness ({@code GET /v2/template/{id}}: a template without
+ * placeholders; {@code POST /v2/notifications/email}: the JWT checked, the simulator's 201 body, every address
+ * {@code delivered} with its receipt POSTed to the callback URL after a fixed delay). One JDK {@code HttpServer} on
+ * virtual threads, no WireMock and no contract validation, so the party costs the shared CPU as little as possible;
+ * the behaviour beyond the happy path lives in {@link NotifyNlSimulator}. (The processing log is no party: the NMC
+ * writes it into its LDV store, a database beside its own.)
  *
  * <p>It records the moment every send arrived ({@link #sendArrivals()}), which the budget benchmark counts
  * per window. Thread-safe. Logs nothing: the addresses it sees are made up by the benchmark.
  */
 public final class InstantParties implements AutoCloseable {
-
-    /** Where the LDV base URL points ({@code ldv.base-url} = {@link #baseUrl()} + this). */
-    public static final String LDV_BASE_PATH = LdvSimulator.BASE_PATH;
 
     private final HttpServer server;
     private final NotifyJwtVerifier jwt;
@@ -66,7 +63,6 @@ public final class InstantParties implements AutoCloseable {
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicInteger callbacksDelivered = new AtomicInteger();
     private final AtomicInteger callbacksFailed = new AtomicInteger();
-    private final AtomicInteger ldvRecords = new AtomicInteger();
 
     private InstantParties(String apiKey, URI callbackUrl, String callbackToken, Duration callbackDelay)
             throws IOException {
@@ -79,7 +75,7 @@ public final class InstantParties implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 512);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/v2/notifications/email", this::sendEmail);
-        server.createContext(LdvSimulator.RECORD_PATH, this::ldvRecord);
+        server.createContext("/v2/template/", this::template);
         server.start();
     }
 
@@ -99,7 +95,7 @@ public final class InstantParties implements AutoCloseable {
         }
     }
 
-    /** {@code http://127.0.0.1:<port>}: NotifyNL's base URL; the LDV's is this plus {@link #LDV_BASE_PATH}. */
+    /** {@code http://127.0.0.1:<port>}: NotifyNL's base URL. */
     public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
@@ -123,8 +119,24 @@ public final class InstantParties implements AutoCloseable {
         return callbacksFailed.get();
     }
 
-    public int ldvRecords() {
-        return ldvRecords.get();
+    /** {@code GET /v2/template/{id}}: any template, without placeholders (the benchmark sends none). */
+    private void template(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String id = exchange.getRequestURI().getPath().substring("/v2/template/".length());
+            java.util.Optional<UUID> templateId = NotifyFormats.parseUuid(id);
+            if (templateId.isEmpty()) {
+                answer(
+                        exchange,
+                        400,
+                        NotifyError.of(400, "ValidationError", "id is not a valid UUID")
+                                .toJson());
+                return;
+            }
+            answer(
+                    exchange,
+                    200,
+                    NotifyJson.template(NotifyNlSimulator.Template.email(templateId.get()), clock.instant()));
+        }
     }
 
     private void sendEmail(HttpExchange exchange) throws IOException {
@@ -196,18 +208,6 @@ public final class InstantParties implements AutoCloseable {
                 callbacksFailed.incrementAndGet();
             }
         });
-    }
-
-    private void ldvRecord(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            read(exchange.getRequestBody());
-            exchange.getResponseHeaders().add("API-Version", LdvSimulator.API_VERSION);
-            ldvRecords.incrementAndGet();
-            answer(
-                    exchange,
-                    201,
-                    JsonText.write(JsonText.object("id", UUID.randomUUID().toString())));
-        }
     }
 
     @SuppressWarnings("unchecked")

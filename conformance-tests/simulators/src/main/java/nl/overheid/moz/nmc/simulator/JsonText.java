@@ -52,31 +52,70 @@ final class JsonText {
         }
     }
 
+    /** How a document is written: the keys' order, the separators, and whether non-ASCII is escaped. */
+    private record Style(boolean sortKeys, boolean spaced, boolean asciiOnly) {}
+
+    private static final Style PLAIN = new Style(false, false, false);
+    /** Flask's {@code jsonify} as NotifyNL answers: keys sorted, compact, {@code ensure_ascii}. */
+    private static final Style FLASK = new Style(true, false, true);
+    /** Python's {@code json.dumps} defaults, as NotifyNL's callbacks are written: {@code ", "}, {@code ": "}, ASCII. */
+    private static final Style DUMPS = new Style(false, true, true);
+
+    /** A parsed document: {@code valid} false when the text is not JSON; {@code value} may be {@code null} (JSON null). */
+    record Parsed(boolean valid, Object value) {}
+
+    /** Parses any JSON document (an object, an array, a scalar or null). */
+    static Parsed parse(String text) {
+        if (text == null || text.isBlank()) {
+            return new Parsed(false, null);
+        }
+        try {
+            return new Parsed(true, Json.read(text, Object.class));
+        } catch (RuntimeException malformed) {
+            return new Parsed(false, null);
+        }
+    }
+
     /** Writes maps, iterables, strings, numbers, booleans, UUIDs, instants and {@code null} as JSON text. */
     static String write(Object value) {
+        return write(value, PLAIN);
+    }
+
+    /** {@link #write} as NotifyNL's API answers: keys sorted at every level, compact, non-ASCII escaped. */
+    static String writeFlask(Object value) {
+        return write(value, FLASK);
+    }
+
+    /** {@link #write} as NotifyNL's callbacks are sent: keys in order, {@code ", "} and {@code ": "}, ASCII only. */
+    static String writeDumps(Object value) {
+        return write(value, DUMPS);
+    }
+
+    private static String write(Object value, Style style) {
         StringBuilder out = new StringBuilder(256);
-        append(out, value);
+        append(out, value, style);
         return out.toString();
     }
 
-    private static void append(StringBuilder out, Object value) {
+    private static void append(StringBuilder out, Object value, Style style) {
         switch (value) {
             case null -> out.append("null");
-            case String text -> quote(out, text);
+            case String text -> quote(out, text, style);
             case Boolean bool -> out.append(bool);
             case Double number when number.isNaN() || number.isInfinite() -> out.append("null");
             case Float number when number.isNaN() || number.isInfinite() -> out.append("null");
             case Number number -> out.append(number);
             case Map<?, ?> map -> {
                 out.append('{');
-                Iterator<? extends Map.Entry<?, ?>> entries = map.entrySet().iterator();
+                Map<?, ?> ordered = style.sortKeys() ? sorted(map) : map;
+                Iterator<? extends Map.Entry<?, ?>> entries = ordered.entrySet().iterator();
                 while (entries.hasNext()) {
                     Map.Entry<?, ?> entry = entries.next();
-                    quote(out, String.valueOf(entry.getKey()));
-                    out.append(':');
-                    append(out, entry.getValue());
+                    quote(out, String.valueOf(entry.getKey()), style);
+                    out.append(style.spaced() ? ": " : ":");
+                    append(out, entry.getValue(), style);
                     if (entries.hasNext()) {
-                        out.append(',');
+                        out.append(style.spaced() ? ", " : ",");
                     }
                 }
                 out.append('}');
@@ -85,20 +124,26 @@ final class JsonText {
                 out.append('[');
                 Iterator<?> iterator = items.iterator();
                 while (iterator.hasNext()) {
-                    append(out, iterator.next());
+                    append(out, iterator.next(), style);
                     if (iterator.hasNext()) {
-                        out.append(',');
+                        out.append(style.spaced() ? ", " : ",");
                     }
                 }
                 out.append(']');
             }
-            case UUID id -> quote(out, id.toString());
-            case Instant instant -> quote(out, NotifyFormats.timestamp(instant));
-            default -> quote(out, value.toString());
+            case UUID id -> quote(out, id.toString(), style);
+            case Instant instant -> quote(out, NotifyFormats.timestamp(instant), style);
+            default -> quote(out, value.toString(), style);
         }
     }
 
-    private static void quote(StringBuilder out, String text) {
+    private static Map<String, Object> sorted(Map<?, ?> map) {
+        Map<String, Object> sorted = new java.util.TreeMap<>();
+        map.forEach((key, value) -> sorted.put(String.valueOf(key), value));
+        return sorted;
+    }
+
+    private static void quote(StringBuilder out, String text, Style style) {
         out.append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -111,7 +156,7 @@ final class JsonText {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                    if (c < 0x20 || c == '\u2028' || c == '\u2029' || style.asciiOnly() && c > 0x7F) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

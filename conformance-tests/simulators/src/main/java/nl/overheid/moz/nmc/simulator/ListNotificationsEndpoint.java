@@ -100,7 +100,7 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
         if (!page.isEmpty()) {
             links.put("next", link(root, query, page.getLast().id()));
         }
-        String body = JsonText.write(JsonText.object(
+        String body = JsonText.writeFlask(JsonText.object(
                 "notifications",
                 page.stream()
                         .map(notification -> NotifyJson.notification(notification, root, now))

@@ -17,7 +17,8 @@ import java.util.Map;
 
 /**
  * One endpoint of Notify's v2 API as a WireMock response transformer: authenticates the request like Notify
- * (see {@link NotifyJwtVerifier}), then lets the subclass answer it.
+ * (see {@link NotifyJwtVerifier}; then an archived service or a revoked key is the 403 Notify answers), then lets the
+ * subclass answer it.
  *
  * <p>The answer is built {@linkplain ResponseDefinitionBuilder#like like} the stub that matched, so a test
  * stub that names this transformer keeps its own delay or fault: for example a priority-1 stub with
@@ -60,6 +61,13 @@ abstract class NotifyEndpoint implements ResponseDefinitionTransformerV2 {
                 simulation.jwtVerifier().check(request.header("Authorization"), Instant.now());
         if (checked.error() != null) {
             return error(serveEvent, checked.error());
+        }
+        ServiceState state = simulation.state(checked.service());
+        if (state.archived()) {
+            return error(serveEvent, NotifyError.of(403, "AuthError", NotifyNlSimulator.SERVICE_ARCHIVED));
+        }
+        if (state.keyRevoked()) {
+            return error(serveEvent, NotifyError.of(403, "AuthError", NotifyNlSimulator.KEY_REVOKED));
         }
         return handle(serveEvent, request, now, checked.service());
     }

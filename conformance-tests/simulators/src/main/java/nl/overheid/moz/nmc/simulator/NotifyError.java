@@ -30,7 +30,7 @@ record NotifyError(int statusCode, String error, List<String> messages) {
     }
 
     String toJson() {
-        return JsonText.write(JsonText.object(
+        return JsonText.writeFlask(JsonText.object(
                 "errors",
                 messages.stream()
                         .map(message -> JsonText.object("error", error, "message", message))

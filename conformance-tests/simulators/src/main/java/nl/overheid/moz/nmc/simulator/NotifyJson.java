@@ -4,7 +4,8 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * The JSON documents Notify writes for an e-mail notification, field for field. The official Java client
+ * The JSON documents Notify writes for an e-mail notification, field for field; its API's answers as Flask writes
+ * them (keys sorted, non-ASCII escaped), its callbacks as {@code json.dumps} does. The official Java client
  * ({@code uk.gov.service.notify:notifications-java-client} 6.0.0-RELEASE) parses the first two with
  * {@code SendEmailResponse} and {@code Notification}.
  */
@@ -22,7 +23,7 @@ final class NotifyJson {
      * {@code template {id, version, uri}} with Notify's admin-style template URI, {@code scheduled_for} null.
      */
     static String sendEmailResponse(StoredNotification notification, String urlRoot, String serviceId) {
-        return JsonText.write(JsonText.object(
+        return JsonText.writeFlask(JsonText.object(
                 "id", notification.id(),
                 "reference", notification.reference(),
                 "content",
@@ -113,10 +114,11 @@ final class NotifyJson {
     /**
      * The delivery receipt Notify POSTs to the service's callback URL
      * ({@code send_delivery_status_to_service} in {@code app/celery/service_callback_tasks.py}).
-     * {@code completed_at} is the notification's {@code updated_at}; all timestamps in Notify's format.
+     * {@code completed_at} is the notification's {@code updated_at}; all timestamps in Notify's format. Written as
+     * Python's {@code json.dumps} writes it (keys in this order, {@code ", "} and {@code ": "}, ASCII only).
      */
     static String deliveryReceipt(StoredNotification notification) {
-        return JsonText.write(JsonText.object(
+        return JsonText.writeDumps(JsonText.object(
                 "id", notification.id(),
                 "reference", notification.reference(),
                 "to", notification.emailAddress(),
@@ -127,5 +129,53 @@ final class NotifyJson {
                 "notification_type", "email",
                 "template_id", notification.templateId(),
                 "template_version", StoredNotification.TEMPLATE_VERSION));
+    }
+
+    /**
+     * The complaint callback ({@code send_complaint_to_service} in {@code app/celery/service_callback_tasks.py}):
+     * {@code notification_id, complaint_id, reference, to, complaint_date}.
+     */
+    static String complaint(StoredNotification notification, java.util.UUID complaintId, Instant complainedAt) {
+        return JsonText.writeDumps(JsonText.object(
+                "notification_id", notification.id(),
+                "complaint_id", complaintId,
+                "reference", notification.reference(),
+                "to", notification.emailAddress(),
+                "complaint_date", complainedAt));
+    }
+
+    /**
+     * A template as {@code GET /v2/template/{id}} answers it ({@code TemplateBase.serialize_for_v2} in
+     * {@code app/models.py}): the raw subject and body, and {@code personalisation} with every placeholder
+     * {@code {"required": true}}.
+     */
+    static String template(NotifyNlSimulator.Template template, Instant createdAt) {
+        Map<String, Object> personalisation = new java.util.LinkedHashMap<>();
+        template.placeholders().forEach(name -> personalisation.put(name, JsonText.object("required", true)));
+        return JsonText.writeFlask(JsonText.object(
+                "id",
+                template.id(),
+                "type",
+                template.type(),
+                "created_at",
+                createdAt,
+                "updated_at",
+                null,
+                "created_by",
+                "beheer@simulator.notify",
+                "version",
+                StoredNotification.TEMPLATE_VERSION,
+                "body",
+                template.body(),
+                "subject",
+                template.type().equals("email") || template.type().equals("letter") ? template.subject() : null,
+                "name",
+                template.name(),
+                "personalisation",
+                personalisation,
+                "postage",
+                null,
+                "letter_contact_block",
+                null));
     }
 }

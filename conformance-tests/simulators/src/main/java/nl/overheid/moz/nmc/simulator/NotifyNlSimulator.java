@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
@@ -37,7 +38,16 @@ import java.util.function.Consumer;
  *       is the 36 characters before the last 37 and the secret the last 36. Failures answer Notify's
  *       {@code AuthError} (401 without or with a non-Bearer header, else 403 {@code Invalid token: …} or
  *       {@code Error: Your system clock must be accurate to within 30 seconds}).</li>
- *   <li>{@code POST /v2/notifications/email}: Notify's validation and 201 body; see {@link SendEmailEndpoint}.</li>
+ *   <li>{@code POST /v2/notifications/email}: NotifyNL's checks in its order, with its exact answers, and its 201
+ *       body; see {@link SendEmailEndpoint}: the request schema with no other properties allowed ({@code reference}
+ *       at most 1,000 characters, an {@code https} {@code one_click_unsubscribe_url}), the per-minute rate limit and
+ *       the daily limit (per UTC day; not for test keys), the e-mail permission, the template (not found, another
+ *       type, deleted, missing personalisation), trial mode and team keys with the service's team, and the
+ *       smoke-test addresses. What a service is can change while it runs ({@link #service}: {@link ServiceSetup}):
+ *       its key's type, trial mode, the limits, a revoked key, an archived service (403 on every call), its
+ *       templates.</li>
+ *   <li>{@code GET /v2/template/{id}}: the template with its placeholders ({@code personalisation}); see
+ *       {@link GetTemplateEndpoint}.</li>
  *   <li>{@code GET /v2/notifications/{id}}: see {@link GetNotificationEndpoint}.</li>
  *   <li>{@code GET /v2/notifications?reference=…&status=…&template_type=…&older_than=…}: see
  *       {@link ListNotificationsEndpoint}.</li>
@@ -47,7 +57,13 @@ import java.util.function.Consumer;
  *       {@code Authorization: Bearer <the sending service's callback token>}, and retries a connection error, 5xx or 429 five times
  *       (Notify: 5 minutes apart; here {@linkplain Config#callbackRetryInterval() configurable}, default 1 s).
  *       Other answers are not retried, as in Notify.</li>
- *   <li>Timestamps everywhere in Notify's format: UTC with microseconds, e.g. {@code 2026-11-30T10:15:30.123456Z}.</li>
+ *   <li>Timestamps everywhere in Notify's format: UTC with microseconds, e.g. {@code 2026-11-30T10:15:30.123456Z};
+ *       answers as Flask writes them (keys sorted, non-ASCII escaped), callbacks as {@code json.dumps} does.</li>
+ *   <li>The nightly {@linkplain #runNightlyTimeout timeout}: an e-mail still {@code sending} 72 hours after it was
+ *       created becomes {@code temporary-failure}, with its receipt (the standalone simulator runs it at 00:05 UTC;
+ *       tests call it). A final status never changes by itself and gets no second receipt.</li>
+ *   <li>Complaint callbacks ({@link #complaint}, and for {@value #COMPLAINT_ADDRESS}): {@code notification_id,
+ *       complaint_id, reference, to, complaint_date} to the callback URL, the status unchanged.</li>
  * </ul>
  *
  * <h2>Simulated recipients</h2>
@@ -60,12 +76,18 @@ import java.util.function.Consumer;
  *   <tr><td>{@value #NO_CALLBACK_ADDRESS}</td><td>{@code technical-failure} ({@code created} before)</td>
  *       <td><b>none</b>: only a status query finds it</td><td>simulator only</td></tr>
  *   <tr><td>{@value #SLOW_CALLBACK_ADDRESS}</td><td>{@code delivered}</td><td>after 10 × the delay</td><td>simulator only</td></tr>
- *   <tr><td>{@value #PENDING_ADDRESS}</td><td>{@code sending}, until a test decides</td><td>no</td><td>simulator only</td></tr>
+ *   <tr><td>{@value #PENDING_ADDRESS}</td><td>{@code sending}, until a test decides (or 72 hours pass)</td><td>no</td>
+ *       <td>simulator only</td></tr>
+ *   <tr><td>{@value #COMPLAINT_ADDRESS}</td><td>{@code delivered}, then a complaint</td><td>yes, and a complaint
+ *       callback</td><td>simulator only</td></tr>
  * </table>
+ * These outcomes hold for every key type (NotifyNL's test key fakes the first three; with a live key the simulator
+ * still plays the provider).
  * Until its outcome a notification reads {@code sending} (with {@code sent_at}) and {@code completed_at} null.
  *
  * <p>Beyond Notify: tests can give an e-mail a {@linkplain #laterOutcome later outcome} (a bounce after a
- * delivery report), create a {@linkplain #duplicate duplicate} (the same e-mail accepted twice),
+ * delivery report; NotifyNL itself ignores a provider's result after a final status), create a
+ * {@linkplain #duplicate duplicate} (the same e-mail accepted twice),
  * {@linkplain #forget forget} one (retention ended) and {@linkplain #awaitCallbacks wait} for the receipts.
  *
  * <h2>Faults on top: stub priorities</h2>
@@ -90,8 +112,8 @@ import java.util.function.Consumer;
  * {@value #REQUEST_JOURNAL_LIMIT} requests.
  *
  * <h2>Not simulated</h2>
- * Template content (every template is at version 1; the body lists the personalisation), rate limits and
- * daily limits (stub them), data retention, SMS and letters, key types other than test.
+ * Template versions (every template is at version 1), data retention, SMS and letters, send-a-file, reply-to
+ * addresses, and the SES provider itself (the recipient address chooses the outcome).
  *
  * <p>Thread-safe. Logs (through {@link Config#log()}) carry ids, references and statuses only, never e-mail
  * addresses or personalisation.
@@ -110,6 +132,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
     public static final String GET_NOTIFICATION_TRANSFORMER = "notifynl-get-notification";
     /** The transformer behind {@code GET /v2/notifications}. */
     public static final String LIST_NOTIFICATIONS_TRANSFORMER = "notifynl-list-notifications";
+    /** The transformer behind {@code GET /v2/template/{id}}. */
+    public static final String GET_TEMPLATE_TRANSFORMER = "notifynl-get-template";
 
     /** Notify's test key answers {@code temporary-failure} for this address. */
     public static final String TEMP_FAIL_ADDRESS = "temp-fail@simulator.notify";
@@ -122,8 +146,32 @@ public final class NotifyNlSimulator implements AutoCloseable {
     /** Simulator only: stays {@code sending} without a callback until {@link #laterOutcome} or {@link #forget}. */
     public static final String PENDING_ADDRESS = "pending@simulator.notify";
 
+    /** Simulator only: {@code delivered}, and then a complaint callback (the recipient marked it as spam). */
+    public static final String COMPLAINT_ADDRESS = "complaint@simulator.notify";
+
     /** Notify's answer to a send with a template its service does not have ({@code validate_template}). */
     public static final String TEMPLATE_NOT_FOUND = "Template not found";
+    /** Notify's answer to a send with an archived template. */
+    public static final String TEMPLATE_DELETED = "Template has been deleted";
+    /** Notify's answer to a send in trial mode to someone outside the team (U+2019 and U+2013 as Notify writes them). */
+    public static final String TRIAL_MODE =
+            "Can\u2019t send to this recipient when service is in trial mode \u2013 see "
+                    + "https://www.notifications.service.gov.uk/trial-mode";
+    /** Notify's answer to a send with a team key to someone outside the team. */
+    public static final String TEAM_KEY = "Can\u2019t send to this recipient using a team-only API key";
+    /** Notify's answer to a send of a service without the e-mail permission. */
+    public static final String NO_EMAIL_PERMISSION = "Service is not allowed to send emails";
+    /** Notify's answer to a request with a revoked key (for seven days after the revocation). */
+    public static final String KEY_REVOKED = "Invalid token: API key revoked";
+    /** Notify's answer to any request of an archived service. */
+    public static final String SERVICE_ARCHIVED = "Invalid token: service is archived";
+    /** The addresses Notify answers 201 for without storing or sending anything ({@code SIMULATED_EMAIL_ADDRESSES}). */
+    public static final List<String> SMOKE_TEST_ADDRESSES = List.of(
+            "simulate-delivered@notifications.service.gov.uk",
+            "simulate-delivered-2@notifications.service.gov.uk",
+            "simulate-delivered-3@notifications.service.gov.uk");
+    /** {@code SENDING_NOTIFICATIONS_TIMEOUT_PERIOD}: a notification still sending after it is temporary-failure. */
+    public static final Duration SENDING_TIMEOUT = Duration.ofHours(72);
 
     /** The fixed development service id inside {@link #DEFAULT_API_KEY}. */
     public static final String DEFAULT_SERVICE_ID = "7a4e1f0c-5b3d-4c2a-9e8f-1d2c3b4a5f60";
@@ -132,7 +180,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
             "nmc_dev-" + DEFAULT_SERVICE_ID + "-2f9c8b7a-6e5d-4c3b-a2f1-0e9d8c7b6a50";
 
     public static final String DEFAULT_CALLBACK_URL = "http://localhost:8080/api/nmc/v1/notifynl-callback";
-    public static final String DEFAULT_CALLBACK_TOKEN = "dev-callback-token";
+    public static final String DEFAULT_CALLBACK_TOKEN = "1NhJd9mbOU6uAQjw-ZqZata29KgOQtu-IasihqBotkM";
     public static final Duration DEFAULT_CALLBACK_DELAY = Duration.ofMillis(300);
     public static final Duration DEFAULT_CALLBACK_RETRY_INTERVAL = Duration.ofSeconds(1);
     /** Notify's {@code API_PAGE_SIZE}. */
@@ -153,6 +201,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
         Clock clock = config.clock();
         this.simulation = new Simulation(
                 config,
+                states(config),
                 new NotificationStore(),
                 new CallbackSender(
                         config.callbackUrl(),
@@ -161,7 +210,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
                         clock,
                         config.log()),
                 new NotifyJwtVerifier(config.services()),
-                clock);
+                clock,
+                clock.instant());
         this.server = new WireMockServer(WireMockConfiguration.options()
                 .port(config.port())
                 .bindAddress(config.bindAddress())
@@ -171,7 +221,15 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 .extensions(
                         new SendEmailEndpoint(simulation),
                         new GetNotificationEndpoint(simulation),
-                        new ListNotificationsEndpoint(simulation)));
+                        new ListNotificationsEndpoint(simulation),
+                        new GetTemplateEndpoint(simulation)));
+    }
+
+    private static java.util.Map<UUID, ServiceState> states(Config config) {
+        java.util.Map<UUID, ServiceState> states = new java.util.LinkedHashMap<>();
+        config.services()
+                .forEach(service -> states.put(UUID.fromString(service.serviceId()), new ServiceState(service)));
+        return java.util.Map.copyOf(states);
     }
 
     /**
@@ -313,6 +371,63 @@ public final class NotifyNlSimulator implements AutoCloseable {
         return copy.id();
     }
 
+    /**
+     * What NotifyNL keeps about a service, to change while it runs: the key's type, trial mode and the team, the
+     * daily and the rate limit, the e-mail permission, a revoked key, an archived service, the templates.
+     */
+    public ServiceSetup service(String serviceId) {
+        ServiceState state = simulation.states().get(UUID.fromString(serviceId));
+        if (state == null) {
+            throw new IllegalArgumentException("no service " + serviceId);
+        }
+        return new ServiceSetup(state);
+    }
+
+    /** {@link #service(String)} of the first service. */
+    public ServiceSetup service() {
+        return service(serviceId());
+    }
+
+    /**
+     * NotifyNL's nightly {@code timeout-sending-notifications} (00:05 UTC): every e-mail still {@code sending} that
+     * was created more than {@link #SENDING_TIMEOUT} ago becomes {@code temporary-failure} now, with its delivery
+     * receipt. Finished ones are left alone (a final status never changes, and gets no further receipt). Returns how
+     * many timed out.
+     */
+    public int runNightlyTimeout() {
+        Instant now = simulation.clock().instant();
+        int timedOut = 0;
+        for (StoredNotification notification : simulation.store().all()) {
+            if ("sending".equals(notification.statusAt(now))
+                    && notification.createdAt().isBefore(now.minus(SENDING_TIMEOUT))) {
+                StoredNotification later = notification.withOutcome("temporary-failure", now);
+                simulation.store().replace(later);
+                simulation.callbacks().schedule(later, Duration.ZERO);
+                simulation.log("timed out id=" + notification.id() + " status=temporary-failure");
+                timedOut++;
+            }
+        }
+        return timedOut;
+    }
+
+    /**
+     * A recipient marked the e-mail as spam: NotifyNL sends a complaint callback ({@code send_complaint_to_service}:
+     * {@code notification_id, complaint_id, reference, to, complaint_date}) with the service's callback token, and
+     * the notification's status stays as it is. Returns the complaint's id.
+     */
+    public UUID complaint(UUID notifyId) {
+        StoredNotification notification = simulation
+                .store()
+                .find(notifyId)
+                .orElseThrow(() -> new IllegalArgumentException("no notification " + notifyId));
+        UUID complaintId = UUID.randomUUID();
+        simulation
+                .callbacks()
+                .scheduleComplaint(notification, complaintId, simulation.clock().instant(), Duration.ZERO);
+        simulation.log("complaint id=" + notifyId + " complaint_id=" + complaintId);
+        return complaintId;
+    }
+
     /** NotifyNL forgets an e-mail, as at the end of its retention period: status queries answer 404. */
     public void forget(UUID notifyId) {
         simulation.store().remove(notifyId);
@@ -328,11 +443,12 @@ public final class NotifyNlSimulator implements AutoCloseable {
 
     /**
      * Back to a fresh simulator on the same port: forgets all notifications, drops pending callbacks, zeroes
-     * the counters, removes every test stub and empties the request journal.
+     * the counters, puts every service back as configured, removes every test stub and empties the request journal.
      */
     public void reset() {
         simulation.callbacks().reset();
         simulation.store().clear();
+        simulation.states().values().forEach(ServiceState::reset);
         server.resetAll();
         registerStubs();
     }
@@ -362,6 +478,95 @@ public final class NotifyNlSimulator implements AutoCloseable {
         server.stubFor(get(urlPathMatching("/v2/notifications/[^/]+"))
                 .atPriority(STUB_PRIORITY)
                 .willReturn(aResponse().withTransformers(GET_NOTIFICATION_TRANSFORMER)));
+        server.stubFor(get(urlPathMatching("/v2/template/[^/]+"))
+                .atPriority(STUB_PRIORITY)
+                .willReturn(aResponse().withTransformers(GET_TEMPLATE_TRANSFORMER)));
+    }
+
+    /**
+     * One service's state at the simulated NotifyNL, changed while it runs; every setter returns this. {@link #reset()}
+     * puts it back as configured (so does the simulator's {@link NotifyNlSimulator#reset()}).
+     */
+    public static final class ServiceSetup {
+        private final ServiceState state;
+
+        private ServiceSetup(ServiceState state) {
+            this.state = state;
+        }
+
+        /** The type of the service's API key ({@code TEST} sends to anyone and has no daily limit). */
+        public ServiceSetup keyType(KeyType type) {
+            state.keyType(type);
+            return this;
+        }
+
+        /**
+         * Trial mode (a {@code restricted} service): with a live key it sends only to these team members' addresses
+         * (compared without case); others get the 400 {@value #TRIAL_MODE}. A test key still sends to anyone.
+         */
+        public ServiceSetup trialMode(String... team) {
+            state.trialMode(true, Set.of(team));
+            return this;
+        }
+
+        /** Out of trial mode: a live key sends to anyone. */
+        public ServiceSetup leaveTrialMode() {
+            state.trialMode(false, Set.of());
+            return this;
+        }
+
+        /** The daily limit for e-mail (per UTC day; not for test keys): the next send over it is a 429. */
+        public ServiceSetup dailyLimit(int limit) {
+            state.dailyLimit(limit);
+            return this;
+        }
+
+        /** Requests per 60 seconds for the key's type (default 3,000); every request counts, refused ones too. */
+        public ServiceSetup rateLimit(int limit) {
+            state.rateLimit(limit);
+            return this;
+        }
+
+        /** Whether the service may send e-mail (else the 400 {@value #NO_EMAIL_PERMISSION}). */
+        public ServiceSetup emailPermission(boolean allowed) {
+            state.emailAllowed(allowed);
+            return this;
+        }
+
+        /** The key is revoked: every request is the 403 {@value #KEY_REVOKED}. */
+        public ServiceSetup revokeKey() {
+            state.keyRevoked(true);
+            return this;
+        }
+
+        /** The service is archived: every request is the 403 {@value #SERVICE_ARCHIVED}. */
+        public ServiceSetup archive() {
+            state.archived(true);
+            return this;
+        }
+
+        /** Adds or replaces a template (a changed template asks for other placeholders from now on). */
+        public ServiceSetup template(Template template) {
+            state.template(template);
+            return this;
+        }
+
+        /** Archives a template: sends are the 400 {@value #TEMPLATE_DELETED}, {@code GET} still answers it. */
+        public ServiceSetup deleteTemplate(UUID templateId) {
+            state.archiveTemplate(templateId);
+            return this;
+        }
+
+        /** E-mails counted towards today's (UTC) daily limit. */
+        public int sentToday(Instant now) {
+            return state.sentToday(now);
+        }
+
+        /** Back as configured. */
+        public ServiceSetup reset() {
+            state.reset();
+            return this;
+        }
     }
 
     /**
@@ -369,7 +574,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
      * {@code NOTIFYNL_SIM_PORT} (default 8081), {@code NOTIFYNL_SIM_CALLBACK_URL} (default
      * {@value #DEFAULT_CALLBACK_URL}), {@code NOTIFYNL_SIM_CALLBACK_TOKEN} (default
      * {@value #DEFAULT_CALLBACK_TOKEN}), {@code NOTIFYNL_SIM_API_KEY} (default {@link #DEFAULT_API_KEY}),
-     * {@code NOTIFYNL_SIM_TEMPLATES} (the first service's template ids, comma-separated; default none: any), further
+     * {@code NOTIFYNL_SIM_TEMPLATES} (the first service's templates, comma-separated, each a template id optionally
+     * followed by {@code :placeholder+placeholder}; default none: any template, without placeholders), further
      * services as {@code NOTIFYNL_SIM_API_KEY_2}, {@code NOTIFYNL_SIM_CALLBACK_TOKEN_2} (default the first's),
      * {@code NOTIFYNL_SIM_TEMPLATES_2}, then {@code _3}, … and
      * optionally {@code NOTIFYNL_SIM_CALLBACK_DELAY_MS} (300), {@code NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS}
@@ -385,7 +591,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
                     .callbackUrl(URI.create(fromEnv("NOTIFYNL_SIM_CALLBACK_URL", DEFAULT_CALLBACK_URL)))
                     .callbackBearerToken(fromEnv("NOTIFYNL_SIM_CALLBACK_TOKEN", DEFAULT_CALLBACK_TOKEN))
                     .apiKey(fromEnv("NOTIFYNL_SIM_API_KEY", DEFAULT_API_KEY))
-                    .templateIds(uuidsFromEnv("NOTIFYNL_SIM_TEMPLATES"))
+                    .templates(templatesFromEnv("NOTIFYNL_SIM_TEMPLATES"))
                     .callbackDelay(Duration.ofMillis(
                             intFromEnv("NOTIFYNL_SIM_CALLBACK_DELAY_MS", (int) DEFAULT_CALLBACK_DELAY.toMillis())))
                     .callbackRetryInterval(Duration.ofMillis(intFromEnv("NOTIFYNL_SIM_CALLBACK_RETRY_INTERVAL_MS", (int)
@@ -397,7 +603,9 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 more.addService(new Service(
                         fromEnv("NOTIFYNL_SIM_API_KEY_" + n, null),
                         fromEnv("NOTIFYNL_SIM_CALLBACK_TOKEN_" + n, config.callbackBearerToken()),
-                        uuidsFromEnv("NOTIFYNL_SIM_TEMPLATES_" + n)));
+                        Set.of(),
+                        templatesFromEnv("NOTIFYNL_SIM_TEMPLATES_" + n),
+                        KeyType.TEST));
             }
             config = more.build();
         } catch (IllegalArgumentException invalid) {
@@ -407,6 +615,17 @@ public final class NotifyNlSimulator implements AutoCloseable {
         }
         NotifyNlSimulator simulator = start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(simulator::close, "notifynl-sim-shutdown"));
+        // NotifyNL's nightly timeout-sending-notifications, at 00:05 UTC
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "notifynl-sim-nightly");
+                    thread.setDaemon(true);
+                    return thread;
+                })
+                .scheduleAtFixedRate(
+                        simulator::runNightlyTimeout,
+                        untilNextNightlyRun(Instant.now()).toSeconds(),
+                        Duration.ofDays(1).toSeconds(),
+                        java.util.concurrent.TimeUnit.SECONDS);
         printLine("NotifyNL simulator listening on " + simulator.baseUrl()
                 + " (bind " + config.bindAddress() + "), services "
                 + config.services().stream()
@@ -421,6 +640,11 @@ public final class NotifyNlSimulator implements AutoCloseable {
         new CountDownLatch(1).await();
     }
 
+    private static Duration untilNextNightlyRun(Instant now) {
+        Instant today = now.truncatedTo(java.time.temporal.ChronoUnit.DAYS).plus(Duration.ofMinutes(5));
+        return Duration.between(now, today.isAfter(now) ? today : today.plus(Duration.ofDays(1)));
+    }
+
     private static void printLine(String line) {
         System.out.println(Instant.now() + " notifynl-sim " + line);
     }
@@ -430,18 +654,29 @@ public final class NotifyNlSimulator implements AutoCloseable {
         return value == null || value.isBlank() ? fallback : value.strip();
     }
 
-    private static java.util.Set<UUID> uuidsFromEnv(String name) {
+    /**
+     * Templates from the environment: {@code <uuid>[:<placeholder>[+<placeholder>…]]}, comma-separated; e.g.
+     * {@code 0b2f…,7d1c…:naam} is a template without placeholders and one that asks for {@code naam}.
+     */
+    private static List<Template> templatesFromEnv(String name) {
         String value = fromEnv(name, null);
         if (value == null) {
-            return java.util.Set.of();
+            return List.of();
         }
-        java.util.Set<UUID> ids = new java.util.LinkedHashSet<>();
-        for (String id : value.split(",")) {
-            ids.add(NotifyFormats.parseUuid(id.strip())
-                    .orElseThrow(() ->
-                            new IllegalArgumentException(name + " must list template ids (UUIDs), comma-separated")));
+        List<Template> templates = new java.util.ArrayList<>();
+        for (String entry : value.split(",")) {
+            String[] parts = entry.strip().split(":", 2);
+            UUID id = NotifyFormats.parseUuid(parts[0].strip())
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            name + " must list template ids (UUIDs), each optionally with :placeholder+placeholder"));
+            String[] placeholders = parts.length < 2 || parts[1].isBlank()
+                    ? new String[0]
+                    : java.util.Arrays.stream(parts[1].split("\\+"))
+                            .map(String::strip)
+                            .toArray(String[]::new);
+            templates.add(Template.email(id, placeholders));
         }
-        return ids;
+        return List.copyOf(templates);
     }
 
     private static int intFromEnv(String name, int fallback) {
@@ -503,12 +738,23 @@ public final class NotifyNlSimulator implements AutoCloseable {
      * One NotifyNL service the simulator knows.
      *
      * @param apiKey              its API key: {@code {keyname}-{serviceId}-{secret}}
-     * @param callbackBearerToken the bearer token of its delivery-receipt callbacks (configured per service at Notify)
+     * @param callbackBearerToken the bearer token of its delivery-receipt (and complaint) callbacks (configured per
+     *                            service at Notify)
      * @param templateIds         its templates; a send with a template another service lists is refused (400
      *                            {@value #TEMPLATE_NOT_FOUND}); when empty, the service takes any template no other
      *                            service lists (the simulator's original leniency)
+     * @param templates           its templates with content: the placeholders {@code GET /v2/template/{id}} lists
+     *                            and a send must fill; an id of {@code templateIds} without one is a template without
+     *                            placeholders
+     * @param keyType             the type of its API key: {@code TEST} (the default: research mode, no trial mode, no
+     *                            daily limit), {@code NORMAL} ("live") or {@code TEAM}
      */
-    public record Service(String apiKey, String callbackBearerToken, java.util.Set<UUID> templateIds) {
+    public record Service(
+            String apiKey,
+            String callbackBearerToken,
+            Set<UUID> templateIds,
+            List<Template> templates,
+            KeyType keyType) {
 
         /** An API key is at least {@code x-} plus a 36-character service id, {@code -} and a 36-character secret. */
         private static final int MIN_API_KEY_LENGTH = 75;
@@ -523,7 +769,17 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 throw new IllegalArgumentException(
                         "apiKey must look like {keyname}-{serviceId (uuid)}-{secret (36 characters)}");
             }
-            templateIds = java.util.Set.copyOf(templateIds);
+            java.util.Map<UUID, Template> all = new java.util.LinkedHashMap<>();
+            templates.forEach(template -> all.put(template.id(), template));
+            templateIds.forEach(id -> all.putIfAbsent(id, Template.email(id)));
+            templates = List.copyOf(all.values());
+            templateIds = java.util.Set.copyOf(all.keySet());
+            Objects.requireNonNull(keyType, "keyType");
+        }
+
+        /** A service with a test key and templates without placeholders. */
+        public Service(String apiKey, String callbackBearerToken, Set<UUID> templateIds) {
+            this(apiKey, callbackBearerToken, templateIds, List.of(), KeyType.TEST);
         }
 
         /** The service id: the 36 characters before the last 37 of the API key (as the official client). */
@@ -539,7 +795,72 @@ public final class NotifyNlSimulator implements AutoCloseable {
         /** Leaves the API key's secret and the callback token out. */
         @Override
         public String toString() {
-            return "Service[serviceId=" + serviceId() + ", templateIds=" + templateIds + "]";
+            return "Service[serviceId=" + serviceId() + ", templateIds=" + templateIds + ", keyType=" + keyType + "]";
+        }
+    }
+
+    /** The type of an API key ({@code app/constants.py}): as the rate limit's message names it. */
+    public enum KeyType {
+        /** "test": research mode; sends to anyone, no daily limit. */
+        TEST,
+        /** "normal", called live: in trial mode only to the team; the daily limit applies. */
+        NORMAL,
+        /** "team": only to the team; the daily limit applies. */
+        TEAM;
+
+        /** The name in {@code RateLimitError}'s message ({@code LIVE} for a normal key). */
+        String messageName() {
+            return this == NORMAL ? "LIVE" : name();
+        }
+    }
+
+    /**
+     * A template of a service: its placeholders are {@code ((name))} in subject and body (a conditional
+     * {@code ((name??text))} counts as {@code name}), in order of first appearance, each once, as NotifyNL's
+     * {@code placeholders} lists them.
+     *
+     * @param type {@code email}, {@code sms}, {@code letter} or {@code messagebox}
+     */
+    public record Template(UUID id, String name, String type, String subject, String body) {
+
+        private static final java.util.regex.Pattern PLACEHOLDER =
+                java.util.regex.Pattern.compile("\\(\\(([^()]+)\\)\\)");
+
+        public Template {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(type, "type");
+        }
+
+        /** An e-mail template that asks for these placeholders (none: a plain message). */
+        public static Template email(UUID id, String... placeholders) {
+            StringBuilder body = new StringBuilder("Er staat een bericht voor u klaar.");
+            for (String placeholder : placeholders) {
+                body.append("\n")
+                        .append(placeholder)
+                        .append(": ((")
+                        .append(placeholder)
+                        .append("))");
+            }
+            return new Template(id, "Simulator template", "email", SendEmailEndpoint.SUBJECT, body.toString());
+        }
+
+        /** The same template, of another kind (NotifyNL refuses to send an SMS template as e-mail). */
+        public Template ofType(String otherType) {
+            return new Template(id, name, otherType, subject, body);
+        }
+
+        /** Its placeholders, subject first, each once, as spelled (a conditional's name without {@code ??…}). */
+        public List<String> placeholders() {
+            java.util.LinkedHashSet<String> found = new java.util.LinkedHashSet<>();
+            for (String part : new String[] {subject == null ? "" : subject, body == null ? "" : body}) {
+                java.util.regex.Matcher matcher = PLACEHOLDER.matcher(part);
+                while (matcher.find()) {
+                    String name = matcher.group(1);
+                    int conditional = name.indexOf("??");
+                    found.add((conditional < 0 ? name : name.substring(0, conditional)).strip());
+                }
+            }
+            return List.copyOf(found);
         }
     }
 
@@ -624,6 +945,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
                     .callbackBearerToken(callbackBearerToken())
                     .apiKey(apiKey())
                     .templateIds(services.getFirst().templateIds())
+                    .templates(services.getFirst().templates())
+                    .keyType(services.getFirst().keyType())
                     .callbackDelay(callbackDelay)
                     .callbackRetryInterval(callbackRetryInterval)
                     .pageSize(pageSize)
@@ -679,6 +1002,8 @@ public final class NotifyNlSimulator implements AutoCloseable {
             private String callbackBearerToken = DEFAULT_CALLBACK_TOKEN;
             private String apiKey = DEFAULT_API_KEY;
             private java.util.Set<UUID> templateIds = java.util.Set.of();
+            private List<Template> templates = List.of();
+            private KeyType keyType = KeyType.TEST;
             private final List<Service> moreServices = new java.util.ArrayList<>();
             private Duration callbackDelay = DEFAULT_CALLBACK_DELAY;
             private Duration callbackRetryInterval = DEFAULT_CALLBACK_RETRY_INTERVAL;
@@ -722,6 +1047,18 @@ public final class NotifyNlSimulator implements AutoCloseable {
                 return this;
             }
 
+            /** The first service's templates with content (placeholders). */
+            public Builder templates(List<Template> templates) {
+                this.templates = List.copyOf(templates);
+                return this;
+            }
+
+            /** The type of the first service's API key (default {@code TEST}). */
+            public Builder keyType(KeyType keyType) {
+                this.keyType = keyType;
+                return this;
+            }
+
             /** One more service, after the first. */
             public Builder addService(Service service) {
                 this.moreServices.add(service);
@@ -756,7 +1093,7 @@ public final class NotifyNlSimulator implements AutoCloseable {
 
             public Config build() {
                 List<Service> services = new java.util.ArrayList<>();
-                services.add(new Service(apiKey, callbackBearerToken, templateIds));
+                services.add(new Service(apiKey, callbackBearerToken, templateIds, templates, keyType));
                 services.addAll(moreServices);
                 return new Config(
                         port,

@@ -39,7 +39,13 @@ enum SimulatedRecipient {
      * ({@link NotifyNlSimulator#laterOutcome}) or NotifyNL forgets it; for reconciliation until NotifyNL's
      * retention ends.
      */
-    NEVER_COMPLETES("sending", false, 0);
+    NEVER_COMPLETES("sending", false, 0),
+
+    /**
+     * {@value NotifyNlSimulator#COMPLAINT_ADDRESS} (simulator-only): {@code delivered} with its receipt, and then a
+     * complaint callback (the recipient marked it as spam), which changes no status.
+     */
+    DELIVERED_WITH_COMPLAINT("delivered", true, 1);
 
     private final String finalStatus;
     private final boolean sendsCallback;
@@ -67,6 +73,9 @@ enum SimulatedRecipient {
         }
         if (address.equalsIgnoreCase(NotifyNlSimulator.PENDING_ADDRESS)) {
             return NEVER_COMPLETES;
+        }
+        if (address.equalsIgnoreCase(NotifyNlSimulator.COMPLAINT_ADDRESS)) {
+            return DELIVERED_WITH_COMPLAINT;
         }
         return DELIVERED;
     }

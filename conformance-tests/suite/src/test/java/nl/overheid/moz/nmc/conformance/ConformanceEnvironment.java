@@ -8,8 +8,8 @@ import nl.overheid.moz.nmc.testing.TestNmc;
 
 /**
  * The running system the conformance tests talk to over HTTP only: the NMC with its background workers on
- * the real clock, PostgreSQL, and the simulators of NotifyNL (calling back into the NMC), the Profielservice
- * and the LDV. One per test JVM.
+ * the real clock, PostgreSQL with the LDV store beside it, and the simulators of NotifyNL (calling back into the NMC)
+ * and the Profielservice. One per test JVM.
  */
 final class ConformanceEnvironment {
 
@@ -36,8 +36,16 @@ final class ConformanceEnvironment {
                   notify-retention: PT30S
                 engine:
                   poll-interval: PT0.1S
+                  # the duties (among them the templates' placeholders) every two seconds
+                  control-interval: PT2S
+                notifynl:
+                  # a send NotifyNL refuses for its setup is parked after three such refusals (1 s, 2 s apart)
+                  setup-error-max-tries: 3
+                  # a template change at NotifyNL reaches acceptance within seconds
+                  template-refresh-interval: PT2S
                 """), Nmc.systemClock());
         baseUrl = "http://127.0.0.1:" + nmc.port();
+        nl.overheid.moz.nmc.testing.TestLdv.get().stampInserts();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             nmc.close();
             parties.close();

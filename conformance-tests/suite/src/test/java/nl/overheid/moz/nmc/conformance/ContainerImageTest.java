@@ -153,8 +153,8 @@ class ContainerImageTest {
         env.put("NMC_CONFIG", config.toString());
         env.put("SERVER_PORT", Integer.toString(port));
         env.put("DB_URL", database.url());
-        env.put("DB_USER", database.user());
-        env.put("DB_PASSWORD", database.password());
+        env.put("DB_USER", database.appUser()); // the runtime login, as in production
+        env.put("DB_PASSWORD", database.appPassword());
         env.put("DB_SCHEMA", "validate");
         env.put("NOTIFYNL_SERVICES_STANDAARD_API_dash_KEY", TestNmc.NOTIFY_API_KEY);
         env.putAll(environment);
@@ -210,7 +210,8 @@ class ContainerImageTest {
 
         int port = freePort();
         Path log = root.resolve("nmc-ready.log");
-        Process nmc = start(empty, port, Map.of(), log);
+        int management = freePort();
+        Process nmc = start(empty, port, Map.of("OBSERVE_PORT", Integer.toString(management)), log);
         try {
             HttpClient http = HttpClient.newBuilder()
                     .connectTimeout(Duration.ofSeconds(2))
@@ -220,8 +221,8 @@ class ContainerImageTest {
             while (Instant.now().isBefore(deadline) && nmc.isAlive()) {
                 try {
                     ready = http.send(
-                                    HttpRequest.newBuilder(
-                                                    URI.create("http://127.0.0.1:" + port + "/observe/health/ready"))
+                                    HttpRequest.newBuilder(URI.create(
+                                                    "http://127.0.0.1:" + management + "/observe/health/ready"))
                                             .build(),
                                     HttpResponse.BodyHandlers.discarding())
                             .statusCode();
@@ -235,8 +236,8 @@ class ContainerImageTest {
             }
             assertThat(ready).as("ready; log:\n" + Files.readString(log)).isEqualTo(200);
             assertThat(http.send(
-                                    HttpRequest.newBuilder(
-                                                    URI.create("http://127.0.0.1:" + port + "/observe/health/live"))
+                                    HttpRequest.newBuilder(URI.create(
+                                                    "http://127.0.0.1:" + management + "/observe/health/live"))
                                             .build(),
                                     HttpResponse.BodyHandlers.discarding())
                             .statusCode())

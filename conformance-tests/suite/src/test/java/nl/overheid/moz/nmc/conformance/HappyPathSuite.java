@@ -15,9 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
-import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 
@@ -163,7 +164,7 @@ abstract class HappyPathSuite {
     @Test
     void aBerichttypeOfTheSecondNotifyNlServiceIsSentWithThatServicesKeyAndItsReceiptsAreTaken() {
         Accepted accepted = accept(token(), "conf-" + UUID.randomUUID(), "ontvanger@example.nl", TestNmc.BERICHTTYPE_B);
-        // The simulator refuses a template of another service (400, which would end it niet-bezorgbaar) and checks
+        // The simulator refuses a template of another service (400 "Template not found", a setup error) and checks
         // the JWT against the secret of the service it names; the receipts come back with that service's token.
         awaitStatus(accepted.id(), "definitief-bezorgd");
         String serviceB = TestNmc.NOTIFY_API_KEY_B.substring(
@@ -212,33 +213,40 @@ abstract class HappyPathSuite {
         Snapshot last = awaitStatus(accepted.id(), "definitief-bezorgd");
         assertThat(last.version()).isEqualTo(5);
 
-        // The lookup and the send of this notification carried a traceparent whose span the LDV acknowledged
-        // before the call reached the party.
-        List<LdvSimulator.Record> records = environment.parties.ldv.records();
-        List<ProfielserviceSimulator.Call> lookups = environment.parties.profielservice.calls();
-        String lookupTrace = lookups.stream()
-                .map(ProfielserviceSimulator.Call::traceparent)
-                .filter(tp -> tp != null
-                        && records.stream()
-                                .anyMatch(r -> tp.contains(r.spanId())
-                                        && r.name().equals("nmc.profielservice.contactgegevens-opvragen")))
-                .reduce((first, second) -> second)
-                .orElseThrow();
-        String traceId = lookupTrace.split("-")[1];
-        assertThat(records.stream().filter(r -> r.traceId().equals(traceId)).map(LdvSimulator.Record::name))
-                .contains("nmc.profielservice.contactgegevens-opvragen", "nmc.notifynl.email-versturen");
-        for (ProfielserviceSimulator.Call lookup : lookups) {
-            if (lookup.traceparent() != null && lookup.traceparent().contains(traceId)) {
-                LdvSimulator.Record record = records.stream()
-                        .filter(r -> lookup.traceparent().contains(r.spanId()))
-                        .findFirst()
-                        .orElseThrow();
-                assertThat(record.acknowledgedNoLaterThan(lookup.receivedAt())).isTrue();
-            }
-        }
+        // The lookup and the send of this notification each carried a traceparent whose span the LDV store held
+        // before the call reached the party: exactly one record per call, in the notification's trace.
+        String traceId = TestDatabase.get()
+                .query("SELECT trace_id FROM notificatie WHERE id = ?", accepted.id())
+                .getFirst();
+        List<TestLdv.Row> records = TestLdv.get().rows(traceId);
         assertThat(records)
-                .noneMatch(r -> r.toString().contains(ProfielserviceSimulator.KVK_DELIVERED)
-                        || r.toString().contains(ProfielserviceSimulator.DEV_EMAILADRES));
+                .extracting(TestLdv.Row::name)
+                .containsExactly("nmc.profielservice.contactgegevens-opvragen", "nmc.notifynl.email-versturen");
+        List<ProfielserviceSimulator.Call> lookups = environment.parties.profielservice.calls().stream()
+                .filter(call -> call.traceparent() != null && call.traceparent().contains(traceId))
+                .toList();
+        assertThat(lookups).singleElement().satisfies(lookup -> {
+            TestLdv.Row record = records.getFirst();
+            assertThat(lookup.traceparent()).isEqualTo("00-" + traceId + "-" + record.spanId() + "-01");
+            assertThat(record.storedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS))
+                    .as("stored before the lookup arrived")
+                    .isBeforeOrEqualTo(lookup.receivedAt());
+            assertThat(record.attribute("dpl.core.foreign_operation.fsc_transaction_id"))
+                    .as("the lookup went through FSC: its transaction id")
+                    .isEqualTo(lookup.fscTransactionId());
+            assertThat(record.attribute("dpl.core.data_subject_id_type")).isEqualTo("KVK");
+        });
+        assertThat(TestLdv.get().rows())
+                .noneMatch(r -> r.json().contains(ProfielserviceSimulator.KVK_DELIVERED)
+                        || r.json().contains(ProfielserviceSimulator.DEV_EMAILADRES));
+    }
+
+    @Test
+    void everyCallToNotifyNlAndTheProfielserviceHadItsRecordStoredFirst() {
+        // after whatever the suite did so far in this JVM: every call, its record before it
+        LdvRecords.Checked checked = LdvRecords.assertEveryCallRecordedFirst(
+                environment.parties, List.of(ProfielserviceSimulator.DEV_EMAILADRES));
+        System.out.println("LDV-CHECK happy path: " + checked);
     }
 
     @Test

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 class ProfielserviceConformanceTest {
 
     private static final ConformanceEnvironment environment = ConformanceEnvironment.get();
-    private final Http http = new Http(environment.baseUrl);
+    private final Http http = Http.of(environment.nmc);
 
     /** One row of the dev-data table, for DV A / test-bericht. */
     private record Row(String type, String number, String status, String reden, String address) {}

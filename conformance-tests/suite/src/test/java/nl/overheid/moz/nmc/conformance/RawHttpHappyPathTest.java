@@ -27,7 +27,7 @@ class RawHttpHappyPathTest extends HappyPathSuite {
     private static final OpenApiInteractionValidator CONTRACT =
             OpenApiInteractionValidator.createForInlineApiSpecification(published())
                     .build();
-    private final Http http = new Http(environment.baseUrl);
+    private final Http http = Http.of(environment.nmc);
 
     /** The document as the repository publishes it, read from api-spec/ (not from the server's classpath). */
     private static String published() {
@@ -157,7 +157,7 @@ class RawHttpHappyPathTest extends HappyPathSuite {
                 SimpleResponse.Builder.ok()
                         .withContentType("application/json")
                         .withBody(wrong)
-                        .withHeader("API-Version", "1.0.0")
+                        .withHeader("API-Version", "1.1.0")
                         .build());
         assertThat(report.hasErrors())
                 .as("an unknown status and a string versie are outside the contract")
@@ -166,7 +166,7 @@ class RawHttpHappyPathTest extends HappyPathSuite {
 
     private static JsonNode conforming(Request.Method method, String path, Http.Response response, int status) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
-        assertThat(response.header("API-Version")).contains("1.0.0");
+        assertThat(response.header("API-Version")).contains("1.1.0");
         assertThat(response.contentType()).startsWith("application/json");
         SimpleResponse.Builder published =
                 SimpleResponse.Builder.status(response.status()).withBody(response.body());

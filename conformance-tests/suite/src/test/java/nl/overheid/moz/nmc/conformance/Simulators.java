@@ -5,24 +5,21 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
-import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
 import nl.overheid.moz.nmc.testing.TestNmc;
 
 /**
- * The three parties the NMC calls, as their simulators, wired to one NMC port: NotifyNL (its callbacks go to
- * that port), the Profielservice and the LDV. {@link #nmcConfig()} is the configuration that points an NMC at
- * them; it goes on top of {@link TestNmc#config}.
+ * The two parties the NMC calls, as their simulators, wired to one NMC port: NotifyNL (its callbacks go to that
+ * port) and the Profielservice. {@link #nmcConfig()} is the configuration that points an NMC at them; it goes on top
+ * of {@link TestNmc#config} (which writes the processing log into this JVM's table of the test cluster's LDV store,
+ * {@code TestLdv}: no party, a database).
  */
 final class Simulators implements AutoCloseable {
-
-    static final String LDV_TOKEN = "test-ldv-token";
 
     final int nmcPort;
     final NotifyNlSimulator notifyNl;
     final ProfielserviceSimulator profielservice;
-    final LdvSimulator ldv;
 
     /** On the real clock, NotifyNL reaching each outcome and sending its receipt after {@code callbackDelay}. */
     Simulators(Duration callbackDelay) {
@@ -61,11 +58,6 @@ final class Simulators implements AutoCloseable {
                 .fscGrantHash(ProfielserviceSimulator.DEV_FSC_GRANT_HASH)
                 .log(log)
                 .build());
-        ldv = LdvSimulator.start(LdvSimulator.Config.builder()
-                .port(0)
-                .bearerToken(LDV_TOKEN)
-                .log(log)
-                .build());
     }
 
     /** The NMC's port and the parties' addresses and tokens, as configuration (YAML). */
@@ -77,29 +69,19 @@ final class Simulators implements AutoCloseable {
                   base-url: "%s"
                   fsc:
                     grant-hash: '%s'
-                ldv:
-                  base-url: "%s"
-                  token: "%s"
-                """.formatted(
-                        nmcPort,
-                        profielservice.baseUrl(),
-                        ProfielserviceSimulator.DEV_FSC_GRANT_HASH,
-                        ldv.baseUrl(),
-                        LDV_TOKEN);
+                """.formatted(nmcPort, profielservice.baseUrl(), ProfielserviceSimulator.DEV_FSC_GRANT_HASH);
     }
 
-    /** Back to fresh simulators: no notifications, records, reports, calls or fault stubs. */
+    /** Back to fresh simulators: no notifications, reports, calls or fault stubs. */
     void reset() {
         notifyNl.reset();
         profielservice.reset();
-        ldv.reset();
     }
 
     @Override
     public void close() {
         notifyNl.close();
         profielservice.close();
-        ldv.close();
     }
 
     private static int freePort() {

@@ -6,7 +6,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -24,7 +23,6 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import nl.overheid.moz.nmc.Nmc;
 import nl.overheid.moz.nmc.engine.TaskKind;
-import nl.overheid.moz.nmc.simulator.LdvSimulator;
 import nl.overheid.moz.nmc.simulator.NotifyNlSimulator;
 import nl.overheid.moz.nmc.simulator.Party;
 import nl.overheid.moz.nmc.simulator.ProfielserviceSimulator;
@@ -33,6 +31,7 @@ import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.MutableClock;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestLdv;
 import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -47,11 +46,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every row of the transition table (design §7.2), in both regimes, reached end to end: a DV's requests over
  * HTTP, the NMC with its workers run one round at a time on a clock the test moves (seven days pass in
- * milliseconds), and the simulators of NotifyNL, the Profielservice and the LDV. Each scenario states the
- * path of statuses the DV's feed must show; {@link #theScenariosReachEveryRowOfTheTransitionTableInBothRegimes}
- * checks that the paths together cover the database's own table. After every scenario, every call that
- * carried personal data to NotifyNL or the Profielservice is matched by an LDV record the logbook had
- * acknowledged before the call arrived, and no LDV record holds an address, number or dvRef.
+ * milliseconds), the simulators of NotifyNL and the Profielservice, and the LDV store (this JVM's table). Each
+ * scenario states the path of statuses the DV's feed must show; {@link
+ * #theScenariosReachEveryRowOfTheTransitionTableInBothRegimes} checks that the paths together cover the database's
+ * own table. After every scenario, every call that carried personal data to NotifyNL or the Profielservice has
+ * exactly one record the LDV store held before the call arrived, every failed call an ERROR record, and no record
+ * holds an address, number or dvRef ({@link LdvRecords}).
  *
  * <p>The NMC has a database of its own here: the conformance environment's NMC runs on the real clock in the
  * same JVM, and its workers must not take these tasks.
@@ -182,7 +182,7 @@ class TransitionTableTest {
                         List.of(A, IV, VL),
                         TransitionTableTest::profielserviceDownUntilGeldigTot),
                 new Scenario(
-                        "LDV down until geldigTot",
+                        "LDV store refusing every record until geldigTot",
                         BOTH,
                         List.of(A, IV, VL),
                         TransitionTableTest::ldvDownUntilGeldigTot),
@@ -265,7 +265,33 @@ class TransitionTableTest {
                         "reconciliation asks every NotifyNL id of the attempt",
                         BOTH,
                         List.of(A, IV, V, B),
-                        TransitionTableTest::reconciliationAsksEveryId));
+                        TransitionTableTest::reconciliationAsksEveryId),
+                // issue 18: the seeds' rules made exact
+                new Scenario(
+                        "a repeat under a new batch id is the same notification",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::repeatUnderANewBatchId),
+                new Scenario(
+                        "a second delivered under a duplicate id does not move the proof",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::secondDeliveredDoesNotMoveTheProof),
+                new Scenario(
+                        "a delivered on attempt 2 while bezorgd rests on attempt 1 is shown on attempt 2",
+                        BOTH,
+                        List.of(A, IV, V, V, B, DB),
+                        TransitionTableTest::deliveredOnAttemptTwoIsRecordedOnIt),
+                new Scenario(
+                        "a bounce after the MEBV period is still reported",
+                        BOTH,
+                        List.of(A, IV, V, B, DB),
+                        TransitionTableTest::bounceAfterTheMebvPeriod),
+                new Scenario(
+                        "the Profielservice down for days: the report waits and is made",
+                        CENTRAAL_ONLY,
+                        List.of(A, IV, V, NB),
+                        TransitionTableTest::reportWaitsOutAProfielserviceOutage));
     }
 
     static Stream<Arguments> runs() {
@@ -299,13 +325,15 @@ class TransitionTableTest {
     void stop() {
         nmc.close();
         sql("DROP TRIGGER IF EXISTS test_sabotage ON poging");
+        TestLdv.get().heal();
     }
 
     private void startNmc(String extraConfig) {
         nmc = Nmc.start(
                 TestNmc.config(database, IAM, parties.notifyNl.baseUrl(), false, parties.nmcConfig() + extraConfig),
                 clock);
-        http = new Http("http://127.0.0.1:" + nmc.port());
+        http = Http.of(nmc);
+        TestLdv.get().stampInserts();
     }
 
     @ParameterizedTest(name = "{0}: {1}")
@@ -508,11 +536,7 @@ class TransitionTableTest {
     }
 
     private UUID ldvDownUntilGeldigTot(Regime regime) {
-        parties.ldv
-                .wireMock()
-                .stubFor(post(urlPathEqualTo(LdvSimulator.RECORD_PATH))
-                        .atPriority(1)
-                        .willReturn(LdvSimulator.unavailable()));
+        TestLdv.get().failInserts("53100", "TRUE");
         UUID id = accept(
                 regime,
                 Recipient.DELIVERS,
@@ -525,6 +549,7 @@ class TransitionTableTest {
                 .as("nothing without its record")
                 .isEmpty();
         assertThat(parties.profielservice.calls()).isEmpty();
+        TestLdv.get().heal();
         return id;
     }
 
@@ -772,6 +797,117 @@ class TransitionTableTest {
         return id;
     }
 
+    /** Issue 18 §1: the batch id only groups a submission; a repeat under another one is the same notification. */
+    private UUID repeatUnderANewBatchId(Regime regime) {
+        Map<String, Object> first = request(regime, Recipient.DELIVERS, dvRef(), Map.of("batchId", "b1"));
+        UUID id = acceptBody(regime, first);
+        Map<String, Object> repeat = new HashMap<>(first);
+        repeat.put("batchId", "b2");
+        Http.Response again = http.post(acceptPath(regime), token(), Http.json(repeat));
+        assertThat(again.status()).as(again.body()).isIn(200, 202);
+        assertThat(again.json().path("id").asText()).isEqualTo(id.toString());
+        settle();
+        assertThat(parties.notifyNl.sentNotifications()).as("one e-mail").hasSize(1);
+        assertThat(notificatie(id).path("batchId").asText()).isEqualTo("b1");
+        advance(PAST_MEBV);
+        return id;
+    }
+
+    /**
+     * Issue 18 §2: a later delivered under a duplicate NotifyNL id moves neither bezorgdOp nor the finalisation,
+     * which comes the MEBV period after the first delivery.
+     */
+    private UUID secondDeliveredDoesNotMoveTheProof(Regime regime) {
+        UUID id = accept(regime, Recipient.DELIVERS);
+        settle();
+        String proof = notificatie(id).path("bezorgdOp").asText();
+        assertThat(proof).isNotBlank();
+        advance(Duration.ofDays(1));
+        UUID duplicate = parties.notifyNl.duplicate(notifyId(id, 1), "delivered");
+        settle();
+        assertThat(query("SELECT array_to_string(duplicaat_notify_ids, ',') FROM poging WHERE notificatie = ?", id))
+                .containsExactly(duplicate.toString());
+        assertThat(notificatie(id).path("bezorgdOp").asText())
+                .as("the first delivery is the proof")
+                .isEqualTo(proof);
+        advance(PAST_MEBV.minusDays(1));
+        return id;
+    }
+
+    /**
+     * Issue 18 §3: attempt 1 fails temporarily, the resend goes out, a delivered on attempt 1 (a duplicate's) makes
+     * the notification bezorgd on attempt 1; attempt 2's own delivered is then recorded on attempt 2 and shown, and
+     * its reconciliation ends.
+     */
+    private UUID deliveredOnAttemptTwoIsRecordedOnIt(Regime regime) {
+        UUID id = accept(regime, Recipient.NEVER_REPORTS);
+        settle();
+        parties.notifyNl.laterOutcome(notifyId(id, 1), "temporary-failure");
+        settle();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        clock.advance(Duration.ofSeconds(1));
+        parties.notifyNl.duplicate(notifyId(id, 1), "delivered");
+        settle();
+        assertThat(notificatie(id).path("status").asText()).isEqualTo(B);
+        clock.advance(Duration.ofSeconds(1));
+        parties.notifyNl.laterOutcome(notifyId(id, 2), "delivered");
+        settle();
+        assertThat(pogingen(id)).containsExactly("1:bezorgd", "2:bezorgd");
+        JsonNode pogingen = notificatie(id).path("pogingen");
+        assertThat(pogingen.get(0).path("bezorgbewijs").asBoolean()).isTrue();
+        assertThat(pogingen.get(1).path("bezorgbewijs").asBoolean()).isFalse();
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'reconcilieren'", id))
+                .as("attempt 2's reconciliation ended with its recorded outcome")
+                .containsExactly("0");
+        advance(PAST_MEBV);
+        return id;
+    }
+
+    /**
+     * Issue 18 §4: a bounce after the MEBV period changes nothing for the DV (definitief-bezorgd stays) but is
+     * recorded on its attempt and, centralised, reported to the Profielservice.
+     */
+    private UUID bounceAfterTheMebvPeriod(Regime regime) {
+        UUID id = accept(regime, Recipient.DELIVERS);
+        settle();
+        advance(PAST_MEBV);
+        assertThat(notificatie(id).path("status").asText()).isEqualTo(DB);
+        parties.notifyNl.laterOutcome(notifyId(id, 1), "permanent-failure");
+        settle();
+        assertReportedInvalidOnlyWhenCentralised(regime, id);
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+        return id;
+    }
+
+    /**
+     * Issue 18 §5: an invalid-address report the Profielservice refuses for days is postponed (at most a day between
+     * tries), never parked, and made once it is back.
+     */
+    private UUID reportWaitsOutAProfielserviceOutage(Regime regime) {
+        StubMapping outage = parties.profielservice
+                .wireMock()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.delete(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                                        ProfielserviceSimulator.CONTACTGEGEVEN_PATH + "/.*"))
+                        .atPriority(1)
+                        .willReturn(ProfielserviceSimulator.unavailable()));
+        UUID id = accept(regime, Recipient.PERMANENT_FAILURE);
+        settle();
+        for (int day = 1; day <= 3; day++) {
+            advance(Duration.ofDays(1));
+            assertThat(query("SELECT status FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                    .as("day %d: waiting, never parked", day)
+                    .containsExactly("open");
+        }
+        assertThat(parties.profielservice.deletes()).isEmpty();
+        parties.profielservice.wireMock().removeStub(outage);
+        advance(Duration.ofDays(1));
+        assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                .containsExactly("0");
+        assertReportedInvalidOnlyWhenCentralised(regime, id);
+        return id;
+    }
+
     // ---------------------------------------------------------------------------------------------------
     // Driving the NMC and the parties
     // ---------------------------------------------------------------------------------------------------
@@ -806,7 +942,7 @@ class TransitionTableTest {
                                 .withStatus(400)
                                 .withHeader("Content-Type", "application/json")
                                 .withBody(NotifyNlSimulator.errorBody(
-                                        400, "BadRequestError", "Not a valid email address"))));
+                                        400, "ValidationError", "email_address Not a valid email address"))));
     }
 
     /** An NMC-internal failure: creating this attempt of this notification fails inside the database. */
@@ -832,52 +968,18 @@ class TransitionTableTest {
     }
 
     /**
-     * Every call to NotifyNL and the Profielservice carried a {@code traceparent} whose span the LDV had
-     * acknowledged before the call arrived; no record holds an address, a number or a dvRef.
+     * Every call to NotifyNL and the Profielservice had exactly one record in the LDV store, stored before the call
+     * arrived, and every failed call an ERROR record ({@link LdvRecords}); no record holds an address, a number or a
+     * dvRef.
      */
     private void everyCallWithPersonalDataHadItsLdvRecordFirst() {
-        List<LdvSimulator.Record> records = parties.ldv.records();
-        List<ServeEvent> notifyCalls = parties.notifyNl.wireMock().getAllServeEvents();
-        for (ServeEvent call : notifyCalls) {
-            String traceparent = call.getRequest().getHeader("traceparent");
-            assertThat(traceparent)
-                    .as(call.getRequest().getUrl() + " carries a traceparent")
-                    .isNotNull();
-            assertRecordedBefore(
-                    records,
-                    traceparent,
-                    call.getRequest().getLoggedDate().toInstant(),
-                    call.getRequest().getMethod() + " " + call.getRequest().getUrl());
-        }
-        for (ProfielserviceSimulator.Call call : parties.profielservice.calls()) {
-            assertThat(call.traceparent())
-                    .as(call.operation() + " carries a traceparent")
-                    .isNotNull();
-            assertRecordedBefore(records, call.traceparent(), call.receivedAt(), call.operation());
-        }
         List<String> secrets = new ArrayList<>(dvRefs);
         for (Recipient recipient : Recipient.values()) {
             secrets.add(recipient.address);
             secrets.add(recipient.kvk);
         }
         secrets.add(ProfielserviceSimulator.DEV_EMAILADRES);
-        for (LdvSimulator.Record record : records) {
-            for (String secret : secrets) {
-                assertThat(record.toString()).as("an LDV record").doesNotContain(secret);
-            }
-        }
-    }
-
-    private static void assertRecordedBefore(
-            List<LdvSimulator.Record> records, String traceparent, Instant arrived, String call) {
-        String[] parts = traceparent.split("-");
-        assertThat(records).as("the LDV record of " + call).anySatisfy(record -> {
-            assertThat(record.traceId()).isEqualTo(parts[1]);
-            assertThat(record.spanId()).isEqualTo(parts[2]);
-            assertThat(record.acknowledgedNoLaterThan(arrived))
-                    .as("acknowledged before the call")
-                    .isTrue();
-        });
+        LdvRecords.assertEveryCallRecordedFirst(parties, secrets);
     }
 
     // ---------------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ import nl.overheid.moz.nmc.webhook.WebhookTestSupport;
  * A DV's webhook as a reader: the DV's {@code terugkoppelen} task is claimed through the engine's own claim
  * and run by the real {@link WebhookDelivery} (its read from the delivery position under the watermark, the
  * signed POST, the position moved on the 2xx), and a local HTTP endpoint of the DV collects what arrives.
- * Only the LDV is replaced: it acknowledges every record at once (the LDV is not what is tested here).
+ * Only the processing log is replaced: it takes every record at once (the log is not what is tested here).
  */
 public final class WebhookReader implements Reader, AutoCloseable {
 
@@ -68,7 +68,15 @@ public final class WebhookReader implements Reader, AutoCloseable {
         dv.start();
         URI url = URI.create("http://127.0.0.1:" + dv.getAddress().getPort() + "/webhook");
         metrics = new NmcMetrics();
-        ProcessingLog acknowledgesAll = processing -> new ProcessingLog.Written.Acknowledged("noskip");
+        ProcessingLog acknowledgesAll = new ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                return new Written.Acknowledged();
+            }
+
+            @Override
+            public void failed(Processing processing, String reason, java.time.Instant at) {}
+        };
         delivery = WebhookTestSupport.delivery(
                 database,
                 tasks,

@@ -1,0 +1,136 @@
+package nl.overheid.moz.nmc.ldv;
+
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.logging.Logger;
+import nl.overheid.moz.nmc.logging.LogContext;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
+
+/**
+ * The exporter of the processing log's spans: each finished span becomes one row of the LDV wrapper's layout
+ * ({@link SpanRow}) in the store, written before {@code export} returns. Behind a {@code SimpleSpanProcessor}
+ * {@code export} runs on the thread that ends the span, inside {@code span.end()}, so the outcome is handed to that
+ * thread ({@link #takeOutcome()}): the caller learns synchronously whether its row was stored, and without an
+ * outcome it counts as not stored (fail-closed).
+ *
+ * <p>The table is created at the first write (and again after a write found it missing, as the wrapper does at every
+ * start). A failed write is counted ({@code nmc_ldv_write_failures_total}) and logged as one WARNING with the span's
+ * ids and the failure's class and SQLSTATEs — never the driver's message, which may quote the row.
+ */
+final class LdvSpanExporter implements SpanExporter {
+
+    private static final Logger LOG = Logger.getLogger(LdvSpanExporter.class.getName());
+
+    /** What the last export on this thread did with its span. */
+    sealed interface Outcome {
+        record Stored() implements Outcome {}
+
+        record NotStored(String reason) implements Outcome {}
+    }
+
+    private static final ThreadLocal<Outcome> OUTCOME = new ThreadLocal<>();
+
+    private final SpanStore store;
+    private final NmcMetrics metrics;
+    private volatile boolean schemaReady;
+
+    LdvSpanExporter(SpanStore store, NmcMetrics metrics) {
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    /** The outcome of the export that ran on this thread since the last call, and forgets it; null: none ran. */
+    static Outcome takeOutcome() {
+        Outcome outcome = OUTCOME.get();
+        OUTCOME.remove();
+        return outcome;
+    }
+
+    /** Creates the table when it is missing; true when the store answered. */
+    boolean ensureSchema() {
+        try {
+            store.ensureSchema();
+            schemaReady = true;
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public CompletableResultCode export(Collection<SpanData> spans) {
+        List<SpanRow> rows = new ArrayList<>();
+        try {
+            spans.forEach(span -> rows.add(SpanRow.of(span)));
+        } catch (RuntimeException e) {
+            return failed(spans, "error", e);
+        }
+        long started = System.nanoTime();
+        try {
+            if (!schemaReady) {
+                store.ensureSchema();
+                schemaReady = true;
+            }
+            store.insert(rows);
+        } catch (SpanStore.Failure e) {
+            if (e.reason().equals("no-table")) {
+                schemaReady = false; // created again by the next write, as a restart would
+            }
+            return failed(spans, e.reason(), e);
+        } catch (RuntimeException e) {
+            return failed(spans, "error", e);
+        }
+        metrics.ldvWritten(Duration.ofNanos(System.nanoTime() - started));
+        OUTCOME.set(new Outcome.Stored());
+        return CompletableResultCode.ofSuccess();
+    }
+
+    private CompletableResultCode failed(Collection<SpanData> spans, String reason, Throwable e) {
+        metrics.ldvWriteFailed(reason);
+        OUTCOME.set(new Outcome.NotStored(reason));
+        SpanData first = spans.iterator().next();
+        try (LogContext.Scope context =
+                LogContext.with(LogContext.TRACE_ID, first.getTraceId(), LogContext.SPAN_ID, first.getSpanId())) {
+            LOG.warning(() -> "the processing log did not store " + spans.size() + " record(s) ("
+                    + spans.stream()
+                            .map(s -> s.getName() + " " + s.getTraceId() + ":" + s.getSpanId())
+                            .toList()
+                    + "): " + reason + " [" + sanitised(e) + "]; the call it records does not happen"
+                    + (reason.equals("no-table") ? "; the next write creates the table again" : ""));
+        }
+        return CompletableResultCode.ofFailure();
+    }
+
+    /** The cause chain as exception types and SQLSTATEs: drivers echo the statement, with the row, in messages. */
+    static String sanitised(Throwable e) {
+        List<String> chain = new ArrayList<>();
+        for (Throwable cause = e; cause != null && chain.size() < 8; cause = cause.getCause()) {
+            String link = cause.getClass().getName();
+            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+                link += " [SQLState " + sql.getSQLState() + "]";
+            }
+            if (cause instanceof SpanStore.Failure failure) {
+                link += " [" + failure.reason() + "]";
+            }
+            chain.add(link);
+        }
+        return String.join(" <- ", chain);
+    }
+
+    @Override
+    public CompletableResultCode flush() {
+        return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode shutdown() {
+        store.close();
+        return CompletableResultCode.ofSuccess();
+    }
+}

@@ -1,0 +1,452 @@
+package nl.overheid.moz.nmc.flow;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import nl.overheid.moz.nmc.sending.SendPipeline;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.ManualRunner;
+import nl.overheid.moz.nmc.testing.PartiesStub;
+import nl.overheid.moz.nmc.testing.PrometheusText;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every kind of NotifyNL answer to a send (ARCHITECTURE §7.4, "NotifyNL's answers"), unhappy paths first: for each, the
+ * notification's outcome, the attempt, the send task's state and counters, and the metric. No refusal of the setup
+ * ever ends a notification {@code onbereikbaar}; the daily limit closes the service's budget instead of knocking
+ * again, and burns neither attempts nor LDV records in a loop.
+ */
+class NotifyNlAnswersFlowTest extends LifecycleTestBase {
+
+    private static final String TRIAL_MODE =
+            "Can\u2019t send to this recipient when service is in trial mode \u2013 see "
+                    + "https://www.notifications.service.gov.uk/trial-mode";
+    private static final String BASE = "/api/nmc-beheer/v1";
+
+    // ---- refusals of the setup: never the notification's fault
+
+    @ParameterizedTest(name = "{0} {1} \"{2}\" -> {3}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "400|BadRequestError|Template not found|notifynl-template-onbekend",
+                "400|BadRequestError|Template has been deleted|notifynl-template-verwijderd",
+                "400|BadRequestError|sms template is not suitable for email notification|notifynl-template-geen-email",
+                "400|BadRequestError|Missing personalisation: naam, datum|notifynl-personalisatie-ontbreekt",
+                "400|BadRequestError|Your message is empty.|notifynl-inhoud-ongeldig",
+                "400|BadRequestError|TRIAL|notifynl-proefmodus",
+                "400|BadRequestError|Can\u2019t send to this recipient using a team-only API key|notifynl-teamsleutel",
+                "400|BadRequestError|Service is not allowed to send emails|notifynl-geen-emailrecht",
+                "403|AuthError|Invalid token: API key revoked|notifynl-sleutel-ingetrokken",
+                "403|AuthError|Invalid token: service is archived|notifynl-service-gearchiveerd",
+                "403|AuthError|Invalid token: API key not found|notifynl-sleutel-ongeldig",
+                "400|ValidationError|reference 12 is not of type string|notifynl-verzoek-ongeldig",
+                "400|BadRequestError|Something NotifyNL may say one day|notifynl-weigering-onbekend"
+            })
+    void aRefusalOfTheSetupPostponesWithoutBlameAndParksAfterTheBoundedTries(
+            int status, String error, String message, String errorClass) {
+        notify.refuse(status, error, message.equals("TRIAL") ? TRIAL_MODE : message);
+        double before = metric("nmc_notifynl_setup_errors_total", errorClass);
+        double parkedBefore = metric("nmc_notifynl_setup_errors_parked_total", errorClass);
+        UUID id = accept(DV_REF, Map.of());
+
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).as("not blamed: still on its way").isEqualTo("in-verzending:2");
+        assertThat(pogingen(id)).as("the attempt is not used up").containsExactly("1:gepland");
+        assertThat(task(id)).isEqualTo("open|" + errorClass + "|0|1");
+        assertThat(metric("nmc_notifynl_setup_errors_total", errorClass)).isEqualTo(before + 1);
+
+        // NotifyNL keeps refusing: the fifth refusal (notifynl.setup-error-max-tries) parks it for an operator
+        for (int round = 2; round <= 5; round++) {
+            clock.advance(Duration.ofMinutes(20));
+            ManualRunner.of(nmc).runWorkersOnce();
+        }
+        assertThat(task(id)).isEqualTo("mislukt|" + errorClass + "|0|5");
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        assertThat(pogingen(id)).containsExactly("1:gepland");
+        assertThat(metric("nmc_notifynl_setup_errors_total", errorClass)).isEqualTo(before + 5);
+        assertThat(metric("nmc_notifynl_setup_errors_parked_total", errorClass)).isEqualTo(parkedBefore + 1);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(scrape().value(
+                                "nmc_notifynl_setup_errors_parked_tasks",
+                                Map.of("berichttype", TestNmc.BERICHTTYPE, "service", "standaard", "fout", errorClass)))
+                .as("the alert-ready gauge")
+                .isEqualTo(1);
+        clock.advance(Duration.ofHours(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(notify.server().findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email"))))
+                .as("a parked task is not tried again")
+                .hasSize(5);
+        assertThat(status(id)).doesNotStartWith("niet-bezorgbaar");
+    }
+
+    @Test
+    void anOperatorWhoFixedTheSetupReopensTheParkedSendsAndTheyAreDelivered() {
+        notify.refuse(400, "BadRequestError", TRIAL_MODE);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(accept("PROEF-" + i, Map.of()));
+        }
+        for (int round = 1; round <= 5; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(20));
+        }
+        String operator = IAM.operatorToken("beheerder-jansen", clock.instant());
+        Http.Response list = http.get(BASE + "/taken?soort=verzenden&fout=notifynl-proefmodus", operator);
+        assertThat(list.status()).as(list.body()).isEqualTo(200);
+        JsonNode taken = list.json().path("taken");
+        assertThat(taken).hasSize(3);
+        assertThat(taken.get(0).path("laatsteFout").asText()).isEqualTo("notifynl-proefmodus");
+        List<Long> taskIds = new ArrayList<>();
+        taken.forEach(t -> taskIds.add(t.path("id").asLong()));
+
+        notify.reset(); // the service left trial mode
+        Http.Response reopened = http.post(
+                BASE + "/taken/heropeningen",
+                operator,
+                Http.json(Map.of("taken", taskIds, "toelichting", "dienst uit de proefmodus")));
+        assertThat(reopened.status()).as(reopened.body()).isEqualTo(200);
+        assertThat(reopened.json().path("heropend")).hasSize(3);
+        ManualRunner.of(nmc).runWorkersOnce();
+        for (UUID id : ids) {
+            assertThat(status(id)).isEqualTo("verzonden:3");
+            receipt(id, 1, "delivered");
+            assertThat(status(id)).isEqualTo("bezorgd:4");
+        }
+    }
+
+    @Test
+    void aReopenedTaskGetsItsTriesAgain() {
+        notify.refuse(400, "BadRequestError", "Template not found");
+        UUID id = accept(DV_REF, Map.of());
+        for (int round = 1; round <= 5; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(20));
+        }
+        assertThat(task(id)).startsWith("mislukt|");
+        long taskId = Long.parseLong(query("SELECT id FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id)
+                .getFirst());
+        String operator = IAM.operatorToken("beheerder-jansen", clock.instant());
+        assertThat(http.post(
+                                BASE + "/taken/heropeningen",
+                                operator,
+                                Http.json(Map.of("taken", List.of(taskId), "toelichting", "template hersteld")))
+                        .status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(task(id))
+                .as("the counters were cleared: one refusal after the reopening only postpones")
+                .isEqualTo("open|notifynl-template-onbekend|0|1");
+    }
+
+    @Test
+    void aRefusalOfTheSetupIsOneWarningNamingTheClassTheBerichttypeAndTheService() {
+        notify.refuse(403, "AuthError", "Invalid token: API key revoked");
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<LogRecord> warnings = logs.of(SendPipeline.class).stream()
+                .filter(record -> record.getLevel() == Level.WARNING)
+                .toList();
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.getFirst().getMessage())
+                .contains("notifynl-sleutel-ingetrokken")
+                .contains("berichttype test-bericht of NotifyNL service standaard")
+                .contains(query("SELECT trace_id FROM notificatie WHERE id = ?", id)
+                        .getFirst())
+                .doesNotContain("Invalid token");
+        assertThat(logs.of(nl.overheid.moz.nmc.sending.NotifyNlClient.class))
+                .noneMatch(record -> record.getLevel().intValue() >= Level.WARNING.intValue());
+    }
+
+    @Test
+    void aRefusalOfTheSetupAfterGeldigTotEndsVerlopenNotOnbereikbaar() {
+        notify.refuse(400, "BadRequestError", "Template has been deleted");
+        UUID id = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofMinutes(30)).toString()));
+        ManualRunner.of(nmc).runWorkersOnce();
+        clock.advance(Duration.ofHours(1));
+        ManualRunner.of(nmc).runWorkersOnce();
+        JsonNode notificatie =
+                http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        assertThat(notificatie.path("status").asText()).isEqualTo("verlopen");
+        assertThat(notificatie.path("reden").asText()).isEqualTo("verlopen");
+    }
+
+    @Test
+    void missingPersonalisationAsksNotifyNlForTheTemplateAtOnce() {
+        notify.refuse(400, "BadRequestError", "Missing personalisation: naam");
+        notify.template(TestNmc.TEMPLATE_ID, "naam");
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(task(id)).startsWith("open|notifynl-personalisatie-ontbreekt|");
+        assertThat(notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/template/" + TestNmc.TEMPLATE_ID))))
+                .as("the template's placeholders were asked at once")
+                .hasSize(1);
+        clock.advance(Duration.ofSeconds(10)); // past register.cache-ttl
+        Http.Response refused = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                tokenA(),
+                Http.json(Map.of("dvRef", "NA-DE-WIJZIGING", "berichttype", TestNmc.BERICHTTYPE, "emailadres", EMAIL)));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.json().path("errors").get(0).path("name").asText()).isEqualTo("/personalisation/naam");
+    }
+
+    // ---- the address: the only refusal that ends a notification onbereikbaar
+
+    @Test
+    void aRefusalOfTheAddressEndsNietBezorgbaarOnbereikbaar() {
+        notify.refuseAddress();
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        JsonNode notificatie =
+                http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        assertThat(notificatie.path("status").asText()).isEqualTo("niet-bezorgbaar");
+        assertThat(notificatie.path("reden").asText()).isEqualTo("onbereikbaar");
+        assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("wissen");
+    }
+
+    // ---- the rate limit and the clock: the normal backoff
+
+    @Test
+    void thePerMinuteRateLimitIsTheNormalBackoffAndClosesNothing() {
+        notify.refuse(429, "RateLimitError", "Exceeded rate limit for key type LIVE of 3000 requests per 60 seconds");
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        assertThat(task(id)).isEqualTo("open|http-429|0|1");
+        assertThat(due(id))
+                .as("the engine's backoff (backoff-base PT1S), not a day")
+                .isBefore(clock.instant().plus(Duration.ofMinutes(1)));
+        assertThat(query("SELECT count(*) FROM verzendbudget_sluiting", null)).containsExactly("0");
+        for (int round = 0; round < 8; round++) {
+            clock.advance(Duration.ofMinutes(1));
+            ManualRunner.of(nmc).runWorkersOnce();
+        }
+        assertThat(task(id)).as("never parked").startsWith("open|http-429|0|");
+    }
+
+    @Test
+    void aClockNotifyNlRefusesIsTheNormalBackoffNeverParked() {
+        notify.refuse(403, "AuthError", "Error: Your system clock must be accurate to within 30 seconds");
+        UUID id = accept(DV_REF, Map.of());
+        for (int round = 0; round < 8; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(1));
+        }
+        assertThat(task(id)).startsWith("open|notifynl-klok|0|");
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+    }
+
+    // ---- the daily limit
+
+    @Test
+    void theDailyLimitClosesTheServiceUntilTheWindowHasPassedWithoutBurningAttemptsOrLdvRecords() {
+        // the daily limit of service standaard (whose template test-bericht uses) only
+        notify.refuse(TestNmc.TEMPLATE_ID, 429, "TooManyRequestsError", "Exceeded send limits (email: 50) for today");
+        double limited = metric("nmc_notifynl_daily_limit_total", Map.of("service", "standaard"));
+        UUID first = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        Instant reopens = clock.instant()
+                .atZone(ZoneOffset.UTC)
+                .toLocalDate()
+                .plusDays(1)
+                .atStartOfDay(ZoneOffset.UTC)
+                .toInstant()
+                .plus(Duration.ofMinutes(1));
+        assertThat(status(first)).isEqualTo("in-verzending:2");
+        assertThat(pogingen(first)).containsExactly("1:gepland");
+        assertThat(task(first)).isEqualTo("open|notifynl-daglimiet|0|1");
+        assertThat(due(first)).isEqualTo(reopens);
+        assertThat(metric("nmc_notifynl_daily_limit_total", Map.of("service", "standaard")))
+                .isEqualTo(limited + 1);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(scrape().value("nmc_send_budget_closed", Map.of("service", "standaard")))
+                .isEqualTo(1);
+        assertThat(scrape().value("nmc_send_budget_closed", Map.of("service", "tweede")))
+                .isEqualTo(0);
+
+        // more notifications of the closed service, and time passing within the day: nobody knocks
+        List<UUID> waiting = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            waiting.add(accept("WACHT-" + i, Map.of()));
+        }
+        int posts = posts();
+        int records = ldvRecords();
+        for (int round = 0; round < 20; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(1));
+        }
+        assertThat(posts()).as("no send while the budget is closed").isEqualTo(posts);
+        assertThat(ldvRecords()).as("no LDV record while the budget is closed").isEqualTo(records);
+        for (UUID id : waiting) {
+            assertThat(status(id)).isEqualTo("aangenomen:1");
+            assertThat(pogingen(id)).isEmpty();
+        }
+        // another service is not held up
+        Http.Response other = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                tokenA(),
+                Http.json(Map.of("dvRef", "ANDERE-DIENST", "berichttype", TestNmc.BERICHTTYPE_B, "emailadres", EMAIL)));
+        UUID otherId = UUID.fromString(other.json().path("id").asText());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(otherId)).isEqualTo("verzonden:3");
+
+        // the window passes and NotifyNL counts from zero again
+        notify.reset();
+        moveTo(reopens.plusSeconds(1));
+        for (int round = 0; round < 3; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+        }
+        assertThat(status(first)).isEqualTo("verzonden:3");
+        assertThat(pogingen(first)).containsExactly("1:verzonden");
+        for (UUID id : waiting) {
+            assertThat(status(id)).isEqualTo("verzonden:3");
+        }
+    }
+
+    @Test
+    void sendsClaimedTogetherHitTheDailyLimitOnceEachAndThenWait() {
+        notify.refuse(429, "TooManyRequestsError", "Exceeded send limits (email: 50) for today");
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ids.add(accept("SAMEN-" + i, Map.of()));
+        }
+        for (int round = 0; round < 10; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(5));
+        }
+        assertThat(posts())
+                .as("at most one POST per send of the batch claimed before the closure, never a loop")
+                .isBetween(1, 12);
+        int posts = posts();
+        int records = ldvRecords();
+        for (int round = 0; round < 10; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(5));
+        }
+        assertThat(posts()).isEqualTo(posts);
+        assertThat(ldvRecords()).isEqualTo(records);
+        for (UUID id : ids) {
+            assertThat(query("SELECT pogingenteller FROM taak WHERE notificatie = ? AND soort = 'verzenden'", id))
+                    .containsExactly("0");
+            assertThat(status(id)).isIn("aangenomen:1", "in-verzending:2");
+        }
+    }
+
+    @Test
+    void aDailyLimitJustAfterMidnightWaitsForNotifyNlsMidnightNotADay() {
+        notify.refuse(429, "TooManyRequestsError", "Exceeded send limits (email: 50) for today");
+        Instant midnight = clock.instant().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(1));
+        moveTo(midnight.plusSeconds(20));
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(due(id)).isEqualTo(midnight.plus(Duration.ofMinutes(1)));
+    }
+
+    // ---- complaints: counted, never a transition
+
+    @Test
+    void aComplaintCallbackIsCountedAndChangesNothing() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "delivered");
+        double complaints = metric("nmc_notifynl_complaints_total", Map.of());
+        String complaint = Http.json(Map.of(
+                "notification_id", notifyId(id, 1),
+                "complaint_id", UUID.randomUUID().toString(),
+                "reference", pogingId(id, 1).toString(),
+                "to", EMAIL,
+                "complaint_date", "2026-12-01T10:02:11.000000Z"));
+
+        Http.Response answered = postReceipt(complaint);
+        assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+        assertThat(query("SELECT count(*) FROM ontvangst", null))
+                .as("a complaint is not a receipt")
+                .containsExactly("1");
+        assertThat(metric("nmc_notifynl_complaints_total", Map.of())).isEqualTo(complaints + 1);
+        assertThat(logs.text()).doesNotContain(EMAIL);
+
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", "wrong-token-0123456789", complaint)
+                        .status())
+                .isEqualTo(401);
+        Http.Response invalid = postReceipt(Http.json(Map.of("complaint_id", "not-a-uuid")));
+        assertThat(invalid.status()).isEqualTo(400);
+        assertThat(invalid.json().path("errors").findValuesAsText("name"))
+                .contains("/complaint_id", "/notification_id");
+    }
+
+    // ---- helpers
+
+    /** The send task: status | last error | failure counter | postponements. */
+    private String task(UUID id) {
+        return query(
+                        "SELECT status || '|' || coalesce(laatste_fout, '') || '|' || pogingenteller || '|' || "
+                                + "coalesce(payload->>'uitstel', '0') FROM taak WHERE notificatie = ? AND soort = 'verzenden'",
+                        id)
+                .getFirst();
+    }
+
+    private Instant due(UUID id) {
+        return Instant.parse(query(
+                        "SELECT to_char(due AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') FROM taak "
+                                + "WHERE notificatie = ? AND soort = 'verzenden'",
+                        id)
+                .getFirst());
+    }
+
+    private void moveTo(Instant moment) {
+        clock.advance(Duration.between(clock.instant(), moment));
+    }
+
+    private int posts() {
+        return notify.server()
+                .findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email")))
+                .size();
+    }
+
+    private int ldvRecords() {
+        return notify.server()
+                .findAll(postRequestedFor(urlPathEqualTo(PartiesStub.LDV_PATH)))
+                .size();
+    }
+
+    private PrometheusText scrape() {
+        return PrometheusText.parse(
+                http.request("GET", "/observe/metrics", null, null, null).body());
+    }
+
+    private double metric(String name, String errorClass) {
+        return metric(name, Map.of("berichttype", TestNmc.BERICHTTYPE, "service", "standaard", "fout", errorClass));
+    }
+
+    private double metric(String name, Map<String, String> labels) {
+        return scrape().find(name, labels).stream()
+                .mapToDouble(PrometheusText.Sample::value)
+                .sum();
+    }
+}
