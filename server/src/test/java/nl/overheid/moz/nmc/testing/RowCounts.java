@@ -18,7 +18,7 @@ public final class RowCounts implements AutoCloseable {
 
     /**
      * The tables a DV, NotifyNL or an operator could make the NMC write. Not the rate counters ({@code
-     * aannameteller}, {@code feedaanroep}, {@code verzendbudget}): they count attempts, refused ones too.
+     * aannameteller}, {@code dvaanroep}, {@code verzendbudget}): they count attempts, refused ones too.
      */
     public static final List<String> TABLES = List.of(
             "notificatie",
