@@ -4,7 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.helidon.common.buffers.DataReader;
 import io.helidon.common.media.type.MediaTypes;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.RequestException;
+import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -108,6 +112,17 @@ public final class JsonBodies {
             return bytes;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (DataReader.InsufficientDataAvailableException | IllegalArgumentException e) {
+            // The client's framing, not the NMC's fault (found by fuzzing): a body that ends before its
+            // Content-Length or its last chunk, or a chunk size that is no hex number. Helidon's own framing
+            // refusals are RequestExceptions, answered by the direct handler; these escaped as a 500 and a
+            // SEVERE line per request. The rest of the stream is unknown, so the connection closes.
+            throw RequestException.builder()
+                    .type(DirectHandler.EventType.BAD_REQUEST)
+                    .status(Status.BAD_REQUEST_400)
+                    .setKeepAlive(false)
+                    .message("request body framing")
+                    .build();
         }
     }
 }

@@ -153,9 +153,15 @@ public final class NotificatiesResource extends NotificatiesService {
         }
         List<ProblemException.FieldError> errors = new ArrayList<>();
         tree.fieldNames().forEachRemaining(name -> {
-            if (!name.equals("notificaties")) {
+            if (RequestSchemas.hasControl(name) || RequestSchemas.hasUnpairedSurrogate(name)) {
+                // never echoed: the object is named instead
                 errors.add(new ProblemException.FieldError(
-                        "/" + name, "additionalProperties", "Onbekend veld; alleen notificaties is toegestaan."));
+                        "/", "propertyNames", "Een veldnaam bevat een stuurteken of een losse surrogaat."));
+            } else if (!name.equals("notificaties")) {
+                errors.add(new ProblemException.FieldError(
+                        "/" + name.replace("~", "~0").replace("/", "~1"),
+                        "additionalProperties",
+                        "Onbekend veld; alleen notificaties is toegestaan."));
             }
         });
         JsonNode items = tree.path("notificaties");

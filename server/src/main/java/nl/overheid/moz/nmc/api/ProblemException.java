@@ -163,6 +163,15 @@ public final class ProblemException extends RuntimeException {
                         List.of(),
                         Map.of());
             case 415 -> unsupportedMediaType();
+            // the client's choice of protocol (e.g. HTTP/1.0), answered as HTTP says, not a fault of the NMC
+            case 505 ->
+                new ProblemException(
+                        505,
+                        TYPE_BLANK,
+                        "HTTP-versie niet ondersteund.",
+                        "Het NMC spreekt HTTP/1.1.",
+                        List.of(),
+                        Map.of());
             default ->
                 new ProblemException(
                         status,

@@ -51,19 +51,14 @@ public final class ProblemResponses implements DirectHandler {
      * nothing was changed, so a 503 the caller may retry, with one WARNING line instead of a stack trace.
      */
     public void sendUnavailable(ServerRequest request, ServerResponse response) {
-        LOG.warning(() -> "database unreachable on "
-                + request.prologue().method().text() + " " + request.path().path() + ": answered 503");
+        // the operation's template, never the path or method as sent: they may hold anything a client chose
+        LOG.warning(() -> "database unreachable on " + ApiFilter.currentOperation() + ": answered 503");
         send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
     }
 
     public void sendUnexpected(ServerRequest request, ServerResponse response, Throwable error) {
         String instance = "urn:uuid:" + UUID.randomUUID();
-        LOG.log(
-                Level.SEVERE,
-                "unexpected error " + instance + " on "
-                        + request.prologue().method().text() + " "
-                        + request.path().path(),
-                error);
+        LOG.log(Level.SEVERE, "unexpected error " + instance + " on " + ApiFilter.currentOperation(), error);
         ObjectNode body = mapper.createObjectNode();
         body.put("type", "about:blank");
         body.put("title", "Interne fout.");
@@ -84,13 +79,20 @@ public final class ProblemResponses implements DirectHandler {
             Status status,
             ServerResponseHeaders responseHeaders,
             String message) {
-        ProblemException problem = ProblemException.ofStatus(status.code(), status.reasonPhrase());
-        metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), status.code());
+        Status answered = status;
+        if (eventType == EventType.INTERNAL_ERROR && request.method().isEmpty()) {
+            // Before a request exists Helidon fails only on the client's bytes: a request line whose method is no
+            // HTTP token (a "{" or a control character) escapes its parser as an IllegalArgumentException, which it
+            // reports as an internal error. A request that cannot be read is the client's 400 (found by fuzzing).
+            answered = Status.BAD_REQUEST_400;
+        }
+        ProblemException problem = ProblemException.ofStatus(answered.code(), answered.reasonPhrase());
+        metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), answered.code());
         headers.apply(responseHeaders);
         problem.headers().forEach((name, value) -> responseHeaders.set(HeaderNames.create(name), value));
         responseHeaders.contentType(PROBLEM_JSON);
         return TransportResponse.builder()
-                .status(status)
+                .status(answered)
                 .headers(responseHeaders)
                 .entity(bytes(body(problem)))
                 .build();

@@ -13,6 +13,7 @@ import com.networknt.schema.ValidationMessage;
 import com.networknt.schema.format.PatternFormat;
 import com.networknt.schema.oas.OpenApi30;
 import com.networknt.schema.regex.RegularExpression;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Validates request bodies against the schemas of a published OpenAPI 3.0 document, with networknt's JSON
  * Schema validator in its OpenAPI 3.0 dialect ({@code nullable}, formats asserted), reporting all errors
  * at once (NL API Design Rules {@code /core/error-handling/all-errors}). Messages name the field by JSON
- * pointer and never repeat the value.
+ * pointer and never repeat the value. The contracts refuse control characters in every text value with a
+ * pattern; OpenAPI 3.0 has no {@code propertyNames} for the names of an open object (personalisation, the
+ * fields NotifyNL may add), so a name with a control character is refused here, naming the object that holds
+ * it, never the name itself. A text with an unpaired surrogate ({@code "\\ud800"}: valid JSON syntax, but no
+ * Unicode text, which I-JSON, RFC 7493 §2.1, excludes) is refused too: the database driver would have stored it
+ * as {@code ?}, so the NMC would have answered, sent and deduplicated another text than the one it accepted.
  */
 public final class RequestSchemas {
 
@@ -39,6 +45,29 @@ public final class RequestSchemas {
                     + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\\z",
             "format.email");
 
+    /**
+     * RFC 3339 as the generated models bind it ({@code OffsetDateTime}): the library's own {@code date-time} also
+     * takes a leap second ({@code 23:59:60}) and a lower-case {@code t} or {@code z}, which then failed to bind — a
+     * 500 for NotifyNL's callback, found by fuzzing. Such a moment is a 400 like any other malformed one.
+     */
+    private static final com.networknt.schema.Format DATE_TIME = new com.networknt.schema.format.DateTimeFormat() {
+        private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile(
+                "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})\\z");
+
+        @Override
+        public boolean matches(com.networknt.schema.ExecutionContext context, String value) {
+            if (!SHAPE.matcher(value).matches() || !super.matches(context, value)) {
+                return false;
+            }
+            try {
+                java.time.OffsetDateTime.parse(value);
+                return true;
+            } catch (java.time.DateTimeException e) {
+                return false;
+            }
+        }
+    };
+
     private final JsonSchemaFactory factory;
     private final SchemaValidatorsConfig config;
     private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
@@ -47,7 +76,7 @@ public final class RequestSchemas {
         String json = document.toString();
         // The document's own top-level fields are not schema keywords; declaring them keeps the log quiet.
         JsonMetaSchema.Builder openApi =
-                JsonMetaSchema.builder(OpenApi30.getInstance()).format(EMAIL);
+                JsonMetaSchema.builder(OpenApi30.getInstance()).format(EMAIL).format(DATE_TIME);
         document.fieldNames().forEachRemaining(field -> openApi.keyword(new NonValidationKeyword(field)));
         JsonMetaSchema dialect = openApi.build();
         this.factory = JsonSchemaFactory.builder(JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4))
@@ -62,15 +91,71 @@ public final class RequestSchemas {
                 .build();
     }
 
-    /** Validates {@code value} against {@code #/components/schemas/<schemaName>}; empty when valid. */
+    /** A control character: C0, DEL or C1 (Unicode's {@code Cc}). */
+    private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile("[\\x00-\\x1F\\x7F-\\x9F]");
+
+    /**
+     * Validates {@code value} against {@code #/components/schemas/<schemaName>} (a name, or a JSON pointer below
+     * {@code #/components/schemas/}); empty when valid.
+     */
     public List<ProblemException.FieldError> validate(String schemaName, JsonNode value) {
         JsonSchema schema = schemas.computeIfAbsent(
                 schemaName,
                 name -> factory.getSchema(SchemaLocation.of(DOCUMENT_IRI + "#/components/schemas/" + name), config));
-        return schema.validate(value).stream()
+        List<ProblemException.FieldError> errors = new ArrayList<>();
+        schema.validate(value).stream()
                 .map(RequestSchemas::fieldError)
-                .sorted(Comparator.comparing(ProblemException.FieldError::name))
-                .toList();
+                // an error under a name with a control character is reported once, for the object (below)
+                .filter(error -> !hasControl(error.name()) && !hasUnpairedSurrogate(error.name()))
+                .forEach(errors::add);
+        textRules(value, "", errors);
+        errors.sort(Comparator.comparing(ProblemException.FieldError::name));
+        return List.copyOf(errors);
+    }
+
+    static boolean hasControl(String text) {
+        return text != null && CONTROL.matcher(text).find();
+    }
+
+    /** Whether {@code text} holds a high surrogate without its low one, or a low one without its high one. */
+    static boolean hasUnpairedSurrogate(String text) {
+        for (int i = 0; text != null && i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One error per object that has a field name with a control character or an unpaired surrogate, naming the
+     * object; one per text value with an unpaired surrogate, naming the value.
+     */
+    private static void textRules(JsonNode node, String at, List<ProblemException.FieldError> errors) {
+        if (node.isTextual() && hasUnpairedSurrogate(node.asText())) {
+            errors.add(new ProblemException.FieldError(
+                    at.isEmpty() ? "/" : at, "unicode", "Is geen geldige Unicode-tekst (een losse surrogaat)."));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                textRules(node.get(i), at + "/" + i, errors);
+            }
+        } else if (node.isObject()) {
+            boolean reported = false;
+            for (var field : node.properties()) {
+                if (!hasControl(field.getKey()) && !hasUnpairedSurrogate(field.getKey())) {
+                    textRules(field.getValue(), at + "/" + escape(field.getKey()), errors);
+                } else if (!reported) {
+                    errors.add(new ProblemException.FieldError(
+                            at.isEmpty() ? "/" : at,
+                            "propertyNames",
+                            "Een veldnaam bevat een stuurteken of een losse surrogaat."));
+                    reported = true;
+                }
+            }
+        }
     }
 
     /**

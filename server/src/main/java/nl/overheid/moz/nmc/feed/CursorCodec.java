@@ -29,8 +29,9 @@ public final class CursorCodec {
     private static final int MAX_LENGTH = 200;
     private static final BigInteger MAX_XID8 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
     private static final Pattern SHAPE = Pattern.compile("^c[0-9]\\.[0-9.]+(\\.[A-Za-z0-9_-]+)?$");
+    // the epoch is an int column (10 digits), the xid an xid8 (20), the event id a bigint (19), the issue second 12
     private static final Pattern FORM =
-            Pattern.compile("^c3\\.(\\d{1,9})\\.(\\d{1,20})\\.(\\d{1,19})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{22})$");
+            Pattern.compile("^c3\\.(\\d{1,10})\\.(\\d{1,20})\\.(\\d{1,19})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{22})$");
 
     private final SecretKeySpec key;
 

@@ -123,6 +123,24 @@ class DvApiBadInputTest {
         assertThat(errorNames(response)).containsExactly("/geldigTot");
     }
 
+    /**
+     * Found by the callback fuzz target: the validator took a leap second and a lower-case t or z (RFC 3339 allows
+     * both), the model's OffsetDateTime did not, and the callback answered 500. Both are a 400 naming the field.
+     */
+    @Test
+    void aMomentTheModelCannotHoldIsA400NotA500() {
+        for (String moment : List.of("2016-12-31T23:59:60Z", "2099-01-01t00:00:00Z", "2099-01-01T00:00:00z")) {
+            assertProblem(http.post(DECENTRAAL, token, valid(Map.of("geldigTot", moment))), 400);
+            Http.Response callback = http.post(
+                    "/api/nmc/v1/notifynl-callback",
+                    TestNmc.CALLBACK_TOKEN,
+                    "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\",\"completed_at\":\""
+                            + moment + "\"}");
+            assertProblem(callback, 400);
+            assertThat(errorNames(callback)).as(moment).containsExactly("/completed_at");
+        }
+    }
+
     @Test
     void aCentralisedRequestWithoutAValidNumberListsEveryErrorAtOnceAndDoesNotEchoTheNumber() {
         Http.Response response = http.post(CENTRAAL, token, """
@@ -224,6 +242,119 @@ class DvApiBadInputTest {
     @Test
     void aDvRefEndingInALineBreakIsA400() {
         assertProblem(http.post(DECENTRAAL, token, valid(Map.of("dvRef", "REF-1\n"))), 400);
+    }
+
+    /**
+     * A control character in a free-text field is a 400 naming the field, without the value, and nothing is
+     * stored: a NUL in {@code batchId} reached PostgreSQL (which refuses it in text) as a 500 with a stack trace.
+     */
+    @Test
+    void aControlCharacterInAFreeTextFieldIsA400NamingTheFieldWithoutEchoingIt() {
+        for (String control : List.of("\u0000", "\u0001", "\u001b", "\u007f", "\n", "\r", "\t")) {
+            String what = "U+%04X".formatted((int) control.charAt(0));
+            String batchId = "BATCH" + control + "GEHEIM";
+            Http.Response single = http.post(DECENTRAAL, token, valid(Map.of("batchId", batchId)));
+            assertProblem(single, 400);
+            assertThat(errorNames(single)).as(what).containsExactly("/batchId");
+            assertThat(single.body()).as(what).doesNotContain("GEHEIM");
+            Http.Response centraal = http.post(
+                    CENTRAAL,
+                    token,
+                    Http.json(Map.of(
+                            "dvRef", "REF-1",
+                            "berichttype", TestNmc.BERICHTTYPE,
+                            "identificatieType", "KVK",
+                            "identificatieNummer", "12345678",
+                            "batchId", batchId)));
+            assertProblem(centraal, 400);
+            assertThat(errorNames(centraal)).as(what).containsExactly("/batchId");
+        }
+        // In personalisation a value may hold TAB, CR and LF (a text of several lines), no other C0 control, no DEL.
+        for (String control : List.of("\u0000", "\u0001", "\u000b", "\u000c", "\u001b", "\u007f")) {
+            String what = "U+%04X".formatted((int) control.charAt(0));
+            Http.Response response = http.post(
+                    DECENTRAAL,
+                    token,
+                    valid(Map.of("personalisation", Map.of("naam", "Bedrijf" + control + "GEHEIM"))));
+            assertProblem(response, 400);
+            assertThat(errorNames(response)).as(what).containsExactly("/personalisation/naam");
+            assertThat(response.body()).as(what).doesNotContain("GEHEIM");
+        }
+    }
+
+    /** OpenAPI 3.0 cannot say it of a name (no propertyNames): a control character in one names the object. */
+    @Test
+    void aControlCharacterInAFieldNameIsA400NamingTheObjectWithoutTheName() {
+        Http.Response response =
+                http.post(DECENTRAAL, token, valid(Map.of("personalisation", Map.of("na\u0000GEHEIM", "Bedrijf BV"))));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/personalisation");
+        assertThat(response.body()).doesNotContain("GEHEIM");
+        Http.Response topLevel = http.post(DECENTRAAL, token, valid(Map.of("x\u001bGEHEIM", 1)));
+        assertProblem(topLevel, 400);
+        assertThat(errorNames(topLevel)).containsExactly("/");
+        assertThat(topLevel.body()).doesNotContain("GEHEIM");
+        Http.Response bulk = http.post(DECENTRAAL + "/bulk", token, "{\"x\\u0000GEHEIM\": 1}");
+        assertProblem(bulk, 400);
+        assertThat(errorNames(bulk)).containsExactlyInAnyOrder("/", "/notificaties");
+        assertThat(bulk.body()).doesNotContain("GEHEIM");
+    }
+
+    /**
+     * Found by the acceptance fuzz target: an unpaired surrogate is valid JSON syntax but no Unicode text (I-JSON
+     * excludes it); it was accepted and stored as {@code ?}, so the NMC answered (and would have sent) another text
+     * than it accepted, and two different requests counted as the same one.
+     */
+    @Test
+    void anUnpairedSurrogateIsA400NamingTheField() {
+        // written as JSON escapes: a Java string with one would reach the wire as "?" (UTF-8 has no code for it)
+        Http.Response response = http.post(
+                DECENTRAAL,
+                token,
+                "{\"dvRef\":\"REF-1\",\"berichttype\":\"%s\",\"emailadres\":\"ontvanger@example.nl\",\"batchId\":\"B\\ud800X\"}"
+                        .formatted(TestNmc.BERICHTTYPE));
+        assertProblem(response, 400);
+        assertThat(errorNames(response)).containsExactly("/batchId");
+        Http.Response personalisation = http.post(
+                DECENTRAAL,
+                token,
+                ("{\"dvRef\":\"REF-1\",\"berichttype\":\"%s\",\"emailadres\":\"ontvanger@example.nl\","
+                                + "\"personalisation\":{\"naam\":\"x\\udc00\",\"ok\":\"\\ud83d\\ude00\"}}")
+                        .formatted(TestNmc.BERICHTTYPE));
+        assertProblem(personalisation, 400);
+        assertThat(errorNames(personalisation)).containsExactly("/personalisation/naam");
+    }
+
+    @Test
+    void aControlCharacterInABulkItemRefusesThatItemOnly() throws SQLException {
+        String body = Http.json(Map.of(
+                "notificaties",
+                List.of(Map.of(
+                        "dvRef", "REF-B1",
+                        "berichttype", TestNmc.BERICHTTYPE,
+                        "emailadres", "ontvanger@example.nl",
+                        "batchId", "B\u0000GEHEIM"))));
+        Http.Response response = http.post(DECENTRAAL + "/bulk", token, body);
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        JsonNode result = response.json().path("resultaten").get(0);
+        assertThat(result.path("status").asInt()).isEqualTo(400);
+        assertThat(result.path("probleem").path("errors").get(0).path("name").asText())
+                .isEqualTo("/notificaties/0/batchId");
+        assertThat(response.body()).doesNotContain("GEHEIM");
+    }
+
+    @Test
+    void aCallbackWithAControlCharacterInAStoredFieldIsA400NotA500() {
+        for (String field : List.of("status", "notification_type", "reference", "to")) {
+            Map<String, Object> receipt = new java.util.LinkedHashMap<>(
+                    Map.of("id", java.util.UUID.randomUUID().toString(), "status", "delivered"));
+            receipt.put(field, "delivered\u0000GEHEIM");
+            Http.Response response =
+                    http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, Http.json(receipt));
+            assertProblem(response, 400);
+            assertThat(errorNames(response)).as(field).containsExactly("/" + field);
+            assertThat(response.body()).doesNotContain("GEHEIM");
+        }
     }
 
     @Test

@@ -300,6 +300,67 @@ class HttpEdgeTest {
         }
     }
 
+    /**
+     * Found by the acceptance fuzz target (the rest of a body read as the next request on its connection): a method
+     * that is no HTTP token escaped Helidon's parser as an internal error, a 500 and a stack trace at WARNING per
+     * request. It is the client's 400, and nothing of it is logged.
+     */
+    @Test
+    void aRequestLineWhoseMethodIsNoTokenIsA400ProblemWithoutAStackTraceInTheLog() throws IOException {
+        try (nl.overheid.moz.nmc.testing.LogWatch logs = nl.overheid.moz.nmc.testing.LogWatch.start()) {
+            for (String method : List.of("{\"dvRef\":1}", "G\u0000T", "GE\u001bT", "\u007fGET", "G(T")) {
+                try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                    socket.setSoTimeout(10_000);
+                    socket.getOutputStream()
+                            .write((method + " /api/nmc/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                                    .getBytes(StandardCharsets.ISO_8859_1));
+                    String answer = readAll(socket.getInputStream());
+                    assertThat(answer)
+                            .as(method)
+                            .startsWith("HTTP/1.1 400")
+                            .containsIgnoringCase("content-type: application/problem+json")
+                            .containsIgnoringCase("api-version: 1.0.0")
+                            .contains("\"status\":400");
+                }
+            }
+            assertThat(logs.drain()).isEmpty();
+        }
+    }
+
+    /**
+     * Found by the raw-request fuzz target once it could choose the framing: a body that ends before its
+     * Content-Length or its last chunk, or a chunk size that is no hex number, escaped the body read as an unexpected
+     * error, a 500 and a SEVERE line per request. It is the client's 400, and nothing of it is logged.
+     */
+    @Test
+    void aBodyCutShortOrWronglyChunkedIsA400ProblemWithoutALogLine() throws IOException {
+        String head = "POST " + DECENTRAAL + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                + "\r\nContent-Type: application/json\r\n";
+        List<String> stored = DB.query("SELECT count(*) FROM notificatie", null);
+        try (nl.overheid.moz.nmc.testing.LogWatch logs = nl.overheid.moz.nmc.testing.LogWatch.start()) {
+            for (String rest : List.of(
+                    "Content-Length: 40\r\n\r\n{\"dvRef\":\"x\"",
+                    "Transfer-Encoding: chunked\r\n\r\n40\r\n{\"dvRef\":\"x\"",
+                    "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")) {
+                try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                    socket.setSoTimeout(10_000);
+                    socket.getOutputStream().write((head + rest).getBytes(StandardCharsets.US_ASCII));
+                    // the client sends nothing more: the server must not wait for the rest
+                    socket.shutdownOutput();
+                    String answer = readAll(socket.getInputStream());
+                    assertThat(answer)
+                            .as(rest)
+                            .startsWith("HTTP/1.1 400")
+                            .containsIgnoringCase("content-type: application/problem+json")
+                            .containsIgnoringCase("api-version: 1.0.0")
+                            .contains("\"status\":400");
+                }
+            }
+            assertThat(logs.drain()).isEmpty();
+        }
+        assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
+    }
+
     private static String readAll(InputStream in) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {

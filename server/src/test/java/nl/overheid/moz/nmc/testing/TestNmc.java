@@ -144,6 +144,9 @@ public final class TestNmc {
                   cursor-key: "%s"
                   # far above what tests do; the rate-limit test sets its own
                   rate-limit-per-second: 100000
+                http:
+                  # far above what tests do (their clock stands still); RequestLimitsTest sets its own
+                  rate-limit-per-second: 100000
                 privacy:
                   pepper:
                     current-version: 1
