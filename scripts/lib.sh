@@ -27,13 +27,14 @@ require_maven() {
 }
 
 # Starts a throwaway PostgreSQL cluster in $1 (scripts/pg: PostgreSQL 17 from Maven Central), exports
-# NMC_DB_URL, NMC_DB_USER, NMC_DB_PASSWORD, the processing log's NMC_LDV_URL, NMC_LDV_USER, NMC_LDV_PASSWORD,
+# NMC_DB_URL, NMC_DB_USER, NMC_DB_PASSWORD (the schema owner), NMC_DB_APP_USER, NMC_DB_APP_PASSWORD (the NMC's
+# own login, with the runtime role's privileges only), the processing log's NMC_LDV_URL, NMC_LDV_USER, NMC_LDV_PASSWORD,
 # PG_PORT and PG_VERSION, and says which version runs where.
 start_postgres() {
   local env
   env=$("$REPO/scripts/pg" start "$1") || die "could not start PostgreSQL (scripts/pg)"
   eval "$env"   # scripts/pg prints only shell-sourceable assignments on stdout
-  export NMC_DB_URL NMC_DB_USER NMC_DB_PASSWORD NMC_LDV_URL NMC_LDV_USER NMC_LDV_PASSWORD PG_PORT PG_VERSION
+  export NMC_DB_URL NMC_DB_USER NMC_DB_PASSWORD NMC_DB_APP_USER NMC_DB_APP_PASSWORD NMC_LDV_URL NMC_LDV_USER NMC_LDV_PASSWORD PG_PORT PG_VERSION
   say "== $PG_VERSION at $NMC_DB_URL"
 }
 

@@ -60,8 +60,18 @@ record Core(
         register.requireNotifyServices(settings.notifyNl().services().keySet());
 
         NotificatieRepository notificaties = new NotificatieRepository();
-        Transitions transitions = new Transitions(notificaties, clock);
         NmcMetrics metrics = new NmcMetrics();
+        metrics.notifyNlServices(settings.notifyNl().services().keySet());
+        // at 0 from the start, so increase() sees the first expiry of a kind
+        for (TaskKind kind : TaskKind.values()) {
+            metrics.leasesExpired(kind.dbValue(), 0);
+        }
+        // the flow per status and DV (by its OIN, as every per-DV metric)
+        Transitions transitions = new Transitions(
+                notificaties,
+                clock,
+                (tx, dvId, status) ->
+                        register.oin(tx, dvId).ifPresent(oin -> metrics.notificatieStatus(oin, status.dbValue())));
         EngineEvents engineEvents = engineEvents(metrics);
         TaskRepository tasks = new TaskRepository(engineEvents);
         // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).

@@ -65,7 +65,7 @@ record Duties(DutyRunner runner, OperationalGauges gauges) {
                                 settings.feed().unacknowledgedReportInterval(),
                                 settings.feed().managementChannelTimeout(),
                                 core.publicTargets()),
-                        steps.feedCalls(),
+                        steps.dvCalls(),
                         steps.acceptanceQuota(),
                         steps.operatorAudit(),
                         new TemplateRefresh(steps.templates())),

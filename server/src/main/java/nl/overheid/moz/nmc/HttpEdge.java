@@ -38,6 +38,7 @@ import nl.overheid.moz.nmc.api.OperatorRegisterResource;
 import nl.overheid.moz.nmc.api.OperatorTasksResource;
 import nl.overheid.moz.nmc.api.ProblemException;
 import nl.overheid.moz.nmc.api.ProblemResponses;
+import nl.overheid.moz.nmc.api.RequestLimits;
 import nl.overheid.moz.nmc.api.Responses;
 import nl.overheid.moz.nmc.api.SecurityHeaders;
 import nl.overheid.moz.nmc.api.TokenVerifier;
@@ -105,7 +106,8 @@ record HttpEdge(WebServer server) {
                         dvs,
                         operators,
                         problems,
-                        core.metrics()))
+                        core.metrics(),
+                        new RequestLimits(settings.requestLimits(), steps.dvCalls())))
                 .register(base, new DocumentationResource(documents, mapper))
                 .register(
                         base + "/notifynl-callback",
@@ -120,12 +122,11 @@ record HttpEdge(WebServer server) {
                         base + "/notificaties/wijzigingen",
                         new FeedResource(
                                 steps.feed(),
-                                steps.feedCalls(),
                                 dvBodies,
                                 responses,
                                 settings.feed().defaultLimit(),
                                 settings.nmc().feedMaxLimit()))
-                .register(base + "/webhook", new WebhookResource(steps.webhooks(), steps.feedCalls(), responses))
+                .register(base + "/webhook", new WebhookResource(steps.webhooks(), responses))
                 .register(base + "/sleutels", jwks)
                 .get(KeysResource.WELL_KNOWN_PATH, jwks.wellKnown())
                 .register(

@@ -3,6 +3,7 @@ package nl.overheid.moz.nmc;
 import io.helidon.config.Config;
 import java.time.Duration;
 import nl.overheid.moz.nmc.acceptance.Acceptance;
+import nl.overheid.moz.nmc.api.RequestLimits;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.EngineSettings;
 import nl.overheid.moz.nmc.feed.FeedSettings;
@@ -24,6 +25,7 @@ import nl.overheid.moz.nmc.webhook.WebhookSettings;
  * @param acceptanceGroups whether single acceptances of one DV and regime are written in groups ({@code
  *                      acceptance.group-commit}, default true) and how many at most ({@code acceptance.group-max-size},
  *                      default 100)
+ * @param requestLimits how many DV calls may run at once and how many per second ({@code http.*})
  */
 record Settings(
         NmcSettings nmc,
@@ -38,7 +40,8 @@ record Settings(
         ReconcileSchedule reconcile,
         Duration registerCacheTtl,
         Duration dutyDeadline,
-        Acceptance.GroupSettings acceptanceGroups) {
+        Acceptance.GroupSettings acceptanceGroups,
+        RequestLimits.Settings requestLimits) {
 
     static Settings from(Config config) {
         NmcSettings nmc = NmcSettings.from(config);
@@ -57,6 +60,7 @@ record Settings(
                 config.get("engine.duty-deadline").as(Duration.class).orElse(Duration.ofMinutes(1)),
                 new Acceptance.GroupSettings(
                         config.get("acceptance.group-commit").asBoolean().orElse(true),
-                        config.get("acceptance.group-max-size").asInt().orElse(100)));
+                        config.get("acceptance.group-max-size").asInt().orElse(100)),
+                RequestLimits.Settings.from(config.get("http")));
     }
 }

@@ -9,13 +9,13 @@ import nl.overheid.moz.nmc.acceptance.QuotaRepository;
 import nl.overheid.moz.nmc.engine.TaskWorker;
 import nl.overheid.moz.nmc.feed.EventRepository;
 import nl.overheid.moz.nmc.feed.Feed;
-import nl.overheid.moz.nmc.feed.FeedCallRepository;
-import nl.overheid.moz.nmc.feed.FeedCalls;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.operator.OperatorActions;
 import nl.overheid.moz.nmc.operator.OperatorAudit;
 import nl.overheid.moz.nmc.operator.OperatorAuditRepository;
 import nl.overheid.moz.nmc.planning.HandlerSupport;
+import nl.overheid.moz.nmc.ratelimit.DvCallRepository;
+import nl.overheid.moz.nmc.ratelimit.DvCalls;
 import nl.overheid.moz.nmc.receipts.Finaliser;
 import nl.overheid.moz.nmc.receipts.ReceiptProcessor;
 import nl.overheid.moz.nmc.receipts.ReceiptRepository;
@@ -48,7 +48,7 @@ record Steps(
         EventRepository events,
         StatusEvents statusEvents,
         Feed feed,
-        FeedCalls feedCalls,
+        DvCalls dvCalls,
         Webhooks webhooks,
         OperatorActions operatorActions,
         OperatorAudit operatorAudit,
@@ -178,11 +178,15 @@ record Steps(
                 events,
                 statusEvents,
                 new Feed(core.database(), events, statusEvents, keys.cursors(), core.clock()),
-                new FeedCalls(
+                new DvCalls(
                         core.database(),
-                        new FeedCallRepository(),
+                        new DvCallRepository(),
                         core.clock(),
-                        settings.feed().rateLimitPerSecond()),
+                        java.util.Map.of(
+                                DvCalls.Kind.FEED,
+                                settings.feed().rateLimitPerSecond(),
+                                DvCalls.Kind.NOTIFICATIES,
+                                settings.requestLimits().perSecond())),
                 webhooks,
                 new OperatorActions(
                         core.database(),

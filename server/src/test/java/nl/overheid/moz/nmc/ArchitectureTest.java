@@ -30,6 +30,7 @@ class ArchitectureTest {
         ROOT + ".sending..",
         ROOT + ".receipts..",
         ROOT + ".feed..",
+        ROOT + ".ratelimit..",
         ROOT + ".status..",
         ROOT + ".control..",
         ROOT + ".maintenance..",

@@ -232,6 +232,19 @@ public final class Acceptance {
     }
 
     /**
+     * Refuses a bulk submission at once when the DV's quota of the last minute is used up, before its body is read,
+     * validated and sealed. Takes nothing: the items still take their slots a chunk at a time, and a submission
+     * that gets past this look while the quota runs out has its remaining items refused one by one.
+     *
+     * @throws Refusal.QuotaExhausted when no slot is left
+     */
+    public void refuseWhenQuotaUsedUp(Dienstverlener dv) {
+        if (quota.usedUp(dv.id(), dv.quotaPerMinute())) {
+            throw new Refusal.QuotaExhausted(quota.retryAfter(dv.id()));
+        }
+    }
+
+    /**
      * Accepts the validated requests of one DV and one regime, each on its own: a refused one stops none of
      * the others. Each counts against the quota like a single request, and a repeat of an earlier request
      * (or of one earlier in the list) yields that notification without counting, even when the template asks for

@@ -62,6 +62,15 @@ public final class AcceptanceQuota implements Duty {
         database.autocommit(db -> quota.giveBack(db, slots.dvId(), slots.second(), unused));
     }
 
+    /**
+     * Whether the DV's quota of the last minute is used up, read without taking anything: a look before a bulk
+     * submission's body is read, so a flood over the quota costs one read of the counters.
+     */
+    public boolean usedUp(UUID dvId, int quotaPerMinute) {
+        Instant windowStart = clock.instant().truncatedTo(ChronoUnit.SECONDS).minus(WINDOW);
+        return database.autocommit(db -> quota.used(db, dvId, windowStart)) >= quotaPerMinute;
+    }
+
     /** How long until the oldest acceptance in the DV's window leaves it (at least one second). */
     public Duration retryAfter(UUID dvId) {
         Instant now = clock.instant();

@@ -30,6 +30,12 @@ public final class QuotaRepository {
              WHERE dv_id = :dvId AND tijdvak > :windowStart AND aantal > 0
             """);
 
+    /* Before a bulk submission is read: what the DV took in the window, this second included. */
+    private static final Statement USED = Statement.named("acceptanceQuotaUsed", """
+            SELECT COALESCE(SUM(aantal), 0) AS gebruikt FROM aannameteller
+             WHERE dv_id = :dvId AND tijdvak > :windowStart
+            """);
+
     private static final Statement FORGET =
             Statement.named("acceptanceQuotaForget", "DELETE FROM aannameteller WHERE tijdvak <= :before");
 
@@ -63,6 +69,16 @@ public final class QuotaRepository {
                 .addParam("windowStart", windowStart)
                 .execute()
                 .map(row -> DbTypes.instant(row, "oudste"));
+    }
+
+    /** The slots taken after {@code windowStart}. */
+    long used(DbExecute db, UUID dvId, Instant windowStart) {
+        return USED.get(db)
+                .addParam("dvId", dvId)
+                .addParam("windowStart", windowStart)
+                .execute()
+                .map(row -> row.column("gebruikt").getLong())
+                .orElse(0L);
     }
 
     /** Removes the counters of seconds up to {@code before}; returns how many. */

@@ -18,7 +18,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * Runs before every route: sets {@code API-Version} and the security headers on every response
  * ({@link SecurityHeaders}), answers a path or method outside the contracts with a 404 or 405 problem
  * ({@link ApiRoutes}), and authenticates the DV calls and the operator calls each contract protects, each with its
- * own audience. The published OpenAPI documents and
+ * own audience, and admits each DV call under the limits of {@link RequestLimits}. The published OpenAPI documents and
  * the JWKS are open to all; the NotifyNL callback has its own bearer token. {@code /observe} is not on this port
  * (it is served on the management port, {@code observe.port}): here it is a path like any unknown one.
  */
@@ -53,6 +53,7 @@ public final class ApiFilter implements Filter {
     private final OperatorAuthenticator operators;
     private final ProblemResponses problems;
     private final NmcMetrics metrics;
+    private final RequestLimits limits;
 
     public ApiFilter(
             SecurityHeaders headers,
@@ -60,13 +61,15 @@ public final class ApiFilter implements Filter {
             DvAuthenticator authenticator,
             OperatorAuthenticator operators,
             ProblemResponses problems,
-            NmcMetrics metrics) {
+            NmcMetrics metrics,
+            RequestLimits limits) {
         this.headers = headers;
         this.routes = routes;
         this.authenticator = authenticator;
         this.operators = operators;
         this.problems = problems;
         this.metrics = metrics;
+        this.limits = limits;
     }
 
     /** The operation of the request the current thread answers ({@link #UNKNOWN_OPERATION} outside one). */
@@ -98,6 +101,7 @@ public final class ApiFilter implements Filter {
             OPERATION.remove();
             context.close();
         });
+        RequestLimits.Permit permit = null;
         try {
             if (route.isEmpty()) {
                 throw ProblemException.notFound();
@@ -112,6 +116,9 @@ public final class ApiFilter implements Filter {
                     request.context().register(caller);
                     // The DV's id as the task lines name it; the request's context ends with its response.
                     LogContext.with(LogContext.DV_ID, caller.id());
+                    // before the body is read: a call over a limit costs no memory and no work
+                    permit = limits.admit(
+                            caller, RequestLimits.kind(BASE_PATH, route.get().template(), method));
                 }
                 case OPERATOR ->
                     request.context()
@@ -122,7 +129,13 @@ public final class ApiFilter implements Filter {
             problems.send(response, problem);
             return;
         }
-        chain.proceed();
+        try {
+            chain.proceed();
+        } finally {
+            if (permit != null) {
+                permit.close();
+            }
+        }
     }
 
     /** The trace id of a valid {@code traceparent}, else a new one. */

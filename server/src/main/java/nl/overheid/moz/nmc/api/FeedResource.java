@@ -10,25 +10,22 @@ import nl.overheid.moz.nmc.api.generated.dv.ValidatorUtils;
 import nl.overheid.moz.nmc.api.generated.dv.WijzigingenService;
 import nl.overheid.moz.nmc.api.generated.dv.model.Bevestiging;
 import nl.overheid.moz.nmc.feed.Feed;
-import nl.overheid.moz.nmc.feed.FeedCalls;
 
 /**
  * The change feed and its acknowledgement. The events are the CloudEvents the feed built with the SDK,
- * written by the SDK's own Jackson serialisation ({@code Wijzigingen} of the contract).
+ * written by the SDK's own Jackson serialisation ({@code Wijzigingen} of the contract). Rate-limited per DV
+ * ({@code feed.rate-limit-per-second}) by {@link RequestLimits}.
  */
 public final class FeedResource extends WijzigingenService {
 
     private final Feed feed;
-    private final FeedCalls calls;
     private final JsonBodies bodies;
     private final Responses responses;
     private final int defaultLimit;
     private final int maxLimit;
 
-    public FeedResource(
-            Feed feed, FeedCalls calls, JsonBodies bodies, Responses responses, int defaultLimit, int maxLimit) {
+    public FeedResource(Feed feed, JsonBodies bodies, Responses responses, int defaultLimit, int maxLimit) {
         this.feed = feed;
-        this.calls = calls;
         this.bodies = bodies;
         this.responses = responses;
         this.defaultLimit = Math.min(defaultLimit, maxLimit);
@@ -55,7 +52,6 @@ public final class FeedResource extends WijzigingenService {
         if (pageSize < 1 || pageSize > maxLimit) {
             throw ProblemException.invalid("limit", "range", "limit moet tussen 1 en " + maxLimit + " liggen.");
         }
-        FeedLimits.check(calls, Callers.of(request));
         Feed.Page page = feed.read(Callers.of(request), cursor.orElse(null), pageSize);
         responses.json(response, Status.OK_200, new Page(page.events(), page.cursor()));
     }
@@ -63,7 +59,6 @@ public final class FeedResource extends WijzigingenService {
     @Override
     protected void handleWijzigingenBevestigen(
             ServerRequest request, ServerResponse response, Bevestiging bevestiging) {
-        FeedLimits.check(calls, Callers.of(request));
         feed.acknowledge(Callers.of(request), bevestiging.getCursor());
         responses.json(response, Status.OK_200, bevestiging);
     }

@@ -141,6 +141,8 @@ public final class NotificatiesResource extends NotificatiesService {
             ServerResponse response,
             String itemSchema,
             Function<JsonNode, Acceptance.Request> toRequest) {
+        // before the body is read: a bulk over a used-up quota costs no parsing, validation or sealing
+        acceptance.refuseWhenQuotaUsedUp(Callers.of(request));
         answerBulk(request, response, itemSchema, bulkItems(bulkBodies.tree(request)), toRequest);
     }
 

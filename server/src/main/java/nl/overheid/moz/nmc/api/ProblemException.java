@@ -218,6 +218,22 @@ public final class ProblemException extends RuntimeException {
                 Map.of("Retry-After", Long.toString(retryAfterSeconds)));
     }
 
+    /**
+     * Too many calls at once: of this DV ({@code dvOwn}), or of all DVs on this instance. Answered before the body is
+     * read; a second later a slot is likely free.
+     */
+    public static ProblemException tooManyConcurrent(boolean dvOwn) {
+        return new ProblemException(
+                429,
+                TYPE_RATE_LIMITED,
+                "Aanroeplimiet overschreden.",
+                dvOwn
+                        ? "Deze dienstverlener heeft te veel verzoeken tegelijk lopen; probeer het over 1 seconde opnieuw."
+                        : "Het NMC verwerkt nu te veel verzoeken tegelijk; probeer het over 1 seconde opnieuw.",
+                List.of(),
+                Map.of("Retry-After", "1"));
+    }
+
     /** The caller has no registered webhook. */
     public static ProblemException noWebhook() {
         return new ProblemException(

@@ -6,20 +6,17 @@ import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import nl.overheid.moz.nmc.api.generated.dv.WebhookService;
-import nl.overheid.moz.nmc.feed.FeedCalls;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.webhook.Webhooks;
 
-/** The caller's webhook: its state, and resuming it after a pause (rate-limited like the feed). */
+/** The caller's webhook: its state, and resuming it after a pause (rate-limited like the feed: {@link RequestLimits}). */
 public final class WebhookResource extends WebhookService {
 
     private final Webhooks webhooks;
-    private final FeedCalls calls;
     private final Responses responses;
 
-    public WebhookResource(Webhooks webhooks, FeedCalls calls, Responses responses) {
+    public WebhookResource(Webhooks webhooks, Responses responses) {
         this.webhooks = webhooks;
-        this.calls = calls;
         this.responses = responses;
     }
 
@@ -32,7 +29,6 @@ public final class WebhookResource extends WebhookService {
     @Override
     protected void handleWebhookHervatten(ServerRequest request, ServerResponse response) {
         Dienstverlener dv = Callers.of(request);
-        FeedLimits.check(calls, dv);
         responses.json(
                 response, Status.OK_200, body(webhooks.resume(dv.id()).orElseThrow(ProblemException::noWebhook)));
     }

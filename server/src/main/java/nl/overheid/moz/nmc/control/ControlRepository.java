@@ -98,6 +98,36 @@ public final class ControlRepository {
              GROUP BY d.oin
             """);
 
+    /*
+     * Per registered DV, the oldest event after its acknowledgement (a position of an earlier cluster epoch means
+     * nothing: then its first event), through the feed's index (dv_id, transactie_id, id): one probe per DV.
+     */
+    private static final Statement FEED_LAG_BY_DV = Statement.named("feedLagByDv", """
+            SELECT d.oin,
+                   (SELECT e.tijdstip FROM event e
+                     WHERE e.dv_id = d.id
+                       AND (e.transactie_id, e.id) >
+                           (CASE WHEN b.cluster_epoch = (SELECT epoch FROM cluster_epoch) THEN b.transactie_id
+                                 ELSE CAST('0' AS xid8) END,
+                            CASE WHEN b.cluster_epoch = (SELECT epoch FROM cluster_epoch) THEN b.event_id ELSE 0 END)
+                     ORDER BY e.transactie_id, e.id LIMIT 1) AS oudste
+              FROM dienstverlener d
+              LEFT JOIN bevestiging b ON b.dv_id = d.id
+            """);
+
+    /* Per DV with a webhook: the oldest event after its delivery position, and whether it is paused. */
+    private static final Statement WEBHOOK_LAG_BY_DV = Statement.named("webhookLagByDv", """
+            SELECT d.oin, COALESCE(w.pauzes, 0) > 0 AS gepauzeerd,
+                   (SELECT e.tijdstip FROM event e
+                     WHERE e.dv_id = d.id
+                       AND (e.transactie_id, e.id) >
+                           (COALESCE(w.transactie_id, CAST('0' AS xid8)), COALESCE(w.event_id, 0))
+                     ORDER BY e.transactie_id, e.id LIMIT 1) AS oudste
+              FROM dienstverlener d
+              LEFT JOIN webhookpositie w ON w.dv_id = d.id
+             WHERE d.webhook_url IS NOT NULL
+            """);
+
     /* The oldest report of an invalid address still waiting (planned at ongeldig_gemeld_op, the NMC's clock). */
     private static final Statement INVALID_REPORT_OLDEST_WAITING = Statement.named("invalidReportOldestWaiting", """
             SELECT min(p.ongeldig_gemeld_op) AS oudste
@@ -125,6 +155,12 @@ public final class ControlRepository {
 
     /** Parked send tasks of one berichttype and NotifyNL service with one setup error class. */
     record ParkedSetupErrors(String berichttype, String service, String errorClass, long count) {}
+
+    /** One DV's oldest event not yet acknowledged (null: none). */
+    record FeedLag(String oin, Instant oldest) {}
+
+    /** One DV's webhook: the oldest event not yet delivered (null: none) and whether it is paused. */
+    record WebhookLag(String oin, Instant oldest, boolean paused) {}
 
     /** One DV's centralised notifications terminal since the window's start; how many ended geen-contactgegevens. */
     record MissingContact(String oin, long terminal, long missing) {}
@@ -194,6 +230,25 @@ public final class ControlRepository {
                 .execute()
                 .map(row -> new SendBacklog(
                         DbTypes.text(row, "oin"), DbTypes.longValue(row, "n"), DbTypes.instant(row, "oudste")))
+                .toList();
+    }
+
+    List<FeedLag> feedLagByDv(DbTransaction tx) {
+        return FEED_LAG_BY_DV
+                .query(tx)
+                .execute()
+                .map(row -> new FeedLag(DbTypes.text(row, "oin"), DbTypes.instant(row, "oudste")))
+                .toList();
+    }
+
+    List<WebhookLag> webhookLagByDv(DbTransaction tx) {
+        return WEBHOOK_LAG_BY_DV
+                .query(tx)
+                .execute()
+                .map(row -> new WebhookLag(
+                        DbTypes.text(row, "oin"),
+                        DbTypes.instant(row, "oudste"),
+                        Boolean.TRUE.equals(row.column("gepauzeerd").get(Boolean.class))))
                 .toList();
     }
 

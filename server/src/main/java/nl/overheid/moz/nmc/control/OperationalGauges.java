@@ -103,6 +103,8 @@ public final class OperationalGauges implements Duty {
                 oins.add(backlog.oin());
                 metrics.sendBacklog(backlog.oin(), backlog.count(), age(backlog.oldest(), now));
             });
+            control.feedLagByDv(tx).forEach(lag -> metrics.feedLag(lag.oin(), age(lag.oldest(), now)));
+            control.webhookLagByDv(tx).forEach(lag -> metrics.webhook(lag.oin(), age(lag.oldest(), now), lag.paused()));
             metrics.statusUnknown(control.statusUnknown(tx));
             metrics.invalidReportOldestWaiting(age(control.invalidReportOldestWaiting(tx), now));
             control.missingContactByDv(tx, now.minus(missingContact.window()))

@@ -220,6 +220,7 @@ public final class Database implements AutoCloseable {
         return Flyway.configure()
                 .dataSource(on)
                 .locations("classpath:db/migration")
+                .callbacks(new RuntimePrivileges())
                 .load();
     }
 

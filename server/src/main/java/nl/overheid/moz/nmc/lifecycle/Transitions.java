@@ -25,10 +25,26 @@ public final class Transitions {
 
     private final NotificatieRepository notificaties;
     private final Clock clock;
+    private final Observer observer;
+
+    /**
+     * Who is told of every status a notification enters (the metrics' flow per status and DV, wired in the
+     * composition root: the lifecycle knows no metric). Called inside the transaction that writes it.
+     */
+    public interface Observer {
+        Observer NONE = (tx, dvId, status) -> {};
+
+        void entered(DbTransaction tx, UUID dvId, NotificatieStatus status);
+    }
 
     public Transitions(NotificatieRepository notificaties, Clock clock) {
+        this(notificaties, clock, Observer.NONE);
+    }
+
+    public Transitions(NotificatieRepository notificaties, Clock clock, Observer observer) {
         this.notificaties = Objects.requireNonNull(notificaties);
         this.clock = Objects.requireNonNull(clock);
+        this.observer = Objects.requireNonNull(observer);
     }
 
     /** A notification as locked in the current transaction. */
@@ -90,6 +106,7 @@ public final class Transitions {
         int volgnummer = current.version() + 1;
         notificaties.insertEvent(
                 tx, clock.instant(), current.dvId(), current.id(), volgnummer, current.status(), to, reden);
+        observer.entered(tx, current.dvId(), to);
         return new Locked(
                 current.id(),
                 current.dvId(),
@@ -124,6 +141,7 @@ public final class Transitions {
         List<AcceptResult> results = new ArrayList<>(all.size());
         for (NewNotificatie n : all) {
             if (created.contains(n.id())) {
+                observer.entered(tx, n.dvId(), NotificatieStatus.AANGENOMEN);
                 results.add(new AcceptResult(
                         new Locked(
                                 n.id(),

@@ -70,7 +70,36 @@ public final class NmcMetrics implements AutoCloseable {
                         "webhook calls that failed: non-2xx, time-out, connection, oversized answer, refused target"));
         duplicateNotifyIds = registry.getOrCreate(Counter.builder("nmc.notifynl.duplicate.ids")
                 .description("NotifyNL ids seen for an attempt that already had another (the e-mail went out twice)"));
+        // At 0 before the first failure: increase() over a series that appears with its first failure misses it.
+        LDV_FAILURE_CLASSES.forEach(fout -> ldvFailures(fout));
+        complaints();
     }
+
+    /** The classes of {@link #ldvWriteFailed} ({@code ldv/LdvSpanExporter} decides which applies). */
+    private static final List<String> LDV_FAILURE_CLASSES =
+            List.of("connection", "timeout", "refused", "no-table", "disk-full", "error", "unacknowledged");
+
+    /** The NotifyNL services' daily-limit counters at 0 from the start, for the same reason. */
+    public void notifyNlServices(Set<String> services) {
+        services.forEach(service -> dailyLimits(service));
+    }
+
+    /**
+     * A notification entered status {@code naar} (acceptance included), by DV (its OIN): the flow per status. Counted
+     * when written, inside its transaction, so a transaction retried after a serialisation failure counts again.
+     */
+    public void notificatieStatus(String oin, String naar) {
+        List<Tag> tags = List.of(Tag.create("dv", oin), Tag.create("naar", naar));
+        perDvCounters.add(List.of(TRANSITIONS, tags));
+        registry.getOrCreate(Counter.builder(TRANSITIONS)
+                        .tags(tags)
+                        .description("notifications that entered a status, per DV"))
+                .increment();
+    }
+
+    private static final String TRANSITIONS = "nmc.notifications.transitions";
+    /** Per-DV counters this instance made, by name and labels: removed with their DV like the gauges. */
+    private final Set<List<Object>> perDvCounters = ConcurrentHashMap.newKeySet();
 
     private final java.util.Map<String, Double> lastCompleted = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -105,11 +134,9 @@ public final class NmcMetrics implements AutoCloseable {
      */
     public void dutyRan(String duty, Duration took, boolean completed) {
         List<Tag> tags = List.of(Tag.create("duty", duty));
-        registry.getOrCreate(Counter.builder("nmc.duty.rounds")
-                        .description("Rounds of the periodic duties, by outcome")
-                        .tags(List.of(
-                                Tag.create("duty", duty), Tag.create("uitkomst", completed ? "voltooid" : "mislukt"))))
-                .increment();
+        dutyRounds(duty, "voltooid").increment(completed ? 1 : 0);
+        // both outcomes exist from the first round on, so increase() sees the first failure
+        dutyRounds(duty, "mislukt").increment(completed ? 0 : 1);
         if (completed) {
             lastCompleted.put(duty, System.currentTimeMillis() / 1000.0);
             registry.getOrCreate(
@@ -117,6 +144,12 @@ public final class NmcMetrics implements AutoCloseable {
                             .description("When the duty last completed a round (epoch seconds)")
                             .tags(tags));
         }
+    }
+
+    private Counter dutyRounds(String duty, String uitkomst) {
+        return registry.getOrCreate(Counter.builder("nmc.duty.rounds")
+                .description("Rounds of the periodic duties, by outcome")
+                .tags(List.of(Tag.create("duty", duty), Tag.create("uitkomst", uitkomst))));
     }
 
     public void tasksRepaired(long count) {
@@ -168,14 +201,16 @@ public final class NmcMetrics implements AutoCloseable {
      * {@code no-table}, {@code disk-full}, {@code error}, {@code unacknowledged}): its call did not happen.
      */
     public void ldvWriteFailed(String fout) {
-        registry.getOrCreate(Counter.builder("nmc.ldv.write.failures")
-                        .tags(List.of(Tag.create("fout", fout)))
-                        .description("records the processing log's store did not take (the call did not happen), by"
-                                + " class"))
-                .increment();
+        ldvFailures(fout).increment();
     }
 
-    // ---- NotifyNL's answers (README, "NotifyNL's answers") ----
+    private Counter ldvFailures(String fout) {
+        return registry.getOrCreate(Counter.builder("nmc.ldv.write.failures")
+                .tags(List.of(Tag.create("fout", fout)))
+                .description("records the processing log's store did not take (the call did not happen), by class"));
+    }
+
+    // ---- NotifyNL's answers (ARCHITECTURE §7.4, "NotifyNL's answers") ----
 
     /**
      * A send NotifyNL refused for its setup (template, personalisation, trial mode, permission, key, service): by
@@ -199,17 +234,23 @@ public final class NmcMetrics implements AutoCloseable {
 
     /** A send refused for the daily limit of a NotifyNL service (its sending budget closes until the window ends). */
     public void notifyNlDailyLimit(String service) {
-        registry.getOrCreate(Counter.builder("nmc.notifynl.daily.limit")
-                        .tags(List.of(Tag.create("service", service)))
-                        .description("sends refused for the NotifyNL service's daily limit"))
-                .increment();
+        dailyLimits(service).increment();
+    }
+
+    private Counter dailyLimits(String service) {
+        return registry.getOrCreate(Counter.builder("nmc.notifynl.daily.limit")
+                .tags(List.of(Tag.create("service", service)))
+                .description("sends refused for the NotifyNL service's daily limit"));
     }
 
     /** A complaint callback of NotifyNL (a recipient marked the e-mail as spam): counted, never a transition. */
     public void notifyNlComplaint() {
-        registry.getOrCreate(Counter.builder("nmc.notifynl.complaints")
-                        .description("complaint callbacks of NotifyNL, counted and never a status change"))
-                .increment();
+        complaints().increment();
+    }
+
+    private Counter complaints() {
+        return registry.getOrCreate(Counter.builder("nmc.notifynl.complaints")
+                .description("complaint callbacks of NotifyNL, counted and never a status change"));
     }
 
     // ---- the engine (EngineEvents, wired in the composition root) ----
@@ -495,9 +536,43 @@ public final class NmcMetrics implements AutoCloseable {
                 aboveThreshold ? 1 : 0);
     }
 
+    /**
+     * How far a DV is behind in its feed: the age of the oldest event it has not acknowledged (0: none), as last
+     * counted.
+     */
+    public void feedLag(String oin, double seconds) {
+        set(
+                "nmc.feed.lag.seconds",
+                "age of the DV's oldest event not acknowledged through the feed (0: none)",
+                List.of(Tag.create("dv", oin)),
+                seconds);
+    }
+
+    /**
+     * A DV's webhook: the age of the oldest event it has not delivered (0: none), and whether it is paused after
+     * the DV's failures (1) until its wait ends or the DV resumes it.
+     */
+    public void webhook(String oin, double lagSeconds, boolean paused) {
+        List<Tag> tags = List.of(Tag.create("dv", oin));
+        set(
+                "nmc.webhook.lag.seconds",
+                "age of the oldest event the DV's webhook has not delivered (0: none)",
+                tags,
+                lagSeconds);
+        set("nmc.webhook.paused", "1 while the DV's webhook is paused after its failures", tags, paused ? 1 : 0);
+    }
+
     /** Removes the per-DV gauges of DVs no longer in the register (labels stay bounded by the register). */
     public void retainDvs(Set<String> oins) {
         List<List<Object>> gone = new ArrayList<>();
+        perDvCounters.forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            if (tags.stream().anyMatch(tag -> tag.key().equals("dv") && !oins.contains(tag.value()))) {
+                perDvCounters.remove(key);
+                registry.remove((String) key.get(0), tags);
+            }
+        });
         gaugeValues.keySet().forEach(key -> {
             @SuppressWarnings("unchecked")
             List<Tag> tags = (List<Tag>) key.get(1);
@@ -524,9 +599,15 @@ public final class NmcMetrics implements AutoCloseable {
                 .set(value);
     }
 
-    /** The gauges read this instance's values: remove them with it. */
+    /** The gauges read this instance's values, and its per-DV counters name its register: remove them with it. */
     @Override
     public void close() {
         gauges.forEach(registry::remove);
+        perDvCounters.forEach(key -> {
+            @SuppressWarnings("unchecked")
+            List<Tag> tags = (List<Tag>) key.get(1);
+            registry.remove((String) key.get(0), tags);
+        });
+        perDvCounters.clear();
     }
 }

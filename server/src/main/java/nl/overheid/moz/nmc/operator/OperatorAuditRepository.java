@@ -25,9 +25,10 @@ public final class OperatorAuditRepository {
              LIMIT :limit
             """);
 
-    private static final Statement BEHEERACTIE_DELETE_OLD = Statement.named("beheeractieDeleteOld", """
-            DELETE FROM beheeractie WHERE id IN (SELECT id FROM beheeractie WHERE tijdstip < :before LIMIT 1000)
-            """);
+    /* The audit is append-only for the runtime role: its retention goes through a SECURITY DEFINER function that
+     * keeps the last year whatever it is asked (V22__least_privilege.sql). */
+    private static final Statement BEHEERACTIE_DELETE_OLD =
+            Statement.named("beheeractieDeleteOld", "SELECT beheeractie_opschonen(:before) AS geschrapt");
 
     /** Writes one action. */
     void insert(
@@ -72,8 +73,13 @@ public final class OperatorAuditRepository {
                 .toList();
     }
 
-    /** Deletes up to 1,000 actions recorded before {@code before}; returns how many. */
+    /** Deletes up to 1,000 actions recorded before {@code before} (and more than a year ago); returns how many. */
     long deleteOlderThan(DbTransaction tx, Instant before) {
-        return BEHEERACTIE_DELETE_OLD.dml(tx).addParam("before", before).execute();
+        return BEHEERACTIE_DELETE_OLD
+                .get(tx)
+                .addParam("before", before)
+                .execute()
+                .map(row -> row.column("geschrapt").getLong())
+                .orElse(0L);
     }
 }

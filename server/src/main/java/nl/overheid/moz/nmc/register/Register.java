@@ -62,6 +62,19 @@ public final class Register {
         return read;
     }
 
+    /** The OIN of a DV by its id, in {@code db}'s transaction; kept once read (a DV's OIN never changes). */
+    public Optional<String> oin(io.helidon.dbclient.DbExecute db, java.util.UUID dvId) {
+        String known = oins.get(dvId);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        Optional<String> read = repository.oin(db, dvId);
+        read.ifPresent(oin -> oins.put(dvId, oin));
+        return read;
+    }
+
+    private final Map<java.util.UUID, String> oins = new ConcurrentHashMap<>();
+
     /** The berichttypen with these codes that exist, by code (through the cache). */
     public Map<String, Berichttype> berichttypen(Set<String> codes) {
         Cached<Map<String, Berichttype>> cached = berichttypen;

@@ -21,6 +21,9 @@ import nl.overheid.moz.nmc.db.Statement;
  */
 public final class RegisterRepository {
 
+    private static final Statement DIENSTVERLENER_OIN =
+            Statement.named("dienstverlenerOin", "SELECT oin FROM dienstverlener WHERE id = :id");
+
     private static final Statement DIENSTVERLENER_BY_OIN = Statement.named("dienstverlenerByOin", """
             SELECT d.id, d.oin, d.naam, d.quotum_per_minuut,
                    CAST(extract(epoch FROM d.max_cursorleeftijd) AS bigint) AS max_cursor_seconds,
@@ -101,6 +104,11 @@ public final class RegisterRepository {
             """);
 
     /** The DV with this OIN and the berichttypen it may send. */
+    /** The OIN of the DV with this id (empty when there is none). */
+    public Optional<String> oin(DbExecute db, java.util.UUID id) {
+        return DIENSTVERLENER_OIN.get(db).addParam("id", id).execute().map(row -> DbTypes.text(row, "oin"));
+    }
+
     public Optional<Dienstverlener> dienstverlener(DbExecute db, String oin) {
         return DIENSTVERLENER_BY_OIN
                 .get(db)

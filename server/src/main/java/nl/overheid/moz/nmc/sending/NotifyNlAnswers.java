@@ -10,7 +10,7 @@ import java.util.UUID;
 
 /**
  * Every answer of NotifyNL classified, by HTTP status, {@code errors[].error} and, where NotifyNL gives nothing
- * else, the start of {@code errors[].message} (README, "NotifyNL's answers"; the sources are named in
+ * else, the start of {@code errors[].message} (ARCHITECTURE §7.4, "NotifyNL's answers"; the sources are named in
  * {@code api-spec/notifynl.yaml}). Pure, so the whole table is tested without a server ({@code NotifyNlAnswersTest}).
  * NotifyNL's messages may quote the request (a schema error quotes the offending value): nothing here returns or
  * logs one, only the class it falls in.

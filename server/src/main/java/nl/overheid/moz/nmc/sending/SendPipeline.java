@@ -65,7 +65,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * claim took the task's token from that service's budget (the task's {@code budget}, planned so). A task that
  * ends without a POST gives its token back ({@link UnusedTokens}); a POST keeps it whatever the answer.
  *
- * <p>NotifyNL's answers ({@link NotifyNlAnswers}, README "NotifyNL's answers"): only a refusal of the address ends
+ * <p>NotifyNL's answers ({@link NotifyNlAnswers}, ARCHITECTURE §7.4 "NotifyNL's answers"): only a refusal of the address ends
  * the notification {@code niet-bezorgbaar}. A refusal of the setup ({@link SetupError}) is never blamed on it: the
  * task is postponed with backoff, and after {@code notifynl.setup-error-max-tries} such refusals parked as
  * {@code mislukt} under the error's class for an operator, who fixes the setup and reopens it; each is counted per

@@ -2,7 +2,7 @@ package nl.overheid.moz.nmc.sending;
 
 /**
  * A refusal of NotifyNL that is not the notification's fault: the template, the personalisation the template asks
- * for, the service's trial mode or permission, the API key or the service itself (README, "NotifyNL's answers").
+ * for, the service's trial mode or permission, the API key or the service itself (ARCHITECTURE §7.4, "NotifyNL's answers").
  * Each has its error class, the value {@code taak.laatste_fout} keeps when such a send is postponed or parked (the
  * operator API filters on it) and the metrics' {@code fout} label; and a hint for the operator who fixes it.
  */

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Every kind of NotifyNL answer to a send (README, "NotifyNL's answers"), unhappy paths first: for each, the
+ * Every kind of NotifyNL answer to a send (ARCHITECTURE §7.4, "NotifyNL's answers"), unhappy paths first: for each, the
  * notification's outcome, the attempt, the send task's state and counters, and the metric. No refusal of the setup
  * ever ends a notification {@code onbereikbaar}; the daily limit closes the service's budget instead of knocking
  * again, and burns neither attempts nor LDV records in a loop.

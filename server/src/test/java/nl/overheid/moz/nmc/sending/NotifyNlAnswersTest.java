@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The classification of NotifyNL's answers (README, "NotifyNL's answers"), row by row, with NotifyNL's exact bodies
+ * The classification of NotifyNL's answers (ARCHITECTURE §7.4, "NotifyNL's answers"), row by row, with NotifyNL's exact bodies
  * (keys sorted, non-ASCII escaped, as Flask writes them; messages from {@code app/v2/errors.py},
  * {@code app/notifications/validators.py}, {@code app/authentication/auth.py} of {@code Worth-NL/notifynl-api}).
  */

@@ -31,11 +31,15 @@ public final class TestDatabase {
     private final String url;
     private final String user;
     private final String password;
+    private final String appUser;
+    private final String appPassword;
 
-    private TestDatabase(String url, String user, String password) {
+    private TestDatabase(String url, String user, String password, String appUser, String appPassword) {
         this.url = url;
         this.user = user;
         this.password = password;
+        this.appUser = appUser;
+        this.appPassword = appPassword;
     }
 
     public static synchronized TestDatabase get() {
@@ -63,7 +67,7 @@ public final class TestDatabase {
      * for a test that runs a cluster of its own (to stop it under load).
      */
     public static TestDatabase separateIn(String serverUrl, String user, String password) {
-        TestDatabase database = createEmpty(new Server(serverUrl, user, password));
+        TestDatabase database = createEmpty(new Server(serverUrl, user, password, APP_USER, APP_PASSWORD));
         try (Database migrated = database.open()) {
             migrated.migrate();
         }
@@ -99,20 +103,42 @@ public final class TestDatabase {
         String parameters =
                 server.url().contains("?") ? server.url().substring(server.url().indexOf('?')) : "";
         String url = base.substring(0, base.lastIndexOf('/') + 1) + name + parameters;
-        return new TestDatabase(url, server.user(), server.password());
+        return new TestDatabase(url, server.user(), server.password(), server.appUser(), server.appPassword());
     }
 
-    private record Server(String url, String user, String password) {}
+    /** The NMC's own login in a cluster of scripts/pg (a member of {@code nmc_runtime} only). */
+    private static final String APP_USER = "nmc_app";
+
+    private static final String APP_PASSWORD = "nmc_app";
+
+    /** A cluster: its schema owner (who creates and migrates the databases) and the NMC's runtime login. */
+    private record Server(String url, String user, String password, String appUser, String appPassword) {}
 
     private static Server server() {
         String url = System.getenv("NMC_TEST_DB_URL");
         if (url != null && !url.isBlank()) {
-            return new Server(url, env("NMC_TEST_DB_USER", "nmc"), env("NMC_TEST_DB_PASSWORD", "nmc"));
+            return new Server(
+                    url,
+                    env("NMC_TEST_DB_USER", "nmc"),
+                    env("NMC_TEST_DB_PASSWORD", "nmc"),
+                    env("NMC_TEST_DB_APP_USER", APP_USER),
+                    env("NMC_TEST_DB_APP_PASSWORD", APP_PASSWORD));
         }
         if (dockerAvailable()) {
             var container = new org.testcontainers.postgresql.PostgreSQLContainer("postgres:17-alpine");
             container.start();
-            return new Server(container.getJdbcUrl(), container.getUsername(), container.getPassword());
+            // the container's user is a superuser: it makes the runtime roles scripts/pg makes
+            try (Connection admin = DriverManager.getConnection(
+                            container.getJdbcUrl(), container.getUsername(), container.getPassword());
+                    Statement statement = admin.createStatement()) {
+                statement.execute("CREATE ROLE nmc_runtime NOLOGIN");
+                statement.execute(
+                        "CREATE ROLE " + APP_USER + " LOGIN PASSWORD '" + APP_PASSWORD + "' IN ROLE nmc_runtime");
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot create the runtime roles in the test container", e);
+            }
+            return new Server(
+                    container.getJdbcUrl(), container.getUsername(), container.getPassword(), APP_USER, APP_PASSWORD);
         }
         return localCluster();
     }
@@ -154,7 +180,12 @@ public final class TestDatabase {
                     // the JVM is ending; a leftover cluster in /tmp is harmless
                 }
             }));
-            return new Server(values.get("NMC_DB_URL"), values.get("NMC_DB_USER"), values.get("NMC_DB_PASSWORD"));
+            return new Server(
+                    values.get("NMC_DB_URL"),
+                    values.get("NMC_DB_USER"),
+                    values.get("NMC_DB_PASSWORD"),
+                    values.get("NMC_DB_APP_USER"),
+                    values.get("NMC_DB_APP_PASSWORD"));
         } catch (IOException e) {
             throw new IllegalStateException(
                     "no PostgreSQL for the tests: set NMC_TEST_DB_URL, run Docker, or "
@@ -194,6 +225,20 @@ public final class TestDatabase {
 
     public String password() {
         return password;
+    }
+
+    /** The login the NMC under test uses: a member of {@code nmc_runtime} only, as in production. */
+    public String appUser() {
+        return appUser;
+    }
+
+    public String appPassword() {
+        return appPassword;
+    }
+
+    /** A plain connection as the NMC's runtime login (autocommit on), for tests of what it may do. */
+    public Connection connectAsApp() throws SQLException {
+        return DriverManager.getConnection(url, appUser, appPassword);
     }
 
     public DatabaseSettings settings() {

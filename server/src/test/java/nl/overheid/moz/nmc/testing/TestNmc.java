@@ -120,7 +120,8 @@ public final class TestNmc {
                   url: "%s"
                   user: "%s"
                   password: "%s"
-                  schema: migrate
+                  # the runtime login (nmc_runtime only), on a schema the test database migrated as its owner
+                  schema: validate
                   pool-size: 8
                 auth:
                   jwks-uri: "%s"
@@ -206,8 +207,8 @@ public final class TestNmc {
                         berichttypen: ["%s"]
                 """.formatted(
                         database.url(),
-                        database.user(),
-                        database.password(),
+                        database.appUser(),
+                        database.appPassword(),
                         iam.jwksFile().toUri(),
                         TestIam.ISSUER,
                         TestIam.AUDIENCE,

@@ -33,7 +33,8 @@ public final class Bench {
             new FairnessBench(),
             new FeedBench(),
             new StorageBench(),
-            new MemoryBench());
+            new MemoryBench(),
+            new FloodBench());
 
     private Bench() {}
 

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@code POST /v2/notifications/email} ({@code post_notification} in {@code app/v2/notifications}), with NotifyNL's
- * checks in NotifyNL's order and its exact answers (README of the NMC, "NotifyNL's answers"):
+ * checks in NotifyNL's order and its exact answers (server/ARCHITECTURE.md §7.4, "NotifyNL's answers"):
  *
  * <ol>
  *   <li>the authentication ({@link NotifyEndpoint}: 401, 403, an archived service, a revoked key);</li>

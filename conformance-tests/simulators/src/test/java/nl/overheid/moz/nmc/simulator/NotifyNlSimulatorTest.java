@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The NotifyNL simulator as NotifyNL is (the NMC's README, "NotifyNL's answers"; the sources are named in
+ * The NotifyNL simulator as NotifyNL is (the NMC's ARCHITECTURE §7.4, "NotifyNL's answers"; the sources are named in
  * {@code api-spec/notifynl.yaml}): every check of a send in NotifyNL's order with its exact body, trial mode with a
  * team, the daily and the rate limit, templates with placeholders and {@code GET /v2/template/{id}}, a revoked key
  * and an archived service, the 72-hour timeout with its receipt and none after a final status, complaint callbacks,

@@ -153,8 +153,8 @@ class ContainerImageTest {
         env.put("NMC_CONFIG", config.toString());
         env.put("SERVER_PORT", Integer.toString(port));
         env.put("DB_URL", database.url());
-        env.put("DB_USER", database.user());
-        env.put("DB_PASSWORD", database.password());
+        env.put("DB_USER", database.appUser()); // the runtime login, as in production
+        env.put("DB_PASSWORD", database.appPassword());
         env.put("DB_SCHEMA", "validate");
         env.put("NOTIFYNL_SERVICES_STANDAARD_API_dash_KEY", TestNmc.NOTIFY_API_KEY);
         env.putAll(environment);

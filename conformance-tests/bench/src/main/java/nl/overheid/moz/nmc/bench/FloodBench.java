@@ -1,0 +1,109 @@
+package nl.overheid.moz.nmc.bench;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
+
+/**
+ * Benchmark 9, flood: one DV sends {@value #FLOOD_CLIENTS} concurrent maximal bulk requests (1000 items, about 4 MB
+ * each) without pause to the NMC at {@code -Xmx256m}, while another DV accepts single notifications at one client.
+ * The baseline is that other DV alone, in the same run on the same database. The NMC must stay up (no
+ * OutOfMemoryError) and the other DV's acceptance p99 stay within 2× its unloaded figure: the request limits
+ * (ARCHITECTURE §4, "Limits") answer the flood's surplus with a 429 before reading its body.
+ */
+final class FloodBench implements Benchmark {
+
+    static final int FLOOD_CLIENTS = 50;
+    static final int ITEMS = 1000;
+    static final double TARGET_RATIO = 2.0;
+    /** Personalisation text that makes an item about 4 KB, so 1000 items fill the 4 MB bulk limit. */
+    private static final String FILL = "x".repeat(3_880);
+
+    @Override
+    public String name() {
+        return "flood";
+    }
+
+    @Override
+    public String measures() {
+        return "another DV's single-acceptance p99 while one DV floods the NMC (-Xmx" + MemoryBench.HEAP + ") with "
+                + FLOOD_CLIENTS + " concurrent maximal bulk requests, against that DV alone";
+    }
+
+    @Override
+    public void run(BenchContext context, BenchmarkResult result) throws Exception {
+        Duration duration = context.pointDuration().multipliedBy(context.quick() ? 1 : 3);
+        String db = context.postgres().freshDatabase("bench_flood");
+        BenchNmc.Options options =
+                BenchNmc.Options.on(db).jvm("-Xmx" + MemoryBench.HEAP, "-XX:+ExitOnOutOfMemoryError");
+        String flooder = context.token(BenchContext.nmcOin(1));
+        String other = context.token(BenchContext.nmcOin(2));
+        try (BenchNmc nmc = BenchNmc.start(context, "flood", options);
+                HttpLoad load = new HttpLoad();
+                HttpLoad floodLoad = new HttpLoad()) {
+            Requests requests = new Requests(nmc.baseUrl());
+            LongFunction<java.net.http.HttpRequest> flood =
+                    i -> requests.post(Requests.BULK, flooder, bulk(requests, i));
+            int probeBytes = bulk(requests, 0).length();
+            // warm-up of both paths, then the other DV alone
+            load.closedLoop(
+                    1, Duration.ofSeconds(2), requests.single("warmup", List.of(other)), HttpLoad.Worth.status(202));
+            HttpLoad.Outcome alone =
+                    load.closedLoop(1, duration, requests.single("alone", List.of(other)), HttpLoad.Worth.status(202));
+            // the flood, and the other DV beside it for the same time
+            CompletableFuture<HttpLoad.Outcome> flooding = CompletableFuture.supplyAsync(
+                    () -> floodLoad.closedLoop(FLOOD_CLIENTS, duration, flood, response -> 1));
+            Thread.sleep(500); // the flood is running before the other DV is measured
+            HttpLoad.Outcome beside = load.closedLoop(
+                    1,
+                    duration.minusMillis(500),
+                    requests.single("beside", List.of(other)),
+                    HttpLoad.Worth.status(202));
+            HttpLoad.Outcome floodOutcome = flooding.get();
+            Thread.sleep(1000);
+            boolean alive = nmc.alive();
+            String nmcLog =
+                    Files.readString(context.outDirectory().resolve("logs").resolve("flood.log"));
+            boolean oom = nmcLog.contains("java.lang.OutOfMemoryError") || !alive;
+            double p99Alone = alone.latencies().percentileMillis(99);
+            double p99Beside = beside.latencies().percentileMillis(99);
+            double ratio = p99Alone == 0 ? Double.NaN : p99Beside / p99Alone;
+            result.add(Figure.of("other DV's acceptance p99 under the flood", p99Beside, "ms")
+                    .baseline(p99Alone, "the same DV alone, p99 ms")
+                    .target("≤ " + TARGET_RATIO + "× alone, and no OutOfMemoryError", ratio <= TARGET_RATIO && !oom)
+                    .detail("outOfMemoryOrDown", oom)
+                    .detail("ratio", Latencies.round(ratio))
+                    .details(beside.latencies().summary("beside"))
+                    .details(alone.latencies().summary("alone"))
+                    .detail("otherDvStatusesBeside", beside.statuses())
+                    .detail("floodStatuses", floodOutcome.statuses())
+                    .detail("floodRequestsPerSecond", Latencies.round(floodOutcome.requests() / floodOutcome.seconds()))
+                    .detail("floodBodyBytes", probeBytes)
+                    .detail("seconds", duration.toSeconds())
+                    .build());
+            result.note("The flood's statuses: 200 a bulk the NMC took (its items accepted while the DV's quota lasts),"
+                    + " 429 refused at once by a concurrency cap or the used-up quota, -1 a connection the client"
+                    + " dropped. The NMC's log: "
+                    + context.repository()
+                            .relativize(context.outDirectory().resolve("logs").resolve("flood.log")));
+        } finally {
+            context.postgres().dropDatabase(db);
+        }
+    }
+
+    /** A maximal bulk body: {@value #ITEMS} items of about 4 KB, new dvRefs each time (no repeats). */
+    private static String bulk(Requests requests, long i) {
+        StringBuilder body = new StringBuilder(ITEMS * 4_100).append("{\"notificaties\":[");
+        for (int k = 0; k < ITEMS; k++) {
+            String item = requests.item("flood", i * ITEMS + k);
+            body.append(k == 0 ? "" : ",")
+                    .append(item, 0, item.length() - 2)
+                    .append(",\"tekst\":\"")
+                    .append(FILL)
+                    .append("\"}}");
+        }
+        return body.append("]}").toString();
+    }
+}

@@ -1,0 +1,161 @@
+package nl.overheid.moz.nmc.api;
+
+import io.helidon.config.Config;
+import io.helidon.http.Method;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import nl.overheid.moz.nmc.ratelimit.DvCalls;
+import nl.overheid.moz.nmc.register.Dienstverlener;
+
+/**
+ * What a DV may ask of the NMC at once and per second, so that no DV can exhaust the service for the others
+ * (ARCHITECTURE §4, "Limits"). {@link ApiFilter} admits every DV call here as soon as the caller is known, before
+ * its body is read: a call over a limit is a 429 problem with {@code Retry-After} and costs neither memory nor the
+ * database's time.
+ *
+ * <ul>
+ *   <li>Concurrency, per instance: at most {@code http.max-concurrent-requests} DV calls at once on this instance,
+ *       {@code http.max-concurrent-requests-per-dv} of one DV; bulk calls, whose bodies (up to
+ *       {@code http.max-bulk-body-bytes}, parsed into a tree) are what fills the heap, also at most
+ *       {@code http.max-concurrent-bulk-requests} at once and {@code http.max-concurrent-bulk-requests-per-dv} of
+ *       one DV. In memory: a count over all instances would cost a round trip per call, and what runs out is each
+ *       instance's own heap and threads.</li>
+ *   <li>Rate, over all instances ({@link DvCalls}, counters in the database): the feed and webhook calls at
+ *       {@code feed.rate-limit-per-second}, status, search and cancel at {@code http.rate-limit-per-second}.
+ *       Acceptance is limited by the DV's acceptance quota, as shared and exact, which a bulk call consults before
+ *       its body is read.</li>
+ * </ul>
+ */
+public final class RequestLimits {
+
+    /**
+     * The limits ({@code http.*}).
+     *
+     * @param concurrentRequests      DV calls at once on one instance
+     * @param concurrentRequestsPerDv one DV's calls at once on one instance
+     * @param concurrentBulk          bulk calls at once on one instance
+     * @param concurrentBulkPerDv     one DV's bulk calls at once on one instance
+     * @param perSecond               one DV's status, search and cancel calls per second, all instances together
+     */
+    public record Settings(
+            int concurrentRequests,
+            int concurrentRequestsPerDv,
+            int concurrentBulk,
+            int concurrentBulkPerDv,
+            int perSecond) {
+
+        public Settings {
+            if (concurrentRequestsPerDv < 1
+                    || concurrentRequests < concurrentRequestsPerDv
+                    || concurrentBulkPerDv < 1
+                    || concurrentBulk < concurrentBulkPerDv
+                    || concurrentBulkPerDv > concurrentRequestsPerDv
+                    || perSecond < 1) {
+                throw new IllegalArgumentException("http.max-concurrent-requests(-per-dv) and "
+                        + "http.max-concurrent-bulk-requests(-per-dv) must be positive, each per-DV limit at most its "
+                        + "instance's, the bulk limits at most the others, and http.rate-limit-per-second positive");
+            }
+        }
+
+        public static Settings from(Config http) {
+            return new Settings(
+                    http.get("max-concurrent-requests").asInt().orElse(64),
+                    http.get("max-concurrent-requests-per-dv").asInt().orElse(16),
+                    http.get("max-concurrent-bulk-requests").asInt().orElse(4),
+                    http.get("max-concurrent-bulk-requests-per-dv").asInt().orElse(2),
+                    http.get("rate-limit-per-second").asInt().orElse(50));
+        }
+    }
+
+    /** What a DV call is, for its limits. */
+    enum Kind {
+        ACCEPTANCE,
+        BULK,
+        FEED,
+        NOTIFICATIES
+    }
+
+    /** An admitted call's hold on the concurrency limits, given back when its answer is sent. */
+    interface Permit extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private final Settings settings;
+    private final DvCalls calls;
+    private final Semaphore all;
+    private final Semaphore bulk;
+    private final Map<UUID, Semaphore> allPerDv = new ConcurrentHashMap<>();
+    private final Map<UUID, Semaphore> bulkPerDv = new ConcurrentHashMap<>();
+
+    public RequestLimits(Settings settings, DvCalls calls) {
+        this.settings = settings;
+        this.calls = calls;
+        this.all = new Semaphore(settings.concurrentRequests());
+        this.bulk = new Semaphore(settings.concurrentBulk());
+    }
+
+    /** The kind of a DV call by its route's template under {@code basePath}. */
+    static Kind kind(String basePath, String template, Method method) {
+        String path = template.substring(basePath.length());
+        if (path.endsWith("/notificaties/bulk")) {
+            return Kind.BULK;
+        }
+        if (method == Method.POST
+                && (path.equals("/decentraal/notificaties") || path.equals("/centraal/notificaties"))) {
+            return Kind.ACCEPTANCE;
+        }
+        if (path.startsWith("/notificaties/wijzigingen") || path.startsWith("/webhook")) {
+            return Kind.FEED;
+        }
+        return Kind.NOTIFICATIES;
+    }
+
+    /**
+     * Admits a DV's call of this kind, or throws its 429 problem (nothing held then). The concurrency limits come
+     * first: they cost nothing, while the rate limit takes a counter in the database.
+     */
+    Permit admit(Dienstverlener dv, Kind kind) {
+        Semaphore dvAll = allPerDv.computeIfAbsent(dv.id(), id -> new Semaphore(settings.concurrentRequestsPerDv()));
+        Semaphore dvBulk = kind == Kind.BULK
+                ? bulkPerDv.computeIfAbsent(dv.id(), id -> new Semaphore(settings.concurrentBulkPerDv()))
+                : null;
+        Semaphore[] held =
+                kind == Kind.BULK ? new Semaphore[] {dvAll, dvBulk, all, bulk} : new Semaphore[] {dvAll, all};
+        int taken = 0;
+        while (taken < held.length && held[taken].tryAcquire()) {
+            taken++;
+        }
+        if (taken < held.length) {
+            release(held, taken);
+            // the DV's own limits are taken first: a DV over its own is told so, not that the NMC is busy
+            throw ProblemException.tooManyConcurrent(taken < (kind == Kind.BULK ? 2 : 1));
+        }
+        Permit permit = () -> release(held, held.length);
+        try {
+            switch (kind) {
+                case FEED -> limitRate(dv, DvCalls.Kind.FEED);
+                case NOTIFICATIES -> limitRate(dv, DvCalls.Kind.NOTIFICATIES);
+                case ACCEPTANCE, BULK -> {}
+            }
+        } catch (RuntimeException e) {
+            permit.close();
+            throw e;
+        }
+        return permit;
+    }
+
+    private void limitRate(Dienstverlener dv, DvCalls.Kind kind) {
+        calls.take(dv.id(), kind).ifPresent(retryAfter -> {
+            throw ProblemException.rateLimited(retryAfter);
+        });
+    }
+
+    private static void release(Semaphore[] held, int count) {
+        for (int i = 0; i < count; i++) {
+            held[i].release();
+        }
+    }
+}

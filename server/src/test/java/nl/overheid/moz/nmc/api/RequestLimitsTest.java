@@ -1,0 +1,199 @@
+package nl.overheid.moz.nmc.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import nl.overheid.moz.nmc.testing.Http;
+import nl.overheid.moz.nmc.testing.MutableClock;
+import nl.overheid.moz.nmc.testing.RunningNmc;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import nl.overheid.moz.nmc.testing.TestIam;
+import nl.overheid.moz.nmc.testing.TestNmc;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One DV cannot exhaust the service (ARCHITECTURE §4, "Limits"). A call is held open by sending its headers and only
+ * part of its body: the NMC admitted it and waits for the rest, which is what a slow or hostile client does. Over a
+ * limit the answer is a 429 problem with {@code Retry-After} at once, before any body is read; another DV, or another
+ * kind of call, goes on; a held call that ends gives its slot back.
+ */
+class RequestLimitsTest {
+
+    private static final TestDatabase DB = TestDatabase.get();
+    private static final TestIam IAM = new TestIam();
+    private static final String SINGLE = "/api/nmc/v1/decentraal/notificaties";
+    private static final String BULK = "/api/nmc/v1/decentraal/notificaties/bulk";
+
+    private final MutableClock clock = MutableClock.startingNow();
+    private RunningNmc nmc;
+
+    @AfterEach
+    void stop() {
+        if (nmc != null) {
+            nmc.close();
+        }
+    }
+
+    private Http start(String overrides) {
+        DB.reset();
+        nmc = RunningNmc.start(DB, IAM, clock, overrides);
+        return nmc.http();
+    }
+
+    private String token(String oin) {
+        return IAM.token(oin, clock.instant());
+    }
+
+    private static String single(String dvRef) {
+        return Http.json(Map.of("dvRef", dvRef, "berichttype", TestNmc.BERICHTTYPE, "emailadres", "a@example.nl"));
+    }
+
+    /** A call whose headers and first body bytes are sent, the rest never: the NMC holds it until it is closed. */
+    private Socket held(String path, String token) throws IOException {
+        Socket socket = new Socket("127.0.0.1", nmc.port());
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                        + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"notificaties\": [")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return socket;
+    }
+
+    private static void assertRefusedAtOnce(Http.Response response, String detail) {
+        assertThat(response.status()).as(response.body()).isEqualTo(429);
+        assertThat(response.contentType()).isEqualTo("application/problem+json");
+        assertThat(response.header("Retry-After")).contains("1");
+        assertThat(response.json().path("detail").asText()).contains(detail);
+    }
+
+    /** The held call reaches the NMC's filter a moment after it is sent. */
+    private static void eventually(Runnable assertion) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (true) {
+            try {
+                assertion.run();
+                return;
+            } catch (AssertionError e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private long stored() {
+        return Long.parseLong(DB.query("SELECT count(*) FROM notificatie", null).getFirst());
+    }
+
+    @Test
+    void aDvOverItsConcurrentCallsIsRefusedWhileOthersGoOnAndItsSlotComesBack() throws Exception {
+        Http http = start("http: {max-concurrent-requests-per-dv: 1, max-concurrent-bulk-requests-per-dv: 1}");
+        // admitted before its body is read: held, the DV's one slot is taken
+        Socket first = held(BULK, token(TestNmc.DV_A));
+        eventually(() -> assertRefusedAtOnce(
+                http.post(SINGLE, token(TestNmc.DV_A), single("A-1")), "te veel verzoeken tegelijk"));
+        assertThat(http.post(SINGLE, token(TestNmc.DV_B), single("B-1")).status())
+                .isEqualTo(202);
+        assertThat(stored()).isEqualTo(1);
+
+        first.close(); // the client gives up mid-body: its slot comes back
+        eventually(() -> assertThat(
+                        http.post(SINGLE, token(TestNmc.DV_A), single("A-1")).status())
+                .isEqualTo(202));
+    }
+
+    @Test
+    void bulkCallsHaveTheirOwnLowerCapAndSingleCallsStillGoThrough() throws Exception {
+        Http http = start("http: {max-concurrent-bulk-requests-per-dv: 1}");
+        try (Socket first = held(BULK, token(TestNmc.DV_A))) {
+            eventually(() -> assertRefusedAtOnce(
+                    http.post(BULK, token(TestNmc.DV_A), "{\"notificaties\": [" + single("A-2") + "]}"),
+                    "te veel verzoeken tegelijk"));
+            assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("A-3")).status())
+                    .isEqualTo(202);
+            assertThat(http.post(BULK, token(TestNmc.DV_B), "{\"notificaties\": [" + single("B-2") + "]}")
+                            .status())
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theInstanceCapHoldsOverAllDvs() throws Exception {
+        Http http = start("http: {max-concurrent-requests: 2, max-concurrent-requests-per-dv: 1,"
+                + " max-concurrent-bulk-requests: 2, max-concurrent-bulk-requests-per-dv: 1}");
+        try (Socket a = held(BULK, token(TestNmc.DV_A));
+                Socket b = held(BULK, token(TestNmc.DV_B))) {
+            eventually(() -> assertRefusedAtOnce(
+                    http.post(SINGLE, token(TestNmc.DV_SMALL_QUOTA), single("C-1")),
+                    "Het NMC verwerkt nu te veel verzoeken tegelijk"));
+        }
+        assertThat(stored()).isZero();
+    }
+
+    @Test
+    void statusSearchAndCancelAreRateLimitedPerDvAndCountNoFeedCall() {
+        Http http = start("http: {rate-limit-per-second: 3}\nfeed: {rate-limit-per-second: 1}");
+        UUID id = UUID.fromString(http.post(SINGLE, token(TestNmc.DV_A), single("R-1"))
+                .json()
+                .path("id")
+                .asText());
+        // the clock stands still: every call falls in one second
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, token(TestNmc.DV_A))
+                        .status())
+                .isEqualTo(200);
+        assertThat(http.get("/api/nmc/v1/notificaties?dvRef=R-1", token(TestNmc.DV_A))
+                        .status())
+                .isEqualTo(200);
+        assertThat(http.get("/api/nmc/v1/notificaties/" + UUID.randomUUID(), token(TestNmc.DV_A))
+                        .status())
+                .isEqualTo(404);
+        Http.Response over = http.delete("/api/nmc/v1/notificaties/" + id, token(TestNmc.DV_A));
+        assertThat(over.status()).isEqualTo(429);
+        assertThat(over.json().path("type").asText()).endsWith("/aanroeplimiet-overschreden");
+        assertThat(over.header("Retry-After")).contains("1");
+        assertThat(DB.query("SELECT status FROM notificatie", null)).containsExactly("aangenomen");
+        // counted apart: the feed has its own second, and another DV its own
+        assertThat(http.get("/api/nmc/v1/notificaties/wijzigingen", token(TestNmc.DV_A))
+                        .status())
+                .isEqualTo(200);
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, token(TestNmc.DV_B))
+                        .status())
+                .isEqualTo(404);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(http.delete("/api/nmc/v1/notificaties/" + id, token(TestNmc.DV_A))
+                        .status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void aBulkOverAUsedUpQuotaIsRefusedWholeBeforeItsBodyIsRead() {
+        Http http = start("{}");
+        String token = token(TestNmc.DV_SMALL_QUOTA); // two a minute
+        assertThat(http.post(SINGLE, token, single("Q-1")).status()).isEqualTo(202);
+        assertThat(http.post(SINGLE, token, single("Q-2")).status()).isEqualTo(202);
+
+        for (String body : List.of("{\"notificaties\": [" + single("Q-3") + "]}", "{\"notificaties\": [")) {
+            Http.Response refused = http.post(BULK, token, body);
+            // not a 400 for the broken body: it was never read
+            assertThat(refused.status()).as(refused.body()).isEqualTo(429);
+            assertThat(refused.json().path("type").asText()).endsWith("/quotum-overschreden");
+            assertThat(refused.header("Retry-After"))
+                    .hasValueSatisfying(
+                            value -> assertThat(Integer.parseInt(value)).isBetween(1, 61));
+        }
+        assertThat(stored()).isEqualTo(2);
+        // another DV's bulk is read as ever
+        assertThat(http.post(BULK, token(TestNmc.DV_A), "{\"notificaties\": [").status())
+                .isEqualTo(400);
+    }
+}

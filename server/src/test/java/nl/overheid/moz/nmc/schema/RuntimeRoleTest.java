@@ -1,0 +1,177 @@
+package nl.overheid.moz.nmc.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import nl.overheid.moz.nmc.testing.TestDatabase;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The NMC's login role has the runtime role's privileges and nothing more (server/ARCHITECTURE.md §5, "Database
+ * roles"): a foothold in it can neither switch off the guards of the design — the transition trigger, the event
+ * log's immutability — nor erase the operators' audit or edit the migration history. Connected as that login, each
+ * statement below is refused by PostgreSQL's privilege check (SQLSTATE 42501), while what the NMC needs of its
+ * owner's rights goes through SECURITY DEFINER functions with a pinned {@code search_path}. Every other test runs its
+ * NMC as this login too ({@code TestNmc}), so a privilege the NMC lacks fails the suite.
+ */
+class RuntimeRoleTest {
+
+    private static TestDatabase database;
+
+    @BeforeAll
+    static void migrate() {
+        database = TestDatabase.separate();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                // the design's guards: the trigger that makes the transition function the only writer of status
+                "ALTER TABLE notificatie DISABLE TRIGGER ALL",
+                "DROP TRIGGER notificatie_controleer_update ON notificatie",
+                "CREATE OR REPLACE FUNCTION notificatie_controleer_update() RETURNS trigger LANGUAGE plpgsql"
+                        + " AS $$ BEGIN RETURN NEW; END $$",
+                "ALTER FUNCTION event_partition_drop(text, timestamptz) SECURITY INVOKER",
+                // the event log is append-only, partitions included
+                "ALTER TABLE event DISABLE TRIGGER ALL",
+                "UPDATE event SET reden = NULL",
+                "DELETE FROM event",
+                "DELETE FROM event_default",
+                "TRUNCATE event",
+                "DROP TABLE event",
+                // the operators' audit is append-only
+                "UPDATE beheeractie SET toelichting = 'niets gebeurd'",
+                "DELETE FROM beheeractie",
+                "TRUNCATE beheeractie",
+                // the migration history and the transition table are read-only
+                "UPDATE flyway_schema_history SET checksum = 0",
+                "DELETE FROM flyway_schema_history",
+                "INSERT INTO toegestane_overgang SELECT * FROM toegestane_overgang",
+                "DELETE FROM toegestane_overgang",
+                // no DDL at all, and no way up to the owner
+                "CREATE TABLE buit (x text)",
+                "CREATE FUNCTION buit() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+                "ALTER TABLE notificatie ADD COLUMN buit text",
+                "CREATE INDEX buit ON notificatie (dv_id)"
+            })
+    void theRuntimeRoleIsRefused(String statement) throws SQLException {
+        try (Connection app = database.connectAsApp();
+                Statement s = app.createStatement()) {
+            assertThatThrownBy(() -> s.execute(statement))
+                    .isInstanceOfSatisfying(
+                            SQLException.class,
+                            e -> assertThat(e.getSQLState()).as(e.getMessage()).isEqualTo("42501"));
+        }
+    }
+
+    @Test
+    void theRuntimeLoginCannotBecomeTheSchemaOwner() throws SQLException {
+        String owner = database.query(
+                        "SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'notificatie'::regclass", null)
+                .getFirst();
+        try (Connection app = database.connectAsApp();
+                Statement s = app.createStatement()) {
+            assertThatThrownBy(() -> s.execute("SET ROLE \"" + owner + "\""))
+                    .isInstanceOfSatisfying(
+                            SQLException.class,
+                            e -> assertThat(e.getSQLState()).as(e.getMessage()).isEqualTo("42501"));
+        }
+    }
+
+    @Test
+    void theRuntimeLoginIsNoMemberOfTheSchemaOwner() throws SQLException {
+        try (Connection app = database.connectAsApp();
+                Statement s = app.createStatement();
+                ResultSet row = s.executeQuery("""
+                        SELECT pg_has_role(current_user, c.relowner, 'MEMBER') AS owner,
+                               pg_has_role(current_user, 'nmc_runtime', 'MEMBER') AS runtime,
+                               r.rolsuper OR r.rolcreaterole OR r.rolcreatedb OR r.rolbypassrls AS mighty
+                          FROM pg_class c, pg_roles r
+                         WHERE c.oid = 'notificatie'::regclass AND r.rolname = current_user
+                        """)) {
+            row.next();
+            assertThat(row.getBoolean("owner")).isFalse();
+            assertThat(row.getBoolean("runtime")).isTrue();
+            assertThat(row.getBoolean("mighty")).isFalse();
+        }
+    }
+
+    @Test
+    void everySecurityDefinerFunctionHasAPinnedSearchPathAndOnlyTheRuntimeRoleMayCallIt() throws SQLException {
+        List<String> definers = new ArrayList<>();
+        try (Connection owner = database.connect();
+                Statement s = owner.createStatement();
+                ResultSet rows = s.executeQuery("""
+                        SELECT p.oid::regprocedure AS name, p.proconfig, p.proacl::text AS acl
+                          FROM pg_proc p
+                         WHERE p.pronamespace = current_schema()::regnamespace AND p.prosecdef
+                        """)) {
+            while (rows.next()) {
+                String name = rows.getString("name");
+                definers.add(name.substring(0, name.indexOf('(')));
+                assertThat(rows.getString("proconfig")).as(name).matches("\\{\"search_path=[a-z_]+, pg_temp\"}");
+                // no grant to PUBLIC (an ACL entry "=X/owner"), one to nmc_runtime
+                assertThat(rows.getString("acl"))
+                        .as(name)
+                        .doesNotContain("\"=X")
+                        .doesNotContain(",=X");
+                assertThat(rows.getString("acl")).as(name).contains("nmc_runtime=X");
+            }
+        }
+        assertThat(definers)
+                .containsExactlyInAnyOrder(
+                        "event_partition_ensure_next",
+                        "event_partition_drop",
+                        "event_default_adopt",
+                        "event_partition_expired",
+                        "beheeractie_opschonen");
+    }
+
+    @Test
+    void whatTheNmcNeedsOfTheOwnersRightsGoesThroughItsFunctions() throws SQLException {
+        try (Connection app = database.connectAsApp();
+                Statement s = app.createStatement()) {
+            // a new partition of the event log ahead of the transaction ids (fill ratio 0: at once)
+            try (ResultSet row = s.executeQuery("SELECT event_partition_ensure_next(0) AS created")) {
+                row.next();
+                assertThat(row.getString("created")).startsWith("event_p");
+            }
+            try (ResultSet row = s.executeQuery("SELECT count(*) FROM event_default_adopt()")) {
+                row.next();
+                assertThat(row.getLong(1)).isZero();
+            }
+        }
+    }
+
+    @Test
+    void theAuditsRetentionKeepsTheLastYearWhateverItIsAsked() throws SQLException {
+        database.execute("TRUNCATE beheeractie", null);
+        try (Connection app = database.connectAsApp();
+                Statement s = app.createStatement()) {
+            for (String age : List.of("8 years", "2 years", "11 months", "1 day")) {
+                s.execute("""
+                        INSERT INTO beheeractie (tijdstip, beheerder, actie, onderwerp, toelichting)
+                        VALUES (now() - interval '%s', 'beheerder', 'taken-heropenen', 'taak 1', 'toets')
+                        """.formatted(age));
+            }
+            // asked for everything before next year: only what is more than a year old goes
+            try (ResultSet row = s.executeQuery("SELECT beheeractie_opschonen(now() + interval '1 year')")) {
+                row.next();
+                assertThat(row.getLong(1)).isEqualTo(2);
+            }
+            try (ResultSet row = s.executeQuery("SELECT count(*) FROM beheeractie")) {
+                row.next();
+                assertThat(row.getLong(1)).isEqualTo(2);
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+-- The runtime role's privileges (server/ARCHITECTURE.md §5, "Database roles"), restated after every migration (the
+-- Flyway callback db/RuntimePrivileges runs it, not a versioned migration), so a table a later migration adds has them without a line of its
+-- own. The NMC's login role is a member of nmc_runtime and of nothing else; the schema owner, which runs the
+-- migrations, is used by the migration step alone. nmc_runtime gets the DML the NMC needs and nothing that could
+-- undo the design's guards: no DDL (no trigger disabled, no table dropped or altered, no function replaced), no
+-- change to the migration history or the transition table, the event log and the operators' audit append-only.
+-- What must create, read or drop partitions, or age out the audit, runs as SECURITY DEFINER functions with a pinned
+-- search_path. Every object is looked up first: the callback also runs after a migration to an earlier version.
+DO $$
+DECLARE
+    schema_name text := current_schema();
+    name        text;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'nmc_runtime') THEN
+        RAISE EXCEPTION 'role nmc_runtime does not exist: create it (NOLOGIN) and grant it to the NMC''s login '
+            'role before migrating (server/OPERATIONS.md, "Database roles")';
+    END IF;
+    EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA %I FROM nmc_runtime', schema_name);
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA %I TO nmc_runtime', schema_name);
+    EXECUTE format('REVOKE ALL ON ALL SEQUENCES IN SCHEMA %I FROM nmc_runtime', schema_name);
+    EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA %I TO nmc_runtime', schema_name);
+    -- read only: the history the NMC validates at start, and the transitions the trigger allows
+    FOREACH name IN ARRAY ARRAY['flyway_schema_history', 'toegestane_overgang'] LOOP
+        IF to_regclass(format('%I.%I', schema_name, name)) IS NOT NULL THEN
+            EXECUTE format('REVOKE INSERT, UPDATE, DELETE ON %I.%I FROM nmc_runtime', schema_name, name);
+        END IF;
+    END LOOP;
+    -- append-only: the event log (its partitions go through event_partition_drop) and the operators' audit (aged out
+    -- through beheeractie_opschonen)
+    FOREACH name IN ARRAY ARRAY['event', 'beheeractie'] LOOP
+        IF to_regclass(format('%I.%I', schema_name, name)) IS NOT NULL THEN
+            EXECUTE format('REVOKE UPDATE, DELETE ON %I.%I FROM nmc_runtime', schema_name, name);
+        END IF;
+    END LOOP;
+    -- the event log's partitions are written through `event` only; the partition upkeep reads event_default
+    IF to_regclass(format('%I.event', schema_name)) IS NOT NULL THEN
+        FOR name IN SELECT c.oid::regclass::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                     WHERE i.inhparent = to_regclass(format('%I.event', schema_name))
+        LOOP
+            EXECUTE format('REVOKE ALL ON %s FROM nmc_runtime', name);
+            EXECUTE format('GRANT SELECT ON %s TO nmc_runtime', name);
+        END LOOP;
+    END IF;
+    FOREACH name IN ARRAY ARRAY[
+            'event_partition_ensure_next(numeric)',
+            'event_partition_drop(text, timestamptz)',
+            'event_default_adopt()',
+            -- reads the partitions themselves, which the runtime role cannot: they are created after this callback
+            'event_partition_expired(timestamptz, timestamptz)',
+            'beheeractie_opschonen(timestamptz)'] LOOP
+        IF to_regprocedure(format('%I.%s', schema_name, name)) IS NOT NULL THEN
+            -- the owner's rights, a search_path no caller can change (pg_temp last, so no temporary table shadows
+            -- one of the schema), and callable by the runtime role only
+            EXECUTE format('ALTER FUNCTION %I.%s SECURITY DEFINER SET search_path = %I, pg_temp',
+                           schema_name, name, schema_name);
+            EXECUTE format('REVOKE EXECUTE ON FUNCTION %I.%s FROM PUBLIC', schema_name, name);
+            EXECUTE format('GRANT EXECUTE ON FUNCTION %I.%s TO nmc_runtime', schema_name, name);
+        END IF;
+    END LOOP;
+END
+$$;
