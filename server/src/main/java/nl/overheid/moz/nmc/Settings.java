@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc;
 
 import io.helidon.config.Config;
 import java.time.Duration;
+import nl.overheid.moz.nmc.acceptance.Acceptance;
 import nl.overheid.moz.nmc.api.RequestLimits;
 import nl.overheid.moz.nmc.db.DatabaseSettings;
 import nl.overheid.moz.nmc.engine.EngineSettings;
@@ -21,6 +22,9 @@ import nl.overheid.moz.nmc.webhook.WebhookSettings;
  * @param registerCacheTtl how long a DV's register entry and the berichttypen are used before they are read again
  * @param dutyDeadline  how long one round of a periodic duty may run before it is interrupted ({@code
  *                      engine.duty-deadline}); each duty runs on its own, so one slow duty never delays another
+ * @param acceptanceGroups whether single acceptances of one DV and regime are written in groups ({@code
+ *                      acceptance.group-commit}, default true) and how many at most ({@code acceptance.group-max-size},
+ *                      default 100)
  * @param requestLimits how many DV calls may run at once and how many per second ({@code http.*})
  */
 record Settings(
@@ -36,6 +40,7 @@ record Settings(
         ReconcileSchedule reconcile,
         Duration registerCacheTtl,
         Duration dutyDeadline,
+        Acceptance.GroupSettings acceptanceGroups,
         RequestLimits.Settings requestLimits) {
 
     static Settings from(Config config) {
@@ -53,6 +58,9 @@ record Settings(
                 ReconcileSchedule.from(config.get("lifecycle")),
                 config.get("register.cache-ttl").as(Duration.class).orElse(Duration.ofSeconds(5)),
                 config.get("engine.duty-deadline").as(Duration.class).orElse(Duration.ofMinutes(1)),
+                new Acceptance.GroupSettings(
+                        config.get("acceptance.group-commit").asBoolean().orElse(true),
+                        config.get("acceptance.group-max-size").asInt().orElse(100)),
                 RequestLimits.Settings.from(config.get("http")));
     }
 }

@@ -168,7 +168,9 @@ record Steps(
                         (berichttype, personalisation) -> templates.missing(
                                 berichttype.notifyService(), berichttype.notifyTemplateId(), personalisation),
                         core.clock(),
-                        core.signals()),
+                        core.signals(),
+                        core.metrics(),
+                        settings.acceptanceGroups()),
                 acceptanceQuota,
                 new Cancellation(core.database(), core.transitions(), core.notificatieTasks()),
                 new StatusQueries(core.database(), core.notificaties(), core.pogingen(), keys.peppers()),

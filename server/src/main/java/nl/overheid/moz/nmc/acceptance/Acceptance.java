@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.SqlStates;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.WorkSignals;
 import nl.overheid.moz.nmc.ldv.DataSubjects;
@@ -25,6 +26,7 @@ import nl.overheid.moz.nmc.lifecycle.NewNotificatie;
 import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.privacy.Peppers;
@@ -61,6 +63,26 @@ public final class Acceptance {
     private final DataSubjects subjects;
     private final AcceptanceQuota quota;
     private final RequiredPersonalisation required;
+    private final NmcMetrics metrics;
+    /** Single requests of one DV and regime written together; null when group commit is off. */
+    private final GroupCommit<GroupKey, Member, Outcome> groups;
+
+    /**
+     * How single requests are written: in groups of at most {@code maxSize} (group commit, design §4), or one
+     * transaction each ({@code enabled} false).
+     */
+    public record GroupSettings(boolean enabled, int maxSize) {
+        public GroupSettings {
+            if (maxSize < 1 || maxSize > CHUNK) {
+                throw new IllegalArgumentException("acceptance.group-max-size must be 1 to " + CHUNK);
+            }
+        }
+    }
+
+    private record GroupKey(UUID dvId, String regime) {}
+
+    /** A single request waiting for its group: checked and prepared by its own thread, outside any group. */
+    private record Member(Dienstverlener dv, Prepared prepared) {}
 
     public Acceptance(
             Database database,
@@ -75,7 +97,9 @@ public final class Acceptance {
             AcceptanceQuota quota,
             RequiredPersonalisation required,
             Clock clock,
-            WorkSignals signals) {
+            WorkSignals signals,
+            NmcMetrics metrics,
+            GroupSettings group) {
         this.database = database;
         this.transitions = transitions;
         this.tasks = tasks;
@@ -89,6 +113,9 @@ public final class Acceptance {
         this.subjects = subjects;
         this.quota = quota;
         this.required = required;
+        this.metrics = metrics;
+        this.groups = group.enabled() ? new GroupCommit<>(group.maxSize(), this::writeGroup) : null;
+        metrics.acceptanceGroupWaiting(() -> groups == null ? 0 : groups.waiting());
     }
 
     /** What became of one request: accepted (new, or a repeat of an earlier one) or refused. */
@@ -129,10 +156,79 @@ public final class Acceptance {
      *                           up; nothing is stored then
      */
     public Accepted accept(Dienstverlener dv, Request request) {
-        return switch (acceptAll(dv, List.of(request)).getFirst()) {
+        Outcome outcome;
+        if (groups == null) {
+            outcome = acceptAll(dv, List.of(request)).getFirst();
+        } else {
+            long started = System.nanoTime();
+            Optional<Refusal> refusal = check(dv, request, clock.instant());
+            if (refusal.isPresent()) {
+                throw refusal.get();
+            }
+            Prepared prepared = prepare(0, dv, request);
+            long submitted = System.nanoTime();
+            metrics.acceptanceStage("voorbereiden", submitted - started);
+            outcome = groups.submit(new GroupKey(dv.id(), request.regime()), new Member(dv, prepared));
+            metrics.acceptanceStage("groep", System.nanoTime() - submitted);
+        }
+        return switch (outcome) {
             case Accepted accepted -> accepted;
             case Refused refused -> throw refused.reason();
         };
+    }
+
+    /**
+     * Writes a group of single requests as {@link #acceptAll} writes a chunk: one quota take, one transaction,
+     * one commit, and every member answered only after it. Should the group fail for one member's sake (a
+     * constraint, a trigger, a failing commit), each member is written again on its own, so each ends exactly
+     * as it would have alone; only when the database cannot be reached do all members get that failure, as
+     * each alone would have.
+     */
+    private void writeGroup(List<GroupCommit.Member<Member, Outcome>> group) {
+        Dienstverlener dv = group.getFirst().request().dv();
+        Instant now = clock.instant();
+        List<Prepared> chunk = new ArrayList<>(group.size());
+        for (int i = 0; i < group.size(); i++) {
+            chunk.add(group.get(i).request().prepared().at(i));
+        }
+        metrics.acceptanceGroup(group.size());
+        Outcome[] outcomes = new Outcome[group.size()];
+        boolean created;
+        try {
+            created = acceptChunk(dv, chunk, now, outcomes);
+        } catch (RuntimeException e) {
+            if (group.size() == 1 || SqlStates.unavailable(e)) {
+                throw e;
+            }
+            metrics.acceptanceGroupFallback();
+            writeEachAlone(group, chunk, now);
+            return;
+        }
+        if (created) {
+            signals.nudge(TaskKind.VERZENDEN);
+        }
+        for (int i = 0; i < group.size(); i++) {
+            group.get(i).complete(outcomes[i]);
+        }
+    }
+
+    /** The fallback of a failed group: one transaction per member, each with its own outcome or failure. */
+    private void writeEachAlone(List<GroupCommit.Member<Member, Outcome>> group, List<Prepared> chunk, Instant now) {
+        boolean created = false;
+        for (int i = 0; i < group.size(); i++) {
+            GroupCommit.Member<Member, Outcome> member = group.get(i);
+            Outcome[] outcome = new Outcome[1];
+            try {
+                created |=
+                        acceptChunk(member.request().dv(), List.of(chunk.get(i).at(0)), now, outcome);
+                member.complete(outcome[0]);
+            } catch (RuntimeException e) {
+                member.fail(e);
+            }
+        }
+        if (created) {
+            signals.nudge(TaskKind.VERZENDEN);
+        }
     }
 
     /**
@@ -219,6 +315,23 @@ public final class Acceptance {
             Span trace,
             DataSubjects.DataSubject subject) {
 
+        /** The same request at another place in a chunk. */
+        Prepared at(int newIndex) {
+            return new Prepared(
+                    newIndex,
+                    request,
+                    id,
+                    dvrefHmac,
+                    pepperVersion,
+                    payloadHmac,
+                    payloadPepperVersion,
+                    dvrefHmacs,
+                    payloadHmacs,
+                    sealed,
+                    trace,
+                    subject);
+        }
+
         NewNotificatie row(UUID dvId, Instant validUntil) {
             return new NewNotificatie(
                     id,
@@ -286,6 +399,7 @@ public final class Acceptance {
      * was stored.
      */
     private boolean acceptChunk(Dienstverlener dv, List<Prepared> chunk, Instant now, Outcome[] outcomes) {
+        long begun = System.nanoTime();
         Map<String, Berichttype> types = register.berichttypen(
                 chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
         // Before the transaction: what the templates ask for is read from a snapshot, never from NotifyNL.
@@ -299,7 +413,11 @@ public final class Acceptance {
                 missing.put(p, lacking);
             }
         }
+        long started = System.nanoTime();
+        metrics.acceptanceStage("register", started - begun);
         AcceptanceQuota.Slots slots = quota.take(dv.id(), dv.quotaPerMinute(), chunk.size());
+        long taken = System.nanoTime();
+        metrics.acceptanceStage("quotum", taken - started);
         int used;
         try {
             used = database.inTransaction(tx -> {
@@ -373,11 +491,14 @@ public final class Acceptance {
             quota.giveBack(slots, slots.granted());
             throw e;
         }
+        long committed = System.nanoTime();
+        metrics.acceptanceStage("transactie", committed - taken);
         quota.giveBack(slots, slots.granted() - used);
         if (chunk.stream().anyMatch(p -> outcomes[p.index()] == null)) {
             Refused exhausted = new Refused(new Refusal.QuotaExhausted(quota.retryAfter(dv.id())));
             chunk.stream().filter(p -> outcomes[p.index()] == null).forEach(p -> outcomes[p.index()] = exhausted);
         }
+        metrics.acceptanceStage("teruggeven", System.nanoTime() - committed);
         return used > 0;
     }
 

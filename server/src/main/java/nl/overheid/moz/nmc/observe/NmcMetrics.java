@@ -314,6 +314,58 @@ public final class NmcMetrics implements AutoCloseable {
                 .increment();
     }
 
+    // ---- acceptance (acceptance/) ----
+
+    /** Buckets of the acceptance's stages, in seconds: most take well under a millisecond. */
+    private static final Duration[] STAGE_BUCKETS = {
+        Duration.ofNanos(100_000),
+        Duration.ofNanos(250_000),
+        Duration.ofNanos(500_000),
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(100)
+    };
+
+    /**
+     * Time spent in one stage of an acceptance ({@code stap}: voorbereiden, groep, register, quotum, transactie,
+     * teruggeven), so the benchmark can say where a request's time goes.
+     */
+    public void acceptanceStage(String stap, long nanos) {
+        registry.getOrCreate(Timer.builder("nmc.acceptance.stage.duration")
+                        .tags(List.of(Tag.create("stap", stap)))
+                        .buckets(STAGE_BUCKETS)
+                        .description("time spent in a stage of the acceptance, by stage"))
+                .record(Duration.ofNanos(nanos));
+    }
+
+    /** A group of single acceptances written in one transaction, with how many it held. */
+    public void acceptanceGroup(int members) {
+        registry.getOrCreate(Counter.builder("nmc.acceptance.groups")
+                        .description("groups of single acceptances written in one transaction"))
+                .increment();
+        registry.getOrCreate(Counter.builder("nmc.acceptance.group.members")
+                        .description("single acceptances written in groups (divided by nmc.acceptance.groups: the"
+                                + " mean group size)"))
+                .increment(members);
+    }
+
+    /** A group that failed and was written again one transaction per member. */
+    public void acceptanceGroupFallback() {
+        registry.getOrCreate(Counter.builder("nmc.acceptance.group.fallbacks")
+                        .description("groups of single acceptances that failed and were written one by one"))
+                .increment();
+    }
+
+    /** Single acceptances waiting for their group, read when scraped. */
+    public void acceptanceGroupWaiting(java.util.function.Supplier<Number> waiting) {
+        gauges.add(registry.getOrCreate(Gauge.builder(
+                        "nmc.acceptance.group.waiting", () -> waiting.get().doubleValue())
+                .description("single acceptances waiting for their group to be written")));
+    }
+
     // ---- the API (the HTTP filter) ----
 
     /** One answered request: counted by operation and status, its latency by operation. */

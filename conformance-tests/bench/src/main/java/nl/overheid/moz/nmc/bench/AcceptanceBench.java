@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
- * Benchmark 1, acceptance: the NMC's {@code POST …/decentraal/notificaties} in a closed loop at 1, 8, 32 and
+ * Benchmark 1, acceptance: the NMC's {@code POST …/decentraal/notificaties} in a closed loop at 1, 8, 16, 32 and
  * 64 clients, for one DV and for ten DVs, each point beside pgbench running the acceptance's writes
  * ({@code acceptance.pgbench}) with as many clients on the same database right after it; then the NMC at
  * half its best rate in an open loop (latency from the moment each request was due) beside pgbench throttled
@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
  */
 final class AcceptanceBench implements Benchmark {
 
-    static final List<Integer> CLIENTS = List.of(1, 8, 32, 64);
+    static final List<Integer> CLIENTS = List.of(1, 8, 16, 32, 64);
     private static final double TARGET_RATIO = 0.5;
     private static final double TARGET_P99_MS = 50;
 
@@ -29,18 +29,57 @@ final class AcceptanceBench implements Benchmark {
     @Override
     public String measures() {
         return "accepted notifications/s and latency of POST …/decentraal/notificaties (engine off; closed loop"
-                + " at 1, 8, 32, 64 clients; 1 DV and 10 DVs) beside pgbench running the acceptance's three"
+                + " at 1, 8, 16, 32, 64 clients; 1 DV and 10 DVs) beside pgbench running the acceptance's three"
                 + " inserts (acceptance.pgbench) with as many clients; and p99 at half the best rate (open loop)"
                 + " beside pgbench throttled to that rate";
     }
 
     private record Point(int dvs, int clients, double rate) {}
 
+    private static final List<String> STAGES =
+            List.of("voorbereiden", "groep", "register", "quotum", "transactie", "teruggeven");
+
+    /**
+     * Where an acceptance's time went during one point, as the NMC measured it: per stage its mean per call in
+     * ms ({@code nmc_acceptance_stage_duration_seconds}), the whole request as the API filter saw it, and the mean
+     * group size; the stages inside a group's write are per group, not per request.
+     */
+    static Map<String, Object> stages(String before, String after) {
+        Map<String, Object> split = new java.util.LinkedHashMap<>();
+        for (String stage : STAGES) {
+            String label = "stap=\"" + stage + "\"";
+            double count = delta(before, after, "nmc_acceptance_stage_duration_seconds_count", label);
+            double sum = delta(before, after, "nmc_acceptance_stage_duration_seconds_sum", label);
+            split.put(stage, count > 0 ? round(sum / count * 1000) : 0.0);
+        }
+        String operation = "notificaties";
+        double requests = delta(before, after, "nmc_api_request_duration_seconds_count", operation);
+        double total = delta(before, after, "nmc_api_request_duration_seconds_sum", operation);
+        split.put("apiRequest", requests > 0 ? round(total / requests * 1000) : 0.0);
+        double groups = delta(before, after, "nmc_acceptance_groups_total", "");
+        double members = delta(before, after, "nmc_acceptance_group_members_total", "");
+        split.put("meanGroupSize", groups > 0 ? round(members / groups) : 0.0);
+        split.put("groupFallbacks", delta(before, after, "nmc_acceptance_group_fallbacks_total", ""));
+        return split;
+    }
+
+    private static double delta(String before, String after, String name, String label) {
+        return EngineBench.metric(after, name, label) - EngineBench.metric(before, name, label);
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+
     @Override
     public void run(BenchContext context, BenchmarkResult result) {
         String db = context.postgres().freshDatabase("bench_acceptance");
         Duration point = context.pointDuration();
-        try (BenchNmc nmc = BenchNmc.start(context, "acceptance", BenchNmc.Options.on(db));
+        // -Dbench.acceptance.group-commit=false (BENCH_OPTS): the same run with one transaction per request
+        String groupCommit = System.getProperty("bench.acceptance.group-commit", "true");
+        result.note("acceptance.group-commit: " + groupCommit);
+        try (BenchNmc nmc = BenchNmc.start(
+                        context, "acceptance", BenchNmc.Options.on(db).set("acceptance.group-commit", groupCommit));
                 HttpLoad load = new HttpLoad()) {
             List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
                     .mapToObj(i -> context.token(BenchContext.nmcOin(i)))
@@ -68,10 +107,12 @@ final class AcceptanceBench implements Benchmark {
             for (int dvs : List.of(1, BenchContext.NMC_DVS)) {
                 for (int clients : CLIENTS) {
                     String label = dvs + "dv-" + clients + "c";
+                    String metricsBefore = nmc.metrics();
                     CpuMeter cpu = CpuMeter.start(nmc.pid(), context.postmasterPid());
                     HttpLoad.Outcome nmcRun = load.closedLoop(
                             clients, point, requests.single(label, tokens.subList(0, dvs)), HttpLoad.Worth.status(202));
                     Map<String, Object> cpuNmc = cpu.stop();
+                    Map<String, Object> stages = stages(metricsBefore, nmc.metrics());
                     CpuMeter cpuPg = CpuMeter.start(-1, context.postmasterPid());
                     Pgbench.Run pg = context.pgbench()
                             .forDuration("acceptance-" + label, db, scripts.subList(0, dvs), clients, point);
@@ -90,6 +131,7 @@ final class AcceptanceBench implements Benchmark {
                             .detail("nmcStatuses", nmcRun.statuses())
                             .detail("pgbenchFailed", pg.failed())
                             .detail("cpuDuringNmc", cpuNmc)
+                            .detail("nmcStagesMs", stages)
                             .detail("cpuDuringPgbench", cpuBaseline)
                             .build());
                     if (nmcRun.failed() > 0) {
