@@ -319,7 +319,7 @@ class HttpEdgeTest {
                             .as(method)
                             .startsWith("HTTP/1.1 400")
                             .containsIgnoringCase("content-type: application/problem+json")
-                            .containsIgnoringCase("api-version: 1.0.0")
+                            .containsIgnoringCase("api-version: 1.1.0")
                             .contains("\"status\":400");
                 }
             }
@@ -352,7 +352,7 @@ class HttpEdgeTest {
                             .as(rest)
                             .startsWith("HTTP/1.1 400")
                             .containsIgnoringCase("content-type: application/problem+json")
-                            .containsIgnoringCase("api-version: 1.0.0")
+                            .containsIgnoringCase("api-version: 1.1.0")
                             .contains("\"status\":400");
                 }
             }

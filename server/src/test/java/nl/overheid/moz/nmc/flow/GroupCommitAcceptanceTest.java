@@ -77,8 +77,10 @@ class GroupCommitAcceptanceTest extends LifecycleTestBase {
             List<Future<Http.Response>> answers = new ArrayList<>();
             for (Map<String, Object> member : members) {
                 answers.add(clients.submit(() -> post(token, member)));
+                // one at a time: the group keeps the order its members queued in, which the assertions name
+                int queued = answers.size();
+                awaitTrue(() -> metric("nmc_acceptance_group_waiting") == queued);
             }
-            awaitTrue(() -> metric("nmc_acceptance_group_waiting") == members.size());
             lock.commit();
             held.get();
             List<Http.Response> result = new ArrayList<>();

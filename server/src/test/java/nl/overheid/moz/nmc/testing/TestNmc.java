@@ -145,8 +145,11 @@ public final class TestNmc {
                   # far above what tests do; the rate-limit test sets its own
                   rate-limit-per-second: 100000
                 http:
-                  # far above what tests do (their clock stands still); RequestLimitsTest sets its own
+                  # far above what tests do (their clock stands still, and some send 120 calls at once);
+                  # RequestLimitsTest sets its own
                   rate-limit-per-second: 100000
+                  max-concurrent-requests: 512
+                  max-concurrent-requests-per-dv: 256
                 privacy:
                   pepper:
                     current-version: 1
