@@ -105,7 +105,8 @@ record HttpEdge(WebServer server) {
                         dvs,
                         operators,
                         problems,
-                        core.metrics()))
+                        core.metrics(),
+                        core.tracing()))
                 .register(base, new DocumentationResource(documents, mapper))
                 .register(
                         base + "/notifynl-callback",
