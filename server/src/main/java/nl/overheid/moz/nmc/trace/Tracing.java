@@ -84,7 +84,11 @@ public final class Tracing implements AutoCloseable {
     private final Tracer tracer;
     private final boolean exporting;
 
-    /** {@code exporter} null: off (nothing sampled, nothing exported). */
+    /**
+     * {@code exporter} null: off. Then no span is made at all (the SDK gives no ids to spans it will not record): a
+     * request's ids are the NMC's own ({@link TraceContexts}), a run and its calls get none, so no call gets a
+     * header it did not have.
+     */
     Tracing(SpanExporter exporter, double ratio, String serviceName) {
         SdkTracerProviderBuilder builder = SdkTracerProvider.builder()
                 .setResource(Resource.getDefault()
@@ -122,6 +126,9 @@ public final class Tracing implements AutoCloseable {
      * {@code operation} (the method and the route template), never the path.
      */
     public Request request(Optional<String> traceparent, String operation, String method, String route) {
+        if (!exporting) {
+            return new Request(io.opentelemetry.api.trace.Span.getInvalid(), TraceContexts.acceptance(traceparent));
+        }
         Context parent = W3CTraceContextPropagator.getInstance()
                 .extract(
                         Context.root(),
@@ -137,6 +144,10 @@ public final class Tracing implements AutoCloseable {
         }
         io.opentelemetry.api.trace.Span span = builder.startSpan();
         SpanContext own = span.getSpanContext();
+        if (!own.isValid()) {
+            // the SDK gave no ids (shut down): the request still needs its own
+            return new Request(span, TraceContexts.acceptance(traceparent));
+        }
         return new Request(
                 span, new Span(own.getTraceId(), own.getSpanId(), caller.isValid() ? caller.getSpanId() : null));
     }
@@ -147,6 +158,9 @@ public final class Tracing implements AutoCloseable {
      * its own.
      */
     public Run run(String kind, String traceId, String parentSpanId, String dvId) {
+        if (!exporting) {
+            return new Run(io.opentelemetry.api.trace.Span.getInvalid(), Scope.noop());
+        }
         SpanBuilder builder =
                 tracer.spanBuilder(kind).setSpanKind(SpanKind.INTERNAL).setAttribute(TASK_KIND, kind);
         if (dvId != null) {
@@ -173,9 +187,7 @@ public final class Tracing implements AutoCloseable {
         } else {
             span = builder.startSpan();
         }
-        // off, the calls below find no tracing: they get no span and no header they did not have
-        Context context = Context.root().with(span);
-        return new Run(span, (exporting ? context.with(CURRENT, this) : context).makeCurrent());
+        return new Run(span, Context.root().with(span).with(CURRENT, this).makeCurrent());
     }
 
     /**
