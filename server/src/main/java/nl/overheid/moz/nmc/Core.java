@@ -21,11 +21,12 @@ import nl.overheid.moz.nmc.planning.NotificatieTasks;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.register.RegisterRepository;
 import nl.overheid.moz.nmc.register.RegisterSeed;
+import nl.overheid.moz.nmc.trace.Tracing;
 
 /**
  * The core every step builds on: the register, the lifecycle (the transition function and the rows it guards), the
  * task engine's tables and budget, and where the two meet ({@link NotificatieTasks}); with the metrics and the
- * signals that wake idle workers.
+ * signals that wake idle workers, and the NMC's own traces.
  */
 record Core(
         Database database,
@@ -43,10 +44,11 @@ record Core(
         OwnedTasks owned,
         NotificatieTasks notificatieTasks,
         SendBudget budget,
-        UnusedTokens unusedTokens) {
+        UnusedTokens unusedTokens,
+        Tracing tracing) {
 
     /** Builds the core on an open database whose schema is current, and seeds the register. */
-    static Core create(Config config, Settings settings, Database database, Clock clock) {
+    static Core create(Config config, Settings settings, Database database, Clock clock, Tracing tracing) {
         Register register = new Register(database, new RegisterRepository(), clock, settings.registerCacheTtl());
         PublicTargets publicTargets = new PublicTargets(
                 settings.webhook().allowPrivateTargets(), settings.webhook().allowedPorts());
@@ -100,7 +102,8 @@ record Core(
                         clock,
                         settings.retention().eraseAfter()),
                 budget,
-                new UnusedTokens(database, budget, clock));
+                new UnusedTokens(database, budget, clock),
+                tracing);
     }
 
     /** The engine's events, counted by the metrics (the engine knows no metric). */

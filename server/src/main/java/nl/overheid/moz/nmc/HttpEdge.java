@@ -107,7 +107,8 @@ record HttpEdge(WebServer server) {
                         operators,
                         problems,
                         core.metrics(),
-                        new RequestLimits(settings.requestLimits(), steps.dvCalls())))
+                        new RequestLimits(settings.requestLimits(), steps.dvCalls()),
+                        core.tracing()))
                 .register(base, new DocumentationResource(documents, mapper))
                 .register(
                         base + "/notifynl-callback",

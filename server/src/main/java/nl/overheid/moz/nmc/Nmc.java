@@ -14,6 +14,8 @@ import nl.overheid.moz.nmc.engine.DutyRunner;
 import nl.overheid.moz.nmc.engine.TaskWorker;
 import nl.overheid.moz.nmc.feed.StatusEvents;
 import nl.overheid.moz.nmc.retention.PepperCompromises;
+import nl.overheid.moz.nmc.trace.Tracing;
+import nl.overheid.moz.nmc.trace.TracingSettings;
 
 /**
  * The running NMC: one database, the HTTP edge, the task workers and the periodic duties, wired by hand through
@@ -79,10 +81,12 @@ public final class Nmc implements AutoCloseable {
     public static Nmc start(Config config, Clock clock, Parties parties) {
         StartGuard.check(config);
         Settings settings = Settings.from(config);
+        // read before anything opens, so a wrong setting stops the start at once; off unless an endpoint is set
+        Tracing tracing = Tracing.of(TracingSettings.from(config.get("tracing")));
         Database database = Database.open(settings.db());
         try {
             prepareSchema(database, settings.db().schemaMode());
-            Core core = Core.create(config, settings, database, clock);
+            Core core = Core.create(config, settings, database, clock, tracing);
             Keys keys = Keys.create(config, core);
             Steps steps = Steps.create(core, keys, parties);
             Duties duties = Duties.create(config, core, keys, steps);
@@ -98,6 +102,7 @@ public final class Nmc implements AutoCloseable {
         } catch (RuntimeException e) {
             database.close();
             parties.ldv().close();
+            tracing.close();
             throw e;
         }
     }
@@ -174,6 +179,8 @@ public final class Nmc implements AutoCloseable {
                                 + " and are left to their leases"));
         edge.stop();
         parties.ldv().close();
+        // the spans of the last requests and runs are still sent (the batch processor flushes on close)
+        core.tracing().close();
         core.metrics().close();
         core.database().close();
     }

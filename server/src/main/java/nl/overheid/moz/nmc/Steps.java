@@ -141,7 +141,8 @@ record Steps(
                         core.signals(),
                         core.clock(),
                         settings.engine(),
-                        core.engineEvents()))
+                        core.engineEvents(),
+                        core.tracing()))
                 .toList();
 
         AcceptanceQuota acceptanceQuota = new AcceptanceQuota(core.database(), new QuotaRepository(), core.clock());

@@ -40,12 +40,7 @@ class ArchitectureTest {
         ROOT + ".operator.."
     };
     private static final String[] SUPPORT = {
-        ROOT + ".register..",
-        ROOT + ".privacy..",
-        ROOT + ".observe..",
-        ROOT + ".trace..",
-        ROOT + ".ldv..",
-        ROOT + ".profiel.."
+        ROOT + ".register..", ROOT + ".privacy..", ROOT + ".observe..", ROOT + ".ldv..", ROOT + ".profiel.."
     };
 
     private static JavaClasses classes;
@@ -79,6 +74,8 @@ class ArchitectureTest {
                 .definedBy(ROOT + ".logging..")
                 .layer("Refusal")
                 .definedBy(ROOT + ".refusal..")
+                .layer("Trace")
+                .definedBy(ROOT + ".trace..")
                 .whereLayer("Composition root")
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api")
@@ -97,6 +94,9 @@ class ArchitectureTest {
                 .mayNotAccessAnyLayer()
                 .whereLayer("Refusal")
                 .mayNotAccessAnyLayer()
+                // a leaf like the log context: the engine's task runs and every layer's calls are spans of it
+                .whereLayer("Trace")
+                .mayOnlyAccessLayers("Logging")
                 .check(classes);
     }
 

@@ -36,7 +36,6 @@ import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.trace.Span;
-import nl.overheid.moz.nmc.trace.TraceContexts;
 
 /**
  * Step 1, acceptance: one transaction inserts the notification, its first task and its first event, so the
@@ -142,7 +141,7 @@ public final class Acceptance {
             Map<String, String> personalisation,
             Instant validUntil,
             String batchId,
-            Optional<String> traceparent) {}
+            Span span) {}
 
     /** A bulk submission commits this many notifications per transaction. */
     static final int CHUNK = 100;
@@ -389,7 +388,7 @@ public final class Acceptance {
                 peppers.dvRefUnderEveryVersion(dv.id(), request.dvRef()),
                 payloadHmacs,
                 sealed,
-                TraceContexts.acceptance(request.traceparent()),
+                request.span(),
                 subject);
     }
 

@@ -12,7 +12,7 @@ import java.util.Optional;
 import nl.overheid.moz.nmc.logging.LogContext;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.register.Dienstverlener;
-import nl.overheid.moz.nmc.trace.Span;
+import nl.overheid.moz.nmc.trace.Tracing;
 
 /**
  * Runs before every route: sets {@code API-Version} and the security headers on every response
@@ -34,8 +34,9 @@ public final class ApiFilter implements Filter {
 
     private static final java.util.regex.Pattern UUID_TEXT = java.util.regex.Pattern.compile(
             "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
-    private static final java.util.regex.Pattern TRACEPARENT =
-            java.util.regex.Pattern.compile("^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
+    /** The methods a span names; any other is {@code _OTHER} (the conventions' bound on what a caller sends). */
+    private static final java.util.Set<String> KNOWN_METHODS =
+            java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
 
     /** The operation label of a request outside the contracts (bounded: never the path or method sent). */
     public static final String UNKNOWN_OPERATION = "onbekend";
@@ -54,6 +55,7 @@ public final class ApiFilter implements Filter {
     private final ProblemResponses problems;
     private final NmcMetrics metrics;
     private final RequestLimits limits;
+    private final Tracing tracing;
 
     public ApiFilter(
             SecurityHeaders headers,
@@ -62,7 +64,8 @@ public final class ApiFilter implements Filter {
             OperatorAuthenticator operators,
             ProblemResponses problems,
             NmcMetrics metrics,
-            RequestLimits limits) {
+            RequestLimits limits,
+            Tracing tracing) {
         this.headers = headers;
         this.routes = routes;
         this.authenticator = authenticator;
@@ -70,6 +73,7 @@ public final class ApiFilter implements Filter {
         this.problems = problems;
         this.metrics = metrics;
         this.limits = limits;
+        this.tracing = tracing;
     }
 
     /** The operation of the request the current thread answers ({@link #UNKNOWN_OPERATION} outside one). */
@@ -87,17 +91,26 @@ public final class ApiFilter implements Filter {
                 .orElse(UNKNOWN_OPERATION);
         long started = System.nanoTime();
         OPERATION.set(operation);
-        // Every line logged for this request names its trace (the caller's, or a new one) and, once known, the DV.
+        // The request's span (the caller's trace, or a new one): named by the route template, never the path. Its ids
+        // are the request's in the log lines, and a notification accepted here has it as its acceptance span.
+        Tracing.Request traced = tracing.request(
+                request.headers().first(TRACEPARENT_HEADER),
+                operation,
+                KNOWN_METHODS.contains(method.text()) ? method.text() : "_OTHER",
+                route.map(ApiRoutes.Route::template).orElse(null));
+        request.context().register(traced.ids());
         Map<String, String> logged = new java.util.HashMap<>(Map.of(
-                LogContext.TRACE_ID, traceId(request.headers().first(TRACEPARENT_HEADER)),
-                LogContext.SPAN_ID, Span.newSpanId()));
+                LogContext.TRACE_ID, traced.ids().traceId(),
+                LogContext.SPAN_ID, traced.ids().spanId()));
         request.headers()
                 .first(FSC_TRANSACTION_ID)
                 .filter(id -> UUID_TEXT.matcher(id).matches())
                 .ifPresent(id -> logged.put(LogContext.FSC_TRANSACTION_ID, id.toLowerCase(java.util.Locale.ROOT)));
         LogContext.Scope context = LogContext.start(logged);
         response.beforeSend(() -> {
-            metrics.apiRequest(operation, response.status().code(), Duration.ofNanos(System.nanoTime() - started));
+            int status = response.status().code();
+            metrics.apiRequest(operation, status, Duration.ofNanos(System.nanoTime() - started));
+            traced.end(status);
             OPERATION.remove();
             context.close();
         });
@@ -116,6 +129,7 @@ public final class ApiFilter implements Filter {
                     request.context().register(caller);
                     // The DV's id as the task lines name it; the request's context ends with its response.
                     LogContext.with(LogContext.DV_ID, caller.id());
+                    traced.dv(String.valueOf(caller.id()));
                     // before the body is read: a call over a limit costs no memory and no work
                     permit = limits.admit(
                             caller, RequestLimits.kind(BASE_PATH, route.get().template(), method));
@@ -136,11 +150,5 @@ public final class ApiFilter implements Filter {
                 permit.close();
             }
         }
-    }
-
-    /** The trace id of a valid {@code traceparent}, else a new one. */
-    private static String traceId(Optional<String> traceparent) {
-        java.util.regex.Matcher valid = TRACEPARENT.matcher(traceparent.orElse(""));
-        return valid.matches() && !valid.group(1).equals("0".repeat(32)) ? valid.group(1) : Span.newTraceId();
     }
 }

@@ -32,6 +32,8 @@ import nl.overheid.moz.nmc.api.generated.dv.model.Poging;
 import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 import nl.overheid.moz.nmc.status.StatusQueries;
+import nl.overheid.moz.nmc.trace.Span;
+import nl.overheid.moz.nmc.trace.TraceContexts;
 
 /** Acceptance, status, search and cancel: the Notificaties tag of the DV API. */
 public final class NotificatiesResource extends NotificatiesService {
@@ -236,6 +238,16 @@ public final class NotificatiesResource extends NotificatiesService {
         return result;
     }
 
+    /**
+     * The acceptance's span: the request's own (its filter registered it), so a notification's trace starts at the
+     * request that brought it; in the DV's trace when its {@code traceparent} was valid.
+     */
+    private static Span acceptanceSpan(ServerRequest request) {
+        return request.context()
+                .get(Span.class)
+                .orElseGet(() -> TraceContexts.acceptance(request.headers().value(HeaderNames.create("traceparent"))));
+    }
+
     private static Acceptance.Request decentraal(ServerRequest request, DecentraleNotificatieAanvraag body) {
         return new Acceptance.Request(
                 "decentraal",
@@ -246,7 +258,7 @@ public final class NotificatiesResource extends NotificatiesService {
                 personalisation(body.getPersonalisation()),
                 instant(body.getGeldigTot()),
                 body.getBatchId(),
-                request.headers().value(HeaderNames.create("traceparent")));
+                acceptanceSpan(request));
     }
 
     private static Acceptance.Request centraal(ServerRequest request, CentraleNotificatieAanvraag body) {
@@ -259,7 +271,7 @@ public final class NotificatiesResource extends NotificatiesService {
                 personalisation(body.getPersonalisation()),
                 instant(body.getGeldigTot()),
                 body.getBatchId(),
-                request.headers().value(HeaderNames.create("traceparent")));
+                acceptanceSpan(request));
     }
 
     @Override

@@ -11,6 +11,8 @@ import java.util.UUID;
  * calls, which cost no attempt), for the backoff. {@code budget} is the send budget the task spends (an
  * opaque key its planner chose; null for kinds without one) and {@code claimedAt} the moment of the claim
  * that took its token, so an unused token goes back to the window it came from ({@link UnusedTokens}).
+ * {@code traceParentSpanId} is the span the run continues in the trace {@code traceId} (its notification's
+ * acceptance), null when there is none.
  */
 public record Task(
         long id,
@@ -24,6 +26,7 @@ public record Task(
         long claimEpoch,
         int failureCount,
         String traceId,
+        String traceParentSpanId,
         String payload,
         int postponements,
         String budget,

@@ -32,6 +32,7 @@ public final class TaskRepository {
     private static final String RETURNED_COLUMNS = """
             t.id, t.soort, t.dv_id, t.notificatie, t.poging, t.ontvangst, t.due, t.lease_tot, t.claim_epoch,
             t.pogingenteller, t.trace_id, CAST(t.payload AS text) AS payload,
+            (SELECT n.aanname_span_id FROM notificatie n WHERE n.id = t.notificatie) AS trace_parent_span_id,
             coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel, t.budget
             """;
 
@@ -632,6 +633,7 @@ public final class TaskRepository {
                 DbTypes.longValue(row, "claim_epoch"),
                 DbTypes.integer(row, "pogingenteller"),
                 DbTypes.text(row, "trace_id"),
+                DbTypes.text(row, "trace_parent_span_id"),
                 DbTypes.text(row, "payload"),
                 DbTypes.integer(row, "uitstel"),
                 DbTypes.text(row, "budget"),

@@ -20,6 +20,7 @@ import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.db.SqlStates;
 import nl.overheid.moz.nmc.logging.LogContext;
+import nl.overheid.moz.nmc.trace.Tracing;
 
 /**
  * The agent of one task kind: claims a batch, executes it on virtual threads, repeats. Idle, it sleeps for
@@ -47,6 +48,7 @@ public final class TaskWorker implements AutoCloseable {
     private final Clock clock;
     private final EngineSettings settings;
     private final EngineEvents events;
+    private final Tracing tracing;
     private final ExecutorService executions = Executors.newVirtualThreadPerTaskExecutor();
     private final Semaphore executing;
     private volatile boolean running;
@@ -79,7 +81,22 @@ public final class TaskWorker implements AutoCloseable {
             Clock clock,
             EngineSettings settings,
             EngineEvents events) {
+        this(handler, database, tasks, budget, signals, clock, settings, events, Tracing.off());
+    }
+
+    /** With the metrics' events and the traces each run is a span of. */
+    public TaskWorker(
+            TaskHandler handler,
+            Database database,
+            TaskRepository tasks,
+            SendBudget budget,
+            WorkSignals signals,
+            Clock clock,
+            EngineSettings settings,
+            EngineEvents events,
+            Tracing tracing) {
         this.events = events;
+        this.tracing = tracing;
         this.handler = handler;
         this.database = database;
         this.tasks = tasks;
@@ -219,13 +236,29 @@ public final class TaskWorker implements AutoCloseable {
         }
     }
 
+    /** Runs the task as a span of its notification's trace; the calls it makes are children of it. */
+    private void executeTraced(Task task) throws Exception {
+        try (Tracing.Run run = tracing.run(
+                task.kind().dbValue(),
+                task.traceId(),
+                task.traceParentSpanId(),
+                task.dvId() == null ? null : task.dvId().toString())) {
+            try {
+                handler.execute(task);
+            } catch (Exception e) {
+                run.failed(e);
+                throw e;
+            }
+        }
+    }
+
     private void executeInContext(Task task) {
         if (!permitToRun()) {
             release(task);
             return;
         }
         try {
-            handler.execute(task);
+            executeTraced(task);
         } catch (Exception e) {
             if (abandoned) {
                 // Interrupted at the end of the grace period: not the task's failure. Its lease expires.

@@ -69,7 +69,7 @@ public final class UnacknowledgedReports implements Duty {
         this.timeout = timeout;
         this.targets = targets;
         // The whole exchange within the timeout; the DV's answer is not read beyond a small cap.
-        this.http = BoundedHttpClient.create(timeout, timeout, 64 * 1024);
+        this.http = BoundedHttpClient.create("beheerkanaal", timeout, timeout, 64 * 1024);
     }
 
     @Override

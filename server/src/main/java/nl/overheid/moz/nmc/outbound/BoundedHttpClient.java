@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
+import nl.overheid.moz.nmc.trace.Tracing;
 
 /**
  * A {@link HttpClient} whose every exchange is bounded as a whole: the answer's headers <em>and</em> its body
@@ -39,11 +40,13 @@ import javax.net.ssl.SSLParameters;
  */
 public final class BoundedHttpClient extends HttpClient {
 
+    private final String peer;
     private final HttpClient delegate;
     private final Duration deadline;
     private final int maxBodyBytes;
 
-    private BoundedHttpClient(HttpClient delegate, Duration deadline, int maxBodyBytes) {
+    private BoundedHttpClient(String peer, HttpClient delegate, Duration deadline, int maxBodyBytes) {
+        this.peer = peer;
         this.delegate = delegate;
         this.deadline = deadline;
         this.maxBodyBytes = maxBodyBytes;
@@ -52,13 +55,15 @@ public final class BoundedHttpClient extends HttpClient {
     /**
      * A client that connects within {@code connectTimeout}, over HTTP/1.1 (FSC's Outway and the parties speak it;
      * no upgrade dance), never follows a redirect, and bounds each exchange by {@code deadline} and
-     * {@code maxBodyBytes}.
+     * {@code maxBodyBytes}. {@code peer} names the party in the traces (each exchange is a CLIENT span of the task run
+     * that makes it: {@link Tracing#call}).
      */
-    public static BoundedHttpClient create(Duration connectTimeout, Duration deadline, int maxBodyBytes) {
+    public static BoundedHttpClient create(String peer, Duration connectTimeout, Duration deadline, int maxBodyBytes) {
         if (deadline.isNegative() || deadline.isZero() || maxBodyBytes < 1) {
             throw new IllegalArgumentException("an exchange needs a positive deadline and body cap");
         }
         return new BoundedHttpClient(
+                peer,
                 HttpClient.newBuilder()
                         .connectTimeout(connectTimeout)
                         .version(HttpClient.Version.HTTP_1_1)
@@ -136,8 +141,37 @@ public final class BoundedHttpClient extends HttpClient {
         };
     }
 
+    /**
+     * The exchange as a span of the current run, with exactly the ids of the {@code traceparent} the call carries; one
+     * that carries none gets the span's (W3C out). The span takes the method, the host and the status, never the path
+     * or query: they may name a person.
+     */
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
+        Tracing.Call call = Tracing.call(
+                peer,
+                request.method(),
+                request.uri().getHost(),
+                request.uri().getPort(),
+                request.headers().firstValue("traceparent"));
+        HttpRequest sent = call.traceparent()
+                .map(traceparent -> HttpRequest.newBuilder(request, (name, value) -> true)
+                        .header("traceparent", traceparent)
+                        .build())
+                .orElse(request);
+        HttpResponse<T> answer;
+        try {
+            answer = exchange(sent, handler);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            call.failed(e);
+            throw e;
+        }
+        call.answered(answer.statusCode());
+        return answer;
+    }
+
+    private <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler)
             throws IOException, InterruptedException {
         CompletableFuture<HttpResponse<byte[]>> exchange = delegate.sendAsync(request, this::capped);
         HttpResponse<byte[]> answer;
@@ -166,8 +200,9 @@ public final class BoundedHttpClient extends HttpClient {
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        // on another thread: the run's trace goes along, so the call is still its child
         return CompletableFuture.supplyAsync(
-                () -> {
+                io.opentelemetry.context.Context.current().wrapSupplier(() -> {
                     try {
                         return send(request, handler);
                     } catch (IOException e) {
@@ -176,7 +211,7 @@ public final class BoundedHttpClient extends HttpClient {
                         Thread.currentThread().interrupt();
                         throw new java.util.concurrent.CompletionException(e);
                     }
-                },
+                }),
                 Thread::startVirtualThread);
     }
 

@@ -65,8 +65,8 @@ public final class ProfielserviceClient implements Profielservice {
     public ProfielserviceClient(ProfielserviceSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
-        BoundedHttpClient http =
-                BoundedHttpClient.create(settings.connectTimeout(), settings.readTimeout(), settings.maxAnswerBytes());
+        BoundedHttpClient http = BoundedHttpClient.create(
+                "profielservice", settings.connectTimeout(), settings.readTimeout(), settings.maxAnswerBytes());
         this.mapper = ApiClient.createDefaultObjectMapper()
                 .registerModule(new SimpleModule()
                         .addDeserializer(ContactType.class, lenient(ContactType::fromValue))

@@ -74,8 +74,8 @@ public final class NotifyNlClient implements NotifyNl {
                                 .withoutPadding()
                                 .encodeToString(service.secret().getBytes(StandardCharsets.UTF_8)))
                 .build());
-        this.http =
-                BoundedHttpClient.create(settings.connectTimeout(), settings.readTimeout(), settings.maxAnswerBytes());
+        this.http = BoundedHttpClient.create(
+                "notifynl", settings.connectTimeout(), settings.readTimeout(), settings.maxAnswerBytes());
     }
 
     @Override

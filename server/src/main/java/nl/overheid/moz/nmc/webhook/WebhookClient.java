@@ -31,6 +31,7 @@ public final class WebhookClient {
     public WebhookClient(WebhookSettings settings) {
         this.settings = settings;
         this.client = BoundedHttpClient.create(
+                "webhook",
                 settings.connectTimeout(),
                 settings.connectTimeout().plus(settings.readTimeout()),
                 settings.maxResponseBytes());

@@ -50,6 +50,7 @@ class FairClaimTest {
                         1,
                         0,
                         null,
+                        null,
                         "{}",
                         0,
                         "svc",

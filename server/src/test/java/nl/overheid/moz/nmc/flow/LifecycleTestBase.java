@@ -61,9 +61,14 @@ abstract class LifecycleTestBase {
         Logger.getLogger("").addHandler(logs);
         notify = new PartiesStub();
         TestLdv.get().reset();
-        var config = TestNmc.config(DB, IAM, notify.baseUrl(), false);
+        var config = TestNmc.config(DB, IAM, notify.baseUrl(), false, overridesYaml());
         nmc = Nmc.start(config, clock, JournaledLdv.around(Parties.from(config, clock), notify.baseUrl()));
         http = Http.of(nmc);
+    }
+
+    /** Configuration on top of the test's (a test class's own settings). */
+    protected String overridesYaml() {
+        return "{}";
     }
 
     @AfterEach
