@@ -111,6 +111,9 @@ public final class ApiRoutes {
 
     /** The route this path belongs to, if any. */
     public Optional<Route> match(String path) {
+        if (path == null) {
+            return Optional.empty(); // a request target Helidon parsed into no path (found by fuzzing): a 404
+        }
         return routes.stream()
                 .filter(route -> route.pattern().matcher(path).matches())
                 .findFirst();
