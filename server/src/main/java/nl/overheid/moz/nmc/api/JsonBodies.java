@@ -112,9 +112,12 @@ public final class JsonBodies {
             return bytes;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (DataReader.InsufficientDataAvailableException | IllegalArgumentException e) {
+        } catch (DataReader.InsufficientDataAvailableException
+                | DataReader.IncorrectNewLineException
+                | IllegalArgumentException e) {
             // The client's framing, not the NMC's fault (found by fuzzing): a body that ends before its
-            // Content-Length or its last chunk, or a chunk size that is no hex number. Helidon's own framing
+            // Content-Length or its last chunk, a chunk size that is no hex number, a chunk line with a bare CR.
+            // Helidon's own framing
             // refusals are RequestExceptions, answered by the direct handler; these escaped as a 500 and a
             // SEVERE line per request. The rest of the stream is unknown, so the connection closes.
             throw RequestException.builder()
