@@ -32,6 +32,13 @@ class RequestLimitsTest {
     private static final String SINGLE = "/api/nmc/v1/decentraal/notificaties";
     private static final String BULK = "/api/nmc/v1/decentraal/notificaties/bulk";
 
+    /**
+     * A body the NMC would refuse with a 400 had it read it: a probe sent while a held call may not yet be admitted
+     * changes nothing, so waiting for the 429 cannot store a notification on the way (a valid body could be taken
+     * before the held call reaches the filter).
+     */
+    private static final String UNREAD = "{\"notificaties\": [";
+
     private final MutableClock clock = MutableClock.startingNow();
     private RunningNmc nmc;
 
@@ -99,8 +106,10 @@ class RequestLimitsTest {
         Http http = start("http: {max-concurrent-requests-per-dv: 1, max-concurrent-bulk-requests-per-dv: 1}");
         // admitted before its body is read: held, the DV's one slot is taken
         Socket first = held(BULK, token(TestNmc.DV_A));
-        eventually(() -> assertRefusedAtOnce(
-                http.post(SINGLE, token(TestNmc.DV_A), single("A-1")), "te veel verzoeken tegelijk"));
+        eventually(() ->
+                assertRefusedAtOnce(http.post(SINGLE, token(TestNmc.DV_A), UNREAD), "te veel verzoeken tegelijk"));
+        assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("A-1")).status())
+                .isEqualTo(429);
         assertThat(http.post(SINGLE, token(TestNmc.DV_B), single("B-1")).status())
                 .isEqualTo(202);
         assertThat(stored()).isEqualTo(1);
@@ -115,9 +124,11 @@ class RequestLimitsTest {
     void bulkCallsHaveTheirOwnLowerCapAndSingleCallsStillGoThrough() throws Exception {
         Http http = start("http: {max-concurrent-bulk-requests-per-dv: 1}");
         try (Socket first = held(BULK, token(TestNmc.DV_A))) {
-            eventually(() -> assertRefusedAtOnce(
-                    http.post(BULK, token(TestNmc.DV_A), "{\"notificaties\": [" + single("A-2") + "]}"),
-                    "te veel verzoeken tegelijk"));
+            eventually(() ->
+                    assertRefusedAtOnce(http.post(BULK, token(TestNmc.DV_A), UNREAD), "te veel verzoeken tegelijk"));
+            assertThat(http.post(BULK, token(TestNmc.DV_A), "{\"notificaties\": [" + single("A-2") + "]}")
+                            .status())
+                    .isEqualTo(429);
             assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("A-3")).status())
                     .isEqualTo(202);
             assertThat(http.post(BULK, token(TestNmc.DV_B), "{\"notificaties\": [" + single("B-2") + "]}")
@@ -133,8 +144,11 @@ class RequestLimitsTest {
         try (Socket a = held(BULK, token(TestNmc.DV_A));
                 Socket b = held(BULK, token(TestNmc.DV_B))) {
             eventually(() -> assertRefusedAtOnce(
-                    http.post(SINGLE, token(TestNmc.DV_SMALL_QUOTA), single("C-1")),
+                    http.post(SINGLE, token(TestNmc.DV_SMALL_QUOTA), UNREAD),
                     "Het NMC verwerkt nu te veel verzoeken tegelijk"));
+            assertThat(http.post(SINGLE, token(TestNmc.DV_SMALL_QUOTA), single("C-1"))
+                            .status())
+                    .isEqualTo(429);
         }
         assertThat(stored()).isZero();
     }
