@@ -107,7 +107,7 @@ record HttpEdge(WebServer server) {
                         operators,
                         problems,
                         core.metrics(),
-                        new RequestLimits(settings.requestLimits(), steps.dvCalls()),
+                        new RequestLimits(settings.requestLimits(), steps.dvCalls(), core.metrics()),
                         core.tracing()))
                 .register(base, new DocumentationResource(documents, mapper))
                 .register(

@@ -45,7 +45,6 @@ public final class ProblemResponses implements DirectHandler {
         send(response, problem.status(), problem, body(problem));
     }
 
-    /** A 500 for an exception nobody expected. Logged with an id; the body says nothing about internals. */
     /**
      * A request that met an unreachable database (the wiring recognises it): not a fault of the NMC's code, and
      * nothing was changed, so a 503 the caller may retry, with one WARNING line instead of a stack trace.
@@ -56,6 +55,7 @@ public final class ProblemResponses implements DirectHandler {
         send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
     }
 
+    /** A 500 for an exception nobody expected. Logged with an id; the body says nothing about internals. */
     public void sendUnexpected(ServerRequest request, ServerResponse response, Throwable error) {
         String instance = "urn:uuid:" + UUID.randomUUID();
         LOG.log(Level.SEVERE, "unexpected error " + instance + " on " + ApiFilter.currentOperation(), error);

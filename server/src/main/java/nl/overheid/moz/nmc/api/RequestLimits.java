@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.ratelimit.DvCalls;
 import nl.overheid.moz.nmc.register.Dienstverlener;
 
@@ -90,11 +91,13 @@ public final class RequestLimits {
     private final Map<UUID, Semaphore> allPerDv = new ConcurrentHashMap<>();
     private final Map<UUID, Semaphore> bulkPerDv = new ConcurrentHashMap<>();
 
-    public RequestLimits(Settings settings, DvCalls calls) {
+    public RequestLimits(Settings settings, DvCalls calls, NmcMetrics metrics) {
         this.settings = settings;
         this.calls = calls;
         this.all = new Semaphore(settings.concurrentRequests());
         this.bulk = new Semaphore(settings.concurrentBulk());
+        metrics.apiCallsInProgress("alle", () -> settings.concurrentRequests() - all.availablePermits());
+        metrics.apiCallsInProgress("bulk", () -> settings.concurrentBulk() - bulk.availablePermits());
     }
 
     /** The kind of a DV call by its route's template under {@code basePath}. */

@@ -381,6 +381,17 @@ public final class NmcMetrics implements AutoCloseable {
                 .record(took);
     }
 
+    /**
+     * The DV calls in progress on this instance under the concurrency limits, read when scraped: {@code soort} is
+     * {@code alle} (every DV call) or {@code bulk}; beside {@code http.max-concurrent-requests} and
+     * {@code http.max-concurrent-bulk-requests} they show how near the instance is to refusing with 429.
+     */
+    public void apiCallsInProgress(String soort, java.util.function.IntSupplier inProgress) {
+        gauges.add(registry.getOrCreate(Gauge.builder("nmc.api.calls.in.progress", () -> (double) inProgress.getAsInt())
+                .tags(List.of(Tag.create("soort", soort)))
+                .description("DV calls admitted and not yet answered on this instance, all or bulk")));
+    }
+
     /** One problem answered, by operation, problem type and status. */
     public void apiProblem(String operatie, String type, int status) {
         registry.getOrCreate(Counter.builder("nmc.api.problems")
