@@ -63,11 +63,20 @@ public final class Requests {
     }
 
     public HttpRequest post(String path, String token, String body) {
+        return post(path, token, body.getBytes(StandardCharsets.UTF_8), false);
+    }
+
+    /**
+     * A POST of a body built beforehand; with {@code expectContinue} its headers go first and the body only after
+     * the server's {@code 100 Continue}, so a call the server refuses at once never sends its body.
+     */
+    public HttpRequest post(String path, String token, byte[] body, boolean expectContinue) {
         return HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(TIMEOUT)
+                .expectContinue(expectContinue)
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
     }
 }
