@@ -213,4 +213,42 @@ class RequestLimitsTest {
         assertThat(http.post(BULK, token(TestNmc.DV_A), "{\"notificaties\": [").status())
                 .isEqualTo(400);
     }
+
+    /**
+     * A call refused before its body is read leaves a large body unread and its connection closed: reading it to the
+     * end to keep the connection would cost the instance every byte of a flood of refused bulk calls. A small body is
+     * still drained and the connection kept.
+     */
+    @Test
+    void aCallRefusedBeforeItsLargeBodyIsReadHasItsConnectionClosed() throws Exception {
+        start("http: {max-concurrent-requests-per-dv: 1, max-concurrent-bulk-requests-per-dv: 1}");
+        try (Socket first = held(BULK, token(TestNmc.DV_A))) {
+            for (var call : Map.of(token(TestNmc.DV_A), "HTTP/1.1 429", "not-a-token", "HTTP/1.1 401")
+                    .entrySet()) {
+                // 100,000 bytes announced, 18 sent: the answer and the close come without the rest
+                try (Socket socket = send(BULK, call.getKey())) {
+                    socket.setSoTimeout(5_000);
+                    String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    assertThat(answer)
+                            .startsWith(call.getValue())
+                            .containsIgnoringCase("connection: close")
+                            .contains("application/problem+json");
+                }
+            }
+            try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                socket.setSoTimeout(5_000);
+                String body = "{\"notificaties\": [" + single("A-1") + "]}";
+                String request = "POST " + BULK + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                        + token(TestNmc.DV_A) + "\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.length() + "\r\n\r\n" + body;
+                socket.getOutputStream().write((request + request).getBytes(StandardCharsets.UTF_8));
+                socket.shutdownOutput();
+                String answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                // both answered on the one connection
+                assertThat(answers.split("HTTP/1.1 429", -1)).hasSize(3);
+                assertThat(answers).doesNotContainIgnoringCase("connection: close");
+            }
+        }
+        assertThat(stored()).isZero();
+    }
 }
