@@ -31,7 +31,7 @@ public final class ControlRepository {
             SELECT 'verzenden', n.dv_id, n.id, :now, n.trace_id, b.notify_service
               FROM notificatie n
               JOIN berichttype b ON b.code = n.berichttype
-             WHERE n.status IN ('aangenomen', 'in-verzending') AND %s
+             WHERE n.status IN ('aangenomen', 'in-verzending') AND n.terminaal_sinds IS NULL AND %s
             ON CONFLICT DO NOTHING
             """.formatted(NO_TASK));
 
@@ -45,7 +45,7 @@ public final class ControlRepository {
               LEFT JOIN LATERAL (SELECT p.id FROM poging p
                                   WHERE p.notificatie = n.id AND p.status IN ('verzonden', 'onbekend')
                                   ORDER BY p.nummer DESC LIMIT 1) running ON true
-             WHERE n.status = 'verzonden' AND %s
+             WHERE n.status = 'verzonden' AND n.terminaal_sinds IS NULL AND %s
             ON CONFLICT DO NOTHING
             """.formatted(NO_TASK));
 
@@ -57,7 +57,7 @@ public final class ControlRepository {
                      + CAST(:margin AS interval),
                    n.trace_id
               FROM notificatie n
-             WHERE n.status = 'bezorgd' AND %s
+             WHERE n.status = 'bezorgd' AND n.terminaal_sinds IS NULL AND %s
             ON CONFLICT DO NOTHING
             """.formatted(NO_TASK));
 
@@ -136,7 +136,7 @@ public final class ControlRepository {
             """);
 
     private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
-            SELECT count(*) AS n FROM notificatie WHERE status = 'bezorgstatus-onbekend'
+            SELECT count(*) AS n FROM notificatie WHERE bezorgstatus_onbekend
             """);
 
     private static final Statement MISSING_CONTACT_BY_DV = Statement.named("missingContactByDv", """

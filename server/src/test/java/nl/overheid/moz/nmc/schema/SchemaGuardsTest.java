@@ -301,6 +301,42 @@ class SchemaGuardsTest {
                 """.formatted(DV))).hasSize(2).allMatch(row -> row.matches("event_p\\d+ true"));
     }
 
+    // --- storage: a status change rewrites no index (V23) ----------------------------------------------------
+
+    @Test
+    void theTransitionsOfANotificationUnderWayUpdateItsRowInPlaceWithoutNewIndexEntries() throws SQLException {
+        UUID id = accepted();
+        transition(id, "in-verzending");
+        transition(id, "verzonden");
+        transition(id, "bezorgd");
+        // this transaction's own counts, exact and at once (pg_stat_user_tables lags)
+        assertThat(one("""
+                        SELECT n_tup_upd || ' ' || n_tup_hot_upd FROM pg_stat_xact_user_tables
+                         WHERE relid = 'notificatie'::regclass
+                        """)).isEqualTo("3 3");
+        c.commit();
+        assertThat(status(id)).isEqualTo("bezorgd:4");
+    }
+
+    @Test
+    void noIndexOfTheNotificationNamesItsStatus() throws SQLException {
+        // a status in any index's key or predicate makes every transition write a new entry into every index
+        assertThat(column("""
+                SELECT i.indexrelid::regclass::text FROM pg_index i
+                 WHERE i.indrelid = 'notificatie'::regclass
+                   AND (pg_get_indexdef(i.indexrelid) ~ '\\mstatus\\M')
+                """)).isEmpty();
+    }
+
+    @Test
+    void theControlDutysScanOfNotificationsUnderWayCanUseItsIndex() throws SQLException {
+        exec("SET LOCAL enable_seqscan = off");
+        assertThat(plan("SELECT id FROM notificatie n WHERE n.status = 'bezorgd' AND n.terminaal_sinds IS NULL"))
+                .contains("notificatie_onderweg_idx");
+        assertThat(plan("SELECT count(*) FROM notificatie WHERE bezorgstatus_onbekend"))
+                .contains("notificatie_onbekend_idx");
+    }
+
     // --- receipt store ------------------------------------------------------------------------------------
 
     @Test
