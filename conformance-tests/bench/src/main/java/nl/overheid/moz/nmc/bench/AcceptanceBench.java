@@ -94,10 +94,12 @@ final class AcceptanceBench implements Benchmark {
             }
             Requests requests = new Requests(nmc.baseUrl());
 
-            // Warm-up, not measured: the JIT, the connection pools, PostgreSQL's caches.
+            // Warm-up, not measured: the JIT (C2 on two busy cores needs more than 5 s: at 5 s the first point cost 4x
+            // the
+            // CPU per request of a later one), the connection pools, PostgreSQL's caches.
             load.closedLoop(
                     8,
-                    Duration.ofSeconds(context.quick() ? 2 : 5),
+                    Duration.ofSeconds(context.quick() ? 2 : 15),
                     requests.single("warmup", tokens),
                     HttpLoad.Worth.status(202));
             context.pgbench().forDuration("acceptance-warmup", db, scripts, 8, Duration.ofSeconds(2));

@@ -77,6 +77,12 @@ public final class BenchNmc implements AutoCloseable {
                             label, context.outDirectory().resolve("logs"))
                     .java(context.java())
                     .jvm(options.jvmOptions.toArray(String[]::new))
+                    // e.g. -Dbench.nmc.jvm=-XX:StartFlightRecording=filename=target/bench/nmc.jfr,settings=profile
+                    // in BENCH_OPTS: a profile of every NMC the run starts
+                    .jvm(
+                            System.getProperty("bench.nmc.jvm", "").isBlank()
+                                    ? new String[0]
+                                    : System.getProperty("bench.nmc.jvm").trim().split("\\s+"))
                     .port(port)
                     .configYaml(Files.readString(context.nmcConfig()))
                     .set("db.url", context.postgres().jdbcUrl(options.database))
