@@ -10,8 +10,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
@@ -23,6 +26,13 @@ import java.util.logging.Logger;
  * token, not an ID token or another JWT the gateway signs), and the token must say when it was issued and live
  * no longer than {@code auth.max-token-age}, so a token minted with a far expiry is no lasting key. Every failure
  * is the same 401; the reason is only logged (without the token).
+ *
+ * <p>A DV sends the same token with every call until it expires, and the RSA check of its signature was a tenth of
+ * the NMC's CPU per acceptance (JFR, benchmark acceptance). So the signature check of an accepted token is
+ * remembered: the same token (all of it, signature included) under the same key object of the current JWKS is not
+ * checked again. Everything else is checked on every call (type, algorithm, issuer, audience, expiry, age), and a
+ * key that is rotated or withdrawn is a new key set and so a new check. At most {@value #REMEMBERED} tokens are
+ * remembered; when full the memory starts over.
  */
 public final class TokenVerifier {
 
@@ -35,6 +45,12 @@ public final class TokenVerifier {
     private final Duration maxTokenAge;
     private final Set<String> tokenTypes;
     private final Clock clock;
+    /** Accepted tokens and the key their signature was checked under. */
+    private final Map<String, Jwk> checkedSignatures = new ConcurrentHashMap<>();
+
+    private final AtomicLong signatureChecks = new AtomicLong();
+
+    static final int REMEMBERED = 1024;
 
     /** Verifies tokens of {@code issuer} under the rules of {@code auth} (skew, age, types). */
     public TokenVerifier(JwksSource jwks, String issuer, DvAuthenticator.AuthSettings auth, Clock clock) {
@@ -84,9 +100,13 @@ public final class TokenVerifier {
         if (!algorithm.equals(key.algorithm())) {
             throw refuse("key and token algorithm differ");
         }
-        Errors signature = signed.verifySignature(jwks.keys(), key);
-        if (!signature.isValid()) {
-            throw refuse("signature does not verify");
+        boolean checked = checkedSignatures.get(token) == key;
+        if (!checked) {
+            signatureChecks.incrementAndGet();
+            Errors signature = signed.verifySignature(jwks.keys(), key);
+            if (!signature.isValid()) {
+                throw refuse("signature does not verify");
+            }
         }
         Instant now = clock.instant();
         List<Validator<Jwt>> validators = new ArrayList<>(Jwt.defaultTimeValidators(
@@ -104,7 +124,18 @@ public final class TokenVerifier {
                 || Duration.between(issued, now).compareTo(allowed) > 0) {
             throw refuse("token lives or has lived longer than auth.max-token-age");
         }
+        if (!checked) {
+            if (checkedSignatures.size() >= REMEMBERED) {
+                checkedSignatures.clear();
+            }
+            checkedSignatures.put(token, key);
+        }
         return jwt;
+    }
+
+    /** How many signatures were checked (for the test of what is remembered). */
+    long signatureChecks() {
+        return signatureChecks.get();
     }
 
     static ProblemException refuse(String reason) {
