@@ -99,7 +99,7 @@ final class AcceptanceBench implements Benchmark {
             // CPU per request of a later one), the connection pools, PostgreSQL's caches.
             load.closedLoop(
                     8,
-                    Duration.ofSeconds(context.quick() ? 2 : 15),
+                    Duration.ofSeconds(context.quick() ? 2 : 60),
                     requests.single("warmup", tokens),
                     HttpLoad.Worth.status(202));
             context.pgbench().forDuration("acceptance-warmup", db, scripts, 8, Duration.ofSeconds(2));
