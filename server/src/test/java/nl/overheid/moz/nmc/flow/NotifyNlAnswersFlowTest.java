@@ -265,6 +265,7 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
     void theDailyLimitClosesTheServiceUntilTheWindowHasPassedWithoutBurningAttemptsOrLdvRecords() {
         // the daily limit of service standaard (whose template test-bericht uses) only
         notify.refuse(TestNmc.TEMPLATE_ID, 429, "TooManyRequestsError", "Exceeded send limits (email: 50) for today");
+        moveTo(eightInTheMorning()); // the minutes "within the day" below must not pass midnight UTC
         double limited = metric("nmc_notifynl_daily_limit_total", Map.of("service", "standaard"));
         UUID first = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
@@ -330,6 +331,9 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
     @Test
     void sendsClaimedTogetherHitTheDailyLimitOnceEachAndThenWait() {
         notify.refuse(429, "TooManyRequestsError", "Exceeded send limits (email: 50) for today");
+        // the test's 100 minutes must not pass NotifyNL's midnight (UTC), where the limit reopens: it failed when
+        // run after 22:20 UTC
+        moveTo(eightInTheMorning());
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             ids.add(accept("SAMEN-" + i, Map.of()));
@@ -417,6 +421,14 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                                 + "WHERE notificatie = ? AND soort = 'verzenden'",
                         id)
                 .getFirst());
+    }
+
+    /** 08:00 UTC of the next day: a test of the daily limit then has sixteen hours before NotifyNL's midnight. */
+    private Instant eightInTheMorning() {
+        return clock.instant()
+                .truncatedTo(ChronoUnit.DAYS)
+                .plus(Duration.ofDays(1))
+                .plus(Duration.ofHours(8));
     }
 
     private void moveTo(Instant moment) {
