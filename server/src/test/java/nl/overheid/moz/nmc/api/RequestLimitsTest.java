@@ -251,4 +251,56 @@ class RequestLimitsTest {
         }
         assertThat(stored()).isZero();
     }
+
+    /**
+     * What the README promises a DV: with {@code Expect: 100-continue} a bulk call over a limit is refused before its
+     * body is sent. The body's publisher counts what the client took from it.
+     */
+    @Test
+    void aCallSentWithExpectContinueIsRefusedBeforeItSendsItsBody() throws Exception {
+        Http http = start("http: {max-concurrent-requests-per-dv: 1, max-concurrent-bulk-requests-per-dv: 1}");
+        java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+        byte[] body = ("{\"notificaties\": [" + single("E-1") + "]}" + " ".repeat(1_000_000))
+                .getBytes(StandardCharsets.UTF_8);
+        try (Socket first = held(BULK, token(TestNmc.DV_A));
+                java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
+            java.net.http.HttpResponse<String> refused = client.send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.baseUrl() + BULK))
+                            .expectContinue(true)
+                            .timeout(Duration.ofSeconds(10))
+                            .header("Authorization", "Bearer " + token(TestNmc.DV_A))
+                            .header("Content-Type", "application/json")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.fromPublisher(
+                                    subscriber -> java.net.http.HttpRequest.BodyPublishers.ofByteArray(body)
+                                            .subscribe(new java.util.concurrent.Flow.Subscriber<>() {
+                                                @Override
+                                                public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+                                                    subscriber.onSubscribe(s);
+                                                }
+
+                                                @Override
+                                                public void onNext(java.nio.ByteBuffer item) {
+                                                    sent.addAndGet(item.remaining());
+                                                    subscriber.onNext(item);
+                                                }
+
+                                                @Override
+                                                public void onError(Throwable error) {
+                                                    subscriber.onError(error);
+                                                }
+
+                                                @Override
+                                                public void onComplete() {
+                                                    subscriber.onComplete();
+                                                }
+                                            }),
+                                    body.length))
+                            .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.body()).contains("te veel verzoeken tegelijk");
+        }
+        assertThat(sent.get()).as("body bytes the client sent").isZero();
+        assertThat(stored()).isZero();
+    }
 }
