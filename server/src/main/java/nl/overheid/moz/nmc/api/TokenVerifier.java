@@ -29,8 +29,8 @@ import java.util.logging.Logger;
  *
  * <p>A DV sends the same token with every call until it expires, and the RSA check of its signature was a tenth of
  * the NMC's CPU per acceptance (JFR, benchmark acceptance). So the signature check of an accepted token is
- * remembered: the same token (all of it, signature included) under the same key object of the current JWKS is not
- * checked again. Everything else is checked on every call (type, algorithm, issuer, audience, expiry, age), and a
+ * remembered: the same token (all of it, signature included, known by its SHA-256 so that no bearer token is kept
+ * in memory) under the same key object of the current JWKS is not checked again. Everything else is checked on every call (type, algorithm, issuer, audience, expiry, age), and a
  * key that is rotated or withdrawn is a new key set and so a new check. At most {@value #REMEMBERED} tokens are
  * remembered; when full the memory starts over.
  */
@@ -45,7 +45,7 @@ public final class TokenVerifier {
     private final Duration maxTokenAge;
     private final Set<String> tokenTypes;
     private final Clock clock;
-    /** Accepted tokens and the key their signature was checked under. */
+    /** Accepted tokens, by their SHA-256, and the key their signature was checked under. */
     private final Map<String, Jwk> checkedSignatures = new ConcurrentHashMap<>();
 
     private final AtomicLong signatureChecks = new AtomicLong();
@@ -100,7 +100,8 @@ public final class TokenVerifier {
         if (!algorithm.equals(key.algorithm())) {
             throw refuse("key and token algorithm differ");
         }
-        boolean checked = checkedSignatures.get(token) == key;
+        String fingerprint = fingerprint(token);
+        boolean checked = checkedSignatures.get(fingerprint) == key;
         if (!checked) {
             signatureChecks.incrementAndGet();
             Errors signature = signed.verifySignature(jwks.keys(), key);
@@ -128,9 +129,19 @@ public final class TokenVerifier {
             if (checkedSignatures.size() >= REMEMBERED) {
                 checkedSignatures.clear();
             }
-            checkedSignatures.put(token, key);
+            checkedSignatures.put(fingerprint, key);
         }
         return jwt;
+    }
+
+    private static String fingerprint(String token) {
+        try {
+            return java.util.HexFormat.of()
+                    .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(token.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     /** How many signatures were checked (for the test of what is remembered). */

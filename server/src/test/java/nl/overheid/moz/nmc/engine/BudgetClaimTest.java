@@ -202,7 +202,8 @@ class BudgetClaimTest {
         plan("a", dvA, 9);
         Sender sender = new Sender();
         TaskWorker worker = worker(sender, 20);
-        List<Task> claimed = new ArrayList<>();
+        // the worker runs tasks on several threads at once
+        List<Task> claimed = java.util.Collections.synchronizedList(new ArrayList<>());
         Sender recorder = new Sender() {
             @Override
             public void execute(Task task) {

@@ -270,7 +270,12 @@ public final class EventWorkload {
             try {
                 work.run();
             } catch (Throwable e) {
-                failures.add(e);
+                // the thread and the root cause in the report: a DbStatementException's own message names neither
+                Throwable root = e;
+                while (root.getCause() != null && root.getCause() != root) {
+                    root = root.getCause();
+                }
+                failures.add(new IllegalStateException(name + ": " + e + (root == e ? "" : ", caused by " + root), e));
                 abort.set(true);
             }
         });
