@@ -62,6 +62,13 @@ public final class Database implements AutoCloseable {
     }
 
     /** Opens a pool for the given settings. Every connection carries the server-side timeouts. */
+    /**
+     * Every session in UTC. {@code -c TimeZone=UTC} in the startup options is not enough: the driver sends the JVM's
+     * zone as a startup parameter of its own, which wins, so a JVM in Europe/Amsterdam had sessions whose
+     * {@code interval 'N days'} followed daylight saving time ({@code SessionTimeZoneTest}).
+     */
+    private static final String UTC_SESSION = "SET TIME ZONE 'UTC'";
+
     public static Database open(DatabaseSettings settings) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(settings.url());
@@ -88,6 +95,10 @@ public final class Database implements AutoCloseable {
                 LOG.warning("PostgreSQL before 17 has no transaction_timeout; relying on statement and idle timeouts");
             }
             config.addDataSourceProperty("options", options);
+            config.setConnectionInitSql(UTC_SESSION);
+            // with autocommit off the pool commits its own statements (the SET above) only when they are isolated;
+            // else the SET lay in the connection's first transaction and a rollback undid it
+            config.setIsolateInternalQueries(true);
         }
         // UUIDs and enum spellings are bound as text; the server infers their type from the statement.
         config.addDataSourceProperty("stringtype", "unspecified");
@@ -138,6 +149,8 @@ public final class Database implements AutoCloseable {
                 "-c statement_timeout=" + statementTimeout.toMillis()
                         + " -c idle_in_transaction_session_timeout=" + Math.max(1000, statementTimeout.toMillis() * 2)
                         + " -c TimeZone=UTC");
+        config.setConnectionInitSql(UTC_SESSION);
+        config.setIsolateInternalQueries(true); // commits the SET (see open)
         config.addDataSourceProperty("stringtype", "unspecified");
         HikariDataSource pool = new HikariDataSource(config);
         return new Database(pool, pool); // no readiness of its own: its checks, if any, share the pool
