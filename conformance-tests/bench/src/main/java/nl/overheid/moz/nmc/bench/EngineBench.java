@@ -24,7 +24,12 @@ final class EngineBench implements Benchmark {
     static final long RECEIPT_DELAY_MS = 20;
     static final Duration MEBV = Duration.ofSeconds(1);
     static final int PGBENCH_CLIENTS = 8;
-    private static final double TARGET = 0.5;
+    private static final double TARGET = 1.0;
+    /** Holds every send task there is (the measured backlog's) a thousand years ahead, order kept. */
+    private static final String HOLD = "UPDATE taak SET due = due + interval '1000 years' WHERE soort = 'verzenden'";
+    /** Releases them: due again as accepted. */
+    private static final String RELEASE = "UPDATE taak SET due = due - interval '1000 years'"
+            + " WHERE soort = 'verzenden' AND due > now() + interval '900 years'";
 
     @Override
     public String name() {
@@ -49,7 +54,14 @@ final class EngineBench implements Benchmark {
                 .toList();
         Lifecycles lifecycles = new Lifecycles(context.postgres(), db);
         try {
+            // The measured backlog first; its send tasks are held (their due a thousand years ahead) while a warm-up
+            // backlog of the same DVs drains through the same JVM, so the figure is not the JIT's first minute.
             acceptBacklog(context, db, backlog, "engine-accept");
+            context.postgres().execute(db, HOLD);
+            int warmUp = context.quick() ? 0 : backlog;
+            if (warmUp > 0) {
+                acceptBacklog(context, db, warmUp, "engine-warmup");
+            }
             context.postgres().execute(db, "VACUUM ANALYZE");
 
             BenchNmc.Options engine = engineOptions(db);
@@ -58,7 +70,17 @@ final class EngineBench implements Benchmark {
             long sends;
             int callbacksFailed;
             String metrics;
+            Instant released;
+            double warmUpSeconds;
             try (BenchNmc nmc = BenchNmc.start(context, "engine", engine)) {
+                long warmUpStarted = System.nanoTime();
+                if (!lifecycles.awaitAtLeast(oins, "definitief-bezorgd", warmUp, Duration.ofMinutes(10))) {
+                    throw new IllegalStateException("the warm-up backlog of " + warmUp + " did not drain within the"
+                            + " time-out; statuses: " + lifecycles.statuses(oins));
+                }
+                warmUpSeconds = (System.nanoTime() - warmUpStarted) / 1e9;
+                released = Instant.now();
+                context.postgres().execute(db, RELEASE);
                 CpuMeter meter = CpuMeter.start(nmc.pid(), context.postmasterPid());
                 drained = lifecycles.awaitNoneLive(oins, Duration.ofMinutes(context.quick() ? 3 : 10));
                 cpu = meter.stop();
@@ -72,8 +94,12 @@ final class EngineBench implements Benchmark {
                 throw new IllegalStateException("the engine did not drain " + backlog + " notifications within the"
                         + " time-out; statuses: " + statuses);
             }
-            Instant[] started = lifecycles.eventSpan(oins, "in-verzending");
-            List<Instant> finals = lifecycles.eventTimes(oins, "definitief-bezorgd");
+            Instant[] started = lifecycles.eventSpan(oins, "in-verzending", released);
+            List<Instant> finals = lifecycles.eventTimes(oins, "definitief-bezorgd", released);
+            if (finals.size() != backlog) {
+                throw new IllegalStateException(
+                        "expected " + backlog + " notifications finalised after the release, found " + finals.size());
+            }
             double span = Duration.between(started[0], finals.getLast()).toNanos() / 1e9;
             double raw = backlog / span;
             // Steady state: completions between the 20th and the 90th percentile, leaving out the fresh JVM's
@@ -91,6 +117,8 @@ final class EngineBench implements Benchmark {
                             .baseline(pg.tps(), "pgbench lifecycle.pgbench with the LDV insert, notifications/s")
                             .target("ratio ≥ " + TARGET, ratio >= TARGET)
                             .detail("drainSecondsFirstStartToLastFinal", Latencies.round(span))
+                            .detail("warmUpNotifications", warmUp)
+                            .detail("warmUpSeconds", Latencies.round(warmUpSeconds))
                             .detail("rateOverTheWholeDrain", Latencies.round(raw))
                             .detail("finalStatuses", statuses)
                             .detail("sendsAtNotifyNl", sends)
@@ -101,7 +129,7 @@ final class EngineBench implements Benchmark {
                             .details(pg.latencies().summary("pgbenchLifecycle"))
                             .detail("pgbenchFailed", pg.failed())
                             .build());
-            if (statuses.getOrDefault("definitief-bezorgd", 0L) != backlog) {
+            if (statuses.getOrDefault("definitief-bezorgd", 0L) != backlog + warmUp) {
                 result.note("not every notification ended definitief-bezorgd: " + statuses);
             }
             result.note(String.format(
@@ -113,9 +141,12 @@ final class EngineBench implements Benchmark {
                             + " NMC's clock)",
                     MEBV.toSeconds(),
                     raw));
-            result.note(
-                    "the engine runs with its production settings (parallelism, batch size) but a 0.1 s poll"
-                            + " interval; the NMC was started after the backlog was accepted, so the figure is the drain alone");
+            result.note("the engine runs with its production settings (parallelism, batch size) but a 0.1 s poll"
+                    + " interval; the NMC was started after the backlog was accepted, so the figure is the drain alone;"
+                    + " the measured backlog's send tasks were held until a warm-up backlog as large (the same DVs,"
+                    + " accepted after it) had drained through the same JVM, then released at once: a fresh JVM spends"
+                    + " its first minute compiling (12.6 s of C2 over a 40 s drain without it), which a long-running"
+                    + " NMC does not; finalStatuses counts both backlogs");
             result.note("the processing log is on as in production: each send's record is inserted and committed in"
                     + " the LDV store (the cluster's database ldv, its own role and connection) before the call;"
                     + " ldvWrite* are the NMC's own measure of that write (nmc_ldv_write_duration: p50/p99 over its"
