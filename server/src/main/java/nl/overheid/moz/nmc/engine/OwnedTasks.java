@@ -2,6 +2,8 @@ package nl.overheid.moz.nmc.engine;
 
 import io.helidon.dbclient.DbTransaction;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import nl.overheid.moz.nmc.db.Database;
 
@@ -25,6 +27,21 @@ public final class OwnedTasks {
         void run(DbTransaction tx, S subject);
     }
 
+    /** Work on one task of a batch, whose subject and task rows the batch's transaction holds. */
+    @FunctionalInterface
+    public interface TaskWork<S> {
+        void run(DbTransaction tx, Task task, S subject);
+    }
+
+    /** How each task of a batch runs: the worker gives it its own log context and span. */
+    @FunctionalInterface
+    public interface Each {
+        void run(Task task, Runnable work);
+
+        /** Runs the work as it is. */
+        Each PLAIN = (task, work) -> work.run();
+    }
+
     /** Like {@link Work}, with a result ({@code null}: none). */
     @FunctionalInterface
     public interface Computation<S, T> {
@@ -44,6 +61,30 @@ public final class OwnedTasks {
             }
             work.run(tx, locked.get());
             return true;
+        });
+    }
+
+    /**
+     * Runs {@code work} for every task of {@code batch} in one transaction, each under its own two locks as in
+     * {@link #underLocks}: the subjects are taken in {@link SubjectLock#order} (so two batches cannot deadlock;
+     * a lone transaction holds one subject), and a task whose subject is gone or whose claim was taken over is
+     * skipped. One commit for the batch instead of one per task; every task's statements are its own. Any
+     * exception rolls the whole batch back and is thrown: the caller then runs each task on its own, so a task
+     * that fails takes no other down with it.
+     */
+    public <S> void underLocksTogether(List<Task> batch, SubjectLock<S> subject, Each each, TaskWork<S> work) {
+        List<Task> ordered = batch.stream()
+                .sorted(Comparator.comparing(subject::order).thenComparingLong(Task::id))
+                .toList();
+        database.inTransactionDo(tx -> {
+            for (Task task : ordered) {
+                each.run(task, () -> {
+                    var locked = subject.lock(tx, task);
+                    if (locked.isPresent() && tasks.lockOwned(tx, task)) {
+                        work.run(tx, task, locked.get());
+                    }
+                });
+            }
         });
     }
 

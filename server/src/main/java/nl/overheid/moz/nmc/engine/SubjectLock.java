@@ -19,6 +19,26 @@ public interface SubjectLock<S> {
      */
     Optional<S> lock(DbTransaction tx, Task task);
 
+    /**
+     * The order in which a transaction that acts on several tasks takes their subjects
+     * ({@link OwnedTasks#underLocksTogether}): every such transaction takes them in this order, so two of them
+     * cannot deadlock. By the task's notification as text (the database's order of uuids); a kind whose subject
+     * is another row says so here.
+     */
+    default String order(Task task) {
+        return task.notificatie() == null ? "" : task.notificatie().toString();
+    }
+
     /** For tasks that act on no other row (per-DV and system tasks): the task row is the only lock. */
-    SubjectLock<Task> NONE = (tx, task) -> Optional.of(task);
+    SubjectLock<Task> NONE = new SubjectLock<>() {
+        @Override
+        public Optional<Task> lock(DbTransaction tx, Task task) {
+            return Optional.of(task);
+        }
+
+        @Override
+        public String order(Task task) {
+            return String.format("%020d", task.id());
+        }
+    };
 }

@@ -1,6 +1,7 @@
 package nl.overheid.moz.nmc.engine;
 
 import io.helidon.dbclient.DbTransaction;
+import java.util.List;
 
 /**
  * The work of one task kind. The engine claims tasks in one short transaction that locks only task rows
@@ -27,6 +28,24 @@ public interface TaskHandler {
 
     /** Executes a claimed task. An exception counts as an NMC-internal failure of the task. */
     void execute(Task task) throws Exception;
+
+    /**
+     * Whether a claimed batch of this kind is executed together ({@link #executeTogether}) rather than one task at
+     * a time. For kinds whose work is in the database alone (no party is called), so one transaction can hold
+     * the batch without waiting on anyone.
+     */
+    default boolean together() {
+        return false;
+    }
+
+    /**
+     * Executes a claimed batch in one transaction ({@link OwnedTasks#underLocksTogether}), each task's work the
+     * same as {@link #execute}'s, each run through {@code each}. An exception rolls the whole batch back; the
+     * worker then executes each task on its own, so every task ends as it would have alone.
+     */
+    default void executeTogether(List<Task> batch, OwnedTasks.Each each) throws Exception {
+        throw new UnsupportedOperationException(kind() + " does not execute tasks together");
+    }
 
     /**
      * Called in a transaction, after the subject lock, when the task's attempt counter reached its maximum.

@@ -151,8 +151,12 @@ public final class TaskWorker implements AutoCloseable {
         List<Task> claimed = claimRound();
         events.claimRound(handler.kind(), java.time.Duration.ofNanos(System.nanoTime() - claimStarted), claimed.size());
         List<Future<?>> started = new ArrayList<>(claimed.size());
-        for (Task task : claimed) {
-            started.add(executions.submit(() -> executeOne(task)));
+        if (claimed.size() > 1 && handler.together()) {
+            started.add(executions.submit(() -> executeTogether(claimed)));
+        } else {
+            for (Task task : claimed) {
+                started.add(executions.submit(() -> executeOne(task)));
+            }
         }
         for (Future<?> future : started) {
             try {
@@ -226,29 +230,85 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     private void executeOne(Task task) {
-        // Every line logged while the task runs names it: trace, notification, kind, DV (ids only).
-        try (LogContext.Scope context = LogContext.start(java.util.Map.of(
-                LogContext.TAAK_SOORT, task.kind().dbValue(),
-                LogContext.TRACE_ID, java.util.Objects.requireNonNullElse(task.traceId(), ""),
-                LogContext.NOTIFICATIE_ID, java.util.Objects.requireNonNullElse(task.notificatie(), ""),
-                LogContext.DV_ID, java.util.Objects.requireNonNullElse(task.dvId(), "")))) {
+        try (LogContext.Scope context = logContext(task)) {
             executeInContext(task);
         }
     }
 
+    /** Every line logged while a task runs names it: trace, notification, kind, DV (ids only). */
+    private static LogContext.Scope logContext(Task task) {
+        return LogContext.start(java.util.Map.of(
+                LogContext.TAAK_SOORT, task.kind().dbValue(),
+                LogContext.TRACE_ID, java.util.Objects.requireNonNullElse(task.traceId(), ""),
+                LogContext.NOTIFICATIE_ID, java.util.Objects.requireNonNullElse(task.notificatie(), ""),
+                LogContext.DV_ID, java.util.Objects.requireNonNullElse(task.dvId(), "")));
+    }
+
     /** Runs the task as a span of its notification's trace; the calls it makes are children of it. */
     private void executeTraced(Task task) throws Exception {
+        traced(task, () -> {
+            handler.execute(task);
+            return null;
+        });
+    }
+
+    private <T> T traced(Task task, java.util.concurrent.Callable<T> work) throws Exception {
         try (Tracing.Run run = tracing.run(
                 task.kind().dbValue(),
                 task.traceId(),
                 task.traceParentSpanId(),
                 task.dvId() == null ? null : task.dvId().toString())) {
             try {
-                handler.execute(task);
+                return work.call();
             } catch (Exception e) {
                 run.failed(e);
                 throw e;
             }
+        }
+    }
+
+    /** One task of a batch executed together: its own log context and span, as when it runs alone. */
+    private void eachOfBatch(Task task, Runnable work) {
+        try (LogContext.Scope context = logContext(task)) {
+            traced(task, () -> {
+                work.run();
+                return null;
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A batch of a kind that executes together, in one slot: one transaction for all. When it fails, nothing of it
+     * was written, and each task is executed on its own, so the failure is counted only on the task it is about.
+     */
+    private void executeTogether(List<Task> batch) {
+        if (!permitToRun()) {
+            batch.forEach(this::release);
+            return;
+        }
+        try {
+            handler.executeTogether(batch, this::eachOfBatch);
+            return;
+        } catch (Exception e) {
+            if (abandoned) {
+                return; // interrupted at the end of the grace period; the leases expire
+            }
+            if (SqlStates.unavailable(e)) {
+                LOG.warning(() -> "a batch of " + batch.size() + " " + handler.kind()
+                        + " tasks could not reach the database: " + e.getMessage() + "; their leases expire");
+                return;
+            }
+            LOG.info(() -> "a batch of " + batch.size() + " " + handler.kind() + " tasks failed together ("
+                    + e.getClass().getSimpleName() + "); each is executed on its own");
+        } finally {
+            executing.release();
+        }
+        for (Task task : batch) {
+            executeOne(task);
         }
     }
 

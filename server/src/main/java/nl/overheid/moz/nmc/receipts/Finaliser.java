@@ -1,7 +1,9 @@
 package nl.overheid.moz.nmc.receipts;
 
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
@@ -52,17 +54,30 @@ public final class Finaliser implements TaskHandler {
 
     @Override
     public void execute(Task task) {
-        owned.underLocks(task, subjectLock(), (tx, n) -> {
-            if (receiptRepository.pending(tx, n.id())) {
-                // A failure receipt stored within the period must not be overtaken by finalising.
-                tasks.postpone(tx, task, clock.instant().plus(WAIT_FOR_RECEIPTS), "ontvangst-open");
-                return;
-            }
-            if (n.status() == NotificatieStatus.BEZORGD) {
-                notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.DEFINITIEF_BEZORGD, null));
-            } else {
-                tasks.complete(tx, task);
-            }
-        });
+        owned.underLocks(task, subjectLock(), (tx, n) -> finalise(tx, task, n));
+    }
+
+    /** Finalising is the database's work alone: a claimed batch is finalised in one transaction. */
+    @Override
+    public boolean together() {
+        return true;
+    }
+
+    @Override
+    public void executeTogether(List<Task> batch, OwnedTasks.Each each) {
+        owned.underLocksTogether(batch, subjectLock(), each, this::finalise);
+    }
+
+    private void finalise(DbTransaction tx, Task task, Transitions.Locked n) {
+        if (receiptRepository.pending(tx, n.id())) {
+            // A failure receipt stored within the period must not be overtaken by finalising.
+            tasks.postpone(tx, task, clock.instant().plus(WAIT_FOR_RECEIPTS), "ontvangst-open");
+            return;
+        }
+        if (n.status() == NotificatieStatus.BEZORGD) {
+            notificatieTasks.completeAll(tx, transitions.apply(tx, n, NotificatieStatus.DEFINITIEF_BEZORGD, null));
+        } else {
+            tasks.complete(tx, task);
+        }
     }
 }

@@ -83,19 +83,32 @@ public final class ReceiptProcessor implements TaskHandler {
 
     @Override
     public void execute(Task task) {
-        owned.underLocks(task, subjectLock(), (tx, locked) -> {
-            Transitions.Locked n = locked;
-            List<Long> applied = new ArrayList<>();
-            for (Receipt receipt : receiptRepository.unprocessed(tx, task.poging())) {
-                n = apply(tx, n, receipt);
-                receiptRepository.markProcessed(tx, receipt.id(), clock.instant());
-                applied.add(receipt.id());
-            }
-            // Every stored receipt has a task of its own (one stored after the read above keeps its task and
-            // is applied by it, at once); the tasks of the receipts applied here have nothing left to do.
-            tasks.completeForReceipts(tx, applied);
-            tasks.complete(tx, task);
-        });
+        owned.underLocks(task, subjectLock(), (tx, n) -> applyStored(tx, task, n));
+    }
+
+    /** Applying receipts is the database's work alone: a claimed batch is applied in one transaction. */
+    @Override
+    public boolean together() {
+        return true;
+    }
+
+    @Override
+    public void executeTogether(List<Task> batch, OwnedTasks.Each each) {
+        owned.underLocksTogether(batch, subjectLock(), each, this::applyStored);
+    }
+
+    private void applyStored(DbTransaction tx, Task task, Transitions.Locked locked) {
+        Transitions.Locked n = locked;
+        List<Long> applied = new ArrayList<>();
+        for (Receipt receipt : receiptRepository.unprocessed(tx, task.poging())) {
+            n = apply(tx, n, receipt);
+            receiptRepository.markProcessed(tx, receipt.id(), clock.instant());
+            applied.add(receipt.id());
+        }
+        // Every stored receipt has a task of its own (one stored after the read above keeps its task and
+        // is applied by it, at once); the tasks of the receipts applied here have nothing left to do.
+        tasks.completeForReceipts(tx, applied);
+        tasks.complete(tx, task);
     }
 
     private Transitions.Locked apply(DbTransaction tx, Transitions.Locked n, Receipt receipt) {

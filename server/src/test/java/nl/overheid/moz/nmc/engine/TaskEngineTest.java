@@ -247,6 +247,116 @@ class TaskEngineTest {
         assertThat(worker.runOnce()).as("then claimed again").isEqualTo(1);
     }
 
+    @Test
+    void aBatchTakesItsSubjectsInOneOrderInOneTransactionAndSkipsATaskWhoseClaimWasTakenOver() {
+        for (int i = 0; i < 6; i++) {
+            plan(TaskKind.RECONCILIEREN, dvId, acceptOne(), 1);
+        }
+        Probe claimer = new Probe(TaskKind.RECONCILIEREN, SubjectLock.NONE);
+        claimer.complete = false;
+        assertThat(worker(claimer).runOnce()).isEqualTo(6);
+        List<Task> batch = new ArrayList<>(claimer.seen);
+        java.util.Collections.shuffle(batch, new java.util.Random(20));
+        Task stale = batch.get(2);
+        DB.execute("UPDATE taak SET claim_epoch = claim_epoch + 1 WHERE id = " + stale.id(), null);
+
+        Transitions transitions = new Transitions(new NotificatieRepository(), clock);
+        List<String> lockOrder = new CopyOnWriteArrayList<>();
+        List<String> transactions = new CopyOnWriteArrayList<>();
+        List<Long> eachRan = new CopyOnWriteArrayList<>();
+        SubjectLock<Transitions.Locked> lock = (tx, task) -> {
+            lockOrder.add(task.notificatie().toString());
+            return transitions.lock(tx, task.notificatie());
+        };
+        owned.underLocksTogether(
+                batch,
+                lock,
+                (task, work) -> {
+                    eachRan.add(task.id());
+                    work.run();
+                },
+                (tx, task, n) -> {
+                    transactions.add(tx.get("SELECT CAST(txid_current() AS text) AS t")
+                            .orElseThrow()
+                            .column("t")
+                            .getString());
+                    tasks.complete(tx, task);
+                });
+
+        assertThat(lockOrder)
+                .as("subjects in the database's uuid order")
+                .isSorted()
+                .hasSize(6);
+        assertThat(eachRan).as("each task through the worker's wrapper").hasSize(6);
+        assertThat(transactions).as("one transaction for the batch").hasSize(5).containsOnly(transactions.getFirst());
+        assertThat(count("SELECT count(*) FROM taak"))
+                .as("the taken-over task was left alone")
+                .isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM taak WHERE id = " + stale.id())).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchThatFailsWritesNothingAndEachOfItsTasksThenRunsOnItsOwn() {
+        List<UUID> notificaties = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            UUID notificatie = acceptOne();
+            notificaties.add(notificatie);
+            plan(TaskKind.RECONCILIEREN, dvId, notificatie, 1);
+        }
+        UUID bad = notificaties.get(1);
+        Transitions transitions = new Transitions(new NotificatieRepository(), clock);
+        SubjectLock<Transitions.Locked> lock = (tx, task) -> transitions.lock(tx, task.notificatie());
+        List<Long> alone = new CopyOnWriteArrayList<>();
+        OwnedTasks.TaskWork<Transitions.Locked> work = (tx, task, n) -> {
+            tasks.complete(tx, task);
+            if (n.id().equals(bad)) {
+                throw new IllegalStateException("simulated failure of one member");
+            }
+        };
+        TaskHandler together = new TaskHandler() {
+            @Override
+            public TaskKind kind() {
+                return TaskKind.RECONCILIEREN;
+            }
+
+            @Override
+            public SubjectLock<?> subjectLock() {
+                return lock;
+            }
+
+            @Override
+            public void execute(Task task) {
+                owned.underLocks(task, lock, (tx, n) -> {
+                    alone.add(task.id());
+                    work.run(tx, task, n);
+                });
+            }
+
+            @Override
+            public boolean together() {
+                return true;
+            }
+
+            @Override
+            public void executeTogether(List<Task> batch, OwnedTasks.Each each) {
+                owned.underLocksTogether(batch, lock, each, work);
+            }
+        };
+
+        assertThat(worker(together).runOnce()).isEqualTo(4);
+
+        assertThat(count("SELECT count(*) FROM taak"))
+                .as("only the bad member's task is left")
+                .isEqualTo(1);
+        assertThat(count("SELECT pogingenteller FROM taak"))
+                .as("its failure counted once")
+                .isEqualTo(1);
+        assertThat(alone)
+                .as("the batch wrote nothing: every member's task was still there to run on its own, once")
+                .hasSize(4)
+                .doesNotHaveDuplicates();
+    }
+
     /** Waits until some backend of this database waits on a lock (the worker's failure transaction). */
     private static void awaitWaitingOnALock() throws InterruptedException {
         for (int i = 0; i < 200; i++) {
