@@ -227,7 +227,7 @@ public final class SendPipeline implements TaskHandler {
         if (job.context().regime().equals("centraal")) {
             Identification party = Identification.unsealed(recipient);
             Profielservice.Call call = profielservice.call(job.childSpan());
-            if (!ours(task)) {
+            if (!ours(task, job)) {
                 return;
             }
             ProcessingLog.Processing lookup = processing(
@@ -239,7 +239,7 @@ public final class SendPipeline implements TaskHandler {
             String dienstverlener = job.sealed().profielDienstverlenerNaam();
             String dienst = job.berichttype().profielDienstNaam();
             Optional<AddressChoice.Contact> chosen;
-            if (!ours(task)) {
+            if (!ours(task, job)) {
                 return;
             }
             switch (profielservice.lookUp(party, dienstverlener, dienst, call)) {
@@ -269,7 +269,7 @@ public final class SendPipeline implements TaskHandler {
             return; // the lookup took until after geldig_tot
         }
         Span send = job.childSpan();
-        if (!ours(task)) {
+        if (!ours(task, job)) {
             return;
         }
         ProcessingLog.Processing sending = processing(job, ProcessingLog.Operation.EMAIL_VERSTUREN, send, null);
@@ -362,9 +362,14 @@ public final class SendPipeline implements TaskHandler {
     /**
      * Extends the claim's lease right before an external call (ADR 0024: before every one, so a slow party
      * earlier in the task cannot let the lease run out under the next call); {@code false}: the task is no
-     * longer this claim's, so the call is not made and nothing is written (the token goes back).
+     * longer this claim's, so the call is not made and nothing is written (the token goes back). The first call
+     * after the start needs no transaction of its own: the start extended the lease under its locks, and nothing
+     * was called in between.
      */
-    private boolean ours(Task task) {
+    private boolean ours(Task task, Job job) {
+        if (job.leaseExtended().getAndSet(false)) {
+            return true; // the start's transaction extended it (as this task's) and no call was made since
+        }
         return owned.extendLease(task, clock.instant().plus(lease));
     }
 
@@ -472,7 +477,7 @@ public final class SendPipeline implements TaskHandler {
                 notificaties.forSending(tx, n.id()).orElseThrow();
         NotificatieRepository.ProcessingContext context =
                 notificaties.processingContext(tx, n.id()).orElseThrow();
-        return new Job(poging, sealed, context, berichttype, task.budget());
+        return new Job(poging, sealed, context, berichttype, task.budget(), new AtomicBoolean(true));
     }
 
     private Job end(DbTransaction tx, Task task, Transitions.Locked n, NotificatieStatus to, Reden reden) {
@@ -487,14 +492,14 @@ public final class SendPipeline implements TaskHandler {
      */
     private Optional<NotifyNl.SendResult> lookUp(Task task, Job job) {
         Span span = job.childSpan();
-        if (!ours(task)) {
+        if (!ours(task, job)) {
             return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
         }
         ProcessingLog.Processing query = processing(job, ProcessingLog.Operation.STATUS_OPVRAGEN, span, null);
         if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
             return Optional.of(new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), true));
         }
-        if (!ours(task)) {
+        if (!ours(task, job)) {
             return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
         }
         return switch (notifyNl.of(job.service()).findByReference(job.poging().id(), span)) {
@@ -658,13 +663,17 @@ public final class SendPipeline implements TaskHandler {
                 .orElse(DEFAULT_MAX_FAILURES);
     }
 
-    /** @param service the NotifyNL service every call of this send goes to: the task's budget key */
+    /**
+     * @param service       the NotifyNL service every call of this send goes to: the task's budget key
+     * @param leaseExtended whether the lease was extended since the last external call (the start extended it)
+     */
     private record Job(
             Poging poging,
             NotificatieRepository.ForSending sealed,
             NotificatieRepository.ProcessingContext context,
             Berichttype berichttype,
-            String service) {
+            String service,
+            AtomicBoolean leaseExtended) {
 
         /** A new operation in the notification's trace, a child of its acceptance. */
         Span childSpan() {
