@@ -14,10 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -55,9 +55,11 @@ public final class DbTypes {
             named.parameters().forEach((name, value) -> converted.put(name, toDatabase(value)));
             context.parameters(converted);
         } else if (context.statementParameters() instanceof DbIndexedStatementParameters indexed) {
-            List<Object> converted = new ArrayList<>();
-            indexed.parameters().forEach(value -> converted.add(toDatabase(value)));
-            context.parameters(converted);
+            // In place: the context's parameters(List) appends to the statement's values rather than replacing them.
+            ListIterator<Object> values = indexed.parameters().listIterator();
+            while (values.hasNext()) {
+                values.set(toDatabase(values.next()));
+            }
         }
         return context;
     }
