@@ -404,6 +404,25 @@ class SchemaGuardsTest {
                 .isEqualTo("2");
         refused("23505", task.formatted(second), "taak_verwerken_uk");
         refused("23514", task.formatted("NULL"), "taak_verwerken_ontvangst_ck");
+        // only a receipt task names a receipt, so one unique index over every named receipt serves the cascade too
+        refused(
+                "23514",
+                "INSERT INTO taak (soort, dv_id, notificatie, poging, ontvangst, due, budget) VALUES ('reconcilieren', '"
+                        + DV + "', '" + id + "', '" + poging + "', " + first + ", now(), 'standaard')",
+                "taak_ontvangst_verwerken_ck");
+        assertThat(one("SELECT count(*) FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid"
+                        + " JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = i.indkey[0]"
+                        + " WHERE t.relname = 'taak' AND a.attname = 'ontvangst'"))
+                .as("one index on taak.ontvangst")
+                .isEqualTo("1");
+        exec("SET enable_seqscan = off");
+        try {
+            assertThat(String.join("\n", column("EXPLAIN (COSTS OFF) DELETE FROM taak WHERE ontvangst = " + first)))
+                    .as("the cascade from ontvangst finds its tasks by index")
+                    .contains("taak_verwerken_uk");
+        } finally {
+            exec("RESET enable_seqscan");
+        }
     }
 
     private long receiptId(UUID poging, String notifyId) throws SQLException {
