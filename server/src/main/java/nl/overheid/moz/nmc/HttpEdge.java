@@ -208,6 +208,14 @@ record HttpEdge(WebServer server) {
                 .shutdownHook(false)
                 .build()
                 .start();
+        // Helidon logs a socket it could not bind (a port in use) and carries on with the server stopped; the NMC
+        // would then run its workers with no port open and end with exit status 0. It refuses to start instead.
+        if (!server.isRunning() || server.port() < 0 || server.port(MANAGEMENT_SOCKET) < 0) {
+            server.stop();
+            throw new IllegalStateException("the web server could not listen on server.port "
+                    + config.get("server.port").asString().orElse("(default)") + " and observe.port "
+                    + config.get("observe.port").asString().orElse("(default)") + " (a port in use?)");
+        }
         return new HttpEdge(server);
     }
 

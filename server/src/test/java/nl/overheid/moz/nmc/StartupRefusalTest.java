@@ -85,6 +85,25 @@ class StartupRefusalTest {
     }
 
     @Test
+    void refusesWhenItsPortIsInUseInsteadOfRunningWithNoPortOpen() throws Exception {
+        try (java.net.ServerSocket taken =
+                new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Config config = TestNmc.config(
+                    DB,
+                    IAM,
+                    "http://127.0.0.1:9",
+                    "http://127.0.0.1:9",
+                    false,
+                    "server:\n  port: " + taken.getLocalPort(),
+                    base -> base);
+            Throwable refused = catchThrowable(
+                    () -> Nmc.start(config, MutableClock.startingNow()).close());
+            assertThat(refused).isNotNull();
+            assertOneLine(Main.refusal(refused), "could not listen on server.port " + taken.getLocalPort());
+        }
+    }
+
+    @Test
     void refusesAnUnknownLogFormat() {
         assertOneLine(Main.refusal(catchThrowable(() -> StdoutLogHandler.formatter("xml"))), "NMC_LOG_FORMAT");
     }
