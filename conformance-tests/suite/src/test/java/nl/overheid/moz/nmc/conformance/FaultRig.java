@@ -86,7 +86,7 @@ final class FaultRig implements AutoCloseable {
      * different host names, so its journal tells who called.
      */
     NmcProcess nmc(String name, String notifyBaseUrl, String extraYaml) {
-        int port = processes.isEmpty() ? parties.nmcPort : freePort();
+        int port = processes.isEmpty() ? parties.nmcPort : Simulators.freePort();
         NmcProcess process = NmcProcess.builder(name, dir)
                 .port(port)
                 // Small and quick to start on a shared 2-core machine; C1 only is plenty for a test's load.
@@ -407,14 +407,6 @@ final class FaultRig implements AutoCloseable {
 
     static String seconds(Duration duration) {
         return String.format(java.util.Locale.ROOT, "%.1fs", duration.toMillis() / 1000.0);
-    }
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     @Override

@@ -84,11 +84,21 @@ final class Simulators implements AutoCloseable {
         profielservice.close();
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * A port for an NMC process to listen on, free now and below the ephemeral range (Linux: 32768 and up): a port
+     * the kernel handed out (a {@code ServerSocket(0)}) can be taken as the local port of an outgoing connection
+     * before the process binds it, which once failed a fault test's second instance ("Address already in use").
+     */
+    static int freePort() {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = random.nextInt(20_000, 32_000);
+            try (ServerSocket socket = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (IOException inUse) {
+                // try another
+            }
         }
+        throw new UncheckedIOException(new IOException("no free port between 20000 and 32000 in 100 tries"));
     }
 }
