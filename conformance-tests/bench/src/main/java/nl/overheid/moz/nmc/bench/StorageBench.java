@@ -14,13 +14,19 @@ import java.util.stream.IntStream;
  * as the delta over N notifications taken through the API and the engine to {@code definitief-bezorgd}, after
  * a first {@value #WARM_UP} (so that no relation's first pages count).
  * Judged after {@code VACUUM FULL} (what a completed notification keeps for its retention period); the
- * figure as written (dead row versions of its transitions still in the pages) is reported beside it. The
+ * figure as written (dead row versions of its transitions still in the pages) is reported beside it, and a third:
+ * as written over a steady run (acceptance at a fixed rate while the engine completes the notifications, for
+ * minutes, with autovacuum as the cluster has it), which is what a running NMC's tables grow by (issue 20). The
  * baseline is the notifications' row data itself ({@code pg_column_size} of their live rows).
  */
 final class StorageBench implements Benchmark {
 
     private static final double TARGET_BYTES = 3 * 1024;
     private static final int WARM_UP = 200;
+    /** The steady run: acceptance at this rate (about half what the engine completes on 2 cores) for this long. */
+    private static final int STEADY_RATE = 50;
+
+    private static final Duration STEADY_DURATION = Duration.ofMinutes(4);
 
     @Override
     public String name() {
@@ -70,6 +76,40 @@ final class StorageBench implements Benchmark {
                     .baseline(rows, "the live rows' own bytes (pg_column_size), bytes")
                     .detail("perRelationAsWritten", perRelation(written, before, count))
                     .build());
+            // A steady run from here (the compacted state is its start): acceptance at a fixed rate while the engine
+            // completes them, autovacuum as the cluster has it, for long enough for several of its rounds.
+            int rate = context.quick() ? 20 : STEADY_RATE;
+            Duration steadyFor = context.quick() ? Duration.ofSeconds(30) : STEADY_DURATION;
+            Map<String, Long> steadyBefore = sizes(context, db);
+            Map<String, Long> vacuumsBefore = autovacuums(context, db);
+            long steadyCount = steady(context, db, oins, rate, steadyFor, "storage-steady");
+            Map<String, Long> steadyAfter = sizes(context, db);
+            double steadyPerNotification = delta(steadyAfter, steadyBefore) / (double) steadyCount;
+            Map<String, Long> vacuums = new TreeMap<>();
+            autovacuums(context, db).forEach((table, n) -> {
+                long ran = n - vacuumsBefore.getOrDefault(table, 0L);
+                if (ran > 0) {
+                    vacuums.put(table, ran);
+                }
+            });
+            result.add(Figure.of(
+                            "bytes per completed notification, as written in a steady run with autovacuum",
+                            steadyPerNotification,
+                            "bytes")
+                    .baseline(rows, "the live rows' own bytes (pg_column_size), bytes")
+                    .target("≤ 3 KB (3,072 bytes)", steadyPerNotification <= TARGET_BYTES)
+                    .detail("perRelation", perRelation(steadyAfter, steadyBefore, (int) steadyCount))
+                    .detail("notifications", steadyCount)
+                    .detail("acceptedPerSecond", rate)
+                    .detail("seconds", steadyFor.toSeconds())
+                    .detail("autovacuumRunsPerTable", vacuums)
+                    .detail("autovacuumSettings", autovacuumSettings(context, db))
+                    .build());
+            result.note("the steady run accepts at a fixed rate while the engine completes the notifications, for "
+                    + steadyFor.toSeconds() + " s, on the database compacted above; autovacuum runs as the cluster"
+                    + " has it (PostgreSQL's defaults: the manifests configure none, the database is the platform's),"
+                    + " so the space of the tasks' and transitions' dead row versions is reused as the run goes on;"
+                    + " the figure is the growth of every relation over the run per notification completed");
             result.note("a completed notification keeps its notificatie, poging, ontvangst, five events and its"
                     + " wissen task (until privacy.erase-after); the as-written figure includes the dead row versions"
                     + " its transitions left, which autovacuum makes reusable but does not return; measured from "
@@ -98,6 +138,55 @@ final class StorageBench implements Benchmark {
                 throw new IllegalStateException("the notifications did not all complete within ten minutes");
             }
         }
+    }
+
+    /**
+     * Accepts at {@code rate} a second for {@code duration} while the engine runs, then waits until every
+     * notification is final; returns how many were accepted.
+     */
+    private static long steady(
+            BenchContext context, String db, List<String> oins, int rate, Duration duration, String label)
+            throws InterruptedException {
+        try (BenchNmc nmc = BenchNmc.start(context, label, EngineBench.engineOptions(db));
+                HttpLoad load = new HttpLoad()) {
+            HttpLoad.Outcome accepted = load.openLoop(
+                    rate,
+                    duration,
+                    new Requests(nmc.baseUrl())
+                            .single(label, oins.stream().map(context::token).toList()),
+                    HttpLoad.Worth.status(202));
+            if (accepted.ok() != accepted.requests()) {
+                throw new IllegalStateException(
+                        accepted.ok() + " of " + accepted.requests() + " accepted: " + accepted.statuses());
+            }
+            if (!new Lifecycles(context.postgres(), db).awaitNoneLive(oins, Duration.ofMinutes(10))) {
+                throw new IllegalStateException("the notifications did not all complete within ten minutes");
+            }
+            return accepted.ok();
+        }
+    }
+
+    /** How often autovacuum has run on each table. */
+    private static Map<String, Long> autovacuums(BenchContext context, String db) {
+        Map<String, Long> runs = new TreeMap<>();
+        for (String[] row : context.postgres().rows(db, "SELECT relname, autovacuum_count FROM pg_stat_user_tables")) {
+            runs.put(row[0], Long.parseLong(row[1]));
+        }
+        return runs;
+    }
+
+    /** The cluster's autovacuum settings the steady run ran under. */
+    private static Map<String, String> autovacuumSettings(BenchContext context, String db) {
+        Map<String, String> settings = new TreeMap<>();
+        for (String[] row : context.postgres()
+                .rows(
+                        db,
+                        "SELECT name, setting FROM pg_settings WHERE name IN ('autovacuum', 'autovacuum_naptime',"
+                                + " 'autovacuum_vacuum_scale_factor', 'autovacuum_vacuum_threshold',"
+                                + " 'autovacuum_vacuum_insert_scale_factor', 'autovacuum_vacuum_cost_limit')")) {
+            settings.put(row[0], row[1]);
+        }
+        return settings;
     }
 
     /** Every table and partition of the schema with its total size (heap, toast, indexes). */
