@@ -3,11 +3,10 @@ package nl.overheid.moz.nmc.receipts;
 import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
+import nl.overheid.moz.nmc.engine.LockedWork;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
-import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
@@ -21,7 +20,7 @@ import nl.overheid.moz.nmc.planning.NotificatieTasks;
  * already includes the callback window, so a failure receipt completed within the period cannot cross it;
  * one that is stored but not yet processed makes it wait.
  */
-public final class Finaliser implements TaskHandler {
+public final class Finaliser implements LockedWork<Transitions.Locked> {
 
     /** How long finalising waits for a stored receipt that is still being processed. */
     static final Duration WAIT_FOR_RECEIPTS = Duration.ofSeconds(30);
@@ -53,22 +52,13 @@ public final class Finaliser implements TaskHandler {
     }
 
     @Override
-    public void execute(Task task) {
-        owned.underLocks(task, subjectLock(), (tx, n) -> finalise(tx, task, n));
+    public OwnedTasks owned() {
+        return owned;
     }
 
     /** Finalising is the database's work alone: a claimed batch is finalised in one transaction. */
     @Override
-    public boolean together() {
-        return true;
-    }
-
-    @Override
-    public void executeTogether(List<Task> batch, OwnedTasks.Each each) {
-        owned.underLocksTogether(batch, subjectLock(), each, this::finalise);
-    }
-
-    private void finalise(DbTransaction tx, Task task, Transitions.Locked n) {
+    public void work(DbTransaction tx, Task task, Transitions.Locked n) {
         if (receiptRepository.pending(tx, n.id())) {
             // A failure receipt stored within the period must not be overtaken by finalising.
             tasks.postpone(tx, task, clock.instant().plus(WAIT_FOR_RECEIPTS), "ontvangst-open");

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
+import nl.overheid.moz.nmc.engine.LockedWork;
 import nl.overheid.moz.nmc.engine.OwnedTasks;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.Task;
-import nl.overheid.moz.nmc.engine.TaskHandler;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
@@ -30,7 +30,7 @@ import nl.overheid.moz.nmc.planning.NotificatieTasks;
  * a task of its own; the first of an attempt's tasks to run applies every receipt stored by then and completes
  * their tasks too.
  */
-public final class ReceiptProcessor implements TaskHandler {
+public final class ReceiptProcessor implements LockedWork<Transitions.Locked> {
 
     private static final Logger LOG = Logger.getLogger(ReceiptProcessor.class.getName());
 
@@ -82,22 +82,13 @@ public final class ReceiptProcessor implements TaskHandler {
     }
 
     @Override
-    public void execute(Task task) {
-        owned.underLocks(task, subjectLock(), (tx, n) -> applyStored(tx, task, n));
+    public OwnedTasks owned() {
+        return owned;
     }
 
     /** Applying receipts is the database's work alone: a claimed batch is applied in one transaction. */
     @Override
-    public boolean together() {
-        return true;
-    }
-
-    @Override
-    public void executeTogether(List<Task> batch, OwnedTasks.Each each) {
-        owned.underLocksTogether(batch, subjectLock(), each, this::applyStored);
-    }
-
-    private void applyStored(DbTransaction tx, Task task, Transitions.Locked locked) {
+    public void work(DbTransaction tx, Task task, Transitions.Locked locked) {
         Transitions.Locked n = locked;
         List<Long> applied = new ArrayList<>();
         for (Receipt receipt : receiptRepository.unprocessed(tx, task.poging())) {
