@@ -168,38 +168,42 @@ final class StorageBench implements Benchmark {
 
     /** How often autovacuum has run on each table. */
     private static Map<String, Long> autovacuums(BenchContext context, String db) {
-        Map<String, Long> runs = new TreeMap<>();
-        for (String[] row : context.postgres().rows(db, "SELECT relname, autovacuum_count FROM pg_stat_user_tables")) {
-            runs.put(row[0], Long.parseLong(row[1]));
-        }
-        return runs;
+        return numbers(pairs(context, db, "SELECT relname, autovacuum_count FROM pg_stat_user_tables"));
     }
 
     /** The cluster's autovacuum settings the steady run ran under. */
     private static Map<String, String> autovacuumSettings(BenchContext context, String db) {
-        Map<String, String> settings = new TreeMap<>();
-        for (String[] row : context.postgres()
-                .rows(
-                        db,
-                        "SELECT name, setting FROM pg_settings WHERE name IN ('autovacuum', 'autovacuum_naptime',"
-                                + " 'autovacuum_vacuum_scale_factor', 'autovacuum_vacuum_threshold',"
-                                + " 'autovacuum_vacuum_insert_scale_factor', 'autovacuum_vacuum_cost_limit')")) {
-            settings.put(row[0], row[1]);
+        return pairs(
+                context,
+                db,
+                "SELECT name, setting FROM pg_settings WHERE name IN ('autovacuum', 'autovacuum_naptime',"
+                        + " 'autovacuum_vacuum_scale_factor', 'autovacuum_vacuum_threshold',"
+                        + " 'autovacuum_vacuum_insert_scale_factor', 'autovacuum_vacuum_cost_limit')");
+    }
+
+    /** A query's rows of two columns as a map, by the first. */
+    private static Map<String, String> pairs(BenchContext context, String db, String sql) {
+        Map<String, String> pairs = new TreeMap<>();
+        for (String[] row : context.postgres().rows(db, sql)) {
+            pairs.put(row[0], row[1]);
         }
-        return settings;
+        return pairs;
+    }
+
+    private static Map<String, Long> numbers(Map<String, String> pairs) {
+        Map<String, Long> numbers = new TreeMap<>();
+        pairs.forEach((key, value) -> numbers.put(key, Long.parseLong(value)));
+        return numbers;
     }
 
     /** Every table and partition of the schema with its total size (heap, toast, indexes). */
     private static Map<String, Long> sizes(BenchContext context, String db) {
-        Map<String, Long> sizes = new TreeMap<>();
-        for (String[] row : context.postgres()
-                .rows(
+        return numbers(
+                pairs(
+                        context,
                         db,
                         "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c"
-                                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'm')")) {
-            sizes.put(row[0], Long.parseLong(row[1]));
-        }
-        return sizes;
+                                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'm')"));
     }
 
     /** The bytes of every table's live rows. */
