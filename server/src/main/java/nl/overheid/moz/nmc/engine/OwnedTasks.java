@@ -37,9 +37,6 @@ public final class OwnedTasks {
     @FunctionalInterface
     public interface Each {
         void run(Task task, Runnable work);
-
-        /** Runs the work as it is. */
-        Each PLAIN = (task, work) -> work.run();
     }
 
     /** Like {@link Work}, with a result ({@code null}: none). */
