@@ -59,11 +59,7 @@ class BatchedStepsTest extends LifecycleTestBase {
 
     @Test
     void aBatchWithOneMemberTheDatabaseRefusesFinalisesTheOthersAndCountsTheFailureOnlyOnThatOne() {
-        List<UUID> ids = sentNotifications();
-        for (UUID id : ids) {
-            assertThat(postReceipt(receiptBody(id, 1, "delivered")).status()).isEqualTo(200);
-        }
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
+        List<UUID> ids = deliveredNotifications();
         UUID refused = ids.get(COUNT / 2);
         // A fault only this notification meets: its final event is refused, as a constraint would refuse it.
         sql("CREATE FUNCTION test_refuse_one() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
@@ -95,11 +91,7 @@ class BatchedStepsTest extends LifecycleTestBase {
 
     @Test
     void aMemberWhoseReceiptIsStillOpenWaitsWhileTheRestOfItsBatchIsFinalised() {
-        List<UUID> ids = sentNotifications();
-        for (UUID id : ids) {
-            assertThat(postReceipt(receiptBody(id, 1, "delivered")).status()).isEqualTo(200);
-        }
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
+        List<UUID> ids = deliveredNotifications();
         UUID waiting = ids.getFirst();
         clock.advance(Duration.ofDays(7).plusMinutes(26));
         // a failure receipt stored (not yet applied) within the period: finalising must not overtake it
@@ -119,6 +111,16 @@ class BatchedStepsTest extends LifecycleTestBase {
         assertThat(status(waiting)).isEqualTo("bezorgd:4");
         assertThat(query("SELECT laatste_fout FROM taak WHERE notificatie = ? AND soort = 'vaststellen'", waiting))
                 .containsExactly("ontvangst-open");
+    }
+
+    /** {@value #COUNT} notifications sent and delivered (bezorgd, their finalising due after the MEBV period). */
+    private List<UUID> deliveredNotifications() {
+        List<UUID> ids = sentNotifications();
+        for (UUID id : ids) {
+            assertThat(postReceipt(receiptBody(id, 1, "delivered")).status()).isEqualTo(200);
+        }
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERWERKEN);
+        return ids;
     }
 
     /** {@value #COUNT} notifications accepted and sent (verzonden, attempt 1 at NotifyNL). */
