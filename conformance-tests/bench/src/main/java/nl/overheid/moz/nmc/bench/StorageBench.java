@@ -53,6 +53,7 @@ final class StorageBench implements Benchmark {
             complete(context, db, oins, WARM_UP, "storage-warmup");
             context.postgres().execute(db, "VACUUM FULL");
             Map<String, Long> before = sizes(context, db);
+            Map<String, Long> compactedPartsBefore = parts(context, db);
             Map<String, Long> rowsBefore = rowBytes(context, db);
 
             complete(context, db, oins, count, "storage");
@@ -60,6 +61,7 @@ final class StorageBench implements Benchmark {
             Map<String, Long> written = sizes(context, db);
             context.postgres().execute(db, "VACUUM FULL");
             Map<String, Long> compacted = sizes(context, db);
+            Map<String, Long> compactedParts = parts(context, db);
             Map<String, Long> rowsAfter = rowBytes(context, db);
 
             double perNotification = delta(compacted, before) / (double) count;
@@ -69,6 +71,7 @@ final class StorageBench implements Benchmark {
                     .baseline(rows, "the live rows' own bytes (pg_column_size), bytes")
                     .target("≤ 3 KB (3,072 bytes)", perNotification <= TARGET_BYTES)
                     .detail("perRelationAfterVacuumFull", perRelation(compacted, before, count))
+                    .detail("perHeapAndIndexAfterVacuumFull", perRelation(compactedParts, compactedPartsBefore, count))
                     .detail("notifications", count)
                     .detail("statuses", statuses)
                     .build());
@@ -81,9 +84,11 @@ final class StorageBench implements Benchmark {
             int rate = context.quick() ? 20 : STEADY_RATE;
             Duration steadyFor = context.quick() ? Duration.ofSeconds(30) : STEADY_DURATION;
             Map<String, Long> steadyBefore = sizes(context, db);
+            Map<String, Long> partsBefore = parts(context, db);
             Map<String, Long> vacuumsBefore = autovacuums(context, db);
             long steadyCount = steady(context, db, oins, rate, steadyFor, "storage-steady");
             Map<String, Long> steadyAfter = sizes(context, db);
+            Map<String, Long> partsAfter = parts(context, db);
             double steadyPerNotification = delta(steadyAfter, steadyBefore) / (double) steadyCount;
             Map<String, Long> vacuums = new TreeMap<>();
             autovacuums(context, db).forEach((table, n) -> {
@@ -99,6 +104,7 @@ final class StorageBench implements Benchmark {
                     .baseline(rows, "the live rows' own bytes (pg_column_size), bytes")
                     .target("≤ 3 KB (3,072 bytes)", steadyPerNotification <= TARGET_BYTES)
                     .detail("perRelation", perRelation(steadyAfter, steadyBefore, (int) steadyCount))
+                    .detail("perHeapAndIndex", perRelation(partsAfter, partsBefore, (int) steadyCount))
                     .detail("notifications", steadyCount)
                     .detail("acceptedPerSecond", rate)
                     .detail("seconds", steadyFor.toSeconds())
@@ -204,6 +210,16 @@ final class StorageBench implements Benchmark {
                         db,
                         "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c"
                                 + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'm')"));
+    }
+
+    /** Every table's heap and every index of the schema with its own size, to say where a table's bytes are. */
+    private static Map<String, Long> parts(BenchContext context, String db) {
+        return numbers(
+                pairs(
+                        context,
+                        db,
+                        "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c"
+                                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i')"));
     }
 
     /** The bytes of every table's live rows. */
