@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 
 /**
  * The SQL of control: the repairs of {@link ControlDuty} (inserts of missing {@code taak} rows, guarded by the
@@ -100,12 +101,13 @@ public final class ControlRepository {
 
     /*
      * Per registered DV, the oldest event after its acknowledgement (a position of an earlier cluster epoch means
-     * nothing: then its first event), through the feed's index (dv_id, transactie_id, id): one probe per DV.
+     * nothing: then its first event), through the feed's index ({@link NotificatieRepository#eventsOfDv}): one probe per DV.
      */
-    private static final Statement FEED_LAG_BY_DV = Statement.named("feedLagByDv", """
+    private static final Statement FEED_LAG_BY_DV =
+            Statement.named("feedLagByDv", """
             SELECT d.oin,
                    (SELECT e.tijdstip FROM event e
-                     WHERE e.dv_id = d.id
+                     WHERE %1$s
                        AND (e.transactie_id, e.id) >
                            (CASE WHEN b.cluster_epoch = (SELECT epoch FROM cluster_epoch) THEN b.transactie_id
                                  ELSE CAST('0' AS xid8) END,
@@ -113,20 +115,21 @@ public final class ControlRepository {
                      ORDER BY e.transactie_id, e.id LIMIT 1) AS oudste
               FROM dienstverlener d
               LEFT JOIN bevestiging b ON b.dv_id = d.id
-            """);
+            """.formatted(NotificatieRepository.eventsOfDv("e", "d.id")));
 
     /* Per DV with a webhook: the oldest event after its delivery position, and whether it is paused. */
-    private static final Statement WEBHOOK_LAG_BY_DV = Statement.named("webhookLagByDv", """
+    private static final Statement WEBHOOK_LAG_BY_DV =
+            Statement.named("webhookLagByDv", """
             SELECT d.oin, COALESCE(w.pauzes, 0) > 0 AS gepauzeerd,
                    (SELECT e.tijdstip FROM event e
-                     WHERE e.dv_id = d.id
+                     WHERE %1$s
                        AND (e.transactie_id, e.id) >
                            (COALESCE(w.transactie_id, CAST('0' AS xid8)), COALESCE(w.event_id, 0))
                      ORDER BY e.transactie_id, e.id LIMIT 1) AS oudste
               FROM dienstverlener d
               LEFT JOIN webhookpositie w ON w.dv_id = d.id
              WHERE d.webhook_url IS NOT NULL
-            """);
+            """.formatted(NotificatieRepository.eventsOfDv("e", "d.id")));
 
     /* The oldest report of an invalid address still waiting (planned at ongeldig_gemeld_op, the NMC's clock). */
     private static final Statement INVALID_REPORT_OLDEST_WAITING = Statement.named("invalidReportOldestWaiting", """

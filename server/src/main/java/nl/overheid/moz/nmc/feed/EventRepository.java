@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.UUID;
 import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Reden;
 
@@ -23,17 +24,18 @@ public final class EventRepository {
      * transaction still running), so an event whose transaction commits late is never skipped. The plain
      * transactie_id >= :xid conjunct lets the planner prune partitions (the row comparison alone does not).
      */
-    private static final Statement EVENT_READ_AFTER = Statement.named("eventReadAfter", """
+    private static final Statement EVENT_READ_AFTER = Statement.named(
+            "eventReadAfter", """
             SELECT e.id, CAST(e.transactie_id AS text) AS transactie_id, e.tijdstip, e.notificatie, e.volgnummer,
                    e.van, e.naar, e.reden
               FROM event e
-             WHERE e.dv_id = :dvId
+             WHERE %s
                AND e.transactie_id >= CAST(:xid AS xid8)
                AND (e.transactie_id, e.id) > (CAST(:xid AS xid8), :eventId)
                AND e.transactie_id < pg_snapshot_xmin(pg_current_snapshot())
              ORDER BY e.transactie_id, e.id
              LIMIT :limit
-            """);
+            """.formatted(NotificatieRepository.eventsOfDv("e", "CAST(:dvId AS uuid)")));
 
     private static final Statement EVENT_TIME = Statement.named("eventTime", """
             SELECT e.tijdstip FROM event e
@@ -60,17 +62,18 @@ public final class EventRepository {
 
     /*
      * Per DV: the count beyond the acknowledgement (all of them without one), via the feed's index
-     * (dv_id, transactie_id, id). An acknowledgement of another cluster epoch says nothing about this log.
+     * (see {@link NotificatieRepository#eventsOfDv}). An acknowledgement of another cluster epoch says nothing about this log.
      */
-    private static final Statement UNACKNOWLEDGED_TERMINAL_COUNT = Statement.named("unacknowledgedTerminalCount", """
+    private static final Statement UNACKNOWLEDGED_TERMINAL_COUNT = Statement.named(
+            "unacknowledgedTerminalCount", """
             SELECT d.id, d.oin, d.beheerkanaal, m.gemeld_op,
                    (SELECT count(*) FROM event e
-                     WHERE e.dv_id = d.id
+                     WHERE %1$s
                        AND e.naar = ANY (CAST(:terminal AS text[]))
                        AND e.tijdstip < CAST(:now AS timestamptz) - d.bevestigingstermijn
                        AND (b.dv_id IS NULL OR (e.transactie_id, e.id) > (b.transactie_id, b.event_id))) AS aantal,
                    (SELECT min(e.tijdstip) FROM event e
-                     WHERE e.dv_id = d.id
+                     WHERE %1$s
                        AND e.naar = ANY (CAST(:terminal AS text[]))
                        AND e.tijdstip < CAST(:now AS timestamptz) - d.bevestigingstermijn
                        AND (b.dv_id IS NULL OR (e.transactie_id, e.id) > (b.transactie_id, b.event_id))) AS oudste,
@@ -78,7 +81,7 @@ public final class EventRepository {
               FROM dienstverlener d
               LEFT JOIN bevestiging b ON b.dv_id = d.id AND b.cluster_epoch = :epoch
               LEFT JOIN beheermelding m ON m.dv_id = d.id
-            """);
+            """.formatted(NotificatieRepository.eventsOfDv("e", "d.id")));
 
     private static final Statement MANAGEMENT_REPORT_RECORD = Statement.named("managementReportRecord", """
             INSERT INTO beheermelding (dv_id, gemeld_op, aantal) VALUES (:dvId, :now, :aantal)

@@ -20,6 +20,16 @@ import nl.overheid.moz.nmc.db.Statement;
  */
 public final class NotificatieRepository {
 
+    /**
+     * The condition under which a query reads one DV's events through the feed's index: the index is keyed on
+     * {@code uuid_hash(dv_id)} (V26: a 4-byte key keeps its pages full), so a query names that key beside
+     * {@code dv_id} itself, which two DVs' hashes could share. {@code event} is the query's alias of the log,
+     * {@code dvId} an SQL expression of type uuid.
+     */
+    public static String eventsOfDv(String event, String dvId) {
+        return "%1$s.dv_id = %2$s AND uuid_hash(%1$s.dv_id) = uuid_hash(%2$s)".formatted(event, dvId);
+    }
+
     private static final String LOCKED_COLUMNS =
             "id, dv_id, status, versie, laatste_reden, geldig_tot, berichttype, regie, trace_id, aanname_span_id";
 

@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import nl.overheid.moz.nmc.lifecycle.NotificatieRepository;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -337,6 +338,64 @@ class SchemaGuardsTest {
                 .contains("notificatie_onbekend_idx");
     }
 
+    // --- storage: a notification's events under one key (V25) ---------------------------------------------
+
+    @Test
+    void theEventLogIndexesANotificationsEventsUnderOneKeyThatItsReadersUse() throws SQLException {
+        assertThat(column("""
+                SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i
+                 WHERE i.indrelid = 'event_p0'::regclass AND pg_get_indexdef(i.indexrelid) ~ '\\mnotificatie\\M'
+                """))
+                .containsExactly("CREATE INDEX event_p0_notificatie_idx ON public.event_p0 USING btree (notificatie)");
+        exec("SET LOCAL enable_seqscan = off");
+        assertThat(plan("SELECT max(e.tijdstip) FROM event e WHERE e.notificatie = '" + UUID.randomUUID()
+                        + "' AND e.naar = 'definitief-bezorgd'"))
+                .as("the status view's definitief_op")
+                .contains("event_p0_notificatie_idx");
+    }
+
+    @Test
+    void fiveEventsOfANotificationCostTheIndexOneKeyNotFive() throws SQLException {
+        long before = eventIndexBytes("notificatie");
+        // 2,000 notifications' five events written as a steady run writes them: every first event, then every second…
+        exec("""
+                WITH n AS MATERIALIZED (SELECT gen_random_uuid() AS id FROM generate_series(1, 2000))
+                INSERT INTO event (dv_id, notificatie, volgnummer, naar)
+                SELECT '%s', n.id, k, 'aangenomen' FROM generate_series(1, 5) k, n ORDER BY k
+                """.formatted(DV));
+        long perNotification = (eventIndexBytes("notificatie") - before) / 2000;
+        // an entry per event is 5 × 36 bytes on full pages, and random keys leave pages about 70 % full (260 measured)
+        assertThat(perNotification).as("index bytes per notification").isLessThan(130);
+    }
+
+    // --- storage: the feed's index stays full (V26) ----------------------------------------------------------
+
+    @Test
+    void aDvsFeedIsReadThroughTheFeedIndexInCommitOrder() throws SQLException {
+        exec("SET LOCAL enable_seqscan = off");
+        exec("SET LOCAL enable_bitmapscan = off");
+        String feed = plan("SELECT e.id FROM event e WHERE "
+                + NotificatieRepository.eventsOfDv("e", "CAST('" + DV + "' AS uuid)")
+                + " AND e.transactie_id >= '5' AND (e.transactie_id, e.id) > ('5', 0)"
+                + " ORDER BY e.transactie_id, e.id LIMIT 100");
+        assertThat(feed).as(feed).contains("Index Cond: ((uuid_hash(dv_id) = ");
+    }
+
+    @Test
+    void theFeedIndexStaysFullWhileEachDvsEventsArriveAtTheEndOfItsOwnRange() throws SQLException {
+        long before = eventIndexBytes("dv_id");
+        // ten DVs' events in ascending transactions, one or two each, interleaved as the engine commits them
+        exec("""
+                WITH dv AS MATERIALIZED (SELECT k, gen_random_uuid() AS id FROM generate_series(0, 9) k)
+                INSERT INTO event (transactie_id, dv_id, notificatie, volgnummer, naar)
+                SELECT CAST(CAST(g / 2 AS text) AS xid8), dv.id, gen_random_uuid(), 1, 'aangenomen'
+                  FROM generate_series(1, 20000) g JOIN dv ON dv.k = g % 10 ORDER BY g
+                """);
+        long perEvent = (eventIndexBytes("dv_id") - before) / 20000;
+        // keyed on (dv_id, transactie_id, id) this pattern cost 85 bytes an event: every split left a half-empty page
+        assertThat(perEvent).as("feed index bytes per event").isLessThan(45);
+    }
+
     // --- receipt store ------------------------------------------------------------------------------------
 
     @Test
@@ -551,6 +610,14 @@ class SchemaGuardsTest {
                 SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                  WHERE i.inhparent = 'event'::regclass AND pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
                 """);
+    }
+
+    /** The size of the first partition's index whose definition names the column (found so, whatever its name). */
+    private long eventIndexBytes(String column) throws SQLException {
+        return Long.parseLong(one("""
+                SELECT pg_relation_size(i.indexrelid) FROM pg_index i
+                 WHERE i.indrelid = 'event_p0'::regclass AND pg_get_indexdef(i.indexrelid) ~ '\\m%s\\M'
+                """.formatted(column)));
     }
 
     private String plan(String query) throws SQLException {
