@@ -95,12 +95,7 @@ record Core(
                 notificaties,
                 tasks,
                 new OwnedTasks(database, tasks),
-                new NotificatieTasks(
-                        tasks,
-                        transitions,
-                        register,
-                        clock,
-                        settings.retention().eraseAfter()),
+                new NotificatieTasks(tasks, transitions, register),
                 budget,
                 new UnusedTokens(database, budget, clock),
                 tracing);

@@ -1,8 +1,6 @@
 package nl.overheid.moz.nmc.planning;
 
 import io.helidon.dbclient.DbTransaction;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -29,17 +27,11 @@ public final class NotificatieTasks {
     private final TaskRepository tasks;
     private final Register register;
     private final SubjectLock<Transitions.Locked> lock;
-    private final Clock clock;
-    private final Duration eraseAfter;
 
-    /** @param eraseAfter how long after its terminal status a notification's data key is erased */
-    public NotificatieTasks(
-            TaskRepository tasks, Transitions transitions, Register register, Clock clock, Duration eraseAfter) {
+    public NotificatieTasks(TaskRepository tasks, Transitions transitions, Register register) {
         this.tasks = tasks;
         this.register = register;
         this.lock = (tx, task) -> transitions.lock(tx, task.notificatie());
-        this.clock = clock;
-        this.eraseAfter = eraseAfter;
     }
 
     /** The subject lock of every task kind that acts on a notification. */
@@ -139,17 +131,15 @@ public final class NotificatieTasks {
     }
 
     /**
-     * Completes every planned task of a notification that became terminal, and plans its erasure a fixed
-     * period from now (design §10; from the last time it became terminal). Two kinds stay: receipt tasks (a
+     * Completes every planned task of a notification that became terminal. Two kinds stay: receipt tasks (a
      * stored receipt is still recorded on its attempt, and may still correct bezorgstatus-onbekend) and the
-     * report of an invalid address, which follows a terminal status.
+     * report of an invalid address, which follows a terminal status. Its erasure is not planned here: its timer
+     * is the terminal time the transition wrote ({@code terminaal_sinds}), and the retention duty plans the
+     * {@code wissen} task once that time plus the erasure period has come ({@code retention/NotificatieRetention}),
+     * so that a task row exists for the moment of the work, not for the month before it.
      */
     public void completeAll(DbTransaction tx, Transitions.Locked n) {
         tasks.completeAllForNotificatieExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
-        tasks.insert(
-                tx,
-                TaskRepository.NewTask.forNotificatie(
-                        TaskKind.WISSEN, n.dvId(), n.id(), clock.instant().plus(eraseAfter), n.traceId()));
     }
 
     /**

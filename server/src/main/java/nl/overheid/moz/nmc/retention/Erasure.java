@@ -14,9 +14,9 @@ import nl.overheid.moz.nmc.planning.NotificatieTasks;
 /**
  * The {@code wissen} task (design §10): a fixed period after a notification's terminal status, its wrapped
  * data key is deleted — from then on nothing can decrypt its address, number or personalisation — and with it
- * the LDV pseudonym of its data subject. The ciphertexts stay: without the key they are noise. A notification
- * that is no longer terminal (a late receipt re-opened it) is not erased: its next terminal status plans the
- * erasure again.
+ * the LDV pseudonym of its data subject. The ciphertexts stay: without the key they are noise. The retention
+ * duty plans the task once the period has come ({@link NotificatieRetention}). A notification that is no longer
+ * terminal (a late receipt re-opened it) is not erased: the period runs again from its next terminal status.
  */
 public final class Erasure implements TaskHandler {
 

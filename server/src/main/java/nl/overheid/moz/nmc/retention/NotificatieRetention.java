@@ -14,9 +14,10 @@ import nl.overheid.moz.nmc.engine.Duty;
  * transaction, within a time budget per run (the work is spread over time; a crash loses at most a batch's
  * progress, which the next run does again):
  * <ol>
- *   <li>a terminal notification that still has its data key but no erasure task gets one (rows from before
- *       erasure existed, or a task lost by hand), due its terminal time plus the erasure period;</li>
- *   <li>the erasure of a notification under a compromised pepper version is due at once;</li>
+ *   <li>a terminal notification whose erasure is due — its terminal time plus the erasure period has come — gets
+ *       its erasure task, due at that moment: the timer is the notification's own terminal time, and the task row
+ *       exists only from then on, at most a round of this duty late ({@code engine.control-interval});</li>
+ *   <li>a terminal notification under a compromised pepper version gets its erasure task due at once;</li>
  *   <li>a notification terminal for longer than the delivery-proof retention is deleted with its attempts,
  *       receipts and tasks (the event log has the same retention, by partition:
  *       {@code maintenance/EventRetention}).</li>
@@ -56,12 +57,13 @@ public final class NotificatieRetention implements Duty {
         long done = 0;
         long step;
         do {
-            step = database.inTransaction(tx -> repository.planMissingErasures(tx, eraseAfter, batchSize));
+            Instant now = clock.instant();
+            step = database.inTransaction(tx -> repository.planDueErasures(tx, now, eraseAfter, batchSize));
             done += step;
         } while (step == batchSize && System.nanoTime() < deadline);
         do {
             Instant now = clock.instant();
-            step = database.inTransaction(tx -> repository.bringForwardCompromisedErasures(tx, now, batchSize));
+            step = database.inTransaction(tx -> repository.planCompromisedErasures(tx, now, batchSize));
             done += step;
         } while (step == batchSize && System.nanoTime() < deadline);
         long deleted = 0;

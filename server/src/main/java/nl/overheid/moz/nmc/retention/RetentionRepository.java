@@ -11,8 +11,8 @@ import nl.overheid.moz.nmc.db.DbTypes;
 import nl.overheid.moz.nmc.db.Statement;
 
 /**
- * The SQL of the privacy lifecycle: erasing and re-wrapping a notification's data key, planning and bringing
- * forward erasure tasks, deleting notifications past retention, and the compromised pepper versions
+ * The SQL of the privacy lifecycle: erasing and re-wrapping a notification's data key, planning erasure tasks
+ * when they are due (or at once under a compromised pepper), deleting notifications past retention, and the compromised pepper versions
  * ({@code pepper_gecompromitteerd}). Batches and time budgets are the callers'.
  */
 public final class RetentionRepository {
@@ -46,30 +46,43 @@ public final class RetentionRepository {
              GROUP BY kek_versie
             """);
 
-    private static final Statement ERASURE_PLAN_MISSING = Statement.named("erasurePlanMissing", """
+    /*
+     * The erasure timer is data on the notification: its terminal time (terminaal_sinds, written by the transition)
+     * plus the erasure period. Once that moment has come, the notification gets its wissen task, due at that
+     * moment; before it there is no task row (a month of them per notification was the largest part of taak).
+     * notificatie_te_wissen_idx (V27) holds exactly the terminal notifications that still have their key, so
+     * erased ones, kept for years for the delivery proof, are never scanned. A wissen task planned before V27
+     * (due long ahead) already counts.
+     */
+    private static final Statement ERASURE_PLAN_DUE = Statement.named("erasurePlanDue", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
             SELECT 'wissen', n.dv_id, n.id, n.terminaal_sinds + CAST(:eraseAfter AS interval), n.trace_id
               FROM notificatie n
-             WHERE n.terminaal_sinds IS NOT NULL AND n.datasleutel_gewrapt IS NOT NULL
+             WHERE n.terminaal_sinds <= :dueBefore AND n.datasleutel_gewrapt IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort = 'wissen')
              ORDER BY n.terminaal_sinds
              LIMIT :batch
             ON CONFLICT DO NOTHING
             """);
 
-    private static final Statement ERASURE_BRING_FORWARD_COMPROMISED =
-            Statement.named("erasureBringForwardCompromised", """
-            UPDATE taak SET due = :now
-             WHERE id IN (
-                   SELECT t.id FROM taak t
-                     JOIN notificatie n ON n.id = t.notificatie
-                     JOIN pepper_gecompromitteerd p
-                       ON (p.doel = 'dvref' AND n.pepper_versie = p.versie)
-                       OR (p.doel = 'payload' AND n.payload_pepper_versie = p.versie)
-                       OR (p.doel = 'ldv' AND n.ldv_pepper_versie = p.versie)
-                    WHERE t.soort = 'wissen' AND t.status = 'open' AND t.due > :now
-                      AND n.datasleutel_gewrapt IS NOT NULL
-                    LIMIT :batch)
+    /*
+     * A terminal notification under a compromised pepper version is erased at once: its wissen task is planned due
+     * now, or, planned already for later (before V27), brought forward.
+     */
+    private static final Statement ERASURE_PLAN_COMPROMISED = Statement.named("erasurePlanCompromised", """
+            INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
+            SELECT 'wissen', n.dv_id, n.id, :now, n.trace_id
+              FROM notificatie n
+              JOIN pepper_gecompromitteerd p
+                ON (p.doel = 'dvref' AND n.pepper_versie = p.versie)
+                OR (p.doel = 'payload' AND n.payload_pepper_versie = p.versie)
+                OR (p.doel = 'ldv' AND n.ldv_pepper_versie = p.versie)
+             WHERE n.terminaal_sinds IS NOT NULL AND n.datasleutel_gewrapt IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort = 'wissen' AND t.due <= :now)
+             LIMIT :batch
+            ON CONFLICT (notificatie, soort)
+               WHERE notificatie IS NOT NULL AND soort NOT IN ('verwerken', 'ongeldig-melden')
+            DO UPDATE SET due = excluded.due WHERE taak.status = 'open'
             """);
 
     private static final Statement NOTIFICATIE_DELETE_EXPIRED = Statement.named("notificatieDeleteExpired", """
@@ -151,18 +164,22 @@ public final class RetentionRepository {
         return counts;
     }
 
-    /** Plans the missing erasure task of up to {@code batch} terminal notifications; returns how many. */
-    long planMissingErasures(DbTransaction tx, Duration eraseAfter, int batch) {
-        return ERASURE_PLAN_MISSING
+    /**
+     * Plans the erasure of up to {@code batch} terminal notifications whose erasure is due by {@code now} (their
+     * terminal time plus {@code eraseAfter}), each due at that moment; returns how many.
+     */
+    long planDueErasures(DbTransaction tx, Instant now, Duration eraseAfter, int batch) {
+        return ERASURE_PLAN_DUE
                 .dml(tx)
+                .addParam("dueBefore", now.minus(eraseAfter))
                 .addParam("eraseAfter", eraseAfter)
                 .addParam("batch", batch)
                 .execute();
     }
 
-    /** Makes up to {@code batch} erasures of notifications under a compromised pepper due {@code now}. */
-    long bringForwardCompromisedErasures(DbTransaction tx, Instant now, int batch) {
-        return ERASURE_BRING_FORWARD_COMPROMISED
+    /** Makes the erasure of up to {@code batch} terminal notifications under a compromised pepper due {@code now}. */
+    long planCompromisedErasures(DbTransaction tx, Instant now, int batch) {
+        return ERASURE_PLAN_COMPROMISED
                 .dml(tx)
                 .addParam("now", now)
                 .addParam("batch", batch)

@@ -50,11 +50,16 @@ class BatchedStepsTest extends LifecycleTestBase {
                 .as("five events each, one per transition")
                 .containsExactly(String.valueOf(5 * COUNT));
         assertThat(query(
-                        "SELECT count(*) FROM taak WHERE soort = 'wissen' AND dv_id ="
+                        "SELECT count(*) || ' ' || count(terminaal_sinds) FROM notificatie WHERE dv_id ="
                                 + " (SELECT dv_id FROM notificatie WHERE id = ?)",
                         ids.getFirst()))
-                .as("each notification's erasure planned")
-                .containsExactly(String.valueOf(COUNT));
+                .as("each notification's terminal time written: the timer of its erasure")
+                .containsExactly(COUNT + " " + COUNT);
+        assertThat(query(
+                        "SELECT count(*) FROM taak WHERE dv_id = (SELECT dv_id FROM notificatie WHERE id = ?)",
+                        ids.getFirst()))
+                .as("no task left")
+                .containsExactly("0");
     }
 
     @Test

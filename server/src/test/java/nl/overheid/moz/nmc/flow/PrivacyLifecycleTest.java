@@ -41,11 +41,22 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
         List<String> ciphertexts = ciphertexts(id);
 
+        String terminal = query("SELECT CAST(terminaal_sinds AS text) FROM notificatie WHERE id = ?", id)
+                .getFirst();
+        assertThat(erasureTasks(id))
+                .as("no task row for the month before the work")
+                .isEmpty();
+
         clock.advance(Duration.ofDays(29));
-        ManualRunner.of(nmc).runWorkersOnce();
+        eachMinuteOnce();
         assertThat(key(id)).as("not before its period").isEqualTo("key");
+        assertThat(erasureTasks(id)).isEmpty();
 
         clock.advance(Duration.ofDays(1).plusMinutes(1));
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(query("SELECT CAST(due - interval '30 days' AS text) FROM taak WHERE notificatie = ?", id))
+                .as("planned by the retention duty, due 30 days after the terminal status")
+                .containsExactly(terminal);
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(key(id)).isEqualTo("erased");
@@ -68,17 +79,17 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         receipt(id, 1, "permanent-failure");
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
-        List<String> due = query("SELECT CAST(due AS text) FROM taak WHERE notificatie = ? AND soort = 'wissen'", id);
+        List<String> terminal = query("SELECT CAST(terminaal_sinds AS text) FROM notificatie WHERE id = ?", id);
 
         clock.advance(Duration.ofDays(10));
         receipt(id, 1, "temporary-failure");
 
         assertThat(pogingen(id)).as("recorded on its attempt").containsExactly("1:tijdelijk-mislukt");
-        assertThat(query("SELECT CAST(due AS text) FROM taak WHERE notificatie = ? AND soort = 'wissen'", id))
-                .as("the erasure stays due 30 days after the terminal status")
-                .isEqualTo(due);
+        assertThat(query("SELECT CAST(terminaal_sinds AS text) FROM notificatie WHERE id = ?", id))
+                .as("the erasure's timer stays 30 days after the terminal status")
+                .isEqualTo(terminal);
         clock.advance(Duration.ofDays(20).plusMinutes(1));
-        ManualRunner.of(nmc).runWorkersOnce();
+        eachMinuteOnce();
         assertThat(key(id)).isEqualTo("erased");
     }
 
@@ -91,7 +102,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
         clock.advance(Duration.ofDays(31));
-        ManualRunner.of(nmc).runWorkersOnce();
+        eachMinuteOnce();
         assertThat(key(id)).isEqualTo("erased");
 
         receipt(id, 1, "delivered"); // a very late delivery report re-opens it
@@ -119,7 +130,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         clock.advance(Duration.ofHours(2));
         ManualRunner.of(nmc).runWorkersOnce();
         clock.advance(Duration.ofDays(31));
-        ManualRunner.of(nmc).runWorkersOnce();
+        eachMinuteOnce();
         assertThat(key(id)).isEqualTo("erased");
         double parked = http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
 
@@ -290,6 +301,44 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         http = Http.of(nmc);
     }
 
+    /**
+     * Before V27 the terminal transition planned the erasure a month ahead; such a task still counts (the duty plans
+     * no second one) and a compromised pepper still brings it forward.
+     */
+    @Test
+    void anErasureTaskPlannedAheadByAnEarlierVersionIsKeptAndACompromiseBringsItForward() {
+        restartWithConfig(twoDvrefPeppers());
+        UUID compromised = terminalWithTaskPlannedAhead("VOORUIT-1");
+        List<String> ahead = erasureTasks(compromised);
+        nmc.pepperCompromises().markCompromised(PepperCompromises.Purpose.DVREF, 1);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(erasureTasks(compromised))
+                .as("brought forward, still one")
+                .hasSize(1)
+                .doesNotContainAnyElementsOf(ahead);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(key(compromised)).isEqualTo("erased");
+
+        UUID kept = terminalWithTaskPlannedAhead("VOORUIT-2"); // under pepper version 2, not compromised
+        clock.advance(Duration.ofDays(30).plusMinutes(1));
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(erasureTasks(kept))
+                .as("no second task beside the one planned ahead")
+                .hasSize(1);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(key(kept)).isEqualTo("erased");
+    }
+
+    /** A terminal notification with its erasure task planned as the transition planned it before V27. */
+    private UUID terminalWithTaskPlannedAhead(String dvRef) {
+        UUID id = accept(dvRef, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "permanent-failure");
+        sql("INSERT INTO taak (soort, dv_id, notificatie, due, trace_id) SELECT 'wissen', dv_id, id,"
+                + " terminaal_sinds + interval '30 days', trace_id FROM notificatie WHERE id = '" + id + "'");
+        return id;
+    }
+
     @Test
     void aCompromisedPepperVersionIsNoLongerUsedAndItsRowsAreErasedEarlyWhileSearchStillFindsThem() {
         restartWithConfig(twoDvrefPeppers());
@@ -387,6 +436,16 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
                 """.formatted(KEK_2),
                         base -> base.replace("\"1\": \"" + TestNmc.KEK_1 + "\"", "\"2\": \"" + KEK_2 + "\"")),
                 clock);
+    }
+
+    /** What a minute of the running NMC does: its duties' round (which plans due erasures), then its workers. */
+    private void eachMinuteOnce() {
+        ManualRunner.of(nmc).runDutiesOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+    }
+
+    private List<String> erasureTasks(UUID id) {
+        return query("SELECT CAST(due AS text) FROM taak WHERE notificatie = ? AND soort = 'wissen'", id);
     }
 
     private String key(UUID id) {

@@ -368,6 +368,22 @@ class SchemaGuardsTest {
         assertThat(perNotification).as("index bytes per notification").isLessThan(130);
     }
 
+    // --- erasure planned when due (V27) ---------------------------------------------------------------------
+
+    @Test
+    void theScanForDueErasuresReadsOnlyTerminalNotificationsThatStillHaveTheirKey() throws SQLException {
+        exec("SET LOCAL enable_seqscan = off");
+        assertThat(plan("SELECT id FROM notificatie n WHERE n.terminaal_sinds <= now() - interval '30 days'"
+                        + " AND n.datasleutel_gewrapt IS NOT NULL ORDER BY n.terminaal_sinds LIMIT 500"))
+                .contains("notificatie_te_wissen_idx");
+        assertThat(one("""
+                        SELECT pg_get_expr(i.indpred, i.indrelid) FROM pg_index i
+                         WHERE i.indexrelid = 'notificatie_te_wissen_idx'::regclass
+                        """))
+                .as("erased notifications, kept for years, and live ones leave the index")
+                .isEqualTo("((terminaal_sinds IS NOT NULL) AND (datasleutel_gewrapt IS NOT NULL))");
+    }
+
     // --- storage: the feed's index stays full (V26) ----------------------------------------------------------
 
     @Test

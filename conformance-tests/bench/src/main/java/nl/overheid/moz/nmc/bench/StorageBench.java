@@ -116,8 +116,9 @@ final class StorageBench implements Benchmark {
                     + " has it (PostgreSQL's defaults: the manifests configure none, the database is the platform's),"
                     + " so the space of the tasks' and transitions' dead row versions is reused as the run goes on;"
                     + " the figure is the growth of every relation over the run per notification completed");
-            result.note("a completed notification keeps its notificatie, poging, ontvangst, five events and its"
-                    + " wissen task (until privacy.erase-after); the as-written figure includes the dead row versions"
+            result.note("a completed notification keeps its notificatie, poging, ontvangst and five events (its wissen"
+                    + " task is planned only once privacy.erase-after has passed, so none in these runs); the"
+                    + " as-written figure includes the dead row versions"
                     + " its transitions left, which autovacuum makes reusable but does not return; measured from "
                     + WARM_UP + " completed notifications (after VACUUM FULL) to " + (WARM_UP + count));
         } finally {
