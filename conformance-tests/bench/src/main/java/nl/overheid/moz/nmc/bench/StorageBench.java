@@ -205,22 +205,21 @@ final class StorageBench implements Benchmark {
 
     /** Every table and partition of the schema with its total size (heap, toast, indexes). */
     private static Map<String, Long> sizes(BenchContext context, String db) {
-        return numbers(
-                pairs(
-                        context,
-                        db,
-                        "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c"
-                                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'm')"));
+        return relations(context, db, "pg_total_relation_size", "'r', 'm'");
     }
 
     /** Every table's heap and every index of the schema with its own size, to say where a table's bytes are. */
     private static Map<String, Long> parts(BenchContext context, String db) {
-        return numbers(
-                pairs(
-                        context,
-                        db,
-                        "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c"
-                                + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i')"));
+        return relations(context, db, "pg_relation_size", "'r', 'i'");
+    }
+
+    /** The schema's relations of the given kinds ({@code pg_class.relkind}), each measured by {@code size}. */
+    private static Map<String, Long> relations(BenchContext context, String db, String size, String kinds) {
+        return numbers(pairs(
+                context,
+                db,
+                "SELECT c.relname, " + size + "(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE n.nspname = 'public' AND c.relkind IN (" + kinds + ")"));
     }
 
     /** The bytes of every table's live rows. */
