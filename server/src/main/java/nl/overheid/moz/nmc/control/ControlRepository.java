@@ -101,7 +101,8 @@ public final class ControlRepository {
 
     /*
      * Per registered DV, the oldest event after its acknowledgement (a position of an earlier cluster epoch means
-     * nothing: then its first event), through the feed's index ({@link NotificatieRepository#eventsOfDv}): one probe per DV.
+     * nothing: then its first event), through the feed's index ({@link NotificatieRepository#eventsOfDv}): one
+     * probe per DV.
      */
     private static final Statement FEED_LAG_BY_DV =
             Statement.named("feedLagByDv", """

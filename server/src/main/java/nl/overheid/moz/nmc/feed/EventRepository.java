@@ -62,7 +62,8 @@ public final class EventRepository {
 
     /*
      * Per DV: the count beyond the acknowledgement (all of them without one), via the feed's index
-     * (see {@link NotificatieRepository#eventsOfDv}). An acknowledgement of another cluster epoch says nothing about this log.
+     * (see {@link NotificatieRepository#eventsOfDv}). An acknowledgement of another cluster epoch says nothing about
+     * this log.
      */
     private static final Statement UNACKNOWLEDGED_TERMINAL_COUNT = Statement.named(
             "unacknowledgedTerminalCount", """

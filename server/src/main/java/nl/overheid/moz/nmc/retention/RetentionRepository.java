@@ -12,8 +12,8 @@ import nl.overheid.moz.nmc.db.Statement;
 
 /**
  * The SQL of the privacy lifecycle: erasing and re-wrapping a notification's data key, planning erasure tasks
- * when they are due (or at once under a compromised pepper), deleting notifications past retention, and the compromised pepper versions
- * ({@code pepper_gecompromitteerd}). Batches and time budgets are the callers'.
+ * when they are due (or at once under a compromised pepper), deleting notifications past retention, and the
+ * compromised pepper versions ({@code pepper_gecompromitteerd}). Batches and time budgets are the callers'.
  */
 public final class RetentionRepository {
 
