@@ -67,7 +67,8 @@ public final class RetentionRepository {
 
     /*
      * A terminal notification under a compromised pepper version is erased at once: its wissen task is planned due
-     * now, or, planned already for later (before V27), brought forward.
+     * now, or, planned already for later (before V27), brought forward. The uncorrelated EXISTS is a one-time filter:
+     * while no version is compromised (nearly always) the duty's round scans nothing.
      */
     private static final Statement ERASURE_PLAN_COMPROMISED = Statement.named("erasurePlanCompromised", """
             INSERT INTO taak (soort, dv_id, notificatie, due, trace_id)
@@ -79,6 +80,7 @@ public final class RetentionRepository {
                 OR (p.doel = 'ldv' AND n.ldv_pepper_versie = p.versie)
              WHERE n.terminaal_sinds IS NOT NULL AND n.datasleutel_gewrapt IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM taak t WHERE t.notificatie = n.id AND t.soort = 'wissen' AND t.due <= :now)
+               AND EXISTS (SELECT 1 FROM pepper_gecompromitteerd)
              LIMIT :batch
             ON CONFLICT (notificatie, soort)
                WHERE notificatie IS NOT NULL AND soort NOT IN ('verwerken', 'ongeldig-melden')
