@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.api;
 
 import io.helidon.config.Config;
 import io.helidon.http.Method;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +28,11 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
  *       {@code feed.rate-limit-per-second}, status, search and cancel at {@code http.rate-limit-per-second}.
  *       Acceptance is limited by the DV's acceptance quota, as shared and exact, which a bulk call consults before
  *       its body is read.</li>
+ *   <li>Refusals are answered after {@code http.refusal-delay} (at most {@code http.max-delayed-refusals} held at
+ *       once, the rest at once). A client that honours {@code Retry-After} loses nothing by it; one that sends again
+ *       the moment it is refused (a flood, benchmark {@code flood}) would otherwise turn every refusal into a new
+ *       call, as fast as the NMC can refuse, and take the cores from the other DVs' calls. A held refusal has given
+ *       its permits back and waits on a virtual thread, without CPU, a database connection or the body.</li>
  * </ul>
  */
 public final class RequestLimits {
@@ -39,13 +45,17 @@ public final class RequestLimits {
      * @param concurrentBulk          bulk calls at once on one instance
      * @param concurrentBulkPerDv     one DV's bulk calls at once on one instance
      * @param perSecond               one DV's status, search and cancel calls per second, all instances together
+     * @param refusalDelay            how long a refused call waits for its 429 (zero: none)
+     * @param maxDelayedRefusals      refused calls held at once on one instance; more are answered at once
      */
     public record Settings(
             int concurrentRequests,
             int concurrentRequestsPerDv,
             int concurrentBulk,
             int concurrentBulkPerDv,
-            int perSecond) {
+            int perSecond,
+            Duration refusalDelay,
+            int maxDelayedRefusals) {
 
         public Settings {
             if (concurrentRequestsPerDv < 1
@@ -58,6 +68,13 @@ public final class RequestLimits {
                         + "http.max-concurrent-bulk-requests(-per-dv) must be positive, each per-DV limit at most its "
                         + "instance's, the bulk limits at most the others, and http.rate-limit-per-second positive");
             }
+            // a refusal promises a retry after one second at the soonest (Retry-After is in whole seconds)
+            if (refusalDelay.isNegative()
+                    || refusalDelay.compareTo(Duration.ofSeconds(1)) > 0
+                    || maxDelayedRefusals < 0) {
+                throw new IllegalArgumentException(
+                        "http.refusal-delay must be 0 to PT1S and http.max-delayed-refusals 0 or more");
+            }
         }
 
         public static Settings from(Config http) {
@@ -66,7 +83,9 @@ public final class RequestLimits {
                     http.get("max-concurrent-requests-per-dv").asInt().orElse(16),
                     http.get("max-concurrent-bulk-requests").asInt().orElse(4),
                     http.get("max-concurrent-bulk-requests-per-dv").asInt().orElse(2),
-                    http.get("rate-limit-per-second").asInt().orElse(50));
+                    http.get("rate-limit-per-second").asInt().orElse(50),
+                    http.get("refusal-delay").as(Duration.class).orElse(Duration.ofSeconds(1)),
+                    http.get("max-delayed-refusals").asInt().orElse(256));
         }
     }
 
@@ -88,6 +107,7 @@ public final class RequestLimits {
     private final DvCalls calls;
     private final Semaphore all;
     private final Semaphore bulk;
+    private final Semaphore delayed;
     private final Map<UUID, Semaphore> allPerDv = new ConcurrentHashMap<>();
     private final Map<UUID, Semaphore> bulkPerDv = new ConcurrentHashMap<>();
 
@@ -96,6 +116,7 @@ public final class RequestLimits {
         this.calls = calls;
         this.all = new Semaphore(settings.concurrentRequests());
         this.bulk = new Semaphore(settings.concurrentBulk());
+        this.delayed = new Semaphore(settings.maxDelayedRefusals());
         metrics.apiCallsInProgress("alle", () -> settings.concurrentRequests() - all.availablePermits());
         metrics.apiCallsInProgress("bulk", () -> settings.concurrentBulk() - bulk.availablePermits());
     }
@@ -134,7 +155,7 @@ public final class RequestLimits {
         if (taken < held.length) {
             release(held, taken);
             // the DV's own limits are taken first: a DV over its own is told so, not that the NMC is busy
-            throw ProblemException.tooManyConcurrent(taken < (kind == Kind.BULK ? 2 : 1));
+            throw delayed(ProblemException.tooManyConcurrent(taken < (kind == Kind.BULK ? 2 : 1)));
         }
         Permit permit = () -> release(held, held.length);
         try {
@@ -143,11 +164,32 @@ public final class RequestLimits {
                 case NOTIFICATIES -> limitRate(dv, DvCalls.Kind.NOTIFICATIES);
                 case ACCEPTANCE, BULK -> {}
             }
+        } catch (ProblemException refused) {
+            permit.close();
+            throw delayed(refused);
         } catch (RuntimeException e) {
             permit.close();
             throw e;
         }
         return permit;
+    }
+
+    /**
+     * A refusal, once {@code http.refusal-delay} has passed; at once when {@code http.max-delayed-refusals} are
+     * already waiting. Called with no permit held.
+     */
+    ProblemException delayed(ProblemException refusal) {
+        if (settings.refusalDelay().isZero() || !delayed.tryAcquire()) {
+            return refusal;
+        }
+        try {
+            Thread.sleep(settings.refusalDelay());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            delayed.release();
+        }
+        return refusal;
     }
 
     private void limitRate(Dienstverlener dv, DvCalls.Kind kind) {

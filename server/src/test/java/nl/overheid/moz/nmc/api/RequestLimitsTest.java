@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * One DV cannot exhaust the service (ARCHITECTURE §4, "Limits"). A call is held open by sending its headers and only
  * part of its body: the NMC admitted it and waits for the rest, which is what a slow or hostile client does. Over a
- * limit the answer is a 429 problem with {@code Retry-After} at once, before any body is read; another DV, or another
- * kind of call, goes on; a held call that ends gives its slot back.
+ * limit the answer is a 429 problem with {@code Retry-After}, before any body is read (at once here: the tests'
+ * {@code http.refusal-delay} is zero but in the one test that holds refusals as production does); another DV, or
+ * another kind of call, goes on; a held call that ends gives its slot back.
  */
 class RequestLimitsTest {
 
@@ -141,6 +142,37 @@ class RequestLimitsTest {
                             .status())
                     .isEqualTo(200);
         }
+    }
+
+    /**
+     * A refusal is answered after {@code http.refusal-delay}, as production does, so a client that sends again the
+     * moment it is refused sends one call per delay instead of as many as the NMC can refuse. While held it has its
+     * slot given back (only the held bulk call counts), another DV goes on, and no more than
+     * {@code http.max-delayed-refusals} wait: the next refusal is answered at once.
+     */
+    @Test
+    void aRefusalIsHeldForTheDelayWithoutItsSlotAndOnlySoManyAreHeld() throws Exception {
+        Http http = start("http: {max-concurrent-requests-per-dv: 1, max-concurrent-bulk-requests-per-dv: 1,"
+                + " refusal-delay: PT1S, max-delayed-refusals: 1}");
+        try (Socket first = held(BULK, token(TestNmc.DV_A))) {
+            long sent = System.nanoTime();
+            java.util.concurrent.CompletableFuture<Http.Response> heldRefusal =
+                    java.util.concurrent.CompletableFuture.supplyAsync(
+                            () -> http.post(SINGLE, token(TestNmc.DV_A), single("A-held")));
+            // the held refusal gave its slot back: only the held bulk call is in progress
+            Thread.sleep(200);
+            assertThat(inProgress()).isEqualTo(1.0);
+            assertThat(http.post(SINGLE, token(TestNmc.DV_B), single("B-held")).status())
+                    .isEqualTo(202);
+            // one refusal is held already: the next is answered at once, before the held one
+            assertRefusedAtOnce(http.post(SINGLE, token(TestNmc.DV_A), single("A-next")), "te veel verzoeken tegelijk");
+            assertThat(heldRefusal).isNotDone();
+
+            Http.Response refused = heldRefusal.get();
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+            assertRefusedAtOnce(refused, "te veel verzoeken tegelijk");
+        }
+        assertThat(stored()).isEqualTo(1);
     }
 
     @Test

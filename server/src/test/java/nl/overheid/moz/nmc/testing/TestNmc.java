@@ -150,6 +150,8 @@ public final class TestNmc {
                   rate-limit-per-second: 100000
                   max-concurrent-requests: 512
                   max-concurrent-requests-per-dv: 256
+                  # refusals answered at once; RequestLimitsTest holds them as production does
+                  refusal-delay: PT0S
                 privacy:
                   pepper:
                     current-version: 1
