@@ -82,7 +82,7 @@ public final class RequestLimits {
                     http.get("max-concurrent-requests").asInt().orElse(64),
                     http.get("max-concurrent-requests-per-dv").asInt().orElse(16),
                     http.get("max-concurrent-bulk-requests").asInt().orElse(4),
-                    http.get("max-concurrent-bulk-requests-per-dv").asInt().orElse(2),
+                    http.get("max-concurrent-bulk-requests-per-dv").asInt().orElse(1),
                     http.get("rate-limit-per-second").asInt().orElse(50),
                     http.get("refusal-delay").as(Duration.class).orElse(Duration.ofSeconds(1)),
                     http.get("max-delayed-refusals").asInt().orElse(256));
