@@ -3,6 +3,7 @@ package nl.overheid.moz.nmc.acceptance;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -164,7 +165,7 @@ public final class Acceptance {
             if (refusal.isPresent()) {
                 throw refusal.get();
             }
-            Prepared prepared = prepare(0, dv, request);
+            Prepared prepared = sealed(prepare(0, dv, request));
             long submitted = System.nanoTime();
             metrics.acceptanceStage("voorbereiden", submitted - started);
             outcome = groups.submit(new GroupKey(dv.id(), request.regime()), new Member(dv, prepared));
@@ -194,7 +195,7 @@ public final class Acceptance {
         Outcome[] outcomes = new Outcome[group.size()];
         boolean created;
         try {
-            created = acceptChunk(dv, chunk, now, outcomes);
+            created = acceptChunk(dv, chunk, now, outcomes, List.of());
         } catch (RuntimeException e) {
             if (group.size() == 1 || SqlStates.unavailable(e)) {
                 throw e;
@@ -219,7 +220,7 @@ public final class Acceptance {
             Outcome[] outcome = new Outcome[1];
             try {
                 created |=
-                        acceptChunk(member.request().dv(), List.of(chunk.get(i).at(0)), now, outcome);
+                        acceptChunk(member.request().dv(), List.of(chunk.get(i).at(0)), now, outcome, List.of());
                 member.complete(outcome[0]);
             } catch (RuntimeException e) {
                 member.fail(e);
@@ -248,8 +249,9 @@ public final class Acceptance {
      * the others. Each counts against the quota like a single request, and a repeat of an earlier request
      * (or of one earlier in the list) yields that notification without counting, even when the template asks for
      * more since: a request that lacks a field the berichttype's template asks for is refused only when it is new. Committed in chunks of
-     * {@value #CHUNK}: each chunk takes its quota slots in one statement and stores its notifications, events
-     * and tasks in one transaction. The outcomes are in the order of {@code requests}.
+     * {@value #CHUNK}: each chunk looks up which of its items repeat earlier notifications (those are not
+     * encrypted again), takes its quota slots in one statement and stores its notifications, events and tasks in
+     * one transaction. The outcomes are in the order of {@code requests}.
      */
     public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests) {
         Instant now = clock.instant();
@@ -266,7 +268,17 @@ public final class Acceptance {
         }
         boolean created = false;
         for (int from = 0; from < prepared.size(); from += CHUNK) {
-            created |= acceptChunk(dv, prepared.subList(from, Math.min(prepared.size(), from + CHUNK)), now, outcomes);
+            List<Prepared> chunk = prepared.subList(from, Math.min(prepared.size(), from + CHUNK));
+            // A submission sent again (a retry after a time-out) is mostly repeats: they need no ciphertext, and
+            // sealing was about a fifth of a maximal bulk call's CPU. Looked up first, the rest sealed; a repeat
+            // committed between the two is still found by the insert, as for any request. A lone request (group
+            // commit off) is sealed at once: one encryption costs less than the look-up's round trip.
+            List<Transitions.Repeatable> earlier =
+                    chunk.size() > 1 ? database.inTransaction(tx -> earlier(tx, dv, chunk)) : List.of();
+            List<Prepared> ready = chunk.stream()
+                    .map(p -> repeatOf(p, earlier).isPresent() ? p : sealed(p))
+                    .toList();
+            created |= acceptChunk(dv, ready, now, outcomes, earlier);
         }
         if (created) {
             signals.nudge(TaskKind.VERZENDEN);
@@ -299,7 +311,10 @@ public final class Acceptance {
         return Optional.empty();
     }
 
-    /** A request made ready to store: its HMACs (under every pepper version, for repeats) and ciphertexts. */
+    /**
+     * A request made ready to store: its HMACs (under every pepper version, for repeats) and, once
+     * {@link #sealedBy sealed}, its ciphertexts ({@code sealed} is null before: a repeat is never sealed).
+     */
     private record Prepared(
             int index,
             Request request,
@@ -313,6 +328,23 @@ public final class Acceptance {
             Envelope.Sealed sealed,
             Span trace,
             DataSubjects.DataSubject subject) {
+
+        /** The same request with its ciphertexts. */
+        Prepared with(Envelope.Sealed ciphertexts) {
+            return new Prepared(
+                    index,
+                    request,
+                    id,
+                    dvrefHmac,
+                    pepperVersion,
+                    payloadHmac,
+                    payloadPepperVersion,
+                    dvrefHmacs,
+                    payloadHmacs,
+                    ciphertexts,
+                    trace,
+                    subject);
+        }
 
         /** The same request at another place in a chunk. */
         Prepared at(int newIndex) {
@@ -375,8 +407,6 @@ public final class Acceptance {
         DataSubjects.DataSubject subject = request.regime().equals("centraal")
                 ? subjects.party(identification(request))
                 : subjects.email(request.recipient());
-        Envelope.Sealed sealed = envelope.seal(
-                id, Map.of("ontvanger", recipient(request), "personalisatie", json(request.personalisation())));
         return new Prepared(
                 index,
                 request,
@@ -387,17 +417,41 @@ public final class Acceptance {
                 payloadPepperVersion,
                 peppers.dvRefUnderEveryVersion(dv.id(), request.dvRef()),
                 payloadHmacs,
-                sealed,
+                null,
                 request.span(),
                 subject);
     }
 
+    /** {@code p} with its recipient and personalisation sealed under a data key of its own; timed per request. */
+    private Prepared sealed(Prepared p) {
+        long started = System.nanoTime();
+        Request request = p.request();
+        Prepared sealed = p.with(envelope.seal(
+                p.id(), Map.of("ontvanger", recipient(request), "personalisatie", json(request.personalisation()))));
+        metrics.acceptanceStage("verzegelen", System.nanoTime() - started);
+        return sealed;
+    }
+
+    /** The DV's notifications that items of {@code chunk} repeat, under any pepper version. */
+    private List<Transitions.Repeatable> earlier(DbTransaction tx, Dienstverlener dv, List<Prepared> chunk) {
+        return transitions.findAcceptedAll(
+                tx,
+                dv.id(),
+                chunk.stream().flatMap(p -> p.dvrefHmacs().stream()).toList(),
+                chunk.stream().flatMap(p -> p.payloadHmacs().stream()).toList());
+    }
+
     /**
      * One chunk: the quota slots first, in their own statement, so no lock is held across the acceptance;
-     * then one transaction. A repeat needs no slot; what was not used goes back. Returns whether anything new
-     * was stored.
+     * then one transaction. A repeat needs no slot; what was not used goes back. {@code known}: the repeats
+     * looked up before (their items unsealed). Returns whether anything new was stored.
      */
-    private boolean acceptChunk(Dienstverlener dv, List<Prepared> chunk, Instant now, Outcome[] outcomes) {
+    private boolean acceptChunk(
+            Dienstverlener dv,
+            List<Prepared> chunk,
+            Instant now,
+            Outcome[] outcomes,
+            List<Transitions.Repeatable> known) {
         long begun = System.nanoTime();
         Map<String, Berichttype> types = register.berichttypen(
                 chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
@@ -423,28 +477,17 @@ public final class Acceptance {
                 // With one pepper version per purpose the insert's unique index finds every repeat; only
                 // under a rotation must repeats stored under an older version be looked up first, and so must a
                 // request that would be refused for its personalisation (a repeat still gets its notification).
-                List<Transitions.Repeatable> earlier =
-                        slots.granted() < chunk.size() || rotating() || !missing.isEmpty()
-                                ? transitions.findAcceptedAll(
-                                        tx,
-                                        dv.id(),
-                                        chunk.stream()
-                                                .flatMap(p -> p.dvrefHmacs().stream())
-                                                .toList(),
-                                        chunk.stream()
-                                                .flatMap(p -> p.payloadHmacs().stream())
-                                                .toList())
-                                : List.of();
+                List<Transitions.Repeatable> earlier = new ArrayList<>(known);
+                if (slots.granted() < chunk.size() || rotating() || !missing.isEmpty()) {
+                    earlier.addAll(earlier(tx, dv, chunk));
+                }
                 List<Prepared> toStore = new ArrayList<>();
                 List<NewNotificatie> rows = new ArrayList<>();
                 // A repeat of an item earlier in the chunk needs no slot: it gets that item's notification.
                 Map<String, Prepared> firstOfKey = new HashMap<>();
                 Map<Prepared, Prepared> repeatsInChunk = new LinkedHashMap<>();
                 for (Prepared p : chunk) {
-                    Optional<Transitions.Locked> repeat = earlier.stream()
-                            .filter(e -> p.repeats(e.notificatie(), e.dvrefHmac(), e.payloadHmac()))
-                            .map(Transitions.Repeatable::notificatie)
-                            .findFirst();
+                    Optional<Transitions.Locked> repeat = repeatOf(p, earlier);
                     Berichttype type = types.get(p.request().berichttype());
                     Prepared first = firstOfKey.get(p.key());
                     if (repeat.isPresent()) {
@@ -499,6 +542,14 @@ public final class Acceptance {
         }
         metrics.acceptanceStage("teruggeven", System.nanoTime() - committed);
         return used > 0;
+    }
+
+    /** The earlier notification {@code p} repeats, among {@code earlier}. */
+    private static Optional<Transitions.Locked> repeatOf(Prepared p, List<Transitions.Repeatable> earlier) {
+        return earlier.stream()
+                .filter(e -> p.repeats(e.notificatie(), e.dvrefHmac(), e.payloadHmac()))
+                .map(Transitions.Repeatable::notificatie)
+                .findFirst();
     }
 
     private boolean rotating() {

@@ -330,8 +330,10 @@ public final class NmcMetrics implements AutoCloseable {
     };
 
     /**
-     * Time spent in one stage of an acceptance ({@code stap}: voorbereiden, groep, register, quotum, transactie,
-     * teruggeven), so the benchmark can say where a request's time goes.
+     * Time spent in one stage of an acceptance ({@code stap}: voorbereiden, verzegelen, groep, register, quotum,
+     * transactie, teruggeven), so the benchmark can say where a request's time goes. {@code verzegelen} (sealing
+     * recipient and personalisation) is counted per request that is sealed: never for a bulk item found to be a
+     * repeat.
      */
     public void acceptanceStage(String stap, long nanos) {
         registry.getOrCreate(Timer.builder("nmc.acceptance.stage.duration")

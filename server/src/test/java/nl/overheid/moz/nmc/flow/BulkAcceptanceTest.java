@@ -154,6 +154,48 @@ class BulkAcceptanceTest extends LifecycleTestBase {
                 .isEqualTo("verzonden:3");
     }
 
+    /**
+     * A submission sent again (the DV's retry after a time-out) is answered from the notifications its first sending
+     * created, item by item, and its repeats are never sealed: only the new item's recipient and personalisation are
+     * encrypted (the sealing stage counts one), and nothing is stored twice.
+     */
+    @Test
+    void aSubmissionSentAgainIsAnsweredFromItsNotificationsAndSealsOnlyItsNewItems() {
+        List<Object> first = List.of(item("OPNIEUW-1"), item("OPNIEUW-2"), item("OPNIEUW-3"));
+        double sealedBefore = sealed(); // the registry is the JVM's, shared by every test's NMC
+        Http.Response sent = http.post(DECENTRAAL, tokenA(), bulk(first));
+        assertThat(sent.status()).as(sent.body()).isEqualTo(200);
+        assertThat(sealed() - sealedBefore).isEqualTo(3);
+
+        List<Object> again = new ArrayList<>(first);
+        again.add(1, item("OPNIEUW-NIEUW"));
+        Http.Response resent = http.post(DECENTRAAL, tokenA(), bulk(again));
+        assertThat(resent.status()).as(resent.body()).isEqualTo(200);
+        JsonNode before = sent.json().path("resultaten");
+        JsonNode after = resent.json().path("resultaten");
+        List<Integer> statuses = new ArrayList<>();
+        after.forEach(result -> statuses.add(result.path("status").asInt()));
+        assertThat(statuses).containsExactly(202, 202, 202, 202);
+        for (int[] pair : new int[][] {{0, 0}, {1, 2}, {2, 3}}) {
+            assertThat(after.get(pair[1]).path("notificatie").path("id").asText())
+                    .isEqualTo(
+                            before.get(pair[0]).path("notificatie").path("id").asText());
+        }
+        assertThat(sealed() - sealedBefore).as("only the new item is sealed").isEqualTo(4);
+        assertThat(stored()).isEqualTo(4);
+        assertThat(query("SELECT count(*) FROM event", null)).containsExactly("4");
+        assertThat(query("SELECT count(*) FROM taak WHERE soort = 'verzenden'", null))
+                .containsExactly("4");
+    }
+
+    /** Requests sealed so far: the acceptance's sealing stage, counted once per request it encrypts. */
+    private double sealed() {
+        return nl.overheid.moz.nmc.testing.PrometheusText.parse(
+                        http.request("GET", "/observe/metrics", null, null, null)
+                                .body())
+                .value("nmc_acceptance_stage_duration_seconds_count", Map.of("stap", "verzegelen"));
+    }
+
     /** Issue 18 §1: within one request too, two items that differ only in their batch id are one notification. */
     @Test
     void itemsThatDifferOnlyInTheirBatchIdAreOneNotification() {

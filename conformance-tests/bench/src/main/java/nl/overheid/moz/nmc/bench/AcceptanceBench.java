@@ -37,7 +37,7 @@ final class AcceptanceBench implements Benchmark {
     private record Point(int dvs, int clients, double rate) {}
 
     private static final List<String> STAGES =
-            List.of("voorbereiden", "groep", "register", "quotum", "transactie", "teruggeven");
+            List.of("voorbereiden", "verzegelen", "groep", "register", "quotum", "transactie", "teruggeven");
 
     /**
      * Where an acceptance's time went during one point, as the NMC measured it: per stage its mean per call in
