@@ -99,6 +99,7 @@ record HttpEdge(WebServer server) {
                 keys.signingKeys(), responses, settings.webhook().jwksMaxAge());
         String base = ApiFilter.BASE_PATH;
         String operatorBase = ApiFilter.OPERATOR_BASE_PATH;
+        RequestLimits limits = new RequestLimits(settings.requestLimits(), steps.dvCalls(), core.metrics());
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(new ApiFilter(
                         securityHeaders,
@@ -107,7 +108,7 @@ record HttpEdge(WebServer server) {
                         operators,
                         problems,
                         core.metrics(),
-                        new RequestLimits(settings.requestLimits(), steps.dvCalls(), core.metrics()),
+                        limits,
                         core.tracing()))
                 .register(base, new DocumentationResource(documents, mapper))
                 .register(
@@ -158,7 +159,7 @@ record HttpEdge(WebServer server) {
                 .register(
                         operatorBase + "/beheeracties",
                         new OperatorAuditResource(steps.operatorAudit(), responses, mapper));
-        withProblems(routing, problems);
+        withProblems(routing, problems, limits::delayed);
 
         Readiness readiness = new Readiness(
                 core.database(),
@@ -199,7 +200,10 @@ record HttpEdge(WebServer server) {
                 .addRouting(routing)
                 .routing(
                         MANAGEMENT_SOCKET,
-                        withProblems(HttpRouting.builder().addFilter(securityHeaders.filter()), problems))
+                        withProblems(
+                                HttpRouting.builder().addFilter(securityHeaders.filter()),
+                                problems,
+                                java.util.function.UnaryOperator.identity()))
                 // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed
                 // request line or header) get a problem too, instead of its bare text.
                 .directHandlers(handlers -> Arrays.stream(DirectHandler.EventType.values())
@@ -230,12 +234,20 @@ record HttpEdge(WebServer server) {
         return server.port(MANAGEMENT_SOCKET);
     }
 
-    /** Every refusal and error of a routing as an RFC 9457 problem. */
-    private static HttpRouting.Builder withProblems(HttpRouting.Builder routing, ProblemResponses problems) {
+    /**
+     * Every refusal and error of a routing as an RFC 9457 problem; a domain refusal that is a 429 (the DV's quota
+     * used up) through {@code held}, as the request limits' own refusals are: a client that sends again at once
+     * must not turn it into a flood of calls.
+     */
+    private static HttpRouting.Builder withProblems(
+            HttpRouting.Builder routing,
+            ProblemResponses problems,
+            java.util.function.UnaryOperator<ProblemException> held) {
         return routing.error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
-                .error(
-                        Refusal.class,
-                        (request, response, refusal) -> problems.send(response, DomainProblems.of(refusal)))
+                .error(Refusal.class, (request, response, refusal) -> {
+                    ProblemException problem = DomainProblems.of(refusal);
+                    problems.send(response, problem.status() == 429 ? held.apply(problem) : problem);
+                })
                 // What Helidon's routing refuses itself (a path it does not know: 404).
                 .error(
                         HttpException.class,

@@ -28,8 +28,8 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
  *       {@code feed.rate-limit-per-second}, status, search and cancel at {@code http.rate-limit-per-second}.
  *       Acceptance is limited by the DV's acceptance quota, as shared and exact, which a bulk call consults before
  *       its body is read.</li>
- *   <li>Refusals are answered after {@code http.refusal-delay} (at most {@code http.max-delayed-refusals} held at
- *       once, the rest at once). A client that honours {@code Retry-After} loses nothing by it; one that sends again
+ *   <li>Refusals, these limits' and the quota's, are answered after {@code http.refusal-delay} (at most
+ *       {@code http.max-delayed-refusals} held at once, the rest at once). A client that honours {@code Retry-After} loses nothing by it; one that sends again
  *       the moment it is refused (a flood, benchmark {@code flood}) would otherwise turn every refusal into a new
  *       call, as fast as the NMC can refuse, and take the cores from the other DVs' calls. A held refusal has given
  *       its permits back and waits on a virtual thread, without CPU, a database connection or the body.</li>
@@ -176,9 +176,11 @@ public final class RequestLimits {
 
     /**
      * A refusal, once {@code http.refusal-delay} has passed; at once when {@code http.max-delayed-refusals} are
-     * already waiting. Called with no permit held.
+     * already waiting. The limits' own refusals are held with no permit; the quota's (a used-up quota, after the
+     * call was admitted) with its call's permits, so a DV over its quota that sends again at once makes at most
+     * {@code http.max-concurrent-requests-per-dv} calls a second.
      */
-    ProblemException delayed(ProblemException refusal) {
+    public ProblemException delayed(ProblemException refusal) {
         if (settings.refusalDelay().isZero() || !delayed.tryAcquire()) {
             return refusal;
         }

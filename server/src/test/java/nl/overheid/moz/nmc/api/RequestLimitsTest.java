@@ -248,6 +248,38 @@ class RequestLimitsTest {
     }
 
     /**
+     * The quota's refusal is held for {@code http.refusal-delay} too, single or bulk: a DV over its quota that sends
+     * again at once would otherwise have every call read, validated and refused as fast as the NMC can. Another DV
+     * meanwhile is answered at once.
+     */
+    @Test
+    void theQuotasRefusalIsHeldAsTheLimitsAreAndAnotherDvGoesOn() throws Exception {
+        Http http = start("http: {refusal-delay: PT1S}");
+        String token = token(TestNmc.DV_SMALL_QUOTA); // two a minute
+        assertThat(http.post(SINGLE, token, single("H-1")).status()).isEqualTo(202);
+        assertThat(http.post(SINGLE, token, single("H-2")).status()).isEqualTo(202);
+        for (var call : Map.of(SINGLE, single("H-3"), BULK, "{\"notificaties\": [" + single("H-4") + "]}")
+                .entrySet()) {
+            long sent = System.nanoTime();
+            java.util.concurrent.CompletableFuture<Http.Response> refused =
+                    java.util.concurrent.CompletableFuture.supplyAsync(
+                            () -> http.post(call.getKey(), token, call.getValue()));
+            Thread.sleep(200);
+            assertThat(http.post(
+                                    SINGLE,
+                                    token(TestNmc.DV_A),
+                                    single("H-A-" + call.getKey().length()))
+                            .status())
+                    .isEqualTo(202);
+            assertThat(refused).as("held while another DV is answered").isNotDone();
+            assertThat(refused.get().status()).isEqualTo(429);
+            assertThat(refused.get().json().path("type").asText()).endsWith("/quotum-overschreden");
+            assertThat(Duration.ofNanos(System.nanoTime() - sent)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        }
+        assertThat(stored()).isEqualTo(4);
+    }
+
+    /**
      * A call refused before its body is read leaves a large body unread and its connection closed: reading it to the
      * end to keep the connection would cost the instance every byte of a flood of refused bulk calls. A small body is
      * still drained and the connection kept.
