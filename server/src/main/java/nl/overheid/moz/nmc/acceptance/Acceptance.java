@@ -248,10 +248,10 @@ public final class Acceptance {
      * Accepts the validated requests of one DV and one regime, each on its own: a refused one stops none of
      * the others. Each counts against the quota like a single request, and a repeat of an earlier request
      * (or of one earlier in the list) yields that notification without counting, even when the template asks for
-     * more since: a request that lacks a field the berichttype's template asks for is refused only when it is new. Committed in chunks of
-     * {@value #CHUNK}: each chunk looks up which of its items repeat earlier notifications (those are not
-     * encrypted again), takes its quota slots in one statement and stores its notifications, events and tasks in
-     * one transaction. The outcomes are in the order of {@code requests}.
+     * more since: a request that lacks a field the berichttype's template asks for is refused only when it is new.
+     * Committed in chunks of {@value #CHUNK}: each chunk looks up which of its items repeat earlier notifications
+     * (those are not encrypted again), takes its quota slots in one statement and stores its notifications, events
+     * and tasks in one transaction. The outcomes are in the order of {@code requests}.
      */
     public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests) {
         Instant now = clock.instant();
@@ -331,23 +331,15 @@ public final class Acceptance {
 
         /** The same request with its ciphertexts. */
         Prepared with(Envelope.Sealed ciphertexts) {
-            return new Prepared(
-                    index,
-                    request,
-                    id,
-                    dvrefHmac,
-                    pepperVersion,
-                    payloadHmac,
-                    payloadPepperVersion,
-                    dvrefHmacs,
-                    payloadHmacs,
-                    ciphertexts,
-                    trace,
-                    subject);
+            return copy(index, ciphertexts);
         }
 
         /** The same request at another place in a chunk. */
         Prepared at(int newIndex) {
+            return copy(newIndex, sealed);
+        }
+
+        private Prepared copy(int newIndex, Envelope.Sealed ciphertexts) {
             return new Prepared(
                     newIndex,
                     request,
@@ -358,7 +350,7 @@ public final class Acceptance {
                     payloadPepperVersion,
                     dvrefHmacs,
                     payloadHmacs,
-                    sealed,
+                    ciphertexts,
                     trace,
                     subject);
         }

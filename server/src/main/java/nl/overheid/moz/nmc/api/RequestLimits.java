@@ -29,9 +29,10 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
  *       Acceptance is limited by the DV's acceptance quota, as shared and exact, which a bulk call consults before
  *       its body is read.</li>
  *   <li>Refusals, these limits' and the quota's, are answered after {@code http.refusal-delay} (at most
- *       {@code http.max-delayed-refusals} held at once, the rest at once). A client that honours {@code Retry-After} loses nothing by it; one that sends again
- *       the moment it is refused (a flood, benchmark {@code flood}) would otherwise turn every refusal into a new
- *       call, as fast as the NMC can refuse, and take the cores from the other DVs' calls. A held refusal has given
+ *       {@code http.max-delayed-refusals} held at once, the rest at once). A client that honours
+ *       {@code Retry-After} loses nothing by it; one that sends again the moment it is refused (a flood, benchmark
+ *       {@code flood}) would otherwise turn every refusal into a new call, as fast as the NMC can refuse, and take
+ *       the cores from the other DVs' calls. A held refusal has given
  *       its permits back and waits on a virtual thread, without CPU, a database connection or the body.</li>
  * </ul>
  */

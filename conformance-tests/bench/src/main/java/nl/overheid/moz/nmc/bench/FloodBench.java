@@ -107,8 +107,8 @@ final class FloodBench implements Benchmark {
                 }
             }
             result.note("The flood's statuses: 200 a bulk the NMC took (its items accepted while the DV's quota lasts),"
-                    + " 429 refused by a concurrency cap (after http.refusal-delay) or the used-up quota, -1 a connection the client"
-                    + " dropped. A refused call's body that the client sends anyway is read and discarded by the"
+                    + " 429 refused by a concurrency cap or the used-up quota (after http.refusal-delay), -1 a"
+                    + " connection the client dropped. A refused call's body that the client sends anyway is read and discarded by the"
                     + " web server to keep the connection; with Expect: 100-continue the client sends no body the"
                     + " NMC refuses. The NMC's log: "
                     + context.repository()
