@@ -8,6 +8,7 @@ import io.helidon.http.DirectHandler;
 import io.helidon.http.HttpException;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
@@ -159,7 +160,7 @@ record HttpEdge(WebServer server) {
                 .register(
                         operatorBase + "/beheeracties",
                         new OperatorAuditResource(steps.operatorAudit(), responses, mapper));
-        withProblems(routing, problems, limits::delayed);
+        withProblems(routing, problems, limits::heldRefusal);
 
         Readiness readiness = new Readiness(
                 core.database(),
@@ -203,7 +204,7 @@ record HttpEdge(WebServer server) {
                         withProblems(
                                 HttpRouting.builder().addFilter(securityHeaders.filter()),
                                 problems,
-                                java.util.function.UnaryOperator.identity()))
+                                (request, problem) -> problem))
                 // Requests Helidon refuses before routing (a body over server.max-payload-size, a malformed
                 // request line or header) get a problem too, instead of its bare text.
                 .directHandlers(handlers -> Arrays.stream(DirectHandler.EventType.values())
@@ -242,11 +243,11 @@ record HttpEdge(WebServer server) {
     private static HttpRouting.Builder withProblems(
             HttpRouting.Builder routing,
             ProblemResponses problems,
-            java.util.function.UnaryOperator<ProblemException> held) {
+            java.util.function.BiFunction<ServerRequest, ProblemException, ProblemException> held) {
         return routing.error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
                 .error(Refusal.class, (request, response, refusal) -> {
                     ProblemException problem = DomainProblems.of(refusal);
-                    problems.send(response, problem.status() == 429 ? held.apply(problem) : problem);
+                    problems.send(response, problem.status() == 429 ? held.apply(request, problem) : problem);
                 })
                 // What Helidon's routing refuses itself (a path it does not know: 404).
                 .error(

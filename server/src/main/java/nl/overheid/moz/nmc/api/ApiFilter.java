@@ -155,6 +155,7 @@ public final class ApiFilter implements Filter {
                     // before the body is read: a call over a limit costs no memory and no work
                     permit = limits.admit(
                             caller, RequestLimits.kind(BASE_PATH, route.get().template(), method));
+                    request.context().register(permit);
                 }
                 case OPERATOR ->
                     request.context()

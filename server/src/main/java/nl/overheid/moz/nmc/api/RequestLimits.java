@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.api;
 
 import io.helidon.config.Config;
 import io.helidon.http.Method;
+import io.helidon.webserver.http.ServerRequest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -98,10 +99,25 @@ public final class RequestLimits {
         NOTIFICATIES
     }
 
-    /** An admitted call's hold on the concurrency limits, given back when its answer is sent. */
-    interface Permit extends AutoCloseable {
+    /**
+     * An admitted call's hold on the concurrency limits, given back once: when its answer is sent, or before its
+     * refusal is held. In the request's context, where {@link #heldRefusal} finds it.
+     */
+    static final class Permit implements AutoCloseable {
+        private final Semaphore[] held;
+        private final java.util.concurrent.atomic.AtomicBoolean open =
+                new java.util.concurrent.atomic.AtomicBoolean(true);
+
+        private Permit(Semaphore[] held) {
+            this.held = held;
+        }
+
         @Override
-        void close();
+        public void close() {
+            if (open.compareAndSet(true, false)) {
+                release(held, held.length);
+            }
+        }
     }
 
     private final Settings settings;
@@ -158,7 +174,7 @@ public final class RequestLimits {
             // the DV's own limits are taken first: a DV over its own is told so, not that the NMC is busy
             throw delayed(ProblemException.tooManyConcurrent(taken < (kind == Kind.BULK ? 2 : 1)));
         }
-        Permit permit = () -> release(held, held.length);
+        Permit permit = new Permit(held);
         try {
             switch (kind) {
                 case FEED -> limitRate(dv, DvCalls.Kind.FEED);
@@ -176,12 +192,19 @@ public final class RequestLimits {
     }
 
     /**
-     * A refusal, once {@code http.refusal-delay} has passed; at once when {@code http.max-delayed-refusals} are
-     * already waiting. The limits' own refusals are held with no permit; the quota's (a used-up quota, after the
-     * call was admitted) with its call's permits, so a DV over its quota that sends again at once makes at most
-     * {@code http.max-concurrent-requests-per-dv} calls a second.
+     * A refusal of an admitted call (the DV's quota used up), held as the limits' own refusals are: its permits
+     * are given back first, so a DV over its quota does not keep slots of the instance while it waits.
      */
-    public ProblemException delayed(ProblemException refusal) {
+    public ProblemException heldRefusal(ServerRequest request, ProblemException refusal) {
+        request.context().get(Permit.class).ifPresent(Permit::close);
+        return delayed(refusal);
+    }
+
+    /**
+     * A refusal, once {@code http.refusal-delay} has passed; at once when {@code http.max-delayed-refusals} are
+     * already waiting. Called with no permit held.
+     */
+    ProblemException delayed(ProblemException refusal) {
         if (settings.refusalDelay().isZero() || !delayed.tryAcquire()) {
             return refusal;
         }

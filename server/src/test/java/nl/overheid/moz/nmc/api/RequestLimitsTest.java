@@ -249,8 +249,9 @@ class RequestLimitsTest {
 
     /**
      * The quota's refusal is held for {@code http.refusal-delay} too, single or bulk: a DV over its quota that sends
-     * again at once would otherwise have every call read, validated and refused as fast as the NMC can. Another DV
-     * meanwhile is answered at once.
+     * again at once would otherwise have every call read, validated and refused as fast as the NMC can. Held, it has
+     * given its slots back (a few DVs over their quota must not fill the instance's), and another DV is answered at
+     * once.
      */
     @Test
     void theQuotasRefusalIsHeldAsTheLimitsAreAndAnotherDvGoesOn() throws Exception {
@@ -265,6 +266,7 @@ class RequestLimitsTest {
                     java.util.concurrent.CompletableFuture.supplyAsync(
                             () -> http.post(call.getKey(), token, call.getValue()));
             Thread.sleep(200);
+            assertThat(inProgress()).as("no slot held while the refusal waits").isZero();
             assertThat(http.post(
                                     SINGLE,
                                     token(TestNmc.DV_A),
