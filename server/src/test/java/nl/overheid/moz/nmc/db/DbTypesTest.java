@@ -86,7 +86,7 @@ class DbTypesTest {
     }
 
     @Test
-    void arraysAreBoundAsArrayLiteralsAndReadBack() {
+    void arraysAreBoundAndReadBack() {
         List<UUID> ids = List.of(UUID.randomUUID(), UUID.randomUUID());
         assertThat(DbTypes.uuids(select("SELECT CAST(:a AS uuid[]) AS a", "a", ids.toArray(new UUID[0])), "a"))
                 .isEqualTo(ids);
