@@ -11,8 +11,8 @@ import nl.overheid.moz.nmc.testing.TestIam;
 import org.junit.jupiter.api.Test;
 
 /**
- * The signature check of an accepted token is remembered, and nothing else: the same token is not checked again
- * under the same key, but its expiry, audience and key are, and any other bytes are a new check.
+ * The parse and signature check of an accepted token are remembered, and nothing else: the same token is not parsed
+ * or checked again under the same key, but its expiry, audience and key are, and any other bytes are a new check.
  */
 class TokenVerifierMemoryTest {
 
@@ -44,6 +44,7 @@ class TokenVerifierMemoryTest {
             verifier.verify(token, TestIam.AUDIENCE);
         }
         assertThat(verifier.signatureChecks()).isEqualTo(1);
+        assertThat(verifier.parses()).isEqualTo(1);
 
         assertRefused(token, "another audience");
         clock.advance(Duration.ofHours(1).plusMinutes(2)); // beyond its expiry and the skew
@@ -76,6 +77,7 @@ class TokenVerifierMemoryTest {
         assertThat(verifier.signatureChecks())
                 .as("a new key object: checked again")
                 .isEqualTo(2);
+        assertThat(verifier.parses()).as("parsed again for the check").isEqualTo(2);
     }
 
     private void assertRefused(String token, String audience) {
