@@ -364,6 +364,11 @@ public final class TaskRepository {
         if (all.isEmpty()) {
             return 0;
         }
+        if (all.size() == 1) {
+            // a lone task (a single acceptance) by the one-row statement: the server ran the unnest of one row at
+            // twice its cost (pg_stat_statements, benchmark acceptance: 0.156 against 0.073 ms)
+            return insert(tx, all.getFirst()) ? 1 : 0;
+        }
         return TASK_INSERT_ALL
                 .dml(tx)
                 .addParam("soorten", texts(all, NewTask::kind))
