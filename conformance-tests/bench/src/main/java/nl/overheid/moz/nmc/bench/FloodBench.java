@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
 
@@ -59,8 +60,10 @@ final class FloodBench implements Benchmark {
             // warm-up of both paths, then the other DV alone
             load.closedLoop(
                     1, Duration.ofSeconds(2), requests.single("warmup", List.of(other)), HttpLoad.Worth.status(202));
+            CpuMeter cpuAlone = CpuMeter.start(nmc.pid(), context.postmasterPid());
             HttpLoad.Outcome alone =
                     load.closedLoop(1, duration, requests.single("alone", List.of(other)), HttpLoad.Worth.status(202));
+            Map<String, Object> cpuDuringAlone = cpuAlone.stop();
             double p99Alone = alone.latencies().percentileMillis(99);
             for (boolean expectContinue : List.of(false, true)) {
                 LongFunction<HttpRequest> flood =
@@ -69,11 +72,14 @@ final class FloodBench implements Benchmark {
                 CompletableFuture<HttpLoad.Outcome> flooding = CompletableFuture.supplyAsync(
                         () -> floodLoad.closedLoop(FLOOD_CLIENTS, duration, flood, response -> 1));
                 Thread.sleep(500); // the flood is running before the other DV is measured
+                // where the cores went (the flood's client shares them: its bodies are pushed from this machine)
+                CpuMeter cpu = CpuMeter.start(nmc.pid(), context.postmasterPid());
                 HttpLoad.Outcome beside = load.closedLoop(
                         1,
                         duration.minusMillis(500),
                         requests.single(expectContinue ? "beside-polite" : "beside", List.of(other)),
                         HttpLoad.Worth.status(202));
+                Map<String, Object> cpuDuringFlood = cpu.stop();
                 HttpLoad.Outcome floodOutcome = flooding.get();
                 Thread.sleep(1000);
                 boolean alive = nmc.alive();
@@ -101,6 +107,8 @@ final class FloodBench implements Benchmark {
                         .detail("floodBodyBytes", bodies.getFirst().length)
                         .detail("floodExpectContinue", expectContinue)
                         .detail("seconds", duration.toSeconds())
+                        .detail("cpuDuringFlood", cpuDuringFlood)
+                        .detail("cpuDuringAlone", cpuDuringAlone)
                         .build());
                 if (oom) {
                     break;
@@ -108,9 +116,11 @@ final class FloodBench implements Benchmark {
             }
             result.note("The flood's statuses: 200 a bulk the NMC took (its items accepted while the DV's quota lasts),"
                     + " 429 refused by a concurrency cap or the used-up quota (after http.refusal-delay), -1 a"
-                    + " connection the client dropped. A refused call's body that the client sends anyway is read and discarded by the"
-                    + " web server to keep the connection; with Expect: 100-continue the client sends no body the"
-                    + " NMC refuses. The NMC's log: "
+                    + " connection the client dropped (a refused call with a body still to come has its connection"
+                    + " closed unread, and a client still sending may see that before the 429); with Expect:"
+                    + " 100-continue the client sends no body the NMC refuses. cpuDuringFlood: the CPU seconds of the"
+                    + " NMC, PostgreSQL and this harness (the flood's client and the other DV's) while the other DV"
+                    + " was measured. The NMC's log: "
                     + context.repository()
                             .relativize(context.outDirectory().resolve("logs").resolve("flood-1.log"))
                     + ", its GC log: "
