@@ -24,6 +24,8 @@ final class FloodBench implements Benchmark {
     static final double TARGET_RATIO = 2.0;
     /** Distinct maximal bodies the flood cycles through. */
     static final int BODIES = 8;
+    /** Both paths warmed up together before anything is measured. */
+    static final int WARMUP_SECONDS = 30;
     /** Personalisation text that makes an item about 4 KB, so 1000 items fill the 4 MB bulk limit. */
     private static final String FILL = "x".repeat(3_880);
 
@@ -57,9 +59,20 @@ final class FloodBench implements Benchmark {
             List<byte[]> bodies = java.util.stream.LongStream.range(0, BODIES)
                     .mapToObj(i -> bulk(requests, i).getBytes(StandardCharsets.UTF_8))
                     .toList();
-            // warm-up of both paths, then the other DV alone
-            load.closedLoop(
-                    1, Duration.ofSeconds(2), requests.single("warmup", List.of(other)), HttpLoad.Worth.status(202));
+            // Warm-up of both paths together, with bodies of their own, then the other DV alone. Two seconds were
+            // not enough: C2 then still compiled on both cores through the other DV's measurement alone (16 of its
+            // 24 CPU seconds in the compiler threads, /proc per thread) and into the flood's first phase.
+            List<byte[]> warmupBodies = java.util.stream.LongStream.range(BODIES, BODIES + 2)
+                    .mapToObj(i -> bulk(requests, i).getBytes(StandardCharsets.UTF_8))
+                    .toList();
+            Duration warmup = Duration.ofSeconds(context.quick() ? 2 : WARMUP_SECONDS);
+            CompletableFuture<HttpLoad.Outcome> warmingBulk = CompletableFuture.supplyAsync(() -> floodLoad.closedLoop(
+                    1,
+                    warmup,
+                    i -> requests.post(Requests.BULK, flooder, warmupBodies.get((int) (i % 2)), false),
+                    response -> 1));
+            load.closedLoop(2, warmup, requests.single("warmup", List.of(other)), HttpLoad.Worth.status(202));
+            warmingBulk.get();
             CpuMeter cpuAlone = CpuMeter.start(nmc.pid(), context.postmasterPid());
             HttpLoad.Outcome alone =
                     load.closedLoop(1, duration, requests.single("alone", List.of(other)), HttpLoad.Worth.status(202));
