@@ -254,6 +254,11 @@ public final class Acceptance {
      * and tasks in one transaction. The outcomes are in the order of {@code requests}.
      */
     public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests) {
+        return acceptAll(dv, requests, () -> {});
+    }
+
+    /** {@link #acceptAll(Dienstverlener, List)}, calling {@code afterChunk} after each chunk (e.g. to pace the caller). */
+    public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests, Runnable afterChunk) {
         Instant now = clock.instant();
         Outcome[] outcomes = new Outcome[requests.size()];
         List<Prepared> prepared = new ArrayList<>(requests.size());
@@ -279,6 +284,7 @@ public final class Acceptance {
                     .map(p -> repeatOf(p, earlier).isPresent() ? p : sealed(p))
                     .toList();
             created |= acceptChunk(dv, ready, now, outcomes, earlier);
+            afterChunk.run();
         }
         if (created) {
             signals.nudge(TaskKind.VERZENDEN);

@@ -153,9 +153,13 @@ public final class ApiFilter implements Filter {
                     LogContext.with(LogContext.DV_ID, caller.id());
                     traced.dv(String.valueOf(caller.id()));
                     // before the body is read: a call over a limit costs no memory and no work
-                    permit = limits.admit(
-                            caller, RequestLimits.kind(BASE_PATH, route.get().template(), method));
+                    RequestLimits.Kind kind =
+                            RequestLimits.kind(BASE_PATH, route.get().template(), method);
+                    permit = limits.admit(caller, kind);
                     request.context().register(permit);
+                    if (kind == RequestLimits.Kind.BULK) {
+                        request.context().register(limits.pace(caller));
+                    }
                 }
                 case OPERATOR ->
                     request.context()

@@ -42,6 +42,8 @@ public final class NotificatiesResource extends NotificatiesService {
     private static final int SEARCH_LIMIT = 100;
     /** The most notifications one bulk request carries (the contract's maxItems). */
     static final int BULK_MAX = 1000;
+    /** A bulk call's items validated between two steps of its pace. */
+    private static final int PACED_ITEMS = 100;
 
     private final Acceptance acceptance;
     private final Cancellation cancellation;
@@ -196,7 +198,15 @@ public final class NotificatiesResource extends NotificatiesService {
         ObjectNode[] results = new ObjectNode[items.size()];
         List<Integer> positions = new ArrayList<>();
         List<Acceptance.Request> requests = new ArrayList<>();
+        // paced while other DVs' calls are in progress (RequestLimits.Pace); not when called without the filter
+        Runnable pace = request.context()
+                .get(RequestLimits.Pace.class)
+                .<Runnable>map(p -> p)
+                .orElse(() -> {});
         for (int i = 0; i < items.size(); i++) {
+            if (i % PACED_ITEMS == PACED_ITEMS - 1) {
+                pace.run();
+            }
             List<ProblemException.FieldError> errors =
                     bulkBodies.errors(itemSchema, items.get(i), "/notificaties/" + i);
             if (errors.isEmpty()) {
@@ -207,7 +217,7 @@ public final class NotificatiesResource extends NotificatiesService {
             }
         }
         long retryAfter = 0;
-        List<Acceptance.Outcome> outcomes = acceptance.acceptAll(Callers.of(request), requests);
+        List<Acceptance.Outcome> outcomes = acceptance.acceptAll(Callers.of(request), requests, pace);
         for (int k = 0; k < outcomes.size(); k++) {
             switch (outcomes.get(k)) {
                 case Acceptance.Accepted accepted ->

@@ -35,6 +35,9 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
  *       {@code flood}) would otherwise turn every refusal into a new call, as fast as the NMC can refuse, and take
  *       the cores from the other DVs' calls. A held refusal has given
  *       its permits back and waits on a virtual thread, without CPU, a database connection or the body.</li>
+ *   <li>An admitted bulk call is paced while other DVs' other calls are in progress on the instance ({@link Pace}): its
+ *       work is then at most {@code http.bulk-share} of its time, so one DV's bulk calls cannot take a core the
+ *       others' calls need.</li>
  * </ul>
  */
 public final class RequestLimits {
@@ -49,6 +52,8 @@ public final class RequestLimits {
      * @param perSecond               one DV's status, search and cancel calls per second, all instances together
      * @param refusalDelay            how long a refused call waits for its 429 (zero: none)
      * @param maxDelayedRefusals      refused calls held at once on one instance; more are answered at once
+     * @param bulkShare               the share of its time a bulk call works while other DVs' calls are in progress
+     *                                on the instance (1: never paced)
      */
     public record Settings(
             int concurrentRequests,
@@ -57,7 +62,8 @@ public final class RequestLimits {
             int concurrentBulkPerDv,
             int perSecond,
             Duration refusalDelay,
-            int maxDelayedRefusals) {
+            int maxDelayedRefusals,
+            double bulkShare) {
 
         public Settings {
             if (concurrentRequestsPerDv < 1
@@ -77,6 +83,9 @@ public final class RequestLimits {
                 throw new IllegalArgumentException(
                         "http.refusal-delay must be 0 to PT1S and http.max-delayed-refusals 0 or more");
             }
+            if (!(bulkShare >= 0.1 && bulkShare <= 1)) {
+                throw new IllegalArgumentException("http.bulk-share must be 0.1 to 1");
+            }
         }
 
         public static Settings from(Config http) {
@@ -87,7 +96,8 @@ public final class RequestLimits {
                     http.get("max-concurrent-bulk-requests-per-dv").asInt().orElse(1),
                     http.get("rate-limit-per-second").asInt().orElse(50),
                     http.get("refusal-delay").as(Duration.class).orElse(Duration.ofSeconds(1)),
-                    http.get("max-delayed-refusals").asInt().orElse(256));
+                    http.get("max-delayed-refusals").asInt().orElse(256),
+                    http.get("bulk-share").asDouble().orElse(0.5));
         }
     }
 
@@ -120,7 +130,11 @@ public final class RequestLimits {
         }
     }
 
+    /** A pause of a bulk call is never longer than this, whatever its step took. */
+    static final long MAX_PAUSE_MILLIS = 100;
+
     private final Settings settings;
+    private final NmcMetrics metrics;
     private final DvCalls calls;
     private final Semaphore all;
     private final Semaphore bulk;
@@ -130,6 +144,7 @@ public final class RequestLimits {
 
     public RequestLimits(Settings settings, DvCalls calls, NmcMetrics metrics) {
         this.settings = settings;
+        this.metrics = metrics;
         this.calls = calls;
         this.all = new Semaphore(settings.concurrentRequests());
         this.bulk = new Semaphore(settings.concurrentBulk());
@@ -189,6 +204,60 @@ public final class RequestLimits {
             throw e;
         }
         return permit;
+    }
+
+    /**
+     * Paces one bulk call of a DV: {@link #run} after each step of its work (a hundred items validated, a chunk
+     * committed). While another DV's call other than a bulk call is in progress on this instance (a single
+     * acceptance, a status or feed call: someone waits for its answer), it then waits so long that the call's
+     * work is at most {@code http.bulk-share} of its time: at 0.5 as long as the step took (at most
+     * {@value #MAX_PAUSE_MILLIS} ms). A maximal bulk call otherwise keeps a core busy for its whole length, and on an
+     * instance of two cores that was the other DVs' single calls waiting for CPU (benchmark {@code flood}). Alone on
+     * the instance a bulk call is never paced. Registered in the request's context by {@link ApiFilter}; one call's
+     * pace is used by that call's thread only.
+     */
+    public final class Pace implements Runnable {
+        private final UUID dvId;
+        private long stepStarted = System.nanoTime();
+
+        private Pace(UUID dvId) {
+            this.dvId = dvId;
+        }
+
+        @Override
+        public void run() {
+            long worked = System.nanoTime() - stepStarted;
+            long pause = Math.min((long) (worked * (1 / settings.bulkShare() - 1)), MAX_PAUSE_MILLIS * 1_000_000);
+            if (pause > 0 && othersInProgress(dvId)) {
+                try {
+                    Thread.sleep(Duration.ofNanos(pause));
+                    metrics.bulkPaused(pause);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            stepStarted = System.nanoTime();
+        }
+    }
+
+    Pace pace(Dienstverlener dv) {
+        return new Pace(dv.id());
+    }
+
+    /**
+     * Whether a call of another DV than {@code dvId}, other than a bulk call, is in progress on this instance: the
+     * calls whose answer someone waits for at once. Two DVs' bulk calls are not paced for each other (that would leave
+     * the cores idle).
+     */
+    private boolean othersInProgress(UUID dvId) {
+        int calls = inUse(all, settings.concurrentRequests()) - inUse(bulk, settings.concurrentBulk());
+        int mine = inUse(allPerDv.get(dvId), settings.concurrentRequestsPerDv())
+                - inUse(bulkPerDv.get(dvId), settings.concurrentBulkPerDv());
+        return calls > mine;
+    }
+
+    private static int inUse(Semaphore limit, int permits) {
+        return limit == null ? 0 : permits - limit.availablePermits();
     }
 
     /**

@@ -388,6 +388,17 @@ public final class NmcMetrics implements AutoCloseable {
 
     // ---- the API (the HTTP filter) ----
 
+    /** A bulk call's pause, made while other DVs' calls were in progress on the instance ({@code http.bulk-share}). */
+    public void bulkPaused(long nanos) {
+        this.<Timer>meter(
+                        List.of("bulk pauses"),
+                        () -> registry.getOrCreate(
+                                Timer.builder("nmc.api.bulk.pauses")
+                                        .description(
+                                                "pauses of bulk calls so that other DVs' calls got the cores (http.bulk-share)")))
+                .record(Duration.ofNanos(nanos));
+    }
+
     /** One answered request: counted by operation and status, its latency by operation. */
     public void apiRequest(String operatie, int status, Duration took) {
         String code = Integer.toString(status);

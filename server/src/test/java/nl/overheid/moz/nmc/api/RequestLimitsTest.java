@@ -64,8 +64,12 @@ class RequestLimitsTest {
      * it can take its slot first.
      */
     private Socket held(String path, String token) throws Exception {
+        return held(path, token, 100_000);
+    }
+
+    private Socket held(String path, String token, int contentLength) throws Exception {
         double before = inProgress();
-        Socket socket = send(path, token);
+        Socket socket = send(path, token, contentLength);
         eventually(() -> assertThat(inProgress()).isEqualTo(before + 1));
         return socket;
     }
@@ -77,10 +81,15 @@ class RequestLimitsTest {
 
     /** The start of a call of 100,000 bytes: its headers and first body bytes. */
     private Socket send(String path, String token) throws IOException {
+        return send(path, token, 100_000);
+    }
+
+    private Socket send(String path, String token, int contentLength) throws IOException {
         Socket socket = new Socket("127.0.0.1", nmc.port());
         OutputStream out = socket.getOutputStream();
         out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
-                        + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"notificaties\": [")
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + contentLength
+                        + "\r\n\r\n{\"notificaties\": [")
                 .getBytes(StandardCharsets.US_ASCII));
         out.flush();
         return socket;
@@ -107,6 +116,51 @@ class RequestLimitsTest {
                 Thread.sleep(50);
             }
         }
+    }
+
+    private double pauses() {
+        Http.Response metrics = nmc.http().request("GET", "/observe/metrics", null, null, null);
+        return PrometheusText.parse(metrics.body()).value("nmc_api_bulk_pauses_seconds_count", Map.of());
+    }
+
+    private static String bulk(String prefix, int items) {
+        return java.util.stream.IntStream.range(0, items)
+                .mapToObj(i -> single(prefix + "-" + i))
+                .collect(java.util.stream.Collectors.joining(",", "{\"notificaties\": [", "]}"));
+    }
+
+    /**
+     * A bulk call is paced while another DV's call other than a bulk call is in progress on the instance
+     * ({@code http.bulk-share}): after each hundred items validated and each chunk committed it waits, so that the
+     * other DV's calls get the cores. Alone on the instance, beside calls of its own DV only or beside another DV's
+     * bulk call, it is never paced.
+     */
+    @Test
+    void aBulkCallIsPacedWhileAnotherDvsSingleCallIsInProgressAndNeverOtherwise() throws Exception {
+        Http http = start("");
+        double before = pauses();
+        assertThat(http.post(BULK, token(TestNmc.DV_A), bulk("alone", 250)).status())
+                .isEqualTo(200);
+        // a single call of 1,000 bytes (a single body may be no larger than 64 KB) whose body never comes
+        try (Socket own = held(SINGLE, token(TestNmc.DV_A), 1_000)) {
+            assertThat(http.post(BULK, token(TestNmc.DV_A), bulk("own", 250)).status())
+                    .isEqualTo(200);
+        }
+        try (Socket otherBulk = held(BULK, token(TestNmc.DV_B))) {
+            assertThat(http.post(BULK, token(TestNmc.DV_A), bulk("bulk", 250)).status())
+                    .isEqualTo(200);
+        }
+        assertThat(pauses())
+                .as("alone, beside its own DV's call or another DV's bulk call: never paced")
+                .isEqualTo(before);
+
+        try (Socket other = held(SINGLE, token(TestNmc.DV_B), 1_000)) {
+            assertThat(http.post(BULK, token(TestNmc.DV_A), bulk("beside", 250)).status())
+                    .isEqualTo(200);
+        }
+        // two steps of validation (items 100 and 200) and three chunks (100, 100, 50)
+        assertThat(pauses()).as("beside another DV's call").isEqualTo(before + 5);
+        assertThat(stored()).isEqualTo(1000);
     }
 
     private long stored() {
