@@ -46,7 +46,12 @@ final class FloodBench implements Benchmark {
         String db = context.postgres().freshDatabase("bench_flood");
         Path gcLog = context.outDirectory().resolve("logs").resolve("flood-gc.log");
         BenchNmc.Options options = BenchNmc.Options.on(db)
-                .jvm("-Xmx" + MemoryBench.HEAP, "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog);
+                // the heap fixed at its maximum, as the image starts it (-XX:InitialRAMPercentage = MaxRAMPercentage)
+                .jvm(
+                        "-Xmx" + MemoryBench.HEAP,
+                        "-Xms" + MemoryBench.HEAP,
+                        "-XX:+ExitOnOutOfMemoryError",
+                        "-Xlog:gc:file=" + gcLog);
         String flooder = context.token(BenchContext.nmcOin(1));
         String other = context.token(BenchContext.nmcOin(2));
         try (BenchNmc nmc = BenchNmc.start(context, "flood", options);

@@ -42,7 +42,12 @@ final class MemoryBench implements Benchmark {
         Files.createDirectories(gcLog.getParent());
         Files.deleteIfExists(gcLog);
         BenchNmc.Options options = EngineBench.engineOptions(db)
-                .jvm("-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog + ":uptime,level,tags");
+                // the heap fixed at its maximum, as the image starts it (-XX:InitialRAMPercentage = MaxRAMPercentage)
+                .jvm(
+                        "-Xmx" + HEAP,
+                        "-Xms" + HEAP,
+                        "-XX:+ExitOnOutOfMemoryError",
+                        "-Xlog:gc:file=" + gcLog + ":uptime,level,tags");
         List<String> oins = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
                 .mapToObj(BenchContext::nmcOin)
                 .toList();
