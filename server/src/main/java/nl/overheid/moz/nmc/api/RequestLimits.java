@@ -216,7 +216,7 @@ public final class RequestLimits {
      * the instance a bulk call is never paced. Registered in the request's context by {@link ApiFilter}; one call's
      * pace is used by that call's thread only.
      */
-    public final class Pace implements Runnable {
+    final class Pace implements Runnable {
         private final UUID dvId;
         private long stepStarted = System.nanoTime();
 
