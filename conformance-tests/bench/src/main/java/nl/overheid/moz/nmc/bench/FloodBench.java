@@ -61,15 +61,11 @@ final class FloodBench implements Benchmark {
             // Built once, as bytes: eighty-odd 4 MB bodies a second built or encoded anew would take the load
             // generator's CPU from the NMC it shares the machine with. A body's first acceptance creates its
             // notifications, later ones are repeats.
-            List<byte[]> bodies = java.util.stream.LongStream.range(0, BODIES)
-                    .mapToObj(i -> bulk(requests, i).getBytes(StandardCharsets.UTF_8))
-                    .toList();
+            List<byte[]> bodies = bodies(requests, 0, BODIES);
             // Warm-up of both paths together, with bodies of their own, then the other DV alone. Two seconds were
             // not enough: C2 then still compiled on both cores through the other DV's measurement alone (16 of its
             // 24 CPU seconds in the compiler threads, /proc per thread) and into the flood's first phase.
-            List<byte[]> warmupBodies = java.util.stream.LongStream.range(BODIES, BODIES + 2)
-                    .mapToObj(i -> bulk(requests, i).getBytes(StandardCharsets.UTF_8))
-                    .toList();
+            List<byte[]> warmupBodies = bodies(requests, BODIES, 2);
             Duration warmup = Duration.ofSeconds(context.quick() ? 2 : WARMUP_SECONDS);
             CompletableFuture<HttpLoad.Outcome> warmingBulk = CompletableFuture.supplyAsync(() -> floodLoad.closedLoop(
                     1,
@@ -146,6 +142,13 @@ final class FloodBench implements Benchmark {
         } finally {
             context.postgres().dropDatabase(db);
         }
+    }
+
+    /** {@code count} maximal bulk bodies as bytes, numbered from {@code first} (distinct numbers, distinct items). */
+    private static List<byte[]> bodies(Requests requests, long first, int count) {
+        return java.util.stream.LongStream.range(first, first + count)
+                .mapToObj(i -> bulk(requests, i).getBytes(StandardCharsets.UTF_8))
+                .toList();
     }
 
     /** A maximal bulk body: {@value #ITEMS} items of about 4 KB, new dvRefs each time (no repeats). */
