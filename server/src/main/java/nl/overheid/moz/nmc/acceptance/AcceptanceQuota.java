@@ -1,5 +1,6 @@
 package nl.overheid.moz.nmc.acceptance;
 
+import io.helidon.dbclient.DbExecute;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,9 +14,14 @@ import nl.overheid.moz.nmc.engine.Duty;
  * A DV's quota of acceptances per minute (design §4), as counters per DV per second in the unlogged table
  * {@code aannameteller}. Taking slots is one call of the SQL function {@code aannamequotum_nemen}: it locks
  * the current second's counter, sums the DV's previous 59 seconds (at most 59 rows, whatever the rate) and
- * adds what the quota still allows. It runs in autocommit, so the counter's row lock lasts only while the
- * server runs that one call; nothing is locked across the acceptance transaction, so a DV's acceptances run
- * side by side, and the counters are shared, so several instances together grant what one grants.
+ * adds what the quota still allows. The counters are shared, so several instances together grant what one grants.
+ *
+ * <p>Where the take runs: a bulk chunk takes in autocommit ({@link #take}), so the counter's row lock lasts only
+ * while the server runs that one call and nothing is locked across the chunk's long transaction. A group of single
+ * requests takes as the first statement of its own transaction ({@link #takeIn}): one round trip fewer per group,
+ * the slots go back with a rollback, and the lock lasts until the group's commit — which serialises only what
+ * group commit already writes one at a time on an instance (a DV's groups of one regime), plus the same DV's takes on
+ * other instances and its bulk chunks' short takes, each waiting at most one group's transaction.
  *
  * <p>How exact: concurrent takes of one second serialise on that second's row and re-check the sum, so
  * each window of 60 whole seconds holds at most the quota, plus the takes in flight at a second's
@@ -52,6 +58,22 @@ public final class AcceptanceQuota implements Duty {
         Instant windowStart = second.minus(WINDOW);
         int granted = database.autocommit(db -> quota.take(db, dvId, second, windowStart, quotaPerMinute, wanted));
         return new Slots(dvId, second, granted);
+    }
+
+    /**
+     * {@link #take} as a statement of the caller's transaction: the counter's row stays locked until it ends, and a
+     * rollback gives the slots back; what the transaction did not use goes back with {@link #giveBackIn}.
+     */
+    public Slots takeIn(DbExecute tx, UUID dvId, int quotaPerMinute, int wanted) {
+        Instant second = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        return new Slots(dvId, second, quota.take(tx, dvId, second, second.minus(WINDOW), quotaPerMinute, wanted));
+    }
+
+    /** {@link #giveBack} in the transaction that took the slots with {@link #takeIn}. */
+    public void giveBackIn(DbExecute tx, Slots slots, int unused) {
+        if (unused > 0) {
+            quota.giveBack(tx, slots.dvId(), slots.second(), unused);
+        }
     }
 
     /** Gives back slots the acceptance did not use: repeats, failures. */

@@ -158,6 +158,26 @@ class GroupCommitAcceptanceTest extends LifecycleTestBase {
                 .isEqualTo(id(answers.get(0)));
     }
 
+    /**
+     * A group takes its quota slots as the first statement of its own transaction (a round trip fewer than a take of
+     * its own, and a rollback gives them back): the counter's row was last written by the transaction that wrote the
+     * group's notifications and events.
+     */
+    @Test
+    void aGroupTakesItsQuotaSlotsInTheTransactionThatStoresIt() throws Exception {
+        List<Http.Response> answers =
+                asOneGroup(tokenA(), body("eerste", null), List.of(body("tweede", null), body("derde", null)));
+        assertThat(answers).allSatisfy(a -> assertThat(a.status()).as(a.body()).isEqualTo(202));
+
+        List<String> counters = query("SELECT xmin::text FROM aannameteller", null);
+        Set<String> storing = new HashSet<>(query("SELECT DISTINCT xmin::text FROM event", null));
+        assertThat(counters).isNotEmpty();
+        assertThat(storing)
+                .as("each counter row written by a transaction that also wrote notifications' events")
+                .containsAll(counters);
+        assertThat(count("SELECT coalesce(sum(aantal), 0) FROM aannameteller")).isEqualTo(3);
+    }
+
     /** A constraint (the test's own) a member's row violates: alone it gets what it got alone; the others pass. */
     @Test
     void aMemberThatViolatesAConstraintFailsAloneAndTheOthersAreAccepted() throws Exception {
