@@ -55,7 +55,7 @@ final class BulkBench implements Benchmark {
                                 + ": the bulk endpoint is not in this build");
                 return;
             }
-            if (probe.statusCode() != 200 || accepted(probe) != 1) {
+            if (probe.statusCode() != 200 || accepted(new HttpLoad.Answer(probe.statusCode(), probe.body())) != 1) {
                 result.status(BenchmarkResult.Status.FAILED)
                         .note("a bulk request of one item answered " + probe.statusCode()
                                 + ", not 200 with one item 202: " + abbreviated(probe.body()));
@@ -112,7 +112,7 @@ final class BulkBench implements Benchmark {
     }
 
     /** The items of a bulk answer with status 202 (0 unless the request itself was answered 200). */
-    private long accepted(HttpResponse<String> response) {
+    private long accepted(HttpLoad.Answer response) {
         if (response.statusCode() != 200) {
             return 0;
         }

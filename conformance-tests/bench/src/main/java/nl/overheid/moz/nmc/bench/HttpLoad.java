@@ -19,8 +19,9 @@ import java.util.function.LongFunction;
 /**
  * HTTP load on the NMC: closed loop (N clients, each sends its next request when the last one answered) or
  * open loop (requests at a fixed rate, latency measured from the moment each was due, so a slow server
- * cannot hide its queue: no coordinated omission). One {@link HttpClient} (HTTP/1.1, kept-alive
- * connections).
+ * cannot hide its queue: no coordinated omission). The requests go out through the JDK's {@link HttpClient}
+ * (HTTP/1.1, kept-alive connections) or, where the figure is the latency of small requests, through
+ * {@link LeanHttp} ({@link #lean()}), which costs the shared cores less per request.
  */
 public final class HttpLoad implements AutoCloseable {
 
@@ -47,10 +48,13 @@ public final class HttpLoad implements AutoCloseable {
         }
     }
 
+    /** An answer's status and body. */
+    public record Answer(int statusCode, String body) {}
+
     /** Counts what a response is worth: 0 for a failure, 1 for one notification, n for a bulk answer. */
     @FunctionalInterface
     public interface Worth {
-        long of(HttpResponse<String> response);
+        long of(Answer response);
 
         /** One for each answer with this status. */
         static Worth status(int status) {
@@ -58,10 +62,50 @@ public final class HttpLoad implements AutoCloseable {
         }
     }
 
+    /** Sends one request and waits for its answer. */
+    interface Sender extends AutoCloseable {
+        Answer send(HttpRequest request) throws IOException, InterruptedException;
+
+        @Override
+        void close();
+    }
+
     private final HttpClient client = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
+
+    private final Sender sender;
+
+    /** Load through the JDK's {@link HttpClient}. */
+    public HttpLoad() {
+        this.sender = new Sender() {
+            @Override
+            public Answer send(HttpRequest request) throws IOException, InterruptedException {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                return new Answer(response.statusCode(), response.body());
+            }
+
+            @Override
+            public void close() {
+                // the client is closed with the load
+            }
+        };
+    }
+
+    private HttpLoad(Sender sender) {
+        this.sender = sender;
+    }
+
+    /** Load through {@link LeanHttp}: closed and open loops only ({@link #send} still uses the JDK's client). */
+    public static HttpLoad lean() {
+        return new HttpLoad(new LeanHttp());
+    }
+
+    /** Which client sends the loops' requests, for the results. */
+    public String clientName() {
+        return sender instanceof LeanHttp ? "lean (blocking socket per request, LeanHttp)" : "JDK HttpClient";
+    }
 
     public HttpClient client() {
         return client;
@@ -100,7 +144,7 @@ public final class HttpLoad implements AutoCloseable {
                     int status;
                     long worthIt = 0;
                     try {
-                        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                        Answer response = sender.send(request);
                         status = response.statusCode();
                         worthIt = worth.of(response);
                     } catch (IOException e) {
@@ -149,8 +193,7 @@ public final class HttpLoad implements AutoCloseable {
                 long index = i;
                 executor.submit(() -> {
                     try {
-                        HttpResponse<String> response =
-                                client.send(requests.apply(index), HttpResponse.BodyHandlers.ofString());
+                        Answer response = sender.send(requests.apply(index));
                         long worthIt = worth.of(response);
                         statuses.computeIfAbsent(response.statusCode(), s -> new LongAdder())
                                 .increment();
@@ -213,6 +256,7 @@ public final class HttpLoad implements AutoCloseable {
 
     @Override
     public void close() {
+        sender.close();
         client.close();
     }
 }

@@ -1,0 +1,281 @@
+package nl.overheid.moz.nmc.bench;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Flow;
+
+/**
+ * A lean HTTP/1.1 load client, in the spirit of wrk: each request is written on a kept-alive blocking socket by the
+ * thread that sends it, and the answer read on the same thread, with no selector or executor between them. The
+ * JDK's {@code HttpClient} hands every exchange between the caller, its executor and its selector thread; on two
+ * cores shared with the NMC and PostgreSQL that cost the harness about half a millisecond of CPU per request, all of
+ * it inside the latency measured at one client — a cost of the load generator, not of the NMC, where pgbench's own
+ * client is C. Written here because no library of the project's is a blocking HTTP/1.1 client without those hand-offs.
+ *
+ * <p>Enough of HTTP/1.1 for the NMC's answers: a status line, headers, a body by {@code Content-Length} or chunked,
+ * {@code Connection: close}. Requests are the {@link HttpRequest}s the benchmarks build (method, path and query,
+ * headers, a body of bytes); {@code Expect: 100-continue} is not supported.
+ */
+final class LeanHttp implements HttpLoad.Sender {
+
+    private static final int TIMEOUT_MILLIS = 60_000;
+
+    private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+
+    @Override
+    public HttpLoad.Answer send(HttpRequest request) throws IOException {
+        if (request.expectContinue()) {
+            throw new IllegalArgumentException("the lean client does not send Expect: 100-continue");
+        }
+        byte[] head = head(request);
+        byte[] body = body(request);
+        Connection connection = idle.pollFirst();
+        boolean reused = connection != null;
+        if (connection == null) {
+            connection = Connection.open(request.uri());
+        }
+        try {
+            try {
+                connection.write(head, body);
+            } catch (IOException e) {
+                throw new Stale(e);
+            }
+            Response response = connection.read();
+            if (response.keepAlive()) {
+                idle.addFirst(connection);
+            } else {
+                connection.close();
+            }
+            return new HttpLoad.Answer(response.status(), response.body());
+        } catch (Stale e) {
+            connection.close();
+            if (reused) {
+                // the server had closed the idle connection before this request reached it: once more, on a fresh one
+                return send(request);
+            }
+            throw e;
+        } catch (IOException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    private static byte[] head(HttpRequest request) {
+        URI uri = request.uri();
+        String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+        StringBuilder head = new StringBuilder(256)
+                .append(request.method())
+                .append(' ')
+                .append(target)
+                .append(" HTTP/1.1\r\nHost: ")
+                .append(uri.getHost())
+                .append(':')
+                .append(uri.getPort())
+                .append("\r\n");
+        for (Map.Entry<String, List<String>> header : request.headers().map().entrySet()) {
+            for (String value : header.getValue()) {
+                head.append(header.getKey()).append(": ").append(value).append("\r\n");
+            }
+        }
+        long length = request.bodyPublisher()
+                .map(HttpRequest.BodyPublisher::contentLength)
+                .orElse(0L);
+        if (length > 0 || !request.method().equals("GET")) {
+            head.append("Content-Length: ").append(Math.max(0, length)).append("\r\n");
+        }
+        return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** The body's bytes: {@code BodyPublishers.ofByteArray} and {@code ofString} publish them at once, on this thread. */
+    private static byte[] body(HttpRequest request) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        request.bodyPublisher()
+                .ifPresent(publisher -> publisher.subscribe(new Flow.Subscriber<ByteBuffer>() {
+                    @Override
+                    public void onSubscribe(Flow.Subscription subscription) {
+                        subscription.request(Long.MAX_VALUE);
+                    }
+
+                    @Override
+                    public void onNext(ByteBuffer item) {
+                        byte[] bytes = new byte[item.remaining()];
+                        item.get(bytes);
+                        out.writeBytes(bytes);
+                    }
+
+                    @Override
+                    public void onError(Throwable throwable) {
+                        throw new IllegalStateException(throwable);
+                    }
+
+                    @Override
+                    public void onComplete() {
+                        // all bytes are in
+                    }
+                }));
+        return out.toByteArray();
+    }
+
+    private record Response(int status, String body, boolean keepAlive) {}
+
+    /** The connection was closed before any byte of the answer came: the request did not reach the server. */
+    private static final class Stale extends IOException {
+        Stale(Throwable cause) {
+            super(cause);
+        }
+
+        Stale() {
+            super("the connection was closed before the answer began");
+        }
+    }
+
+    private static final class Connection {
+        private final Socket socket;
+        private final InputStream in;
+        private final OutputStream out;
+
+        private Connection(Socket socket) throws IOException {
+            this.socket = socket;
+            this.in = new java.io.BufferedInputStream(socket.getInputStream(), 16 * 1024);
+            this.out = socket.getOutputStream();
+        }
+
+        static Connection open(URI uri) throws IOException {
+            Socket socket = new Socket();
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(TIMEOUT_MILLIS);
+            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), TIMEOUT_MILLIS);
+            return new Connection(socket);
+        }
+
+        void write(byte[] head, byte[] body) throws IOException {
+            // one write for a small request, so it leaves in one segment
+            if (head.length + body.length <= 64 * 1024) {
+                byte[] all = new byte[head.length + body.length];
+                System.arraycopy(head, 0, all, 0, head.length);
+                System.arraycopy(body, 0, all, head.length, body.length);
+                out.write(all);
+            } else {
+                out.write(head);
+                out.write(body);
+            }
+            out.flush();
+        }
+
+        Response read() throws IOException {
+            in.mark(1);
+            if (in.read() < 0) {
+                throw new Stale();
+            }
+            in.reset();
+            String statusLine = line();
+            // "HTTP/1.1 202 Accepted"
+            if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12) {
+                throw new IOException("not an HTTP/1.1 status line: " + statusLine);
+            }
+            int status = Integer.parseInt(statusLine.substring(9, 12));
+            long length = -1;
+            boolean chunked = false;
+            boolean keepAlive = statusLine.startsWith("HTTP/1.1");
+            for (String header = line(); !header.isEmpty(); header = line()) {
+                int colon = header.indexOf(':');
+                if (colon < 0) {
+                    continue;
+                }
+                String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+                String value = header.substring(colon + 1).trim();
+                switch (name) {
+                    case "content-length" -> length = Long.parseLong(value);
+                    case "transfer-encoding" ->
+                        chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                    case "connection" -> keepAlive = !value.equalsIgnoreCase("close");
+                    default -> {
+                        // not needed
+                    }
+                }
+            }
+            byte[] body;
+            if (status < 200 || status == 204 || status == 304) {
+                body = new byte[0];
+            } else if (chunked) {
+                body = chunks();
+            } else if (length >= 0) {
+                body = in.readNBytes(Math.toIntExact(length));
+                if (body.length < length) {
+                    throw new EOFException("the body ended early");
+                }
+            } else {
+                body = in.readAllBytes();
+                keepAlive = false;
+            }
+            return new Response(status, new String(body, StandardCharsets.UTF_8), keepAlive);
+        }
+
+        private byte[] chunks() throws IOException {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            while (true) {
+                String size = line();
+                int extension = size.indexOf(';');
+                int length = Integer.parseInt((extension < 0 ? size : size.substring(0, extension)).trim(), 16);
+                if (length == 0) {
+                    for (String trailer = line(); !trailer.isEmpty(); trailer = line()) {
+                        // trailers are not needed
+                    }
+                    return body.toByteArray();
+                }
+                byte[] chunk = in.readNBytes(length);
+                if (chunk.length < length) {
+                    throw new EOFException("a chunk ended early");
+                }
+                body.writeBytes(chunk);
+                line(); // the CRLF after the chunk
+            }
+        }
+
+        private String line() throws IOException {
+            StringBuilder line = new StringBuilder(64);
+            while (true) {
+                int b = in.read();
+                if (b < 0) {
+                    throw new EOFException("the connection closed mid-answer");
+                }
+                if (b == '\n') {
+                    int end = line.length();
+                    if (end > 0 && line.charAt(end - 1) == '\r') {
+                        line.setLength(end - 1);
+                    }
+                    return line.toString();
+                }
+                line.append((char) b);
+            }
+        }
+
+        void close() {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Connection connection = idle.pollFirst(); connection != null; connection = idle.pollFirst()) {
+            connection.close();
+        }
+    }
+}
