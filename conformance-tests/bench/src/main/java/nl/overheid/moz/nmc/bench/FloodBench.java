@@ -54,8 +54,11 @@ final class FloodBench implements Benchmark {
                         "-Xlog:gc:file=" + gcLog);
         String flooder = context.token(BenchContext.nmcOin(1));
         String other = context.token(BenchContext.nmcOin(2));
+        // the other DV's calls through LeanHttp, as in the acceptance benchmark (-Dbench.flood.http=jdk: the JDK's
+        // client); the flood's own through the JDK's client, which can send Expect: 100-continue
+        boolean jdkClient = System.getProperty("bench.flood.http", "lean").equals("jdk");
         try (BenchNmc nmc = BenchNmc.start(context, "flood", options);
-                HttpLoad load = new HttpLoad();
+                HttpLoad load = jdkClient ? new HttpLoad() : HttpLoad.lean();
                 HttpLoad floodLoad = new HttpLoad()) {
             Requests requests = new Requests(nmc.baseUrl());
             // Built once, as bytes: eighty-odd 4 MB bodies a second built or encoded anew would take the load
@@ -128,6 +131,8 @@ final class FloodBench implements Benchmark {
                     break;
                 }
             }
+            result.note("the other DV's load generator: " + load.clientName() + " (bench.flood.http=lean|jdk); the"
+                    + " flood's: " + floodLoad.clientName());
             result.note("The flood's statuses: 200 a bulk the NMC took (its items accepted while the DV's quota lasts),"
                     + " 429 refused by a concurrency cap or the used-up quota (after http.refusal-delay), -1 a"
                     + " connection the client dropped (a refused call with a body still to come has its connection"
