@@ -117,6 +117,7 @@ public final class Bench {
         machine.put("cpu", cpuModel());
         machine.put("memoryGb", memoryGb());
         machine.put("postgres", context.postgres().version());
+        machine.put("postgresDurability", context.postgres().durability());
         machine.put("pgbench", context.pgbench().version());
         machine.put("java", System.getProperty("java.runtime.version"));
         machine.put(

@@ -194,6 +194,13 @@ public final class Postgres {
     }
 
     /** {@code PostgreSQL 17.6} from {@code version()}. */
+    /** The settings that decide whether a commit waits for its WAL flush. */
+    public String durability() {
+        return "fsync=" + text("nmc", "SELECT current_setting('fsync')")
+                + ", synchronous_commit=" + text("nmc", "SELECT current_setting('synchronous_commit')")
+                + ", full_page_writes=" + text("nmc", "SELECT current_setting('full_page_writes')");
+    }
+
     public String version() {
         String full = text("nmc", "SELECT version()");
         String[] words = full.split(" ");

@@ -72,6 +72,8 @@ final class ResultsFile {
                 .append("; ")
                 .append(machine.get("postgres"))
                 .append(" (")
+                .append(machine.get("postgresDurability"))
+                .append("; ")
                 .append(machine.get("pgbench"))
                 .append("); Java ")
                 .append(machine.get("java"))
