@@ -20,8 +20,9 @@ import nl.overheid.moz.nmc.engine.Duty;
  * while the server runs that one call and nothing is locked across the chunk's long transaction. A group of single
  * requests takes as the first statement of its own transaction ({@link #takeIn}): one round trip fewer per group,
  * the slots go back with a rollback, and the lock lasts until the group's commit — which serialises only what
- * group commit already writes one at a time on an instance (a DV's groups of one regime), plus the same DV's takes on
- * other instances and its bulk chunks' short takes, each waiting at most one group's transaction.
+ * group commit already writes one at a time on an instance (a DV's groups of one regime), plus the same DV's groups of
+ * the other regime and on other instances and its bulk chunks' short takes, each waiting at most one group's
+ * transaction.
  *
  * <p>How exact: concurrent takes of one second serialise on that second's row and re-check the sum, so
  * each window of 60 whole seconds holds at most the quota, plus the takes in flight at a second's
