@@ -27,7 +27,9 @@ import java.util.concurrent.Flow;
  *
  * <p>Enough of HTTP/1.1 for the NMC's answers: a status line, headers, a body by {@code Content-Length} or chunked,
  * {@code Connection: close}. Requests are the {@link HttpRequest}s the benchmarks build (method, path and query,
- * headers, a body of bytes); {@code Expect: 100-continue} is not supported.
+ * headers, a body of bytes); {@code Expect: 100-continue} is not supported. A kept connection that fails before any
+ * byte of the answer came is taken for one the server closed while it was idle, and the request is sent once more on a
+ * new one: a server that read a request and then closed without answering would see it twice.
  */
 final class LeanHttp implements HttpLoad.Sender {
 
@@ -177,7 +179,13 @@ final class LeanHttp implements HttpLoad.Sender {
 
         Response read() throws IOException {
             in.mark(1);
-            if (in.read() < 0) {
+            int first;
+            try {
+                first = in.read();
+            } catch (IOException e) {
+                throw new Stale(e); // reset before any byte of the answer: the server had closed the connection
+            }
+            if (first < 0) {
                 throw new Stale();
             }
             in.reset();

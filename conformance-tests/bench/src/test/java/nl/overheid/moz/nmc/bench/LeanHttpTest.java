@@ -1,0 +1,196 @@
+package nl.overheid.moz.nmc.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The load generator's own HTTP/1.1 client against a scripted server on the loopback: what it writes, the answers it
+ * reads (by length, chunked, until close), when it keeps a connection and when it opens a new one.
+ */
+class LeanHttpTest {
+
+    /** A request as the server read it, and the connection (numbered from 1) it came on. */
+    private record Seen(int connection, String head, String body) {}
+
+    /** What the server answers to a request, and whether it then closes the connection. */
+    private record Answer(String bytes, boolean closeAfter) {}
+
+    private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private ServerSocket server;
+
+    @AfterEach
+    void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** Serves every connection on a thread of its own, each request answered by {@code script}. */
+    private URI serve(Function<Seen, Answer> script) throws IOException {
+        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        AtomicInteger connections = new AtomicInteger();
+        Thread.ofPlatform().daemon().start(() -> {
+            while (!server.isClosed()) {
+                try {
+                    Socket socket = server.accept();
+                    int number = connections.incrementAndGet();
+                    Thread.ofPlatform().daemon().start(() -> connection(socket, number, script));
+                } catch (IOException closed) {
+                    return;
+                }
+            }
+        });
+        return URI.create("http://127.0.0.1:" + server.getLocalPort() + "/api/x?y=1");
+    }
+
+    private void connection(Socket socket, int number, Function<Seen, Answer> script) {
+        try (socket) {
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            while (true) {
+                StringBuilder head = new StringBuilder();
+                int length = 0;
+                for (String line = line(in); !line.isEmpty(); line = line(in)) {
+                    head.append(line).append('\n');
+                    if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                        length = Integer.parseInt(line.substring(15).trim());
+                    }
+                }
+                Seen request =
+                        new Seen(number, head.toString(), new String(in.readNBytes(length), StandardCharsets.UTF_8));
+                seen.add(request);
+                Answer answer = script.apply(request);
+                out.write(answer.bytes().getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                if (answer.closeAfter()) {
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException ended) {
+            // the client went away
+        }
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                throw new IOException("closed");
+            }
+            if (b != '\r') {
+                line.append((char) b);
+            }
+        }
+        return line.toString();
+    }
+
+    private static HttpRequest post(URI uri, String body) {
+        return HttpRequest.newBuilder(uri)
+                .header("Authorization", "Bearer t")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+    }
+
+    @Test
+    void writesTheRequestAndReadsAnAnswerByItsLengthOnOneKeptConnection() throws Exception {
+        URI uri = serve(request -> new Answer(
+                "HTTP/1.1 202 Accepted\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"id\":\"é\"}",
+                false));
+        try (LeanHttp client = new LeanHttp()) {
+            HttpLoad.Answer first = client.send(post(uri, "{\"dvRef\":\"a\"}"));
+            HttpLoad.Answer second = client.send(post(uri, "{\"dvRef\":\"bb\"}"));
+
+            assertThat(first.statusCode()).isEqualTo(202);
+            assertThat(first.body()).isEqualTo("{\"id\":\"é\"}");
+            assertThat(second.statusCode()).isEqualTo(202);
+        }
+        assertThat(seen).hasSize(2);
+        assertThat(seen.get(0).head())
+                .startsWith("POST /api/x?y=1 HTTP/1.1\n")
+                .contains("Host: 127.0.0.1:")
+                .contains("Authorization: Bearer t\n")
+                .contains("Content-Type: application/json\n")
+                .contains("Content-Length: 13\n");
+        assertThat(seen.get(0).body()).isEqualTo("{\"dvRef\":\"a\"}");
+        assertThat(seen.get(1).body()).isEqualTo("{\"dvRef\":\"bb\"}");
+        assertThat(seen).extracting(Seen::connection).as("one connection, kept").containsExactly(1, 1);
+    }
+
+    @Test
+    void readsAChunkedAnswerAndAnAnswerWithoutBody() throws Exception {
+        URI uri = serve(request -> request.body().contains("leeg")
+                ? new Answer("HTTP/1.1 204 No Content\r\n\r\n", false)
+                : new Answer(
+                        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+                        false));
+        try (LeanHttp client = new LeanHttp()) {
+            HttpLoad.Answer chunked = client.send(post(uri, "{}"));
+            HttpLoad.Answer empty = client.send(post(uri, "leeg"));
+            HttpLoad.Answer again = client.send(post(uri, "{}"));
+
+            assertThat(chunked.statusCode()).isEqualTo(200);
+            assertThat(chunked.body()).isEqualTo("hello world");
+            assertThat(empty.statusCode()).isEqualTo(204);
+            assertThat(empty.body()).isEmpty();
+            assertThat(again.body()).as("the connection still in step").isEqualTo("hello world");
+        }
+        assertThat(seen).extracting(Seen::connection).containsExactly(1, 1, 1);
+    }
+
+    @Test
+    void anAnswerWithConnectionCloseIsReadAndTheNextRequestGoesOnANewConnection() throws Exception {
+        URI uri = serve(request ->
+                new Answer("HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}", true));
+        try (LeanHttp client = new LeanHttp()) {
+            assertThat(client.send(post(uri, "1")).statusCode()).isEqualTo(429);
+            assertThat(client.send(post(uri, "2")).statusCode()).isEqualTo(429);
+        }
+        assertThat(seen).extracting(Seen::connection).containsExactly(1, 2);
+    }
+
+    /**
+     * A kept connection the server closed while it was idle: the request never reached the server, so it is sent
+     * once more on a new connection, and the server sees it once.
+     */
+    @Test
+    void aKeptConnectionTheServerClosedMeanwhileIsReplacedAndTheRequestSentOnce() throws Exception {
+        // closes after each answer without saying so: the client keeps the connection, which is closed when it next
+        // uses it
+        URI uri = serve(request -> new Answer("HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n", true));
+        try (LeanHttp client = new LeanHttp()) {
+            assertThat(client.send(post(uri, "eerste")).statusCode()).isEqualTo(202);
+            Thread.sleep(200); // the server's close has arrived
+            assertThat(client.send(post(uri, "tweede")).statusCode()).isEqualTo(202);
+        }
+        assertThat(seen).extracting(Seen::body).containsExactly("eerste", "tweede");
+        assertThat(seen).extracting(Seen::connection).containsExactly(1, 2);
+    }
+
+    @Test
+    void anAnswerThatEndsEarlyIsAnErrorNotAnAnswer() throws Exception {
+        URI uri = serve(request -> new Answer("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nkort", true));
+        try (LeanHttp client = new LeanHttp()) {
+            assertThatThrownBy(() -> client.send(post(uri, "x"))).isInstanceOf(IOException.class);
+        }
+        assertThat(seen).as("sent once: an answer had begun").hasSize(1);
+    }
+}
