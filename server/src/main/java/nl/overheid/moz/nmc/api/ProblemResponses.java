@@ -85,6 +85,10 @@ public final class ProblemResponses implements DirectHandler {
             // HTTP token (a "{" or a control character) escapes its parser as an IllegalArgumentException, which it
             // reports as an internal error. A request that cannot be read is the client's 400 (found by fuzzing).
             answered = Status.BAD_REQUEST_400;
+        } else if (status.code() == Status.NOT_IMPLEMENTED_501.code()) {
+            // A transfer coding Helidon does not implement (RFC 9112 §6.1 suggests 501): the client chose it, and
+            // nothing a client can choose gets a 5xx here (found by fuzzing). A 505 for another HTTP version stays.
+            answered = Status.BAD_REQUEST_400;
         }
         ProblemException problem = ProblemException.ofStatus(answered.code(), answered.reasonPhrase());
         metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), answered.code());

@@ -361,6 +361,35 @@ class HttpEdgeTest {
         assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
     }
 
+    /**
+     * Found by the raw-request fuzz target: a transfer coding the server does not implement, before the final
+     * {@code chunked}, is Helidon's 501 (RFC 9112 suggests it). The client chose it, so the NMC answers the client's
+     * 400 problem: no 5xx for anything a client can choose. Nothing is stored.
+     */
+    @Test
+    void aTransferCodingTheServerDoesNotImplementIsA400Problem() throws IOException {
+        String head = "POST " + DECENTRAAL + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                + "\r\nContent-Type: application/json\r\n";
+        List<String> stored = DB.query("SELECT count(*) FROM notificatie", null);
+        for (String codings : List.of(
+                "Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n",
+                "Transfer-Encoding: onbekend, chunked\r\n")) {
+            try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream()
+                        .write((head + codings + "\r\n2\r\n{}\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                socket.shutdownOutput();
+                String answer = readAll(socket.getInputStream());
+                assertThat(answer)
+                        .as(codings)
+                        .startsWith("HTTP/1.1 400")
+                        .containsIgnoringCase("content-type: application/problem+json")
+                        .contains("\"status\":400");
+            }
+        }
+        assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
+    }
+
     private static String readAll(InputStream in) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try {
