@@ -476,6 +476,8 @@ public final class Acceptance {
             metrics.acceptanceStage("quotum", taken - started);
         }
         int used;
+        // the slots the committed transaction took (a rerun of the transaction takes anew)
+        AcceptanceQuota.Slots[] tookSlots = {before};
         try {
             used = database.inTransaction(tx -> {
                 long asked = System.nanoTime();
@@ -484,6 +486,7 @@ public final class Acceptance {
                 if (quotaInTransaction) {
                     metrics.acceptanceStage("quotum", System.nanoTime() - asked);
                 }
+                tookSlots[0] = slots;
                 // With one pepper version per purpose the insert's unique index finds every repeat; only
                 // under a rotation must repeats stored under an older version be looked up first, and so must a
                 // request that would be refused for its personalisation (a repeat still gets its notification).
@@ -537,9 +540,6 @@ public final class Acceptance {
                         types.values().stream()
                                 .collect(Collectors.toMap(Berichttype::code, Berichttype::notifyService)),
                         now);
-                if (quotaInTransaction) {
-                    quota.giveBackIn(tx, slots, slots.granted() - created.size());
-                }
                 return created.size();
             });
         } catch (RuntimeException e) {
@@ -550,9 +550,8 @@ public final class Acceptance {
         }
         long committed = System.nanoTime();
         metrics.acceptanceStage("transactie", committed - taken);
-        if (!quotaInTransaction) {
-            quota.giveBack(before, before.granted() - used);
-        }
+        // what a repeat did not use goes back after the commit, in both modes: only a chunk with repeats pays for it
+        quota.giveBack(tookSlots[0], tookSlots[0].granted() - used);
         if (chunk.stream().anyMatch(p -> outcomes[p.index()] == null)) {
             Refused exhausted = new Refused(new Refusal.QuotaExhausted(quota.retryAfter(dv.id())));
             chunk.stream().filter(p -> outcomes[p.index()] == null).forEach(p -> outcomes[p.index()] = exhausted);

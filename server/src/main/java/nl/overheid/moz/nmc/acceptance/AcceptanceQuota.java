@@ -19,7 +19,7 @@ import nl.overheid.moz.nmc.engine.Duty;
  * <p>Where the take runs: a bulk chunk takes in autocommit ({@link #take}), so the counter's row lock lasts only
  * while the server runs that one call and nothing is locked across the chunk's long transaction. A group of single
  * requests takes as the first statement of its own transaction ({@link #takeIn}): one round trip fewer per group,
- * the slots go back with a rollback, and the lock lasts until the group's commit — which serialises only what
+ * the slots go back with a rollback (those a repeat did not use after the commit, as a chunk's), and the lock lasts until the group's commit — which serialises only what
  * group commit already writes one at a time on an instance (a DV's groups of one regime), plus the same DV's groups of
  * the other regime and on other instances and its bulk chunks' short takes, each waiting at most one group's
  * transaction.
@@ -63,18 +63,11 @@ public final class AcceptanceQuota implements Duty {
 
     /**
      * {@link #take} as a statement of the caller's transaction: the counter's row stays locked until it ends, and a
-     * rollback gives the slots back; what the transaction did not use goes back with {@link #giveBackIn}.
+     * rollback gives the slots back; what the committed transaction did not use goes back with {@link #giveBack}.
      */
     public Slots takeIn(DbExecute tx, UUID dvId, int quotaPerMinute, int wanted) {
         Instant second = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         return new Slots(dvId, second, quota.take(tx, dvId, second, second.minus(WINDOW), quotaPerMinute, wanted));
-    }
-
-    /** {@link #giveBack} in the transaction that took the slots with {@link #takeIn}. */
-    public void giveBackIn(DbExecute tx, Slots slots, int unused) {
-        if (unused > 0) {
-            quota.giveBack(tx, slots.dvId(), slots.second(), unused);
-        }
     }
 
     /** Gives back slots the acceptance did not use: repeats, failures. */
