@@ -19,10 +19,10 @@ import nl.overheid.moz.nmc.engine.Duty;
  * <p>Where the take runs: a bulk chunk takes in autocommit ({@link #take}), so the counter's row lock lasts only
  * while the server runs that one call and nothing is locked across the chunk's long transaction. A group of single
  * requests takes as the first statement of its own transaction ({@link #takeIn}): one round trip fewer per group,
- * the slots go back with a rollback (those a repeat did not use after the commit, as a chunk's), and the lock lasts until the group's commit — which serialises only what
- * group commit already writes one at a time on an instance (a DV's groups of one regime), plus the same DV's groups of
- * the other regime and on other instances and its bulk chunks' short takes, each waiting at most one group's
- * transaction.
+ * the slots go back with a rollback (those a repeat did not use after the commit, as a chunk's), and the lock lasts
+ * until the group's commit — which serialises only what group commit already writes one at a time on an instance (a
+ * DV's groups of one regime), plus the same DV's groups of the other regime and on other instances and its bulk
+ * chunks' short takes, each waiting at most one group's transaction.
  *
  * <p>How exact: concurrent takes of one second serialise on that second's row and re-check the sum, so
  * each window of 60 whole seconds holds at most the quota, plus the takes in flight at a second's
@@ -55,10 +55,7 @@ public final class AcceptanceQuota implements Duty {
      * @return the slots granted: {@code wanted}, fewer, or none when the quota of the last minute is used up
      */
     public Slots take(UUID dvId, int quotaPerMinute, int wanted) {
-        Instant second = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        Instant windowStart = second.minus(WINDOW);
-        int granted = database.autocommit(db -> quota.take(db, dvId, second, windowStart, quotaPerMinute, wanted));
-        return new Slots(dvId, second, granted);
+        return database.autocommit(db -> takeIn(db, dvId, quotaPerMinute, wanted));
     }
 
     /**
