@@ -106,11 +106,9 @@ final class AcceptanceBench implements Benchmark {
         if (!clientCounts.equals(CLIENTS)) {
             result.note("only the points at " + clientCounts + " clients (bench.acceptance.clients)");
         }
-        // -Dbench.acceptance.http=jdk (BENCH_OPTS): the JDK's HttpClient as the load generator instead of LeanHttp
-        boolean jdkClient = System.getProperty("bench.acceptance.http", "lean").equals("jdk");
         try (BenchNmc nmc = BenchNmc.start(
                         context, "acceptance", BenchNmc.Options.on(db).set("acceptance.group-commit", groupCommit));
-                HttpLoad load = jdkClient ? new HttpLoad() : HttpLoad.lean()) {
+                HttpLoad load = HttpLoad.chosenBy("bench.acceptance.http")) {
             result.note("load generator: " + load.clientName() + " (bench.acceptance.http=lean|jdk)");
             List<String> tokens = IntStream.rangeClosed(1, BenchContext.NMC_DVS)
                     .mapToObj(i -> context.token(BenchContext.nmcOin(i)))

@@ -56,9 +56,8 @@ final class FloodBench implements Benchmark {
         String other = context.token(BenchContext.nmcOin(2));
         // the other DV's calls through LeanHttp, as in the acceptance benchmark (-Dbench.flood.http=jdk: the JDK's
         // client); the flood's own through the JDK's client, which can send Expect: 100-continue
-        boolean jdkClient = System.getProperty("bench.flood.http", "lean").equals("jdk");
         try (BenchNmc nmc = BenchNmc.start(context, "flood", options);
-                HttpLoad load = jdkClient ? new HttpLoad() : HttpLoad.lean();
+                HttpLoad load = HttpLoad.chosenBy("bench.flood.http");
                 HttpLoad floodLoad = new HttpLoad()) {
             Requests requests = new Requests(nmc.baseUrl());
             // Built once, as bytes: eighty-odd 4 MB bodies a second built or encoded anew would take the load

@@ -102,6 +102,14 @@ public final class HttpLoad implements AutoCloseable {
         return new HttpLoad(new LeanHttp());
     }
 
+    /**
+     * {@link #lean()}, or the JDK's client when the system property {@code property} is {@code jdk} (in
+     * {@code BENCH_OPTS}, to compare the two).
+     */
+    public static HttpLoad chosenBy(String property) {
+        return System.getProperty(property, "lean").equals("jdk") ? new HttpLoad() : lean();
+    }
+
     /** Which client sends the loops' requests, for the results. */
     public String clientName() {
         return sender instanceof LeanHttp ? "lean (blocking socket per request, LeanHttp)" : "JDK HttpClient";
