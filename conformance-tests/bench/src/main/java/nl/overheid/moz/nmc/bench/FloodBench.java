@@ -54,11 +54,12 @@ final class FloodBench implements Benchmark {
                         "-Xlog:gc:file=" + gcLog);
         String flooder = context.token(BenchContext.nmcOin(1));
         String other = context.token(BenchContext.nmcOin(2));
-        // the other DV's calls through LeanHttp, as in the acceptance benchmark (-Dbench.flood.http=jdk: the JDK's
-        // client); the flood's own through the JDK's client, which can send Expect: 100-continue
+        // both DVs' calls through LeanHttp, as in the acceptance benchmark (-Dbench.flood.http=jdk: the other DV's
+        // through the JDK's client; -Dbench.flood.flooder-http=jdk: the flood's): the flood's client shares the two
+        // cores with the NMC, and the JDK's spent some 9 s of CPU in 23 s pushing the refused calls' bodies
         try (BenchNmc nmc = BenchNmc.start(context, "flood", options);
                 HttpLoad load = HttpLoad.chosenBy("bench.flood.http");
-                HttpLoad floodLoad = new HttpLoad()) {
+                HttpLoad floodLoad = HttpLoad.chosenBy("bench.flood.flooder-http")) {
             Requests requests = new Requests(nmc.baseUrl());
             // Built once, as bytes: eighty-odd 4 MB bodies a second built or encoded anew would take the load
             // generator's CPU from the NMC it shares the machine with. A body's first acceptance creates its
@@ -131,7 +132,7 @@ final class FloodBench implements Benchmark {
                 }
             }
             result.note("the other DV's load generator: " + load.clientName() + " (bench.flood.http=lean|jdk); the"
-                    + " flood's: " + floodLoad.clientName());
+                    + " flood's: " + floodLoad.clientName() + " (bench.flood.flooder-http=lean|jdk)");
             result.note("The flood's statuses: 200 a bulk the NMC took (its items accepted while the DV's quota lasts),"
                     + " 429 refused by a concurrency cap or the used-up quota (after http.refusal-delay), -1 a"
                     + " connection the client dropped (a refused call with a body still to come has its connection"

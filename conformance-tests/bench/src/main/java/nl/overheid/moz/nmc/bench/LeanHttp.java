@@ -27,9 +27,12 @@ import java.util.concurrent.Flow;
  *
  * <p>Enough of HTTP/1.1 for the NMC's answers: a status line, headers, a body by {@code Content-Length} or chunked,
  * {@code Connection: close}. Requests are the {@link HttpRequest}s the benchmarks build (method, path and query,
- * headers, a body of bytes); {@code Expect: 100-continue} is not supported. A kept connection that fails before any
- * byte of the answer came is taken for one the server closed while it was idle, and the request is sent once more on a
- * new one: a server that read a request and then closed without answering would see it twice.
+ * headers, a body of bytes). With {@code Expect: 100-continue} the head goes first and the body only after the server's
+ * {@code 100 Continue}; a final answer instead of it is the answer, the body is never sent and the connection is
+ * closed. A kept connection that fails before any byte of the answer came is taken for one the server closed while it
+ * was idle, and the request is sent once more on a new one: a server that read a request and then closed without
+ * answering would see it twice. A body the server stops reading (it answered early and closed, as the NMC does with a
+ * refused bulk call) fails the write: the answer is then read if it came, else the send fails.
  */
 final class LeanHttp implements HttpLoad.Sender {
 
@@ -39,9 +42,7 @@ final class LeanHttp implements HttpLoad.Sender {
 
     @Override
     public HttpLoad.Answer send(HttpRequest request) throws IOException {
-        if (request.expectContinue()) {
-            throw new IllegalArgumentException("the lean client does not send Expect: 100-continue");
-        }
+        boolean expectContinue = request.expectContinue();
         byte[] head = head(request);
         byte[] body = body(request);
         Connection connection = idle.pollFirst();
@@ -50,12 +51,32 @@ final class LeanHttp implements HttpLoad.Sender {
             connection = Connection.open(request.uri());
         }
         try {
-            try {
-                connection.write(head, body);
-            } catch (IOException e) {
-                throw new Stale(e);
+            Response response;
+            if (expectContinue) {
+                try {
+                    connection.write(head, new byte[0]);
+                } catch (IOException e) {
+                    throw new Stale(e);
+                }
+                Response interim = connection.read();
+                if (interim.status() != 100) {
+                    // refused before the body: the server may still wait for it, so the connection goes
+                    connection.close();
+                    return new HttpLoad.Answer(interim.status(), interim.body());
+                }
+                connection.writeBody(body);
+                response = connection.read();
+            } else {
+                try {
+                    connection.write(head, body);
+                } catch (IOException e) {
+                    // an answer that came before the server stopped reading (and closed), or a stale connection
+                    response = connection.readAfterFailedWrite(e);
+                    connection.close();
+                    return new HttpLoad.Answer(response.status(), response.body());
+                }
+                response = connection.read();
             }
-            Response response = connection.read();
             if (response.keepAlive()) {
                 idle.addFirst(connection);
             } else {
@@ -98,37 +119,53 @@ final class LeanHttp implements HttpLoad.Sender {
         if (length > 0 || !request.method().equals("GET")) {
             head.append("Content-Length: ").append(Math.max(0, length)).append("\r\n");
         }
+        if (request.expectContinue()) {
+            head.append("Expect: 100-continue\r\n");
+        }
         return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    /** The body's bytes: {@code BodyPublishers.ofByteArray} and {@code ofString} publish them at once, on this thread. */
+    /**
+     * The body's bytes: {@code BodyPublishers.ofByteArray} and {@code ofString} publish them at once, on this thread,
+     * with their length known, so they are copied once into an array of that size (the flood's 4 MB bodies).
+     */
     private static byte[] body(HttpRequest request) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        request.bodyPublisher()
-                .ifPresent(publisher -> publisher.subscribe(new Flow.Subscriber<ByteBuffer>() {
-                    @Override
-                    public void onSubscribe(Flow.Subscription subscription) {
-                        subscription.request(Long.MAX_VALUE);
-                    }
+        HttpRequest.BodyPublisher publisher = request.bodyPublisher().orElse(null);
+        if (publisher == null || publisher.contentLength() == 0) {
+            return new byte[0];
+        }
+        if (publisher.contentLength() < 0) {
+            throw new IllegalArgumentException("the lean client sends only bodies of a known length");
+        }
+        byte[] body = new byte[Math.toIntExact(publisher.contentLength())];
+        int[] filled = {0};
+        publisher.subscribe(new Flow.Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+                subscription.request(Long.MAX_VALUE);
+            }
 
-                    @Override
-                    public void onNext(ByteBuffer item) {
-                        byte[] bytes = new byte[item.remaining()];
-                        item.get(bytes);
-                        out.writeBytes(bytes);
-                    }
+            @Override
+            public void onNext(ByteBuffer item) {
+                int length = item.remaining();
+                item.get(body, filled[0], length);
+                filled[0] += length;
+            }
 
-                    @Override
-                    public void onError(Throwable throwable) {
-                        throw new IllegalStateException(throwable);
-                    }
+            @Override
+            public void onError(Throwable throwable) {
+                throw new IllegalStateException(throwable);
+            }
 
-                    @Override
-                    public void onComplete() {
-                        // all bytes are in
-                    }
-                }));
-        return out.toByteArray();
+            @Override
+            public void onComplete() {
+                // all bytes are in
+            }
+        });
+        if (filled[0] != body.length) {
+            throw new IllegalStateException("the body publisher gave " + filled[0] + " of " + body.length + " bytes");
+        }
+        return body;
     }
 
     private record Response(int status, String body, boolean keepAlive) {}
@@ -175,6 +212,23 @@ final class LeanHttp implements HttpLoad.Sender {
                 out.write(body);
             }
             out.flush();
+        }
+
+        void writeBody(byte[] body) throws IOException {
+            out.write(body);
+            out.flush();
+        }
+
+        /**
+         * The answer after a write failed: one the server sent before it closed, else {@link Stale} (nothing of an
+         * answer came: the request may not have reached the server).
+         */
+        Response readAfterFailedWrite(IOException writeFailure) throws IOException {
+            try {
+                return read();
+            } catch (Stale nothing) {
+                throw new Stale(writeFailure);
+            }
         }
 
         Response read() throws IOException {
