@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,8 @@ public final class NotificatiesResource extends NotificatiesService {
     private static final int SEARCH_LIMIT = 100;
     /** The most notifications one bulk request carries (the contract's maxItems). */
     static final int BULK_MAX = 1000;
+    /** The valid items of a bulk call accepted together: a chunk of the acceptance's (one transaction). */
+    private static final int SLICE = 100;
     /** A bulk call's items validated between two steps of its pace. */
     private static final int PACED_ITEMS = 100;
 
@@ -125,7 +128,10 @@ public final class NotificatiesResource extends NotificatiesService {
                 request,
                 response,
                 "DecentraleNotificatieAanvraag",
-                mapper.valueToTree(body.getNotificaties()),
+                body.getNotificaties().size(),
+                body.getNotificaties().stream()
+                        .<JsonNode>map(mapper::valueToTree)
+                        .iterator(),
                 item -> decentraal(request, bulkBodies.bind(item, DecentraleNotificatieAanvraag.class)));
     }
 
@@ -136,7 +142,10 @@ public final class NotificatiesResource extends NotificatiesService {
                 request,
                 response,
                 "CentraleNotificatieAanvraag",
-                mapper.valueToTree(body.getNotificaties()),
+                body.getNotificaties().size(),
+                body.getNotificaties().stream()
+                        .<JsonNode>map(mapper::valueToTree)
+                        .iterator(),
                 item -> centraal(request, bulkBodies.bind(item, CentraleNotificatieAanvraag.class)));
     }
 
@@ -147,55 +156,24 @@ public final class NotificatiesResource extends NotificatiesService {
             Function<JsonNode, Acceptance.Request> toRequest) {
         // before the body is read: a bulk over a used-up quota costs no parsing, validation or sealing
         acceptance.refuseWhenQuotaUsedUp(Callers.of(request));
-        answerBulk(request, response, itemSchema, bulkItems(bulkBodies.tree(request)), toRequest);
-    }
-
-    /** The envelope: an object with only {@code notificaties}, a list of 1 to {@value #BULK_MAX} items. */
-    private static JsonNode bulkItems(JsonNode tree) {
-        if (!tree.isObject()) {
-            throw ProblemException.invalid("/", "type", "Het verzoek is een object met notificaties.");
-        }
-        List<ProblemException.FieldError> errors = new ArrayList<>();
-        tree.fieldNames().forEachRemaining(name -> {
-            if (RequestSchemas.hasControl(name) || RequestSchemas.hasUnpairedSurrogate(name)) {
-                // never echoed: the object is named instead
-                errors.add(new ProblemException.FieldError(
-                        "/", "propertyNames", "Een veldnaam bevat een stuurteken of een losse surrogaat."));
-            } else if (!name.equals("notificaties")) {
-                errors.add(new ProblemException.FieldError(
-                        "/" + name.replace("~", "~0").replace("/", "~1"),
-                        "additionalProperties",
-                        "Onbekend veld; alleen notificaties is toegestaan."));
-            }
-        });
-        JsonNode items = tree.path("notificaties");
-        if (items.isMissingNode()) {
-            errors.add(new ProblemException.FieldError("/notificaties", "required", "notificaties is verplicht."));
-        } else if (!items.isArray()) {
-            errors.add(new ProblemException.FieldError("/notificaties", "type", "notificaties is een lijst."));
-        } else if (items.isEmpty() || items.size() > BULK_MAX) {
-            errors.add(new ProblemException.FieldError(
-                    "/notificaties",
-                    items.isEmpty() ? "minItems" : "maxItems",
-                    "notificaties bevat 1 tot " + BULK_MAX + " notificaties."));
-        }
-        if (!errors.isEmpty()) {
-            throw ProblemException.invalid(errors);
-        }
-        return items;
+        BulkBody body = BulkBody.of(bulkBodies.mapper(), bulkBodies.bytes(request), BULK_MAX);
+        answerBulk(request, response, itemSchema, body.size(), body.iterator(), toRequest);
     }
 
     /**
-     * Validates each item on its own, accepts the valid ones together, and answers every item in order with
-     * the status and body a single request would have had.
+     * Validates each item on its own, accepts the valid ones a slice at a time (a chunk of the acceptance's), and
+     * answers every item in order with the status and body a single request would have had. A slice is accepted
+     * as soon as it is read, so only its items are alive (a repeat of an item of an earlier slice is found stored,
+     * as any repeat is).
      */
     private void answerBulk(
             ServerRequest request,
             ServerResponse response,
             String itemSchema,
-            JsonNode items,
+            int size,
+            Iterator<JsonNode> items,
             Function<JsonNode, Acceptance.Request> toRequest) {
-        ObjectNode[] results = new ObjectNode[items.size()];
+        ObjectNode[] results = new ObjectNode[size];
         List<Integer> positions = new ArrayList<>();
         List<Acceptance.Request> requests = new ArrayList<>();
         // paced while other DVs' calls are in progress (RequestLimits.Pace); not when called without the filter
@@ -203,19 +181,40 @@ public final class NotificatiesResource extends NotificatiesService {
                 .get(RequestLimits.Pace.class)
                 .<Runnable>map(p -> p)
                 .orElse(() -> {});
-        for (int i = 0; i < items.size(); i++) {
+        long retryAfter = 0;
+        for (int i = 0; i < size; i++) {
             if (i % PACED_ITEMS == PACED_ITEMS - 1) {
                 pace.run();
             }
-            List<ProblemException.FieldError> errors =
-                    bulkBodies.errors(itemSchema, items.get(i), "/notificaties/" + i);
+            JsonNode item = items.next();
+            List<ProblemException.FieldError> errors = bulkBodies.errors(itemSchema, item, "/notificaties/" + i);
             if (errors.isEmpty()) {
                 positions.add(i);
-                requests.add(toRequest.apply(items.get(i)));
+                requests.add(toRequest.apply(item));
             } else {
                 results[i] = refused(ProblemException.invalid(errors));
             }
+            if (requests.size() == SLICE || i == size - 1 && !requests.isEmpty()) {
+                retryAfter = Math.max(retryAfter, acceptSlice(request, positions, requests, results, pace));
+                positions = new ArrayList<>();
+                requests = new ArrayList<>();
+            }
         }
+        ObjectNode body = mapper.createObjectNode();
+        body.putArray("resultaten").addAll(List.of(results));
+        if (retryAfter > 0) {
+            response.header(HeaderNames.RETRY_AFTER, Long.toString(retryAfter));
+        }
+        responses.json(response, Status.OK_200, body);
+    }
+
+    /** Accepts one slice and puts each outcome at its item's place; returns the Retry-After it asks (0: none). */
+    private long acceptSlice(
+            ServerRequest request,
+            List<Integer> positions,
+            List<Acceptance.Request> requests,
+            ObjectNode[] results,
+            Runnable pace) {
         long retryAfter = 0;
         List<Acceptance.Outcome> outcomes = acceptance.acceptAll(Callers.of(request), requests, pace);
         for (int k = 0; k < outcomes.size(); k++) {
@@ -234,12 +233,7 @@ public final class NotificatiesResource extends NotificatiesService {
                 }
             }
         }
-        ObjectNode body = mapper.createObjectNode();
-        body.putArray("resultaten").addAll(List.of(results));
-        if (retryAfter > 0) {
-            response.header(HeaderNames.RETRY_AFTER, Long.toString(retryAfter));
-        }
-        responses.json(response, Status.OK_200, body);
+        return retryAfter;
     }
 
     private ObjectNode refused(ProblemException problem) {

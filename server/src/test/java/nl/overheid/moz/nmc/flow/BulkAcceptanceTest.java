@@ -76,6 +76,29 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         assertThat(stored()).isZero();
     }
 
+    /**
+     * Items are read and accepted a slice of a hundred at a time: a fault after the list, or in its last item, still
+     * refuses the whole body with nothing stored, because the body is checked whole before the first item is taken.
+     */
+    @Test
+    void aFaultAfterManyGoodItemsRefusesTheWholeBodyAndStoresNothing() {
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < 250; i++) {
+            items.append(i == 0 ? "" : ",").append(Http.json(item("VOOR-DE-FOUT-" + i)));
+        }
+        Map<String, String> bodies = new java.util.LinkedHashMap<>();
+        bodies.put("{\"notificaties\":[" + items + "],\"extra\":1}", "/extra");
+        bodies.put("{\"notificaties\":[" + items + "],\"notificaties\":7}", "/notificaties");
+        bodies.put("{\"notificaties\":[" + items + ",{\"dvRef\":\"X\"", "/");
+        bodies.put("{\"notificaties\":[" + items + "]", "/");
+        bodies.forEach((body, name) -> {
+            Http.Response refused = http.post(DECENTRAAL, tokenA(), body);
+            assertThat(refused.status()).as(name).isEqualTo(400);
+            assertThat(refused.json().path("errors").findValuesAsText("name")).containsExactly(name);
+        });
+        assertThat(stored()).isZero();
+    }
+
     @Test
     void aBodyOverTheBulkLimitIsA413() {
         restartWithConfig("http: {max-bulk-body-bytes: 100000}");

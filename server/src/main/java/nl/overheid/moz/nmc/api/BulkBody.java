@@ -1,0 +1,205 @@
+package nl.overheid.moz.nmc.api;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * A bulk request's body, checked whole before anything of it is used, then handed out one item at a time. The check
+ * reads every token (each string decoded, so malformed UTF-8 anywhere is found) and the envelope — an object with
+ * only {@code notificaties}, a list of 1 to {@code maxItems} items — without building a tree; the items are then
+ * parsed one by one from the same bytes. A maximal body (1,000 items, 4 MB) held as one tree stayed alive for the
+ * whole call, and every young collection in that time copied it: the other DVs' calls waited in those pauses. Item by
+ * item only the chunk being accepted is alive, beside the body's bytes (one array, outside the young generation).
+ *
+ * <p>It answers exactly as the tree did: a syntax error anywhere is a 400 before any item is taken (trailing content
+ * after the object is ignored, as {@code ObjectMapper.readTree} ignores it); of a name given twice the last value
+ * counts, and each name is judged once, in the order of its first appearance (as an {@code ObjectNode} keeps them).
+ */
+final class BulkBody implements Iterable<JsonNode> {
+
+    private static final String ITEMS = "notificaties";
+
+    private final ObjectMapper mapper;
+    private final byte[] body;
+    /** Which occurrence of {@code notificaties} (from 0) is the list: the last. */
+    private final int listOccurrence;
+
+    private final int size;
+
+    private BulkBody(ObjectMapper mapper, byte[] body, int listOccurrence, int size) {
+        this.mapper = mapper;
+        this.body = body;
+        this.listOccurrence = listOccurrence;
+        this.size = size;
+    }
+
+    /**
+     * Checks {@code body} whole.
+     *
+     * @throws ProblemException a 400 for a body that is no JSON, or whose envelope is wrong (all of its errors)
+     */
+    static BulkBody of(ObjectMapper mapper, byte[] body, int maxItems) {
+        try (JsonParser parser = mapper.createParser(body)) {
+            JsonToken root = parser.nextToken();
+            if (root == null) {
+                throw syntax();
+            }
+            if (root != JsonToken.START_OBJECT) {
+                checkValue(parser);
+                throw ProblemException.invalid("/", "type", "Het verzoek is een object met notificaties.");
+            }
+            Set<String> names = new LinkedHashSet<>();
+            int occurrences = 0;
+            JsonToken listToken = null;
+            int listSize = 0;
+            for (JsonToken token = parser.nextToken(); token != JsonToken.END_OBJECT; token = parser.nextToken()) {
+                String name = parser.currentName();
+                names.add(name);
+                JsonToken value = parser.nextToken();
+                if (name.equals(ITEMS)) {
+                    occurrences++;
+                    listToken = value;
+                    listSize = value == JsonToken.START_ARRAY ? countItems(parser) : checkValue(parser);
+                } else {
+                    checkValue(parser);
+                }
+            }
+            List<ProblemException.FieldError> errors = new ArrayList<>();
+            for (String name : names) {
+                if (RequestSchemas.hasControl(name) || RequestSchemas.hasUnpairedSurrogate(name)) {
+                    // never echoed: the object is named instead
+                    errors.add(new ProblemException.FieldError(
+                            "/", "propertyNames", "Een veldnaam bevat een stuurteken of een losse surrogaat."));
+                } else if (!name.equals(ITEMS)) {
+                    errors.add(new ProblemException.FieldError(
+                            "/" + name.replace("~", "~0").replace("/", "~1"),
+                            "additionalProperties",
+                            "Onbekend veld; alleen notificaties is toegestaan."));
+                }
+            }
+            if (listToken == null) {
+                errors.add(new ProblemException.FieldError("/notificaties", "required", "notificaties is verplicht."));
+            } else if (listToken != JsonToken.START_ARRAY) {
+                errors.add(new ProblemException.FieldError("/notificaties", "type", "notificaties is een lijst."));
+            } else if (listSize == 0 || listSize > maxItems) {
+                errors.add(new ProblemException.FieldError(
+                        "/notificaties",
+                        listSize == 0 ? "minItems" : "maxItems",
+                        "notificaties bevat 1 tot " + maxItems + " notificaties."));
+            }
+            if (!errors.isEmpty()) {
+                throw ProblemException.invalid(errors);
+            }
+            return new BulkBody(mapper, body, occurrences - 1, listSize);
+        } catch (IOException e) {
+            throw syntax();
+        }
+    }
+
+    private static ProblemException syntax() {
+        return ProblemException.invalid("/", "syntax", "Het verzoek is geen geldige JSON.");
+    }
+
+    /** Reads the rest of the array the parser is at the start of, every token decoded; returns its items. */
+    private static int countItems(JsonParser parser) throws IOException {
+        int items = 0;
+        for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+            if (token == null) {
+                throw new com.fasterxml.jackson.core.JsonParseException(parser, "unexpected end of input");
+            }
+            checkValue(parser);
+            items++;
+        }
+        return items;
+    }
+
+    /**
+     * Reads the rest of the value the parser is at, every token decoded (a string's bytes are only checked when its
+     * text is asked for); returns 0.
+     */
+    private static int checkValue(JsonParser parser) throws IOException {
+        int depth = 0;
+        JsonToken token = parser.currentToken();
+        while (true) {
+            if (token == null) {
+                throw new com.fasterxml.jackson.core.JsonParseException(parser, "unexpected end of input");
+            }
+            switch (token) {
+                case START_OBJECT, START_ARRAY -> depth++;
+                case END_OBJECT, END_ARRAY -> depth--;
+                case VALUE_STRING, FIELD_NAME -> parser.getTextLength();
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue(); // as the tree converts it
+                default -> {
+                    // true, false, null: read whole by the tokenizer
+                }
+            }
+            if (depth == 0) {
+                return 0;
+            }
+            token = parser.nextToken();
+        }
+    }
+
+    /** How many items the list holds. */
+    int size() {
+        return size;
+    }
+
+    /** The items in order, each parsed when it is asked for. */
+    @Override
+    public Iterator<JsonNode> iterator() {
+        JsonParser parser;
+        try {
+            parser = mapper.createParser(body);
+            parser.nextToken(); // the object
+            int seen = 0;
+            while (true) {
+                parser.nextToken(); // a name
+                boolean list = parser.currentName().equals(ITEMS) && seen++ == listOccurrence;
+                parser.nextToken(); // its value
+                if (list) {
+                    break;
+                }
+                parser.skipChildren();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("a body checked whole did not parse again", e);
+        }
+        return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                return next < size;
+            }
+
+            @Override
+            public JsonNode next() {
+                if (next >= size) {
+                    throw new NoSuchElementException();
+                }
+                try {
+                    parser.nextToken();
+                    JsonNode item = mapper.readTree(parser);
+                    next++;
+                    if (next == size) {
+                        parser.close();
+                    }
+                    return item;
+                } catch (IOException e) {
+                    throw new UncheckedIOException("a body checked whole did not parse again", e);
+                }
+            }
+        };
+    }
+}
