@@ -44,7 +44,7 @@ final class LeanHttp implements HttpLoad.Sender {
     public HttpLoad.Answer send(HttpRequest request) throws IOException {
         boolean expectContinue = request.expectContinue();
         byte[] head = head(request);
-        byte[] body = body(request);
+        HttpRequest.BodyPublisher body = request.bodyPublisher().orElse(null);
         Connection connection = idle.pollFirst();
         boolean reused = connection != null;
         if (connection == null) {
@@ -54,7 +54,7 @@ final class LeanHttp implements HttpLoad.Sender {
             Response response;
             if (expectContinue) {
                 try {
-                    connection.write(head, new byte[0]);
+                    connection.write(head, null);
                 } catch (IOException e) {
                     throw new Stale(e);
                 }
@@ -125,31 +125,51 @@ final class LeanHttp implements HttpLoad.Sender {
         return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /** The small limit under which head and body leave in one write (one segment). */
+    private static final int ONE_WRITE = 64 * 1024;
+
     /**
-     * The body's bytes: {@code BodyPublishers.ofByteArray} and {@code ofString} publish them at once, on this thread,
-     * with their length known, so they are copied once into an array of that size (the flood's 4 MB bodies).
+     * Writes the body's bytes to {@code out} as its publisher hands them over: {@code BodyPublishers.ofByteArray} and
+     * {@code ofString} publish at once, on this thread, in buffers of 16 KB, so a 4 MB flood body is never gathered
+     * into one array (and with {@code Expect: 100-continue} a refused one is never even published).
      */
-    private static byte[] body(HttpRequest request) {
-        HttpRequest.BodyPublisher publisher = request.bodyPublisher().orElse(null);
+    private static void publish(HttpRequest.BodyPublisher publisher, OutputStream out) throws IOException {
         if (publisher == null || publisher.contentLength() == 0) {
-            return new byte[0];
+            return;
         }
         if (publisher.contentLength() < 0) {
             throw new IllegalArgumentException("the lean client sends only bodies of a known length");
         }
-        byte[] body = new byte[Math.toIntExact(publisher.contentLength())];
-        int[] filled = {0};
+        IOException[] failed = {null};
+        long[] written = {0};
         publisher.subscribe(new Flow.Subscriber<ByteBuffer>() {
+            private Flow.Subscription subscription;
+
             @Override
             public void onSubscribe(Flow.Subscription subscription) {
+                this.subscription = subscription;
                 subscription.request(Long.MAX_VALUE);
             }
 
             @Override
             public void onNext(ByteBuffer item) {
-                int length = item.remaining();
-                item.get(body, filled[0], length);
-                filled[0] += length;
+                if (failed[0] != null) {
+                    return;
+                }
+                try {
+                    int length = item.remaining();
+                    if (item.hasArray()) {
+                        out.write(item.array(), item.arrayOffset() + item.position(), length);
+                    } else {
+                        byte[] bytes = new byte[length];
+                        item.get(bytes);
+                        out.write(bytes);
+                    }
+                    written[0] += length;
+                } catch (IOException e) {
+                    failed[0] = e;
+                    subscription.cancel();
+                }
             }
 
             @Override
@@ -159,13 +179,16 @@ final class LeanHttp implements HttpLoad.Sender {
 
             @Override
             public void onComplete() {
-                // all bytes are in
+                // all bytes are out
             }
         });
-        if (filled[0] != body.length) {
-            throw new IllegalStateException("the body publisher gave " + filled[0] + " of " + body.length + " bytes");
+        if (failed[0] != null) {
+            throw failed[0];
         }
-        return body;
+        if (written[0] != publisher.contentLength()) {
+            throw new IllegalStateException(
+                    "the body publisher gave " + written[0] + " of " + publisher.contentLength() + " bytes");
+        }
     }
 
     private record Response(int status, String body, boolean keepAlive) {}
@@ -200,22 +223,23 @@ final class LeanHttp implements HttpLoad.Sender {
             return new Connection(socket);
         }
 
-        void write(byte[] head, byte[] body) throws IOException {
-            // one write for a small request, so it leaves in one segment
-            if (head.length + body.length <= 64 * 1024) {
-                byte[] all = new byte[head.length + body.length];
-                System.arraycopy(head, 0, all, 0, head.length);
-                System.arraycopy(body, 0, all, head.length, body.length);
-                out.write(all);
+        /** Writes the head and, unless {@code body} is null, the body; a small request in one write. */
+        void write(byte[] head, HttpRequest.BodyPublisher body) throws IOException {
+            long length = body == null ? 0 : Math.max(0, body.contentLength());
+            if (head.length + length <= ONE_WRITE) {
+                java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream(head.length + (int) length);
+                all.writeBytes(head);
+                publish(body, all);
+                out.write(all.toByteArray());
             } else {
                 out.write(head);
-                out.write(body);
+                publish(body, out);
             }
             out.flush();
         }
 
-        void writeBody(byte[] body) throws IOException {
-            out.write(body);
+        void writeBody(HttpRequest.BodyPublisher body) throws IOException {
+            publish(body, out);
             out.flush();
         }
 
