@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.db.GroupCommit;
 import nl.overheid.moz.nmc.db.SqlStates;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.WorkSignals;

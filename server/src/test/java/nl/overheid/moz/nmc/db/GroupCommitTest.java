@@ -1,4 +1,4 @@
-package nl.overheid.moz.nmc.acceptance;
+package nl.overheid.moz.nmc.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

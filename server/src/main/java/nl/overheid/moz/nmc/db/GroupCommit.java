@@ -1,4 +1,4 @@
-package nl.overheid.moz.nmc.acceptance;
+package nl.overheid.moz.nmc.db;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Groups the requests of one key (a DV and regime) that arrive while an earlier group of that key is being
+ * Groups the writes of one key (for acceptance a DV and regime; for the processing log its one store) that arrive while an earlier group of that key is being
  * written, so they are written together: at most one group per key is in flight, and whoever arrives while it
  * is holds on until it is done and then goes with everyone else who came meanwhile (up to {@code maxSize}).
  * The window is therefore the previous group's own write: a request that finds nothing in flight is written at
@@ -21,16 +21,16 @@ import java.util.concurrent.ConcurrentMap;
  * @param <M> a member's request
  * @param <R> a member's outcome
  */
-final class GroupCommit<K, M, R> {
+public final class GroupCommit<K, M, R> {
 
     /** Writes one group: completes every member, with its outcome or its own failure. */
     @FunctionalInterface
-    interface Writer<M, R> {
+    public interface Writer<M, R> {
         void write(List<Member<M, R>> group);
     }
 
     /** One request in a group, and how it ended. */
-    static final class Member<M, R> {
+    public static final class Member<M, R> {
         private final M request;
         private final CompletableFuture<R> done = new CompletableFuture<>();
         /** Completed when this member is to write the next group. */
@@ -40,19 +40,19 @@ final class GroupCommit<K, M, R> {
             this.request = request;
         }
 
-        M request() {
+        public M request() {
             return request;
         }
 
-        void complete(R outcome) {
+        public void complete(R outcome) {
             done.complete(outcome);
         }
 
-        void fail(RuntimeException failure) {
+        public void fail(RuntimeException failure) {
             done.completeExceptionally(failure);
         }
 
-        boolean answered() {
+        public boolean answered() {
             return done.isDone();
         }
     }
@@ -66,7 +66,7 @@ final class GroupCommit<K, M, R> {
     private final Writer<M, R> writer;
     private final ConcurrentMap<K, Line<M, R>> lines = new ConcurrentHashMap<>();
 
-    GroupCommit(int maxSize, Writer<M, R> writer) {
+    public GroupCommit(int maxSize, Writer<M, R> writer) {
         if (maxSize < 1) {
             throw new IllegalArgumentException("a group holds at least one request");
         }
@@ -75,7 +75,7 @@ final class GroupCommit<K, M, R> {
     }
 
     /** Members waiting for a group of their own to be written, over all keys (a gauge). */
-    int waiting() {
+    public int waiting() {
         int total = 0;
         for (Line<M, R> line : lines.values()) {
             synchronized (line) {
@@ -89,7 +89,7 @@ final class GroupCommit<K, M, R> {
      * Writes {@code request} in a group of its key and returns its outcome once that group is done; throws what
      * its own write threw.
      */
-    R submit(K key, M request) {
+    public R submit(K key, M request) {
         Member<M, R> me = new Member<>(request);
         Line<M, R> line = lines.computeIfAbsent(key, k -> new Line<>());
         boolean lead;
