@@ -14,10 +14,10 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
 
 /**
  * The exporter of the processing log's spans: each finished span becomes one row of the LDV wrapper's layout
- * ({@link SpanRow}) in the store, written before {@code export} returns. Behind a {@code SimpleSpanProcessor}
- * {@code export} runs on the thread that ends the span, inside {@code span.end()}, so the outcome is handed to that
- * thread ({@link #takeOutcome()}): the caller learns synchronously whether its row was stored, and without an
- * outcome it counts as not stored (fail-closed).
+ * ({@link SpanRow}) in the store, written before {@code export} (or {@link #write}) returns. {@link GroupedExport}
+ * writes inside {@code span.end()}, the spans ended meanwhile together, and hands each ending thread its outcome
+ * ({@link #takeOutcome()}): the caller learns synchronously whether its row was stored, and without an outcome it
+ * counts as not stored (fail-closed).
  *
  * <p>The table is created at the first write (and again after a write found it missing, as the wrapper does at every
  * start). A failed write is counted ({@code nmc_ldv_write_failures_total}) and logged as one WARNING with the span's
@@ -63,8 +63,25 @@ final class LdvSpanExporter implements SpanExporter {
         }
     }
 
+    /** Hands {@code outcome} to this thread, as an export on it would have ({@link #takeOutcome()}). */
+    static void handOver(Outcome outcome) {
+        OUTCOME.set(outcome);
+    }
+
     @Override
     public CompletableResultCode export(Collection<SpanData> spans) {
+        Outcome outcome = write(spans);
+        OUTCOME.set(outcome);
+        return outcome instanceof Outcome.Stored
+                ? CompletableResultCode.ofSuccess()
+                : CompletableResultCode.ofFailure();
+    }
+
+    /**
+     * Writes the spans in one transaction of the store: all stored, or none. Counted per record (the write's duration
+     * for each, or its failure), so the metrics read the same whether records are written alone or together.
+     */
+    Outcome write(Collection<SpanData> spans) {
         List<SpanRow> rows = new ArrayList<>();
         try {
             spans.forEach(span -> rows.add(SpanRow.of(span)));
@@ -86,14 +103,13 @@ final class LdvSpanExporter implements SpanExporter {
         } catch (RuntimeException e) {
             return failed(spans, "error", e);
         }
-        metrics.ldvWritten(Duration.ofNanos(System.nanoTime() - started));
-        OUTCOME.set(new Outcome.Stored());
-        return CompletableResultCode.ofSuccess();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        spans.forEach(span -> metrics.ldvWritten(took));
+        return new Outcome.Stored();
     }
 
-    private CompletableResultCode failed(Collection<SpanData> spans, String reason, Throwable e) {
-        metrics.ldvWriteFailed(reason);
-        OUTCOME.set(new Outcome.NotStored(reason));
+    private Outcome failed(Collection<SpanData> spans, String reason, Throwable e) {
+        spans.forEach(span -> metrics.ldvWriteFailed(reason));
         SpanData first = spans.iterator().next();
         try (LogContext.Scope context =
                 LogContext.with(LogContext.TRACE_ID, first.getTraceId(), LogContext.SPAN_ID, first.getSpanId())) {
@@ -104,7 +120,7 @@ final class LdvSpanExporter implements SpanExporter {
                     + "): " + reason + " [" + sanitised(e) + "]; the call it records does not happen"
                     + (reason.equals("no-table") ? "; the next write creates the table again" : ""));
         }
-        return CompletableResultCode.ofFailure();
+        return new Outcome.NotStored(reason);
     }
 
     /** The cause chain as exception types and SQLSTATEs: drivers echo the statement, with the row, in messages. */

@@ -14,7 +14,6 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.IdGenerator;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -30,8 +29,9 @@ import nl.overheid.moz.nmc.trace.Span;
 /**
  * The processing log as MOZa's LDV wrapper writes it: every record is an OpenTelemetry span of a dedicated tracer
  * provider — never the global one — with an always-on sampler (the standard forbids sampling: an inbound {@code
- * traceparent} flagged unsampled cannot drop a record) and a {@code SimpleSpanProcessor}, so ending the span writes
- * its row synchronously ({@link LdvSpanExporter}) and the caller knows before its call whether the row is stored.
+ * traceparent} flagged unsampled cannot drop a record) and a processor that writes synchronously ({@link
+ * GroupedExport}, {@link LdvSpanExporter}): ending the span writes its row, together with the rows other threads end
+ * meanwhile, and the caller knows before its call whether the row is stored.
  *
  * <p>A record's trace and span ids are the NMC's own ({@link Span}: the notification's trace, a new span of the call,
  * the acceptance's span as parent), handed to the SDK's id generator for the span being started, so the call's
@@ -43,8 +43,9 @@ import nl.overheid.moz.nmc.trace.Span;
  * second record, a child of the first with the same attributes, status {@code ERROR} and {@code exception.type} =
  * the failure's class: the first row is never changed (the stores append; ClickHouse cannot update).
  *
- * <p>Writes are serialised: {@code SimpleSpanProcessor} exports under one lock (the exporter contract), so one slow
- * write holds up the others of this instance; every write is bounded by the store's timeouts.
+ * <p>One write of the store is in flight at a time (the exporter contract); the records that come meanwhile go
+ * together in the next one, so one slow write holds up the others of this instance only for its own length; every
+ * write is bounded by the store's timeouts.
  */
 public final class SpanProcessingLog implements ProcessingLog {
 
@@ -82,7 +83,7 @@ public final class SpanProcessingLog implements ProcessingLog {
                 .setSampler(Sampler.alwaysOn())
                 .setIdGenerator(ids)
                 .setClock(new NmcClock(clock))
-                .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+                .addSpanProcessor(new GroupedExport(exporter))
                 .build();
         this.tracer = provider.get(SCOPE);
         if (!exporter.ensureSchema()) {
