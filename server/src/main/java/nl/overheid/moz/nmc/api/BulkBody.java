@@ -69,7 +69,10 @@ final class BulkBody implements Iterable<JsonNode> {
                 if (name.equals(ITEMS)) {
                     occurrences++;
                     listToken = value;
-                    listSize = value == JsonToken.START_ARRAY ? countItems(parser) : checkValue(parser);
+                    listSize = 0;
+                }
+                if (name.equals(ITEMS) && value == JsonToken.START_ARRAY) {
+                    listSize = countItems(parser);
                 } else {
                     checkValue(parser);
                 }
@@ -125,9 +128,9 @@ final class BulkBody implements Iterable<JsonNode> {
 
     /**
      * Reads the rest of the value the parser is at, every token decoded (a string's bytes are only checked when its
-     * text is asked for); returns 0.
+     * text is asked for).
      */
-    private static int checkValue(JsonParser parser) throws IOException {
+    private static void checkValue(JsonParser parser) throws IOException {
         int depth = 0;
         JsonToken token = parser.currentToken();
         while (true) {
@@ -144,7 +147,7 @@ final class BulkBody implements Iterable<JsonNode> {
                 }
             }
             if (depth == 0) {
-                return 0;
+                return;
             }
             token = parser.nextToken();
         }
