@@ -18,9 +18,9 @@ import nl.overheid.moz.nmc.db.GroupCommit;
  * store a WAL flush each (5.4 ms on average, 23 ms p99, in the engine benchmark). The exporter is still called by one
  * thread at a time, as its contract asks.
  *
- * <p>A group is stored whole or not at all. When a group of several fails for a reason that may be one record's
- * ({@code error}), each is written again alone, so no record fails for another's; a store that is down, slow, full
- * or refusing fails the group at once (each member's call is then not made).
+ * <p>A group is stored whole or not at all; one refused for a reason that may be one record's is written again
+ * record by record ({@link LdvSpanExporter#write}), a store that is down fails the group at once (each member's call
+ * is then not made).
  */
 final class GroupedExport implements SpanProcessor {
 
@@ -36,12 +36,10 @@ final class GroupedExport implements SpanProcessor {
     }
 
     private void write(List<GroupCommit.Member<SpanData, LdvSpanExporter.Outcome>> group) {
-        LdvSpanExporter.Outcome outcome =
+        List<LdvSpanExporter.Outcome> outcomes =
                 exporter.write(group.stream().map(GroupCommit.Member::request).toList());
-        boolean maybeOneRecords = outcome instanceof LdvSpanExporter.Outcome.NotStored notStored
-                && notStored.reason().equals("error");
-        for (GroupCommit.Member<SpanData, LdvSpanExporter.Outcome> member : group) {
-            member.complete(maybeOneRecords && group.size() > 1 ? exporter.write(List.of(member.request())) : outcome);
+        for (int i = 0; i < group.size(); i++) {
+            group.get(i).complete(outcomes.get(i));
         }
     }
 

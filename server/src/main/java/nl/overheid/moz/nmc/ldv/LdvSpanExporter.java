@@ -70,7 +70,11 @@ final class LdvSpanExporter implements SpanExporter {
 
     @Override
     public CompletableResultCode export(Collection<SpanData> spans) {
-        Outcome outcome = write(spans);
+        List<Outcome> outcomes = write(List.copyOf(spans));
+        Outcome outcome = outcomes.stream()
+                .filter(Outcome.NotStored.class::isInstance)
+                .findFirst()
+                .orElse(new Outcome.Stored());
         OUTCOME.set(outcome);
         return outcome instanceof Outcome.Stored
                 ? CompletableResultCode.ofSuccess()
@@ -78,34 +82,45 @@ final class LdvSpanExporter implements SpanExporter {
     }
 
     /**
-     * Writes the spans in one transaction of the store: all stored, or none. Counted per record (the write's duration
-     * for each, or its failure), so the metrics read the same whether records are written alone or together.
+     * Writes the spans in one transaction of the store, and returns each one's outcome in order. When several fail
+     * together for a reason that may be one record's ({@code error}: a row the store refused), each is written again
+     * alone, so no record fails for another's; a store that is down, slow, full or refusing fails them all at once.
+     * Counted and logged per record as it finally ends (the write's duration for each, or its failure), so the metrics
+     * read the same whether records are written alone or together.
      */
-    Outcome write(Collection<SpanData> spans) {
-        List<SpanRow> rows = new ArrayList<>();
-        try {
-            spans.forEach(span -> rows.add(SpanRow.of(span)));
-        } catch (RuntimeException e) {
-            return failed(spans, "error", e);
-        }
+    List<Outcome> write(List<SpanData> spans) {
         long started = System.nanoTime();
+        SpanStore.Failure failure = insert(spans);
+        if (failure == null) {
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            spans.forEach(span -> metrics.ldvWritten(took));
+            return java.util.Collections.nCopies(spans.size(), new Outcome.Stored());
+        }
+        if (failure.reason().equals("error") && spans.size() > 1) {
+            return spans.stream().flatMap(span -> write(List.of(span)).stream()).toList();
+        }
+        return java.util.Collections.nCopies(spans.size(), failed(spans, failure.reason(), failure));
+    }
+
+    /** One transaction of the store; null when it stored every row. */
+    private SpanStore.Failure insert(List<SpanData> spans) {
         try {
+            List<SpanRow> rows = new ArrayList<>();
+            spans.forEach(span -> rows.add(SpanRow.of(span)));
             if (!schemaReady) {
                 store.ensureSchema();
                 schemaReady = true;
             }
             store.insert(rows);
+            return null;
         } catch (SpanStore.Failure e) {
             if (e.reason().equals("no-table")) {
                 schemaReady = false; // created again by the next write, as a restart would
             }
-            return failed(spans, e.reason(), e);
+            return e;
         } catch (RuntimeException e) {
-            return failed(spans, "error", e);
+            return new SpanStore.Failure("error", "the processing log's row could not be written", e);
         }
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
-        spans.forEach(span -> metrics.ldvWritten(took));
-        return new Outcome.Stored();
     }
 
     private Outcome failed(Collection<SpanData> spans, String reason, Throwable e) {

@@ -103,6 +103,14 @@ class GroupedExportTest {
         return outcomes;
     }
 
+    /** {@code nmc_ldv_write_failures_total} of one class (the registry is the JVM's). */
+    private static long failures(String fout) {
+        return io.helidon.metrics.api.Metrics.globalRegistry()
+                .counter("nmc.ldv.write.failures", List.of(io.helidon.metrics.api.Tag.create("fout", fout)))
+                .map(io.helidon.metrics.api.Counter::count)
+                .orElse(0L);
+    }
+
     private static List<Span> spans(int count) {
         List<Span> spans = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -130,9 +138,11 @@ class GroupedExportTest {
     void aGroupRefusedForOneRecordIsWrittenAgainRecordByRecordSoOnlyThatOneFails() throws Exception {
         List<Span> five = spans(5);
         store.refusedSpan = five.get(2).spanId();
+        long failuresBefore = failures("error");
 
         List<ProcessingLog.Written> outcomes = fiveBehindAHeldWrite(five);
 
+        assertThat(failures("error")).as("counted for the refused record alone").isEqualTo(failuresBefore + 1);
         assertThat(outcomes.get(2)).isEqualTo(new ProcessingLog.Written.Unavailable("error"));
         assertThat(List.of(outcomes.get(0), outcomes.get(1), outcomes.get(3), outcomes.get(4)))
                 .allMatch(ProcessingLog.Written.Acknowledged.class::isInstance);
