@@ -146,7 +146,7 @@ public final class Acceptance {
             Span span) {}
 
     /** A bulk submission commits this many notifications per transaction. */
-    static final int CHUNK = 100;
+    public static final int CHUNK = 100;
 
     /**
      * Accepts a validated request of the DV, or returns the notification an identical earlier request

@@ -43,8 +43,6 @@ public final class NotificatiesResource extends NotificatiesService {
     private static final int SEARCH_LIMIT = 100;
     /** The most notifications one bulk request carries (the contract's maxItems). */
     static final int BULK_MAX = 1000;
-    /** The valid items of a bulk call accepted together: a chunk of the acceptance's (one transaction). */
-    private static final int SLICE = 100;
     /** A bulk call's items validated between two steps of its pace. */
     private static final int PACED_ITEMS = 100;
 
@@ -194,7 +192,7 @@ public final class NotificatiesResource extends NotificatiesService {
             } else {
                 results[i] = refused(ProblemException.invalid(errors));
             }
-            if (requests.size() == SLICE || i == size - 1 && !requests.isEmpty()) {
+            if (requests.size() == Acceptance.CHUNK || i == size - 1 && !requests.isEmpty()) {
                 retryAfter = Math.max(retryAfter, acceptSlice(request, positions, requests, results, pace));
                 positions = new ArrayList<>();
                 requests = new ArrayList<>();
