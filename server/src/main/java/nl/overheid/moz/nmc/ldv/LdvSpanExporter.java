@@ -1,8 +1,6 @@
 package nl.overheid.moz.nmc.ldv;
 
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +12,7 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
 
 /**
  * The exporter of the processing log's spans: each finished span becomes one row of the LDV wrapper's layout
- * ({@link SpanRow}) in the store, written before {@code export} (or {@link #write}) returns. {@link GroupedExport}
+ * ({@link SpanRow}) in the store, written before {@link #write} returns. {@link GroupedExport}
  * writes inside {@code span.end()}, the spans ended meanwhile together, and hands each ending thread its outcome
  * ({@link #takeOutcome()}): the caller learns synchronously whether its row was stored, and without an outcome it
  * counts as not stored (fail-closed).
@@ -23,11 +21,11 @@ import nl.overheid.moz.nmc.observe.NmcMetrics;
  * start). A failed write is counted ({@code nmc_ldv_write_failures_total}) and logged as one WARNING with the span's
  * ids and the failure's class and SQLSTATEs — never the driver's message, which may quote the row.
  */
-final class LdvSpanExporter implements SpanExporter {
+final class LdvSpanExporter {
 
     private static final Logger LOG = Logger.getLogger(LdvSpanExporter.class.getName());
 
-    /** What the last export on this thread did with its span. */
+    /** What the last write did with the span this thread ended. */
     sealed interface Outcome {
         record Stored() implements Outcome {}
 
@@ -45,7 +43,7 @@ final class LdvSpanExporter implements SpanExporter {
         this.metrics = metrics;
     }
 
-    /** The outcome of the export that ran on this thread since the last call, and forgets it; null: none ran. */
+    /** The outcome handed to this thread since the last call, and forgets it; null: none was. */
     static Outcome takeOutcome() {
         Outcome outcome = OUTCOME.get();
         OUTCOME.remove();
@@ -63,22 +61,9 @@ final class LdvSpanExporter implements SpanExporter {
         }
     }
 
-    /** Hands {@code outcome} to this thread, as an export on it would have ({@link #takeOutcome()}). */
+    /** Hands {@code outcome} to this thread, whose span a write (its own or a group's) stored or not. */
     static void handOver(Outcome outcome) {
         OUTCOME.set(outcome);
-    }
-
-    @Override
-    public CompletableResultCode export(Collection<SpanData> spans) {
-        List<Outcome> outcomes = write(List.copyOf(spans));
-        Outcome outcome = outcomes.stream()
-                .filter(Outcome.NotStored.class::isInstance)
-                .findFirst()
-                .orElse(new Outcome.Stored());
-        OUTCOME.set(outcome);
-        return outcome instanceof Outcome.Stored
-                ? CompletableResultCode.ofSuccess()
-                : CompletableResultCode.ofFailure();
     }
 
     /**
@@ -154,14 +139,8 @@ final class LdvSpanExporter implements SpanExporter {
         return String.join(" <- ", chain);
     }
 
-    @Override
-    public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-    }
-
-    @Override
-    public CompletableResultCode shutdown() {
+    /** Closes the store (the tracer provider's shutdown, through {@link GroupedExport}). */
+    void close() {
         store.close();
-        return CompletableResultCode.ofSuccess();
     }
 }
