@@ -129,6 +129,7 @@ final class EngineBench implements Benchmark {
                             .details(pg.latencies().summary("pgbenchLifecycle"))
                             .detail("pgbenchFailed", pg.failed())
                             .build());
+            result.add(cpuPerNotification(backlog, cpu, cpuBaseline));
             if (statuses.getOrDefault("definitief-bezorgd", 0L) != backlog + warmUp) {
                 result.note("not every notification ended definitief-bezorgd: " + statuses);
             }
@@ -197,6 +198,38 @@ final class EngineBench implements Benchmark {
 
     private static Double millis(double seconds) {
         return Latencies.round(seconds * 1000);
+    }
+
+    /**
+     * Where the cores went, per notification: the drain's CPU (the NMC, its PostgreSQL, the harness with the in-process
+     * NotifyNL) beside pgbench's (its PostgreSQL, pgbench itself), each divided by the notifications it took through.
+     * Both runs keep the two cores busy, so the rates' ratio follows the inverse of these totals; the PostgreSQL parts
+     * say whether the NMC asks more of the database than the minimal lifecycle does. Informative: no target.
+     */
+    static Figure cpuPerNotification(int notifications, Map<String, Object> drain, Map<String, Object> pgbench) {
+        double nmc = perNotification(drain, "cpuSecondsNmc", notifications);
+        double nmcPostgres = perNotification(drain, "cpuSecondsPostgres", notifications);
+        double harness = perNotification(drain, "cpuSecondsHarness", notifications);
+        double other = perNotification(drain, "cpuSecondsOther", notifications);
+        double pgPostgres = perNotification(pgbench, "cpuSecondsPostgres", notifications);
+        double pgClient = perNotification(pgbench, "cpuSecondsHarness", notifications);
+        double pgOther = perNotification(pgbench, "cpuSecondsOther", notifications);
+        double drainTotal = nmc + nmcPostgres + harness + other;
+        double pgbenchTotal = pgPostgres + pgClient + pgOther;
+        return Figure.of("CPU per notification to definitief-bezorgd, all parties", drainTotal, "ms")
+                .baseline(pgbenchTotal, "pgbench lifecycle.pgbench: PostgreSQL and pgbench, ms per notification")
+                .detail("nmcMs", Latencies.round(nmc))
+                .detail("postgresUnderTheNmcMs", Latencies.round(nmcPostgres))
+                .detail("harnessWithNotifyNlMs", Latencies.round(harness))
+                .detail("otherMs", Latencies.round(other))
+                .detail("postgresUnderPgbenchMs", Latencies.round(pgPostgres))
+                .detail("pgbenchClientMs", Latencies.round(pgClient))
+                .detail("postgresRatio", pgPostgres == 0 ? null : Latencies.round(nmcPostgres / pgPostgres))
+                .build();
+    }
+
+    private static double perNotification(Map<String, Object> cpu, String key, int notifications) {
+        return cpu.get(key) instanceof Number seconds ? seconds.doubleValue() * 1000 / notifications : 0;
     }
 
     /** The engine's settings for throughput: a budget nobody reaches, a short MEBV period, a short poll. */
