@@ -103,6 +103,10 @@ class ConfigurationReferenceTest {
         io.helidon.webserver.WebServerConfig server = io.helidon.webserver.WebServerConfig.create(config.get("server"));
 
         assertThat(server.connectionOptions().tcpNoDelay()).as("Nagle off").isTrue();
+        // the map Helidon sets on every accepted connection (its listener's receive-buffer-size is bound, not applied)
+        assertThat(server.connectionOptions().socketOptions())
+                .as("each connection's receive buffer fixed, so a refused caller cannot fill megabytes of it")
+                .containsEntry(java.net.StandardSocketOptions.SO_RCVBUF, 262_144);
         assertThat(server.maxPayloadSize()).isEqualTo(5_242_880L);
     }
 
