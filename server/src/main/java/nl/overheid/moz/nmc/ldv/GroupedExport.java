@@ -15,8 +15,8 @@ import nl.overheid.moz.nmc.db.GroupCommit;
  * but the spans other threads end while a write is in flight are written together after it, in one transaction
  * ({@link GroupCommit}: no timer, so a lone record is written at once). {@code SimpleSpanProcessor} exports one span
  * at a time under one lock, so every send's record waited for the commits of those queued before it — on a durable
- * store a WAL flush each (5.4 ms on average, 23 ms p99, in the engine benchmark). One write of the exporter runs at a time,
- * as an OpenTelemetry exporter's contract asks.
+ * store a WAL flush each (5.4 ms on average, 23 ms p99, in the engine benchmark). One write of the store is in flight
+ * at a time: {@link GroupCommit} lets one group of its key be written at once.
  *
  * <p>A group is stored whole or not at all; one refused for a reason that may be one record's is written again
  * record by record ({@link LdvSpanExporter#write}), a store that is down fails the group at once (each member's call

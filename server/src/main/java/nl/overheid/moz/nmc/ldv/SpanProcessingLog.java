@@ -43,7 +43,7 @@ import nl.overheid.moz.nmc.trace.Span;
  * second record, a child of the first with the same attributes, status {@code ERROR} and {@code exception.type} =
  * the failure's class: the first row is never changed (the stores append; ClickHouse cannot update).
  *
- * <p>One write of the store is in flight at a time (the exporter contract); the records that come meanwhile go
+ * <p>One write of the store is in flight at a time ({@code GroupedExport}, through {@code db/GroupCommit}); the records that come meanwhile go
  * together in the next one, so one slow write holds up the others of this instance only for its own length; every
  * write is bounded by the store's timeouts.
  */
