@@ -129,9 +129,9 @@ final class LeanHttp implements HttpLoad.Sender {
     private static final int ONE_WRITE = 64 * 1024;
 
     /**
-     * Writes the body's bytes to {@code out} as its publisher hands them over: {@code BodyPublishers.ofByteArray} and
-     * {@code ofString} publish at once, on this thread, in buffers of 16 KB, so a 4 MB flood body is never gathered
-     * into one array (and with {@code Expect: 100-continue} a refused one is never even published).
+     * Writes the body's bytes to {@code out} as its publisher hands them over, on this thread: {@link ArrayBody} (the
+     * benchmarks' bodies) in views of its array, so a 4 MB flood body the server stops reading is neither copied nor
+     * written further (and with {@code Expect: 100-continue} a refused one is never even published).
      */
     private static void publish(HttpRequest.BodyPublisher publisher, OutputStream out) throws IOException {
         if (publisher == null || publisher.contentLength() == 0) {

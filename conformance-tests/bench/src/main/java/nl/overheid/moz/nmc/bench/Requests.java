@@ -76,7 +76,7 @@ public final class Requests {
                 .expectContinue(expectContinue)
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .POST(new ArrayBody(body))
                 .build();
     }
 }
