@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.dbclient.DbTransaction;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -281,8 +282,9 @@ public final class Acceptance {
             // commit off) is sealed at once: one encryption costs less than the look-up's round trip.
             List<Transitions.Repeatable> earlier =
                     chunk.size() > 1 ? database.inTransaction(tx -> earlier(tx, dv, chunk)) : List.of();
+            Repeats repeats = new Repeats(earlier);
             List<Prepared> ready = chunk.stream()
-                    .map(p -> repeatOf(p, earlier).isPresent() ? p : sealed(p))
+                    .map(p -> repeats.of(p).isPresent() ? p : sealed(p))
                     .toList();
             created |= acceptChunk(dv, ready, now, outcomes, earlier, false);
             afterChunk.run();
@@ -389,19 +391,14 @@ public final class Acceptance {
         String key() {
             return HexFormat.of().formatHex(dvrefHmac) + "/" + HexFormat.of().formatHex(payloadHmac);
         }
-
-        boolean repeats(Transitions.Locked earlier, byte[] earlierDvref, byte[] earlierPayload) {
-            return dvrefHmacs.stream().anyMatch(h -> Arrays.equals(h, earlierDvref))
-                    && payloadHmacs.stream().anyMatch(h -> Arrays.equals(h, earlierPayload));
-        }
     }
 
     private Prepared prepare(int index, Dienstverlener dv, Request request) {
         int pepperVersion = peppers.currentVersion();
         int payloadPepperVersion = payloadPeppers.currentVersion();
-        String canonical = canonicalPayload(request);
-        List<byte[]> payloadHmacs = new ArrayList<>();
-        payloadPeppers.versions().forEach(version -> payloadHmacs.add(payloadPeppers.hmac(version, canonical)));
+        // under every version for repeats, the current one among them: each HMAC computed once
+        Map<Integer, byte[]> payloadHmacs = payloadPeppers.hmacByVersion(canonicalPayload(request));
+        Map<Integer, byte[]> dvrefHmacs = peppers.dvRefByVersion(dv.id(), request.dvRef());
         UUID id = UUID.randomUUID();
         DataSubjects.DataSubject subject = request.regime().equals("centraal")
                 ? subjects.party(identification(request))
@@ -410,12 +407,12 @@ public final class Acceptance {
                 index,
                 request,
                 id,
-                peppers.dvRef(pepperVersion, dv.id(), request.dvRef()),
+                dvrefHmacs.get(pepperVersion),
                 pepperVersion,
-                payloadPeppers.hmac(payloadPepperVersion, canonical),
+                payloadHmacs.get(payloadPepperVersion),
                 payloadPepperVersion,
-                peppers.dvRefUnderEveryVersion(dv.id(), request.dvRef()),
-                payloadHmacs,
+                List.copyOf(dvrefHmacs.values()),
+                List.copyOf(payloadHmacs.values()),
                 null,
                 request.span(),
                 subject);
@@ -500,8 +497,9 @@ public final class Acceptance {
                 // A repeat of an item earlier in the chunk needs no slot: it gets that item's notification.
                 Map<String, Prepared> firstOfKey = new HashMap<>();
                 Map<Prepared, Prepared> repeatsInChunk = new LinkedHashMap<>();
+                Repeats repeats = new Repeats(earlier);
                 for (Prepared p : chunk) {
-                    Optional<Transitions.Locked> repeat = repeatOf(p, earlier);
+                    Optional<Transitions.Locked> repeat = repeats.of(p);
                     Berichttype type = types.get(p.request().berichttype());
                     Prepared first = firstOfKey.get(p.key());
                     if (repeat.isPresent()) {
@@ -561,12 +559,39 @@ public final class Acceptance {
         return used > 0;
     }
 
-    /** The earlier notification {@code p} repeats, among {@code earlier}. */
-    private static Optional<Transitions.Locked> repeatOf(Prepared p, List<Transitions.Repeatable> earlier) {
-        return earlier.stream()
-                .filter(e -> p.repeats(e.notificatie(), e.dvrefHmac(), e.payloadHmac()))
-                .map(Transitions.Repeatable::notificatie)
-                .findFirst();
+    /**
+     * The earlier notifications a chunk's items may repeat, by their dvRef HMAC: each item finds its own in a look-up
+     * or two (one per pepper version), where a scan of the whole list per item made a chunk of a hundred repeats ten
+     * thousand comparisons, a fifth of what a bulk call of repeats allocated (JFR, benchmark {@code flood}).
+     */
+    private static final class Repeats {
+        private final List<Transitions.Repeatable> earlier;
+        /** Positions in {@code earlier}, by dvRef HMAC: the first match in the list's order is the one answered. */
+        private final Map<ByteBuffer, List<Integer>> byDvref = new HashMap<>();
+
+        Repeats(List<Transitions.Repeatable> earlier) {
+            this.earlier = earlier;
+            for (int i = 0; i < earlier.size(); i++) {
+                byDvref.computeIfAbsent(ByteBuffer.wrap(earlier.get(i).dvrefHmac()), k -> new ArrayList<>(1))
+                        .add(i);
+            }
+        }
+
+        /** The earlier notification {@code p} repeats: the same dvRef and payload under any pepper version. */
+        Optional<Transitions.Locked> of(Prepared p) {
+            int first = Integer.MAX_VALUE;
+            for (byte[] dvref : p.dvrefHmacs()) {
+                for (int i : byDvref.getOrDefault(ByteBuffer.wrap(dvref), List.of())) {
+                    byte[] payload = earlier.get(i).payloadHmac();
+                    if (i < first && p.payloadHmacs().stream().anyMatch(h -> Arrays.equals(h, payload))) {
+                        first = i;
+                    }
+                }
+            }
+            return first == Integer.MAX_VALUE
+                    ? Optional.empty()
+                    : Optional.of(earlier.get(first).notificatie());
+        }
     }
 
     private boolean rotating() {
