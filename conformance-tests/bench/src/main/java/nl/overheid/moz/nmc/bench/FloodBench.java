@@ -61,14 +61,10 @@ final class FloodBench implements Benchmark {
                 HttpLoad load = HttpLoad.chosenBy("bench.flood.http");
                 HttpLoad floodLoad = HttpLoad.chosenBy("bench.flood.flooder-http")) {
             Requests requests = new Requests(nmc.baseUrl());
-            // Built once, as bytes: eighty-odd 4 MB bodies a second built or encoded anew would take the load
-            // generator's CPU from the NMC it shares the machine with. A body's first acceptance creates its
-            // notifications, later ones are repeats.
-            List<byte[]> bodies = bodies(requests, 0, BODIES);
             // Warm-up of both paths together, with bodies of their own, then the other DV alone. Two seconds were
             // not enough: C2 then still compiled on both cores through the other DV's measurement alone (16 of its
             // 24 CPU seconds in the compiler threads, /proc per thread) and into the flood's first phase.
-            List<byte[]> warmupBodies = bodies(requests, BODIES, 2);
+            List<byte[]> warmupBodies = bodies(requests, 0, 2);
             Duration warmup = Duration.ofSeconds(context.quick() ? 2 : WARMUP_SECONDS);
             CompletableFuture<HttpLoad.Outcome> warmingBulk = CompletableFuture.supplyAsync(() -> floodLoad.closedLoop(
                     1,
@@ -83,6 +79,11 @@ final class FloodBench implements Benchmark {
             Map<String, Object> cpuDuringAlone = cpuAlone.stop();
             double p99Alone = alone.latencies().percentileMillis(99);
             for (boolean expectContinue : List.of(false, true)) {
+                // Built before the phase, as bytes: fifty-odd 4 MB bodies a second built or encoded anew would take
+                // the load generator's CPU from the NMC it shares the machine with. Each phase its own: a body's
+                // first acceptance creates its notifications (about 4 MB of ciphertext each), later ones are
+                // repeats, and both phases flood with the same mix (the first phase alone had the creations before).
+                List<byte[]> bodies = bodies(requests, 2 + (expectContinue ? BODIES : 0), BODIES);
                 LongFunction<HttpRequest> flood =
                         i -> requests.post(Requests.BULK, flooder, bodies.get((int) (i % BODIES)), expectContinue);
                 // the flood, and the other DV beside it for the same time
