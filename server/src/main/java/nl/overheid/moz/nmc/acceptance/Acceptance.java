@@ -148,6 +148,8 @@ public final class Acceptance {
 
     /** A bulk submission commits this many notifications per transaction. */
     public static final int CHUNK = 100;
+    /** Items prepared or sealed between two steps of a caller's pace ({@link #acceptAll(Dienstverlener, List, Runnable)}). */
+    static final int STEP_ITEMS = 10;
 
     /**
      * Accepts a validated request of the DV, or returns the notification an identical earlier request
@@ -259,8 +261,11 @@ public final class Acceptance {
         return acceptAll(dv, requests, () -> {});
     }
 
-    /** {@link #acceptAll(Dienstverlener, List)}, calling {@code afterChunk} after each chunk (e.g. to pace the caller). */
-    public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests, Runnable afterChunk) {
+    /**
+     * {@link #acceptAll(Dienstverlener, List)}, calling {@code step} between steps of the work (every
+     * {@value #STEP_ITEMS} items prepared or sealed, and after each chunk's transaction), e.g. to pace the caller.
+     */
+    public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests, Runnable step) {
         Instant now = clock.instant();
         Outcome[] outcomes = new Outcome[requests.size()];
         List<Prepared> prepared = new ArrayList<>(requests.size());
@@ -271,6 +276,9 @@ public final class Acceptance {
                 outcomes[i] = new Refused(refusal.get());
             } else {
                 prepared.add(prepare(i, dv, request));
+            }
+            if (i % STEP_ITEMS == STEP_ITEMS - 1) {
+                step.run();
             }
         }
         boolean created = false;
@@ -283,11 +291,15 @@ public final class Acceptance {
             List<Transitions.Repeatable> earlier =
                     chunk.size() > 1 ? database.inTransaction(tx -> earlier(tx, dv, chunk)) : List.of();
             Repeats repeats = new Repeats(earlier);
-            List<Prepared> ready = chunk.stream()
-                    .map(p -> repeats.of(p).isPresent() ? p : sealed(p))
-                    .toList();
+            List<Prepared> ready = new ArrayList<>(chunk.size());
+            for (Prepared p : chunk) {
+                ready.add(repeats.of(p).isPresent() ? p : sealed(p));
+                if (ready.size() % STEP_ITEMS == 0) {
+                    step.run();
+                }
+            }
             created |= acceptChunk(dv, ready, now, outcomes, earlier, false);
-            afterChunk.run();
+            step.run();
         }
         if (created) {
             signals.nudge(TaskKind.VERZENDEN);

@@ -44,7 +44,7 @@ public final class NotificatiesResource extends NotificatiesService {
     /** The most notifications one bulk request carries (the contract's maxItems). */
     static final int BULK_MAX = 1000;
     /** A bulk call's items validated between two steps of its pace. */
-    private static final int PACED_ITEMS = 100;
+    private static final int PACED_ITEMS = 10;
 
     private final Acceptance acceptance;
     private final Cancellation cancellation;
