@@ -616,13 +616,13 @@ public final class Acceptance {
     }
 
     /**
-     * The payload in one canonical text (sorted keys, instants in UTC) so that equal requests hash equally.
+     * The payload in one canonical text (sorted keys, instants in UTC), in UTF-8, so that equal requests hash equally.
      * The HMAC (not a plain hash) keeps it from confirming a guessed recipient. {@code batchId} is not part of
      * it (ADR 0024, design §4: a batch id only groups a submission), so a repeat under a new batch id after a
      * time-out answers the first notification, whose own batch id stays.
      */
-    private String canonicalPayload(Request request) {
-        ObjectNode node = mapper.createObjectNode();
+    static byte[] canonicalPayload(Request request) {
+        ObjectNode node = CANONICAL.createObjectNode();
         node.put("purpose", "payload");
         node.put("regie", request.regime());
         node.put("dvRef", request.dvRef());
@@ -633,8 +633,22 @@ public final class Acceptance {
         node.put(
                 "geldigTot",
                 request.validUntil() == null ? null : request.validUntil().toString());
-        return node.toString();
+        // as UTF-8 at once: the same bytes as the text's (CanonicalPayloadTest), without a 4 KB text per bulk item
+        // built and then encoded again (a fifth of a bulk call's allocation, JFR, benchmark flood)
+        try {
+            return CANONICAL.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
+
+    /**
+     * Writes the canonical payload as {@code JsonNode.toString} wrote it before: Jackson's defaults, but a character
+     * beyond the BMP (an emoji) as its four UTF-8 bytes, where Jackson's UTF-8 writer would escape its two surrogates.
+     */
+    private static final ObjectMapper CANONICAL = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
 
     /** The recipient as it is sealed and hashed: the address, or the identification with its type. */
     private static String recipient(Request request) {

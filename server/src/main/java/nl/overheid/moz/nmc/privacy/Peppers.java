@@ -121,7 +121,11 @@ public final class Peppers {
      * (a bulk item's canonical payload is some 4 KB).
      */
     public Map<Integer, byte[]> hmacByVersion(String canonical) {
-        byte[] text = canonical.getBytes(StandardCharsets.UTF_8);
+        return hmacByVersion(canonical.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@link #hmacByVersion(String)} over a canonical text already in UTF-8. */
+    public Map<Integer, byte[]> hmacByVersion(byte[] text) {
         Map<Integer, byte[]> byVersion = new java.util.LinkedHashMap<>();
         for (int version : keyed.keySet()) {
             byVersion.put(version, keyed(version).doFinal(text));
