@@ -148,8 +148,12 @@ public final class Acceptance {
 
     /** A bulk submission commits this many notifications per transaction. */
     public static final int CHUNK = 100;
-    /** Items prepared or sealed between two steps of a caller's pace ({@link #acceptAll(Dienstverlener, List, Runnable)}). */
-    static final int STEP_ITEMS = 10;
+    /**
+     * Items between two steps of a bulk call's pace: prepared or sealed here ({@link #acceptAll(Dienstverlener, List,
+     * Runnable)}), checked or validated by the API. Short steps, so a call that comes in meets the bulk call at its
+     * share within ten items' work.
+     */
+    public static final int STEP_ITEMS = 10;
 
     /**
      * Accepts a validated request of the DV, or returns the notification an identical earlier request

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import nl.overheid.moz.nmc.acceptance.Acceptance;
 
 /**
  * A bulk request's body, checked whole before anything of it is used, then handed out one item at a time. The check
@@ -49,6 +50,11 @@ final class BulkBody implements Iterable<JsonNode> {
      * @throws ProblemException a 400 for a body that is no JSON, or whose envelope is wrong (all of its errors)
      */
     static BulkBody of(ObjectMapper mapper, byte[] body, int maxItems) {
+        return of(mapper, body, maxItems, () -> {});
+    }
+
+    /** {@link #of(ObjectMapper, byte[], int)}, calling {@code step} after every {@link Acceptance#STEP_ITEMS} items checked. */
+    static BulkBody of(ObjectMapper mapper, byte[] body, int maxItems, Runnable step) {
         try (JsonParser parser = mapper.createParser(body)) {
             JsonToken root = parser.nextToken();
             if (root == null) {
@@ -72,7 +78,7 @@ final class BulkBody implements Iterable<JsonNode> {
                     listSize = 0;
                 }
                 if (name.equals(ITEMS) && value == JsonToken.START_ARRAY) {
-                    listSize = countItems(parser);
+                    listSize = countItems(parser, step);
                 } else {
                     checkValue(parser);
                 }
@@ -114,7 +120,7 @@ final class BulkBody implements Iterable<JsonNode> {
     }
 
     /** Reads the rest of the array the parser is at the start of, every token decoded; returns its items. */
-    private static int countItems(JsonParser parser) throws IOException {
+    private static int countItems(JsonParser parser, Runnable step) throws IOException {
         int items = 0;
         for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
             if (token == null) {
@@ -122,6 +128,9 @@ final class BulkBody implements Iterable<JsonNode> {
             }
             checkValue(parser);
             items++;
+            if (items % Acceptance.STEP_ITEMS == 0) {
+                step.run();
+            }
         }
         return items;
     }

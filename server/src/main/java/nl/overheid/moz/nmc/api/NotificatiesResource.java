@@ -43,8 +43,8 @@ public final class NotificatiesResource extends NotificatiesService {
     private static final int SEARCH_LIMIT = 100;
     /** The most notifications one bulk request carries (the contract's maxItems). */
     static final int BULK_MAX = 1000;
-    /** A bulk call's items validated between two steps of its pace. */
-    private static final int PACED_ITEMS = 10;
+    /** A bulk call's items validated between two steps of its pace (as many as its check takes per step). */
+    private static final int PACED_ITEMS = Acceptance.STEP_ITEMS;
 
     private final Acceptance acceptance;
     private final Cancellation cancellation;
@@ -154,7 +154,8 @@ public final class NotificatiesResource extends NotificatiesService {
             Function<JsonNode, Acceptance.Request> toRequest) {
         // before the body is read: a bulk over a used-up quota costs no parsing, validation or sealing
         acceptance.refuseWhenQuotaUsedUp(Callers.of(request));
-        BulkBody body = BulkBody.of(bulkBodies.mapper(), bulkBodies.bytes(request), BULK_MAX);
+        // the whole body's check is paced as the items are: tokenising 4 MB is a step of its own
+        BulkBody body = BulkBody.of(bulkBodies.mapper(), bulkBodies.bytes(request), BULK_MAX, pace(request));
         answerBulk(request, response, itemSchema, body.size(), body.iterator(), toRequest);
     }
 
@@ -174,11 +175,7 @@ public final class NotificatiesResource extends NotificatiesService {
         ObjectNode[] results = new ObjectNode[size];
         List<Integer> positions = new ArrayList<>();
         List<Acceptance.Request> requests = new ArrayList<>();
-        // paced while other DVs' calls are in progress (RequestLimits.Pace); not when called without the filter
-        Runnable pace = request.context()
-                .get(RequestLimits.Pace.class)
-                .<Runnable>map(p -> p)
-                .orElse(() -> {});
+        Runnable pace = pace(request);
         long retryAfter = 0;
         for (int i = 0; i < size; i++) {
             if (i % PACED_ITEMS == PACED_ITEMS - 1) {
@@ -204,6 +201,14 @@ public final class NotificatiesResource extends NotificatiesService {
             response.header(HeaderNames.RETRY_AFTER, Long.toString(retryAfter));
         }
         responses.json(response, Status.OK_200, body);
+    }
+
+    /** The call's pace while other DVs' calls are in progress (RequestLimits.Pace); none without the filter. */
+    private static Runnable pace(ServerRequest request) {
+        return request.context()
+                .get(RequestLimits.Pace.class)
+                .<Runnable>map(p -> p)
+                .orElse(() -> {});
     }
 
     /** Accepts one slice and puts each outcome at its item's place; returns the Retry-After it asks (0: none). */

@@ -207,8 +207,8 @@ public final class RequestLimits {
     }
 
     /**
-     * Paces one bulk call of a DV: {@link #run} after each step of its work (ten items validated, prepared or
-     * sealed; a chunk committed): short steps, so a call that comes in waits at most ten items' work before the
+     * Paces one bulk call of a DV: {@link #run} after each step of its work (ten items checked, validated,
+     * prepared or sealed; a chunk committed): short steps, so a call that comes in waits at most ten items' work before the
      * bulk call keeps to its share. While another DV's call other than a bulk call is in progress on this instance (a single
      * acceptance, a status or feed call: someone waits for its answer), it then waits so long that the call's
      * work is at most {@code http.bulk-share} of its time: at 0.5 as long as the step took (at most

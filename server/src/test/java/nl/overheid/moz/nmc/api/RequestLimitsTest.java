@@ -131,7 +131,7 @@ class RequestLimitsTest {
 
     /**
      * A bulk call is paced while another DV's call other than a bulk call is in progress on the instance
-     * ({@code http.bulk-share}): after every ten items validated, prepared or sealed and each chunk committed it waits, so that the
+     * ({@code http.bulk-share}): after every ten items checked, validated, prepared or sealed and each chunk committed it waits, so that the
      * other DV's calls get the cores. Alone on the instance, beside calls of its own DV only or beside another DV's
      * bulk call, it is never paced.
      */
@@ -158,9 +158,10 @@ class RequestLimitsTest {
             assertThat(http.post(BULK, token(TestNmc.DV_A), bulk("beside", 250)).status())
                     .isEqualTo(200);
         }
-        // a step every ten items validated (25), prepared (25) and sealed (25), and after each of the three chunks
-        // (100, 100, 50): a waiting call sees the bulk call at its share within ten items' work
-        assertThat(pauses()).as("beside another DV's call").isEqualTo(before + 78);
+        // a step every ten items of the body's check (25), validated (25), prepared (25) and sealed (25), and after
+        // each of the three chunks (100, 100, 50): a waiting call meets the bulk call at its share within ten items'
+        // work
+        assertThat(pauses()).as("beside another DV's call").isEqualTo(before + 103);
         assertThat(stored()).isEqualTo(1000);
     }
 
