@@ -53,7 +53,10 @@ final class BulkBody implements Iterable<JsonNode> {
         return of(mapper, body, maxItems, () -> {});
     }
 
-    /** {@link #of(ObjectMapper, byte[], int)}, calling {@code step} after every {@link Acceptance#STEP_ITEMS} items checked. */
+    /**
+     * {@link #of(ObjectMapper, byte[], int)}, calling {@code step} after every {@link Acceptance#STEP_ITEMS} items
+     * checked (a caller's pace).
+     */
     static BulkBody of(ObjectMapper mapper, byte[] body, int maxItems, Runnable step) {
         try (JsonParser parser = mapper.createParser(body)) {
             JsonToken root = parser.nextToken();

@@ -208,10 +208,10 @@ public final class RequestLimits {
 
     /**
      * Paces one bulk call of a DV: {@link #run} after each step of its work (ten items checked, validated,
-     * prepared or sealed; a chunk committed): short steps, so a call that comes in waits at most ten items' work before the
-     * bulk call keeps to its share. While another DV's call other than a bulk call is in progress on this instance (a single
-     * acceptance, a status or feed call: someone waits for its answer), it then waits so long that the call's
-     * work is at most {@code http.bulk-share} of its time: at 0.5 as long as the step took (at most
+     * prepared or sealed; a chunk committed): short steps, so a call that comes in waits at most ten items' work
+     * before the bulk call keeps to its share. While another DV's call other than a bulk call is in progress on this
+     * instance (a single acceptance, a status or feed call: someone waits for its answer), it then waits so long that
+     * the call's work is at most {@code http.bulk-share} of its time: at 0.5 as long as the step took (at most
      * {@value #MAX_PAUSE_MILLIS} ms). A maximal bulk call otherwise keeps a core busy for its whole length, and on an
      * instance of two cores that was the other DVs' single calls waiting for CPU (benchmark {@code flood}). Alone on
      * the instance a bulk call is never paced. Registered in the request's context by {@link ApiFilter}; one call's
