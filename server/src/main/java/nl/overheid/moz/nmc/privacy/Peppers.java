@@ -126,10 +126,41 @@ public final class Peppers {
 
     /** {@link #hmacByVersion(String)} over a canonical text already in UTF-8. */
     public Map<Integer, byte[]> hmacByVersion(byte[] text) {
-        Map<Integer, byte[]> byVersion = new java.util.LinkedHashMap<>();
+        return hmacByVersion(out -> out.write(text));
+    }
+
+    /** A canonical text that writes itself, as UTF-8, into a stream. */
+    @FunctionalInterface
+    public interface CanonicalText {
+        void writeTo(java.io.OutputStream out) throws java.io.IOException;
+    }
+
+    /**
+     * {@link #hmacByVersion(String)} over a text written straight into the HMACs, every version's at once: a bulk
+     * item's canonical payload (some 4 KB) is then never held as a text or an array.
+     */
+    public Map<Integer, byte[]> hmacByVersion(CanonicalText text) {
+        Map<Integer, Mac> macs = new java.util.LinkedHashMap<>();
         for (int version : keyed.keySet()) {
-            byVersion.put(version, keyed(version).doFinal(text));
+            macs.put(version, keyed(version));
         }
+        try {
+            text.writeTo(new java.io.OutputStream() {
+                @Override
+                public void write(int b) {
+                    macs.values().forEach(mac -> mac.update((byte) b));
+                }
+
+                @Override
+                public void write(byte[] bytes, int offset, int length) {
+                    macs.values().forEach(mac -> mac.update(bytes, offset, length));
+                }
+            });
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Map<Integer, byte[]> byVersion = new java.util.LinkedHashMap<>();
+        macs.forEach((version, mac) -> byVersion.put(version, mac.doFinal()));
         return byVersion;
     }
 

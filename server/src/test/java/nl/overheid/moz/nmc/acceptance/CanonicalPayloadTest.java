@@ -15,8 +15,14 @@ import org.junit.jupiter.api.Test;
  */
 class CanonicalPayloadTest {
 
-    private static String text(Acceptance.Request request) {
-        return new String(Acceptance.canonicalPayload(request), StandardCharsets.UTF_8);
+    private static byte[] canonicalPayload(Acceptance.Request request) throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        Acceptance.writeCanonicalPayload(request, out);
+        return out.toByteArray();
+    }
+
+    private static String text(Acceptance.Request request) throws Exception {
+        return new String(canonicalPayload(request), StandardCharsets.UTF_8);
     }
 
     @Test
@@ -33,7 +39,7 @@ class CanonicalPayloadTest {
                 "batch-is-not-part-of-it",
                 null);
 
-        byte[] bytes = Acceptance.canonicalPayload(request);
+        byte[] bytes = canonicalPayload(request);
 
         String expected =
                 "{\"purpose\":\"payload\",\"regie\":\"decentraal\",\"dvRef\":\"ref-1\",\"berichttype\":\"bt-1\","
@@ -49,7 +55,7 @@ class CanonicalPayloadTest {
     }
 
     @Test
-    void centralisedHashesTheIdentificationWithItsTypeAndAMissingValidityAsNull() {
+    void centralisedHashesTheIdentificationWithItsTypeAndAMissingValidityAsNull() throws Exception {
         Acceptance.Request request =
                 new Acceptance.Request("centraal", "ref-2", "bt-1", "KVK", "12345678", Map.of(), null, null, null);
 

@@ -67,6 +67,15 @@ class PeppersTest {
         assertThat(List.copyOf(dvRefs.keySet())).containsExactly(1, 2, 3);
         assertThat(dvRefs.get(2)).isEqualTo(peppers.dvRef(2, dv, "ref-1"));
         assertThat(dvRefs.get(2)).isEqualTo(reference(TWO, dv + "\u0000ref-1"));
+        assertThat(peppers.hmacByVersion(out -> {
+                    // written in pieces, as a generator flushes its buffer: the same HMACs as over the whole text
+                    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+                    out.write(bytes, 0, 1_000);
+                    out.write(bytes[1_000]);
+                    out.write(bytes, 1_001, bytes.length - 1_001);
+                }))
+                .allSatisfy((version, hmac) -> assertThat(hmac).isEqualTo(byVersion.get(version)))
+                .containsOnlyKeys(1, 2, 3);
         assertThat(peppers.dvRefUnderEveryVersion(dv, "ref-1"))
                 .containsExactly(dvRefs.get(1), dvRefs.get(2), dvRefs.get(3));
     }
