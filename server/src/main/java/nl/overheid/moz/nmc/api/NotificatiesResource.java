@@ -43,8 +43,6 @@ public final class NotificatiesResource extends NotificatiesService {
     private static final int SEARCH_LIMIT = 100;
     /** The most notifications one bulk request carries (the contract's maxItems). */
     static final int BULK_MAX = 1000;
-    /** A bulk call's items validated between two steps of its pace (as many as its check takes per step). */
-    private static final int PACED_ITEMS = Acceptance.STEP_ITEMS;
 
     private final Acceptance acceptance;
     private final Cancellation cancellation;
@@ -178,7 +176,7 @@ public final class NotificatiesResource extends NotificatiesService {
         Runnable pace = pace(request);
         long retryAfter = 0;
         for (int i = 0; i < size; i++) {
-            if (i % PACED_ITEMS == PACED_ITEMS - 1) {
+            if (i % Acceptance.STEP_ITEMS == Acceptance.STEP_ITEMS - 1) { // a step of its pace
                 pace.run();
             }
             JsonNode item = items.next();

@@ -97,35 +97,22 @@ public final class Peppers {
         return peppers.size();
     }
 
-    public Iterable<Integer> versions() {
-        return peppers.keySet();
-    }
-
-    /** HMAC of the DV's reference, bound to the DV so that equal references of two DVs differ. */
-    public byte[] dvRef(int version, UUID dvId, String dvRef) {
-        return hmac(version, dvId + "\u0000" + dvRef);
-    }
-
     /** The dvRef's HMAC under every pepper version still in use (search tests them all, design §9). */
     public java.util.List<byte[]> dvRefUnderEveryVersion(UUID dvId, String dvRef) {
         return java.util.List.copyOf(dvRefByVersion(dvId, dvRef).values());
     }
 
-    /** The dvRef's HMAC under every pepper version, by version in ascending order. */
+    /**
+     * The dvRef's HMAC under every pepper version, by version in ascending order; bound to the DV, so that equal
+     * references of two DVs differ.
+     */
     public Map<Integer, byte[]> dvRefByVersion(UUID dvId, String dvRef) {
         return hmacByVersion(dvId + "\u0000" + dvRef);
     }
 
-    /**
-     * HMAC over a canonical text under every pepper version, by version in ascending order: the text encoded once
-     * (a bulk item's canonical payload is some 4 KB).
-     */
+    /** HMAC over a canonical text under every pepper version, by version in ascending order. */
     public Map<Integer, byte[]> hmacByVersion(String canonical) {
-        return hmacByVersion(canonical.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** {@link #hmacByVersion(String)} over a canonical text already in UTF-8. */
-    public Map<Integer, byte[]> hmacByVersion(byte[] text) {
+        byte[] text = canonical.getBytes(StandardCharsets.UTF_8);
         return hmacByVersion(out -> out.write(text));
     }
 

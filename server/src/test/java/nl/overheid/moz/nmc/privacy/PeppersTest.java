@@ -65,7 +65,6 @@ class PeppersTest {
         assertThat(byVersion.get(1)).isEqualTo(reference(ONE, text));
         assertThat(byVersion.get(3)).isEqualTo(reference(THREE, text));
         assertThat(List.copyOf(dvRefs.keySet())).containsExactly(1, 2, 3);
-        assertThat(dvRefs.get(2)).isEqualTo(peppers.dvRef(2, dv, "ref-1"));
         assertThat(dvRefs.get(2)).isEqualTo(reference(TWO, dv + "\u0000ref-1"));
         assertThat(peppers.hmacByVersion(out -> {
                     // written in pieces, as a generator flushes its buffer: the same HMACs as over the whole text
