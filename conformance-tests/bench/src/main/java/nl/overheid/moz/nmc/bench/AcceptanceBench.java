@@ -44,10 +44,11 @@ final class AcceptanceBench implements Benchmark {
 
     /**
      * Where an acceptance's time went during one point, as the NMC measured it: per stage its mean per call in
-     * ms ({@code nmc_acceptance_stage_duration_seconds}), the whole request as the API filter saw it, and the mean
-     * group size; the stages inside a group's write are per group, not per request.
+     * ms ({@code nmc_acceptance_stage_duration_seconds}), the whole request as the API filter saw it (the operations
+     * whose label holds {@code operation}), and the mean group size; the stages inside a group's write are per
+     * group, not per request.
      */
-    static Map<String, Object> stages(String before, String after) {
+    static Map<String, Object> stages(String before, String after, String operation) {
         Map<String, Object> split = new java.util.LinkedHashMap<>();
         for (String stage : STAGES) {
             String label = "stap=\"" + stage + "\"";
@@ -55,7 +56,6 @@ final class AcceptanceBench implements Benchmark {
             double sum = delta(before, after, "nmc_acceptance_stage_duration_seconds_sum", label);
             split.put(stage, count > 0 ? round(sum / count * 1000) : 0.0);
         }
-        String operation = "notificaties";
         double requests = delta(before, after, "nmc_api_request_duration_seconds_count", operation);
         double total = delta(before, after, "nmc_api_request_duration_seconds_sum", operation);
         split.put("apiRequest", requests > 0 ? round(total / requests * 1000) : 0.0);
@@ -150,7 +150,7 @@ final class AcceptanceBench implements Benchmark {
                     HttpLoad.Outcome nmcRun = load.closedLoop(
                             clients, point, requests.single(label, tokens.subList(0, dvs)), HttpLoad.Worth.status(202));
                     Map<String, Object> cpuNmc = cpu.stop();
-                    Map<String, Object> stages = stages(metricsBefore, nmc.metrics());
+                    Map<String, Object> stages = stages(metricsBefore, nmc.metrics(), "notificaties");
                     CpuMeter cpuPg = CpuMeter.start(-1, context.postmasterPid());
                     Pgbench.Run pg = context.pgbench()
                             .forDuration("acceptance-" + label, db, scripts.subList(0, dvs), clients, point);

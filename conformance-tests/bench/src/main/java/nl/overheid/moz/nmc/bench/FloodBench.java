@@ -26,6 +26,8 @@ final class FloodBench implements Benchmark {
     static final int BODIES = 8;
     /** Both paths warmed up together before anything is measured. */
     static final int WARMUP_SECONDS = 30;
+    /** The other DV's operation in the NMC's metrics (its label), for the NMC's own view of its time. */
+    private static final String SINGLE = "operatie=\"POST " + Requests.DECENTRAAL + "\"";
     /** Personalisation text that makes an item about 4 KB, so 1000 items fill the 4 MB bulk limit. */
     private static final String FILL = "x".repeat(3_880);
 
@@ -73,10 +75,12 @@ final class FloodBench implements Benchmark {
                     response -> 1));
             load.closedLoop(2, warmup, requests.single("warmup", List.of(other)), HttpLoad.Worth.status(202));
             warmingBulk.get();
+            String metricsBeforeAlone = nmc.metrics();
             CpuMeter cpuAlone = CpuMeter.start(nmc.pid(), context.postmasterPid());
             HttpLoad.Outcome alone =
                     load.closedLoop(1, duration, requests.single("alone", List.of(other)), HttpLoad.Worth.status(202));
             Map<String, Object> cpuDuringAlone = cpuAlone.stop();
+            Map<String, Object> stagesAlone = AcceptanceBench.stages(metricsBeforeAlone, nmc.metrics(), SINGLE);
             double p99Alone = alone.latencies().percentileMillis(99);
             for (boolean expectContinue : List.of(false, true)) {
                 // Built before the phase, as bytes: fifty-odd 4 MB bodies a second built or encoded anew would take
@@ -91,6 +95,7 @@ final class FloodBench implements Benchmark {
                         () -> floodLoad.closedLoop(FLOOD_CLIENTS, duration, flood, response -> 1));
                 Thread.sleep(500); // the flood is running before the other DV is measured
                 // where the cores went (the flood's client shares them: its bodies are pushed from this machine)
+                String metricsBefore = nmc.metrics();
                 CpuMeter cpu = CpuMeter.start(nmc.pid(), context.postmasterPid());
                 HttpLoad.Outcome beside = load.closedLoop(
                         1,
@@ -98,6 +103,7 @@ final class FloodBench implements Benchmark {
                         requests.single(expectContinue ? "beside-polite" : "beside", List.of(other)),
                         HttpLoad.Worth.status(202));
                 Map<String, Object> cpuDuringFlood = cpu.stop();
+                Map<String, Object> stagesBeside = AcceptanceBench.stages(metricsBefore, nmc.metrics(), SINGLE);
                 HttpLoad.Outcome floodOutcome = flooding.get();
                 Thread.sleep(1000);
                 boolean alive = nmc.alive();
@@ -127,6 +133,8 @@ final class FloodBench implements Benchmark {
                         .detail("seconds", duration.toSeconds())
                         .detail("cpuDuringFlood", cpuDuringFlood)
                         .detail("cpuDuringAlone", cpuDuringAlone)
+                        .detail("nmcStagesMsBeside", stagesBeside)
+                        .detail("nmcStagesMsAlone", stagesAlone)
                         .build());
                 if (oom) {
                     break;
@@ -140,7 +148,10 @@ final class FloodBench implements Benchmark {
                     + " closed unread, and a client still sending may see that before the 429); with Expect:"
                     + " 100-continue the client sends no body the NMC refuses. cpuDuringFlood: the CPU seconds of the"
                     + " NMC, PostgreSQL and this harness (the flood's client and the other DV's) while the other DV"
-                    + " was measured. The NMC's log: "
+                    + " was measured. nmcStagesMs: the NMC's own means per call (AcceptanceBench), apiRequest the other"
+                    + " DV's request as the NMC's filter timed it; beside the flood the stages of a chunk's write"
+                    + " (register, quotum, transactie, teruggeven) and verzegelen also count the bulk calls'. The NMC's"
+                    + " log: "
                     + context.repository()
                             .relativize(context.outDirectory().resolve("logs").resolve("flood-1.log"))
                     + ", its GC log: "
