@@ -187,7 +187,9 @@ record Steps(
                                 DvCalls.Kind.FEED,
                                 settings.feed().rateLimitPerSecond(),
                                 DvCalls.Kind.NOTIFICATIES,
-                                settings.requestLimits().perSecond())),
+                                settings.requestLimits().perSecond(),
+                                DvCalls.Kind.BULK,
+                                settings.requestLimits().bulkPerSecond())),
                 webhooks,
                 new OperatorActions(
                         core.database(),

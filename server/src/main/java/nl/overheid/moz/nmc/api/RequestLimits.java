@@ -26,9 +26,11 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
  *       one DV. In memory: a count over all instances would cost a round trip per call, and what runs out is each
  *       instance's own heap and threads.</li>
  *   <li>Rate, over all instances ({@link DvCalls}, counters in the database): the feed and webhook calls at
- *       {@code feed.rate-limit-per-second}, status, search and cancel at {@code http.rate-limit-per-second}.
- *       Acceptance is limited by the DV's acceptance quota, as shared and exact, which a bulk call consults before
- *       its body is read.</li>
+ *       {@code feed.rate-limit-per-second}, status, search and cancel at {@code http.rate-limit-per-second}, bulk
+ *       calls at {@code http.bulk-rate-limit-per-second}. Acceptance is limited by the DV's acceptance quota, as
+ *       shared and exact, which a bulk call consults before its body is read; but a repeat counts against no quota,
+ *       so without its own rate a DV could send the same maximal bulk call again and again, each costing the
+ *       parsing, validation and look-up of its items (benchmark {@code flood}).</li>
  *   <li>Refusals, these limits' and the quota's, are answered after {@code http.refusal-delay} (at most
  *       {@code http.max-delayed-refusals} held at once, the rest at once). A client that honours
  *       {@code Retry-After} loses nothing by it; one that sends again the moment it is refused (a flood, benchmark
@@ -50,6 +52,7 @@ public final class RequestLimits {
      * @param concurrentBulk          bulk calls at once on one instance
      * @param concurrentBulkPerDv     one DV's bulk calls at once on one instance
      * @param perSecond               one DV's status, search and cancel calls per second, all instances together
+     * @param bulkPerSecond           one DV's bulk calls per second, all instances together
      * @param refusalDelay            how long a refused call waits for its 429 (zero: none)
      * @param maxDelayedRefusals      refused calls held at once on one instance; more are answered at once
      * @param bulkShare               the share of its time a bulk call works while other DVs' calls are in progress
@@ -61,6 +64,7 @@ public final class RequestLimits {
             int concurrentBulk,
             int concurrentBulkPerDv,
             int perSecond,
+            int bulkPerSecond,
             Duration refusalDelay,
             int maxDelayedRefusals,
             double bulkShare) {
@@ -71,10 +75,12 @@ public final class RequestLimits {
                     || concurrentBulkPerDv < 1
                     || concurrentBulk < concurrentBulkPerDv
                     || concurrentBulkPerDv > concurrentRequestsPerDv
-                    || perSecond < 1) {
+                    || perSecond < 1
+                    || bulkPerSecond < 1) {
                 throw new IllegalArgumentException("http.max-concurrent-requests(-per-dv) and "
                         + "http.max-concurrent-bulk-requests(-per-dv) must be positive, each per-DV limit at most its "
-                        + "instance's, the bulk limits at most the others, and http.rate-limit-per-second positive");
+                        + "instance's, the bulk limits at most the others, and http.rate-limit-per-second and "
+                        + "http.bulk-rate-limit-per-second positive");
             }
             // a refusal promises a retry after one second at the soonest (Retry-After is in whole seconds)
             if (refusalDelay.isNegative()
@@ -95,6 +101,7 @@ public final class RequestLimits {
                     http.get("max-concurrent-bulk-requests").asInt().orElse(4),
                     http.get("max-concurrent-bulk-requests-per-dv").asInt().orElse(1),
                     http.get("rate-limit-per-second").asInt().orElse(50),
+                    http.get("bulk-rate-limit-per-second").asInt().orElse(1),
                     http.get("refusal-delay").as(Duration.class).orElse(Duration.ofSeconds(1)),
                     http.get("max-delayed-refusals").asInt().orElse(256),
                     http.get("bulk-share").asDouble().orElse(0.5));
@@ -194,7 +201,8 @@ public final class RequestLimits {
             switch (kind) {
                 case FEED -> limitRate(dv, DvCalls.Kind.FEED);
                 case NOTIFICATIES -> limitRate(dv, DvCalls.Kind.NOTIFICATIES);
-                case ACCEPTANCE, BULK -> {}
+                case BULK -> limitRate(dv, DvCalls.Kind.BULK);
+                case ACCEPTANCE -> {}
             }
         } catch (ProblemException refused) {
             permit.close();

@@ -13,7 +13,9 @@ import nl.overheid.moz.nmc.engine.Duty;
 /**
  * The per-DV rate limits of the DV API's calls, per kind of call: at most a kind's limit in a second. The counter
  * is a row in the database (one statement, no other lock), so several NMC instances together allow what one
- * allows. Acceptance has no counter here: the acceptance quota is its limit, as shared and as exact.
+ * allows. A single acceptance has no counter here: the acceptance quota is its limit, as shared and as exact. A bulk
+ * call has one besides its quota: its repeats count against no quota, and a maximal bulk call sent again and again
+ * would otherwise be limited only by the concurrency caps.
  */
 public final class DvCalls implements Duty {
 
@@ -22,7 +24,9 @@ public final class DvCalls implements Duty {
         /** reading and acknowledging the feed, the webhook's state and resume ({@code feed.rate-limit-per-second}) */
         FEED("feed"),
         /** a notification's status, the search by dvRef, a cancellation ({@code http.rate-limit-per-second}) */
-        NOTIFICATIES("notificaties");
+        NOTIFICATIES("notificaties"),
+        /** a bulk acceptance ({@code http.bulk-rate-limit-per-second}) */
+        BULK("bulk");
 
         private final String value;
 

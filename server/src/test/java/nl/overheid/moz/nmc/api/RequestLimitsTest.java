@@ -281,6 +281,42 @@ class RequestLimitsTest {
                 .isEqualTo(200);
     }
 
+    /**
+     * A repeat takes no quota, so a DV could send the same bulk call again and again and have each read, validated
+     * and looked up; its bulk calls have a rate of their own, over all instances, refused before the body is read.
+     */
+    @Test
+    void bulkCallsAreRateLimitedPerDvOverAllInstancesAlsoWhenEveryItemIsARepeat() {
+        String limit = "http: {bulk-rate-limit-per-second: 2}";
+        Http http = start(limit);
+        String bulk = "{\"notificaties\": [" + single("B-1") + "]}";
+        // the clock stands still: every call falls in one second
+        assertThat(http.post(BULK, token(TestNmc.DV_A), bulk).status()).isEqualTo(200);
+        assertThat(http.post(BULK, token(TestNmc.DV_A), bulk).status())
+                .as("a repeat")
+                .isEqualTo(200);
+        assertThat(stored()).isEqualTo(1);
+        try (RunningNmc other = RunningNmc.start(DB, IAM, clock, limit)) {
+            for (Http instance : List.of(http, other.http())) {
+                Http.Response over = instance.post(BULK, token(TestNmc.DV_A), "{\"notificaties\": [");
+                // not a 400 for the broken body: it was never read
+                assertThat(over.status()).as(over.body()).isEqualTo(429);
+                assertThat(over.json().path("type").asText()).endsWith("/aanroeplimiet-overschreden");
+                assertThat(over.header("Retry-After")).contains("1");
+            }
+            // counted apart: the DV's single acceptance, and another DV's bulk calls
+            assertThat(other.http()
+                            .post(SINGLE, token(TestNmc.DV_A), single("B-2"))
+                            .status())
+                    .isEqualTo(202);
+            assertThat(other.http().post(BULK, token(TestNmc.DV_B), bulk).status())
+                    .isEqualTo(200);
+        }
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(http.post(BULK, token(TestNmc.DV_A), bulk).status()).isEqualTo(200);
+        assertThat(stored()).isEqualTo(3);
+    }
+
     @Test
     void aBulkOverAUsedUpQuotaIsRefusedWholeBeforeItsBodyIsRead() {
         Http http = start("{}");

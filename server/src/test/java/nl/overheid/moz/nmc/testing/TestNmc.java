@@ -148,6 +148,7 @@ public final class TestNmc {
                   # far above what tests do (their clock stands still, and some send 120 calls at once);
                   # RequestLimitsTest sets its own
                   rate-limit-per-second: 100000
+                  bulk-rate-limit-per-second: 100000
                   max-concurrent-requests: 512
                   max-concurrent-requests-per-dv: 256
                   # refusals answered at once; RequestLimitsTest holds them as production does
