@@ -54,6 +54,43 @@ class RequestSchemasTest {
         assertThat(oneClass).contains("^[^\\x00-\\x1F\\x7F-\\x9F]+$", "^[\\x21-\\x7E]+$", "^[A-Za-z0-9_-]+$");
     }
 
+    /**
+     * The table and the surrogate check read a text a block at a time ({@link RequestSchemas#BLOCK}): texts of one to
+     * three blocks, with pairs, strays, control characters and others at and across the blocks' ends, answer as the
+     * regex, and as a round trip through UTF-8 (which replaces an unpaired surrogate) says.
+     */
+    @Test
+    void textsLongerThanABlockAnswerAsTheRegexAcrossTheBlocksEnds() {
+        RegularExpression checked = RequestSchemas.ecmaPattern("^[^\\x00-\\x1F\\x7F-\\x9F]+$");
+        assertThat(checked).isInstanceOf(RequestSchemas.ClassRun.class);
+        Pattern regex = Pattern.compile("^[^\\x00-\\x1F\\x7F-\\x9F]+\\z");
+        String[] specials = {"\ud83d\ude00", "\ud83d", "\ude00", "\u0001", "\u009f", "\u00e9", "\u2028", "\u0800"};
+        Random random = new Random(20261203);
+        java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
+        for (int i = 0; i < 3_000; i++) {
+            int blocks = 1 + random.nextInt(3);
+            StringBuilder text = new StringBuilder("x".repeat(blocks * RequestSchemas.BLOCK + random.nextInt(7) - 3));
+            for (int k = random.nextInt(3); k > 0; k--) {
+                int at = (1 + random.nextInt(blocks)) * RequestSchemas.BLOCK + random.nextInt(5) - 3;
+                text.insert(Math.min(Math.max(at, 0), text.length()), specials[random.nextInt(specials.length)]);
+            }
+            String value = text.toString();
+            boolean matches = checked.matches(value);
+            boolean unpaired = RequestSchemas.hasUnpairedSurrogate(value);
+            assertThat(matches)
+                    .as("pattern at %d", i)
+                    .isEqualTo(regex.matcher(value).find());
+            assertThat(unpaired)
+                    .as("surrogates at %d", i)
+                    .isEqualTo(!value.equals(new String(
+                            value.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                            java.nio.charset.StandardCharsets.UTF_8)));
+            outcomes.merge(matches + "/" + unpaired, 1, Integer::sum);
+        }
+        // each outcome occurs, so neither check can pass by answering one way
+        assertThat(outcomes).containsKeys("true/false", "false/false", "true/true");
+    }
+
     @Test
     void otherPatternsKeepTheirRegex() {
         assertThat(RequestSchemas.ecmaPattern("^[0-9]{8,9}$")).isNotInstanceOf(RequestSchemas.ClassRun.class);
