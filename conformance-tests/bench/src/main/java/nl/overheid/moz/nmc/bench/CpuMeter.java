@@ -11,8 +11,10 @@ import java.util.stream.Stream;
 /**
  * Where the CPU went during a phase (Linux {@code /proc}): the NMC's process, the PostgreSQL cluster (the
  * postmaster, its live backends and the backends that already exited), the harness (this JVM: load
- * generator and the parties' stand-ins, plus the pgbench clients it ran and waited for) and everything else
- * on the machine (other users: the noise). In CPU seconds, so
+ * generator and the parties' stand-ins, plus the pgbench clients it ran and waited for), the kernel's interrupt work
+ * (the loopback network's among it), the time the host gave this machine's CPUs to others while they had work
+ * (steal: a virtual machine's noise, which the rest of the figures cannot show) and everything else on the machine
+ * (other users: the noise). In CPU seconds, so
  * "PostgreSQL used most of the CPU" becomes a number. Best effort: without {@code /proc} it reports nothing.
  */
 public final class CpuMeter {
@@ -34,7 +36,15 @@ public final class CpuMeter {
         return new CpuMeter(nmcPid, postmasterPid);
     }
 
-    private record Snapshot(long nmc, long postgres, long bench, long machineBusy, long machineTotal, long nanos) {}
+    private record Snapshot(
+            long nmc,
+            long postgres,
+            long bench,
+            long machineBusy,
+            long machineTotal,
+            long interrupts,
+            long stolen,
+            long nanos) {}
 
     /** CPU seconds per party since the start, and each one's share of the machine's capacity. */
     public Map<String, Object> stop() {
@@ -49,10 +59,14 @@ public final class CpuMeter {
         double bench = (end.bench() - start.bench()) / TICKS_PER_SECOND;
         double busy = (end.machineBusy() - start.machineBusy()) / TICKS_PER_SECOND;
         double capacity = (end.machineTotal() - start.machineTotal()) / TICKS_PER_SECOND;
+        double interrupts = (end.interrupts() - start.interrupts()) / TICKS_PER_SECOND;
+        double stolen = (end.stolen() - start.stolen()) / TICKS_PER_SECOND;
         used.put("cpuSecondsNmc", Latencies.round(nmc));
         used.put("cpuSecondsPostgres", Latencies.round(postgres));
         used.put("cpuSecondsHarness", Latencies.round(bench));
-        used.put("cpuSecondsOther", Latencies.round(Math.max(0, busy - nmc - postgres - bench)));
+        used.put("cpuSecondsInterrupts", Latencies.round(interrupts));
+        used.put("cpuSecondsStolen", Latencies.round(stolen));
+        used.put("cpuSecondsOther", Latencies.round(Math.max(0, busy - nmc - postgres - bench - interrupts - stolen)));
         used.put("cpuSecondsIdle", Latencies.round(Math.max(0, capacity - busy)));
         used.put("wallSeconds", Latencies.round(wall));
         return used;
@@ -66,6 +80,8 @@ public final class CpuMeter {
                 process(ProcessHandle.current().pid(), true),
                 machine[0],
                 machine[1],
+                machine[2],
+                machine[3],
                 System.nanoTime());
     }
 
@@ -118,23 +134,31 @@ public final class CpuMeter {
         }
     }
 
-    /** Busy and total ticks of all CPUs (/proc/stat's first line). */
+    /**
+     * Busy, total, interrupt (irq and softirq) and stolen ticks of all CPUs (/proc/stat's first line: user, nice,
+     * system, idle, iowait, irq, softirq, steal).
+     */
     private static long[] machine() {
         try {
             String[] fields =
                     Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
             long total = 0;
             long idle = 0;
+            long interrupts = 0;
+            long stolen = 0;
             for (int i = 1; i < fields.length && i <= 8; i++) {
                 long value = Long.parseLong(fields[i]);
                 total += value;
-                if (i == 4 || i == 5) { // idle, iowait
-                    idle += value;
+                switch (i) {
+                    case 4, 5 -> idle += value; // idle, iowait
+                    case 6, 7 -> interrupts += value;
+                    case 8 -> stolen += value;
+                    default -> {}
                 }
             }
-            return new long[] {total - idle, total};
+            return new long[] {total - idle, total, interrupts, stolen};
         } catch (IOException | RuntimeException e) {
-            return new long[] {0, 0};
+            return new long[] {0, 0, 0, 0};
         }
     }
 

@@ -14,7 +14,9 @@ class EngineBenchTest {
                 "cpuSecondsNmc", 20.0,
                 "cpuSecondsPostgres", 22.0,
                 "cpuSecondsHarness", 5.0,
-                "cpuSecondsOther", 1.0,
+                "cpuSecondsOther", 0.6,
+                "cpuSecondsInterrupts", 0.4,
+                "cpuSecondsStolen", 7.0,
                 "cpuSecondsIdle", 4.0,
                 "wallSeconds", 26.0);
         Map<String, Object> pgbench = Map.of(
@@ -27,12 +29,15 @@ class EngineBenchTest {
 
         Figure figure = EngineBench.cpuPerNotification(2000, drain, pgbench);
 
-        assertThat(figure.value()).isEqualTo(24.0); // (20 + 22 + 5 + 1) s over 2,000; idle time is nobody's
+        // (20 + 22 + 5 + 0.6 + 0.4) s over 2,000; idle time and what the host took (steal) are nobody's
+        assertThat(figure.value()).isEqualTo(24.0);
         assertThat(figure.baseline()).isEqualTo(13.5); // (24 + 3) s over 2,000
         assertThat(figure.ratio()).isCloseTo(24.0 / 13.5, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(figure.target()).as("informative").isNull();
         assertThat(figure.details())
                 .containsEntry("nmcMs", 10.0)
+                .containsEntry("otherMs", 0.5)
+                .containsEntry("stolenMs", 3.5)
                 .containsEntry("postgresUnderTheNmcMs", 11.0)
                 .containsEntry("harnessWithNotifyNlMs", 2.5)
                 .containsEntry("postgresUnderPgbenchMs", 12.0)
