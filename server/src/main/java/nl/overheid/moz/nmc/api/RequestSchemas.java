@@ -119,8 +119,8 @@ public final class RequestSchemas {
 
     /** Whether {@code text} holds a high surrogate without its low one, or a low one without its high one. */
     static boolean hasUnpairedSurrogate(String text) {
-        int first = text == null ? -1 : firstSurrogate(text);
-        for (int i = Math.max(first, 0); first >= 0 && i < text.length(); i++) {
+        // from the first surrogate on, if any (before it there is nothing to pair)
+        for (int i = text == null ? -1 : firstSurrogate(text); i >= 0 && i < text.length(); i++) {
             char c = text.charAt(i);
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
