@@ -226,8 +226,8 @@ public final class RequestSchemas {
                 return false;
             }
             char[] block = BLOCKS.get();
-            int at = 0; // the next character's index in value; past a pair that crossed the block's end, the next block
-            // starts there
+            // the next character's index in value: after a pair that crossed a block's end, the next block starts there
+            int at = 0;
             while (at < value.length()) {
                 int from = at;
                 int to = Math.min(value.length(), from + BLOCK);
