@@ -189,7 +189,9 @@ record Steps(
                                 DvCalls.Kind.NOTIFICATIES,
                                 settings.requestLimits().perSecond(),
                                 DvCalls.Kind.BULK,
-                                settings.requestLimits().bulkPerSecond())),
+                                settings.requestLimits().bulkPerSecond(),
+                                DvCalls.Kind.REPEAT,
+                                settings.requestLimits().repeatPerSecond())),
                 webhooks,
                 new OperatorActions(
                         core.database(),

@@ -181,6 +181,7 @@ public final class ApiFilter implements Filter {
         } finally {
             if (permit != null) {
                 permit.close();
+                limits.answered(permit, request.context());
             }
         }
     }

@@ -294,6 +294,9 @@ public final class NotificatiesResource extends NotificatiesService {
     /** Both regimes answer the same: 202 with id, status and versie, and the status's location. */
     private void accept(ServerRequest request, ServerResponse response, Acceptance.Request submission) {
         Acceptance.Accepted n = acceptance.accept(Callers.of(request), submission);
+        if (n.created()) {
+            RequestLimits.stored(request);
+        }
         responses.jsonWithLocation(
                 response, Status.ACCEPTED_202, ApiFilter.BASE_PATH + "/notificaties/" + n.id(), aangenomen(n));
     }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.logging.Logger;
 import nl.overheid.moz.nmc.observe.NmcMetrics;
 import nl.overheid.moz.nmc.ratelimit.DvCalls;
 import nl.overheid.moz.nmc.register.Dienstverlener;
@@ -30,7 +31,10 @@ import nl.overheid.moz.nmc.register.Dienstverlener;
  *       calls at {@code http.bulk-rate-limit-per-second}. Acceptance is limited by the DV's acceptance quota, as
  *       shared and exact, which a bulk call consults before its body is read; but a repeat counts against no quota,
  *       so without its own rate a DV could send the same maximal bulk call again and again, each costing the
- *       parsing, validation and look-up of its items (benchmark {@code flood}).</li>
+ *       parsing, validation and look-up of its items (benchmark {@code flood}). A single acceptance that stored
+ *       nothing (a repeat, or a body refused) is counted after its answer, at
+ *       {@code http.repeat-rate-limit-per-second}: a DV over it has its single acceptances refused before their
+ *       bodies are read for the rest of the second, and one that stores a new notification costs no count.</li>
  *   <li>Refusals, these limits' and the quota's, are answered after {@code http.refusal-delay} (at most
  *       {@code http.max-delayed-refusals} held at once, the rest at once). A client that honours
  *       {@code Retry-After} loses nothing by it; one that sends again the moment it is refused (a flood, benchmark
@@ -53,6 +57,8 @@ public final class RequestLimits {
      * @param concurrentBulkPerDv     one DV's bulk calls at once on one instance
      * @param perSecond               one DV's status, search and cancel calls per second, all instances together
      * @param bulkPerSecond           one DV's bulk calls per second, all instances together
+     * @param repeatPerSecond         one DV's single acceptances that stored nothing per second, all instances
+     *                                together
      * @param refusalDelay            how long a refused call waits for its 429 (zero: none)
      * @param maxDelayedRefusals      refused calls held at once on one instance; more are answered at once
      * @param bulkShare               the share of its time a bulk call works while other DVs' calls are in progress
@@ -65,6 +71,7 @@ public final class RequestLimits {
             int concurrentBulkPerDv,
             int perSecond,
             int bulkPerSecond,
+            int repeatPerSecond,
             Duration refusalDelay,
             int maxDelayedRefusals,
             double bulkShare) {
@@ -76,11 +83,12 @@ public final class RequestLimits {
                     || concurrentBulk < concurrentBulkPerDv
                     || concurrentBulkPerDv > concurrentRequestsPerDv
                     || perSecond < 1
-                    || bulkPerSecond < 1) {
+                    || bulkPerSecond < 1
+                    || repeatPerSecond < 1) {
                 throw new IllegalArgumentException("http.max-concurrent-requests(-per-dv) and "
                         + "http.max-concurrent-bulk-requests(-per-dv) must be positive, each per-DV limit at most its "
-                        + "instance's, the bulk limits at most the others, and http.rate-limit-per-second and "
-                        + "http.bulk-rate-limit-per-second positive");
+                        + "instance's, the bulk limits at most the others, and http.rate-limit-per-second, "
+                        + "http.bulk-rate-limit-per-second and http.repeat-rate-limit-per-second positive");
             }
             // a refusal promises a retry after one second at the soonest (Retry-After is in whole seconds)
             if (refusalDelay.isNegative()
@@ -102,6 +110,7 @@ public final class RequestLimits {
                     http.get("max-concurrent-bulk-requests-per-dv").asInt().orElse(1),
                     http.get("rate-limit-per-second").asInt().orElse(50),
                     http.get("bulk-rate-limit-per-second").asInt().orElse(1),
+                    http.get("repeat-rate-limit-per-second").asInt().orElse(50),
                     http.get("refusal-delay").as(Duration.class).orElse(Duration.ofSeconds(1)),
                     http.get("max-delayed-refusals").asInt().orElse(256),
                     http.get("bulk-share").asDouble().orElse(0.5));
@@ -122,11 +131,15 @@ public final class RequestLimits {
      */
     static final class Permit implements AutoCloseable {
         private final Semaphore[] held;
+        private final UUID dvId;
+        private final Kind kind;
         private final java.util.concurrent.atomic.AtomicBoolean open =
                 new java.util.concurrent.atomic.AtomicBoolean(true);
 
-        private Permit(Semaphore[] held) {
+        private Permit(Semaphore[] held, UUID dvId, Kind kind) {
             this.held = held;
+            this.dvId = dvId;
+            this.kind = kind;
         }
 
         @Override
@@ -136,6 +149,16 @@ public final class RequestLimits {
             }
         }
     }
+
+    /**
+     * Registered in a single acceptance's context when it stored a new notification ({@link #stored}); one without
+     * it stored nothing and is counted at {@code http.repeat-rate-limit-per-second} ({@link #answered}).
+     */
+    private static final class Stored {}
+
+    private static final Stored STORED = new Stored();
+
+    private static final Logger LOG = Logger.getLogger(RequestLimits.class.getName());
 
     /** A pause of a bulk call is never longer than this, whatever its step took. */
     static final long MAX_PAUSE_MILLIS = 100;
@@ -196,13 +219,14 @@ public final class RequestLimits {
             // the DV's own limits are taken first: a DV over its own is told so, not that the NMC is busy
             throw delayed(ProblemException.tooManyConcurrent(taken < (kind == Kind.BULK ? 2 : 1)));
         }
-        Permit permit = new Permit(held);
+        Permit permit = new Permit(held, dv.id(), kind);
         try {
             switch (kind) {
                 case FEED -> limitRate(dv, DvCalls.Kind.FEED);
                 case NOTIFICATIES -> limitRate(dv, DvCalls.Kind.NOTIFICATIES);
                 case BULK -> limitRate(dv, DvCalls.Kind.BULK);
-                case ACCEPTANCE -> {}
+                // counted after its answer, and only when it stored nothing: here only whether the DV is over
+                case ACCEPTANCE -> refuse(calls.over(dv.id(), DvCalls.Kind.REPEAT));
             }
         } catch (ProblemException refused) {
             permit.close();
@@ -296,9 +320,35 @@ public final class RequestLimits {
         return refusal;
     }
 
+    /** Marks the single acceptance of this request as having stored a new notification. */
+    public static void stored(ServerRequest request) {
+        request.context().register(STORED);
+    }
+
+    /**
+     * After an admitted call's answer (its permit given back): counts a single acceptance that stored nothing. Its
+     * answer is sent or on its way, so a count that fails (the database unreachable) is only logged: that call went
+     * uncounted.
+     */
+    void answered(Permit permit, io.helidon.common.context.Context context) {
+        if (permit.kind != Kind.ACCEPTANCE || context.get(Stored.class).isPresent()) {
+            return;
+        }
+        try {
+            calls.take(permit.dvId, DvCalls.Kind.REPEAT);
+        } catch (RuntimeException e) {
+            LOG.warning(() -> "a single acceptance that stored nothing went uncounted: "
+                    + e.getClass().getName());
+        }
+    }
+
     private void limitRate(Dienstverlener dv, DvCalls.Kind kind) {
-        calls.take(dv.id(), kind).ifPresent(retryAfter -> {
-            throw ProblemException.rateLimited(retryAfter);
+        refuse(calls.take(dv.id(), kind));
+    }
+
+    private static void refuse(java.util.OptionalLong retryAfter) {
+        retryAfter.ifPresent(seconds -> {
+            throw ProblemException.rateLimited(seconds);
         });
     }
 

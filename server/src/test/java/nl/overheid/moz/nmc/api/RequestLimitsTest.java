@@ -317,6 +317,76 @@ class RequestLimitsTest {
         assertThat(stored()).isEqualTo(3);
     }
 
+    /**
+     * A single acceptance that stores nothing (a repeat, a body refused) counts against no quota either; such calls
+     * are counted after their answer, over all instances, and an instance that has counted a DV over the limit
+     * refuses the DV's single acceptances before their bodies are read for the rest of the second. A call that stores
+     * a new notification is not counted.
+     */
+    @Test
+    void singleAcceptancesThatStoreNothingAreRateLimitedPerDvOverAllInstances() {
+        String limit = "http: {repeat-rate-limit-per-second: 2}";
+        Http http = start(limit);
+        // the clock stands still: every call falls in one second
+        for (int i = 0; i < 5; i++) {
+            assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("N-" + i)).status())
+                    .as("new notifications are not counted")
+                    .isEqualTo(202);
+        }
+        assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("N-0")).status())
+                .as("a repeat")
+                .isEqualTo(202);
+        assertThat(http.post(SINGLE, token(TestNmc.DV_A), "{\"dvRef\": 1}").status())
+                .as("a body refused")
+                .isEqualTo(400);
+        assertThat(repeatsCounted()).containsExactly("2");
+        try (RunningNmc other = RunningNmc.start(DB, IAM, clock, limit)) {
+            // the third in vain is answered, on the other instance, and counted over the limit there
+            assertThat(other.http()
+                            .post(SINGLE, token(TestNmc.DV_A), single("N-1"))
+                            .status())
+                    .isEqualTo(202);
+            for (String body : List.of(single("N-new"), "{\"dvRef\": 1}")) {
+                Http.Response over = other.http().post(SINGLE, token(TestNmc.DV_A), body);
+                // a new one as well, and not a 400 for the broken body: it was never read
+                assertThat(over.status()).as(over.body()).isEqualTo(429);
+                assertThat(over.json().path("type").asText()).endsWith("/aanroeplimiet-overschreden");
+                assertThat(over.header("Retry-After")).contains("1");
+            }
+            // counted apart: the DV's status and bulk calls, and another DV's acceptances and repeats
+            assertThat(other.http()
+                            .get("/api/nmc/v1/notificaties?dvRef=N-0", token(TestNmc.DV_A))
+                            .status())
+                    .isEqualTo(200);
+            assertThat(other.http()
+                            .post(BULK, token(TestNmc.DV_A), "{\"notificaties\": [" + single("N-bulk") + "]}")
+                            .status())
+                    .isEqualTo(200);
+            for (int i = 0; i < 3; i++) {
+                assertThat(other.http()
+                                .post(SINGLE, token(TestNmc.DV_B), single("B-1"))
+                                .status())
+                        .isEqualTo(202);
+            }
+            // the first instance sees the count at its next call in vain, and refuses from then on
+            assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("N-2")).status())
+                    .isEqualTo(202);
+            assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("N-new")).status())
+                    .isEqualTo(429);
+        }
+        assertThat(stored()).isEqualTo(7);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("N-new")).status())
+                .isEqualTo(202);
+        assertThat(http.post(SINGLE, token(TestNmc.DV_A), single("N-new")).status())
+                .isEqualTo(202);
+        assertThat(stored()).isEqualTo(8);
+    }
+
+    private List<String> repeatsCounted() {
+        return DB.query("SELECT aantal::text FROM dvaanroep WHERE soort = 'herhaling'", null);
+    }
+
     @Test
     void aBulkOverAUsedUpQuotaIsRefusedWholeBeforeItsBodyIsRead() {
         Http http = start("{}");

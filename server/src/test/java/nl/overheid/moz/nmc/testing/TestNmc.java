@@ -149,6 +149,7 @@ public final class TestNmc {
                   # RequestLimitsTest sets its own
                   rate-limit-per-second: 100000
                   bulk-rate-limit-per-second: 100000
+                  repeat-rate-limit-per-second: 100000
                   max-concurrent-requests: 512
                   max-concurrent-requests-per-dv: 256
                   # refusals answered at once; RequestLimitsTest holds them as production does
