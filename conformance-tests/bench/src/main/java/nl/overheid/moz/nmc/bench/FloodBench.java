@@ -24,6 +24,14 @@ final class FloodBench implements Benchmark {
     static final double TARGET_RATIO = 2.0;
     /** Distinct maximal bodies the flood cycles through. */
     static final int BODIES = 8;
+    /**
+     * The flood's sockets' send buffer: Linux grows a loopback socket's to 4 MB, and each of the 49 clients refused
+     * together every second then copied its whole 4 MB body into this machine's kernel before it saw the refusal — in
+     * one run 1.2 s of the harness's CPU in 23.5 s, in bursts, and a third of the other DV's calls of 4 ms and more.
+     * What reaches the NMC is the same (up to its receive buffer, 256 KB, per refused call); an attacker's own
+     * buffers are on the attacker's machine.
+     */
+    static final int FLOOD_SEND_BUFFER = 64 * 1024;
     /** Both paths warmed up together before anything is measured. */
     static final int WARMUP_SECONDS = 30;
     /** The other DV's operation in the NMC's metrics (its label), for the NMC's own view of its time. */
@@ -58,10 +66,11 @@ final class FloodBench implements Benchmark {
         String other = context.token(BenchContext.nmcOin(2));
         // both DVs' calls through LeanHttp, as in the acceptance benchmark (-Dbench.flood.http=jdk: the other DV's
         // through the JDK's client; -Dbench.flood.flooder-http=jdk: the flood's): the flood's client shares the two
-        // cores with the NMC, and the JDK's spent some 9 s of CPU in 23 s pushing the refused calls' bodies
+        // cores with the NMC, and the JDK's spent some 9 s of CPU in 23 s pushing the refused calls' bodies (the
+        // flood's through sockets with a send buffer of FLOOD_SEND_BUFFER)
         try (BenchNmc nmc = BenchNmc.start(context, "flood", options);
                 HttpLoad load = HttpLoad.chosenBy("bench.flood.http");
-                HttpLoad floodLoad = HttpLoad.chosenBy("bench.flood.flooder-http")) {
+                HttpLoad floodLoad = HttpLoad.chosenBy("bench.flood.flooder-http", FLOOD_SEND_BUFFER)) {
             Requests requests = new Requests(nmc.baseUrl());
             // Warm-up of both paths together, with bodies of their own, then the other DV alone. Two seconds were
             // not enough: C2 then still compiled on both cores through the other DV's measurement alone (16 of its

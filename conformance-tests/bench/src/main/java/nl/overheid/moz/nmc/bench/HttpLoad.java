@@ -99,7 +99,12 @@ public final class HttpLoad implements AutoCloseable {
 
     /** Load through {@link LeanHttp}: closed and open loops only ({@link #send} still uses the JDK's client). */
     public static HttpLoad lean() {
-        return new HttpLoad(new LeanHttp());
+        return lean(0);
+    }
+
+    /** {@link #lean()} with each socket's send buffer fixed at {@code sendBufferBytes}. */
+    public static HttpLoad lean(int sendBufferBytes) {
+        return new HttpLoad(new LeanHttp(sendBufferBytes));
     }
 
     /**
@@ -107,12 +112,25 @@ public final class HttpLoad implements AutoCloseable {
      * {@code BENCH_OPTS}, to compare the two).
      */
     public static HttpLoad chosenBy(String property) {
-        return System.getProperty(property, "lean").equals("jdk") ? new HttpLoad() : lean();
+        return chosenBy(property, 0);
+    }
+
+    /**
+     * {@link #chosenBy(String)}, the lean client's sockets with a send buffer of {@code sendBufferBytes} (0: the
+     * system's).
+     */
+    public static HttpLoad chosenBy(String property, int sendBufferBytes) {
+        return System.getProperty(property, "lean").equals("jdk") ? new HttpLoad() : lean(sendBufferBytes);
     }
 
     /** Which client sends the loops' requests, for the results. */
     public String clientName() {
-        return sender instanceof LeanHttp ? "lean (blocking socket per request, LeanHttp)" : "JDK HttpClient";
+        if (sender instanceof LeanHttp lean) {
+            return "lean (blocking socket per request, LeanHttp"
+                    + (lean.sendBufferBytes() > 0 ? ", send buffer " + lean.sendBufferBytes() / 1024 + " KB" : "")
+                    + ")";
+        }
+        return "JDK HttpClient";
     }
 
     public HttpClient client() {

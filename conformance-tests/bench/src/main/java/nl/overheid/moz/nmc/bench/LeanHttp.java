@@ -33,12 +33,35 @@ import java.util.concurrent.Flow;
  * was idle, and the request is sent once more on a new one: a server that read a request and then closed without
  * answering would see it twice. A body the server stops reading (it answered early and closed, as the NMC does with a
  * refused bulk call) fails the write: the answer is then read if it came, else the send fails.
+ *
+ * <p>A client may have a send buffer of a fixed size ({@link #LeanHttp(int)}): the flood's does, so that a body the NMC
+ * refuses unread is not first copied whole into this machine's kernel (Linux grows a loopback socket's buffer to
+ * 4 MB), on the cores the NMC shares with the load generator.
  */
 final class LeanHttp implements HttpLoad.Sender {
 
     private static final int TIMEOUT_MILLIS = 60_000;
 
     private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+    /** Each socket's send buffer in bytes; 0: the system's (grown as it sees fit). */
+    private final int sendBufferBytes;
+
+    LeanHttp() {
+        this(0);
+    }
+
+    /** A client whose sockets have a send buffer of {@code sendBufferBytes} (0: the system's). */
+    LeanHttp(int sendBufferBytes) {
+        if (sendBufferBytes < 0) {
+            throw new IllegalArgumentException("a send buffer of " + sendBufferBytes + " bytes");
+        }
+        this.sendBufferBytes = sendBufferBytes;
+    }
+
+    /** Each socket's send buffer in bytes; 0: the system's. */
+    int sendBufferBytes() {
+        return sendBufferBytes;
+    }
 
     @Override
     public HttpLoad.Answer send(HttpRequest request) throws IOException {
@@ -48,7 +71,7 @@ final class LeanHttp implements HttpLoad.Sender {
         Connection connection = idle.pollFirst();
         boolean reused = connection != null;
         if (connection == null) {
-            connection = Connection.open(request.uri());
+            connection = Connection.open(request.uri(), sendBufferBytes);
         }
         try {
             Response response;
@@ -215,9 +238,13 @@ final class LeanHttp implements HttpLoad.Sender {
             this.out = socket.getOutputStream();
         }
 
-        static Connection open(URI uri) throws IOException {
+        static Connection open(URI uri, int sendBufferBytes) throws IOException {
             Socket socket = new Socket();
             socket.setTcpNoDelay(true);
+            if (sendBufferBytes > 0) {
+                // before connecting, so that the size is not grown by the kernel's auto-tuning
+                socket.setSendBufferSize(sendBufferBytes);
+            }
             socket.setSoTimeout(TIMEOUT_MILLIS);
             socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), TIMEOUT_MILLIS);
             return new Connection(socket);

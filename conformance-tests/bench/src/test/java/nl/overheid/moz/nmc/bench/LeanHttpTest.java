@@ -246,8 +246,9 @@ class LeanHttpTest {
      * The NMC's refusal of a bulk call whose body is still coming: answered, then the connection closed unread. The
      * client's write of the rest fails; the answer that came before is read, and the request is not sent again.
      */
-    @Test
-    void aBodyTheServerStopsReadingFailsTheWriteAndIsNotSentAgain() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, FloodBench.FLOOD_SEND_BUFFER})
+    void aBodyTheServerStopsReadingFailsTheWriteAndIsNotSentAgain(int sendBuffer) throws Exception {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         AtomicInteger requests = new AtomicInteger();
         Thread.ofPlatform().daemon().start(() -> {
@@ -268,7 +269,7 @@ class LeanHttpTest {
             }
         });
         URI uri = URI.create("http://127.0.0.1:" + server.getLocalPort() + "/bulk");
-        try (LeanHttp client = new LeanHttp()) {
+        try (LeanHttp client = new LeanHttp(sendBuffer)) {
             // Linux keeps the answer readable after the reset that the unread body causes
             HttpLoad.Answer answer = client.send(post(uri, "z".repeat(32 * 1024 * 1024)));
             assertThat(answer.statusCode()).isEqualTo(429);
