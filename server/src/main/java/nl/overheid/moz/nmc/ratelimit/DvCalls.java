@@ -82,8 +82,9 @@ public final class DvCalls implements Duty {
     public OptionalLong take(UUID dvId, Kind kind) {
         Instant now = clock.instant();
         Instant window = now.truncatedTo(ChronoUnit.SECONDS);
-        if (window.equals(over.get(new Over(dvId, kind)))) {
-            return retryAfter(now, window);
+        OptionalLong refused = over(new Over(dvId, kind), now, window);
+        if (refused.isPresent()) {
+            return refused;
         }
         int count = database.inTransaction(tx -> calls.count(tx, dvId, kind.value(), window));
         if (count <= perSecond.get(kind)) {
@@ -101,8 +102,11 @@ public final class DvCalls implements Duty {
      */
     public OptionalLong over(UUID dvId, Kind kind) {
         Instant now = clock.instant();
-        Instant window = now.truncatedTo(ChronoUnit.SECONDS);
-        return window.equals(over.get(new Over(dvId, kind))) ? retryAfter(now, window) : OptionalLong.empty();
+        return over(new Over(dvId, kind), now, now.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    private OptionalLong over(Over key, Instant now, Instant window) {
+        return window.equals(over.get(key)) ? retryAfter(now, window) : OptionalLong.empty();
     }
 
     /** The rest of this second, rounded up. */
