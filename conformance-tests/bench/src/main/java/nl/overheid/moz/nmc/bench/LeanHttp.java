@@ -242,7 +242,7 @@ final class LeanHttp implements HttpLoad.Sender {
             Socket socket = new Socket();
             socket.setTcpNoDelay(true);
             if (sendBufferBytes > 0) {
-                // before connecting, so that the size is not grown by the kernel's auto-tuning
+                // a size set by the socket turns the kernel's auto-tuning of its send buffer off
                 socket.setSendBufferSize(sendBufferBytes);
             }
             socket.setSoTimeout(TIMEOUT_MILLIS);
