@@ -184,5 +184,11 @@ public final class ApiFilter implements Filter {
                 limits.answered(permit, request.context());
             }
         }
+        if (response.isSent() && response.headers().contains(HeaderValues.CONNECTION_CLOSE)) {
+            // An answer that closes its connection (a body whose framing is broken: ProblemException.framing).
+            // Helidon 4.5 sends the header but keeps the connection open (helidon-io/helidon#12324, fixed after
+            // 4.5.3; 4.5.0 is the newest served here), and waits for a next request in bytes that are none.
+            throw new CloseConnectionException("answered with Connection: close");
+        }
     }
 }

@@ -2,8 +2,10 @@ package nl.overheid.moz.nmc.api;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -22,25 +24,25 @@ import nl.overheid.moz.nmc.acceptance.Acceptance;
  * whole call, and every young collection in that time copied it: the other DVs' calls waited in those pauses. Item by
  * item only the chunk being accepted is alive, beside the body's bytes (one array, outside the young generation).
  *
- * <p>It answers exactly as the tree did: a syntax error anywhere is a 400 before any item is taken (trailing content
- * after the object is ignored, as {@code ObjectMapper.readTree} ignores it); of a name given twice the last value
- * counts, and each name is judged once, in the order of its first appearance (as an {@code ObjectNode} keeps them).
+ * <p>It answers exactly as the tree of {@link JsonBodies#strict} does: a syntax error anywhere is a 400 before any item
+ * is taken, and so are content after the object and a name given twice in one object (this reader's parser refuses it
+ * whatever mapper it is given, so the list it checked is the one it hands out).
  */
 final class BulkBody implements Iterable<JsonNode> {
 
     private static final String ITEMS = "notificaties";
 
     private final ObjectMapper mapper;
-    private final byte[] body;
-    /** Which occurrence of {@code notificaties} (from 0) is the list: the last. */
-    private final int listOccurrence;
+    /** Reads one item from the list's parser: the list goes on after it, which is no trailing content. */
+    private final ObjectReader itemReader;
 
+    private final byte[] body;
     private final int size;
 
-    private BulkBody(ObjectMapper mapper, byte[] body, int listOccurrence, int size) {
+    private BulkBody(ObjectMapper mapper, byte[] body, int size) {
         this.mapper = mapper;
+        this.itemReader = mapper.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.body = body;
-        this.listOccurrence = listOccurrence;
         this.size = size;
     }
 
@@ -58,17 +60,17 @@ final class BulkBody implements Iterable<JsonNode> {
      * checked (a caller's pace).
      */
     static BulkBody of(ObjectMapper mapper, byte[] body, int maxItems, Runnable step) {
-        try (JsonParser parser = mapper.createParser(body)) {
+        try (JsonParser parser = mapper.createParser(body).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)) {
             JsonToken root = parser.nextToken();
             if (root == null) {
-                throw syntax();
+                throw JsonBodies.syntax();
             }
             if (root != JsonToken.START_OBJECT) {
                 checkValue(parser);
+                checkEnd(parser);
                 throw ProblemException.invalid("/", "type", "Het verzoek is een object met notificaties.");
             }
             Set<String> names = new LinkedHashSet<>();
-            int occurrences = 0;
             JsonToken listToken = null;
             int listSize = 0;
             for (JsonToken token = parser.nextToken(); token != JsonToken.END_OBJECT; token = parser.nextToken()) {
@@ -76,9 +78,7 @@ final class BulkBody implements Iterable<JsonNode> {
                 names.add(name);
                 JsonToken value = parser.nextToken();
                 if (name.equals(ITEMS)) {
-                    occurrences++;
                     listToken = value;
-                    listSize = 0;
                 }
                 if (name.equals(ITEMS) && value == JsonToken.START_ARRAY) {
                     listSize = countItems(parser, step);
@@ -86,6 +86,7 @@ final class BulkBody implements Iterable<JsonNode> {
                     checkValue(parser);
                 }
             }
+            checkEnd(parser);
             List<ProblemException.FieldError> errors = new ArrayList<>();
             for (String name : names) {
                 if (RequestSchemas.hasControl(name) || RequestSchemas.hasUnpairedSurrogate(name)) {
@@ -112,14 +113,17 @@ final class BulkBody implements Iterable<JsonNode> {
             if (!errors.isEmpty()) {
                 throw ProblemException.invalid(errors);
             }
-            return new BulkBody(mapper, body, occurrences - 1, listSize);
+            return new BulkBody(mapper, body, listSize);
         } catch (IOException e) {
-            throw syntax();
+            throw JsonBodies.syntax();
         }
     }
 
-    private static ProblemException syntax() {
-        return ProblemException.invalid("/", "syntax", "Het verzoek is geen geldige JSON.");
+    /** Refuses content after the body's value. */
+    private static void checkEnd(JsonParser parser) throws IOException {
+        if (parser.nextToken() != null) {
+            throw JsonBodies.syntax();
+        }
     }
 
     /** Reads the rest of the array the parser is at the start of, every token decoded; returns its items. */
@@ -177,10 +181,9 @@ final class BulkBody implements Iterable<JsonNode> {
         try {
             parser = mapper.createParser(body);
             parser.nextToken(); // the object
-            int seen = 0;
             while (true) {
                 parser.nextToken(); // a name
-                boolean list = parser.currentName().equals(ITEMS) && seen++ == listOccurrence;
+                boolean list = parser.currentName().equals(ITEMS);
                 parser.nextToken(); // its value
                 if (list) {
                     break;
@@ -205,7 +208,7 @@ final class BulkBody implements Iterable<JsonNode> {
                 }
                 try {
                     parser.nextToken();
-                    JsonNode item = mapper.readTree(parser);
+                    JsonNode item = itemReader.readTree(parser);
                     next++;
                     if (next == size) {
                         parser.close();

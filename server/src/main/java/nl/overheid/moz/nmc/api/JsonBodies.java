@@ -1,14 +1,12 @@
 package nl.overheid.moz.nmc.api;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.media.type.MediaTypes;
-import io.helidon.http.DirectHandler;
-import io.helidon.http.RequestException;
-import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,9 +27,29 @@ public final class JsonBodies {
     private final int maxBytes;
 
     public JsonBodies(ObjectMapper mapper, RequestSchemas schemas, int maxBytes) {
-        this.mapper = mapper.copy().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.mapper = strict(mapper);
         this.schemas = schemas;
         this.maxBytes = maxBytes;
+    }
+
+    /**
+     * A copy of {@code mapper} that reads request bodies: anything after the body's one value, and a name given twice
+     * in one object, are syntax errors. RFC 8259 leaves both to the reader; read leniently, {@code {..} xx} was taken
+     * as a valid notification, and of two {@code dvRef}s the last counted, where a gateway or a DV's own log may read
+     * the first: a body that means two things is refused rather than guessed at. Unknown fields are ignored after
+     * schema validation.
+     */
+    static ObjectMapper strict(ObjectMapper mapper) {
+        return mapper.copy()
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true)
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    }
+
+    /** The 400 of a body that is not one JSON value, or names a field twice in one object. */
+    static ProblemException syntax() {
+        return ProblemException.invalid(
+                "/", "syntax", "Het verzoek is geen geldige JSON, of noemt een veld twee keer in één object.");
     }
 
     public <T> T read(ServerRequest request, String schemaName, Class<T> type) {
@@ -53,10 +71,10 @@ public final class JsonBodies {
         try {
             tree = mapper.readTree(body);
         } catch (IOException e) {
-            throw ProblemException.invalid("/", "syntax", "Het verzoek is geen geldige JSON.");
+            throw syntax();
         }
         if (tree == null || tree.isMissingNode()) {
-            throw ProblemException.invalid("/", "syntax", "Het verzoek is geen geldige JSON.");
+            throw syntax();
         }
         return tree;
     }
@@ -117,22 +135,10 @@ public final class JsonBodies {
     }
 
     private byte[] readBounded(ServerRequest request) {
-        try (InputStream in = request.content().inputStream()) {
-            long declared = request.headers().contentLength().orElse(-1);
-            if (declared >= 0) {
-                // Read into one array of the declared size: readNBytes(int) gathers 16 KB buffers and copies them,
-                // twice the body in garbage, and buffers that outlive a young collection while a slow client sends
-                // are copied by it (a 4 MB bulk body's array is allocated outside the young generation).
-                byte[] bytes = new byte[Math.toIntExact(declared)];
-                if (in.readNBytes(bytes, 0, bytes.length) < bytes.length) {
-                    throw new DataReader.InsufficientDataAvailableException();
-                }
-                return bytes;
-            }
-            byte[] bytes = in.readNBytes(maxBytes + 1);
-            if (bytes.length > maxBytes) {
-                throw ProblemException.tooLarge(maxBytes);
-            }
+        InputStream in = request.content().inputStream();
+        try {
+            byte[] bytes = readAll(in, request.headers().contentLength().orElse(-1));
+            in.close();
             return bytes;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -141,15 +147,36 @@ public final class JsonBodies {
                 | IllegalArgumentException e) {
             // The client's framing, not the NMC's fault (found by fuzzing): a body that ends before its
             // Content-Length or its last chunk, a chunk size that is no hex number, a chunk line with a bare CR.
-            // Helidon's own framing
-            // refusals are RequestExceptions, answered by the direct handler; these escaped as a 500 and a
-            // SEVERE line per request. The rest of the stream is unknown, so the connection closes.
-            throw RequestException.builder()
-                    .type(DirectHandler.EventType.BAD_REQUEST)
-                    .status(Status.BAD_REQUEST_400)
-                    .setKeepAlive(false)
-                    .message("request body framing")
-                    .build();
+            // These escaped as a 500 and a SEVERE line per request. The rest of the connection's bytes cannot be read
+            // as requests, so the answer closes it, and the stream is not closed first: closing reads the rest of the
+            // body, and after a broken chunk line it reads the next bytes as one ("abc" asks for 2,748 more), so a
+            // client that kept its connection open got no answer at all (found against a local run).
+            throw ProblemException.framing();
+        } catch (ProblemException tooLarge) {
+            try {
+                in.close(); // reads and discards the rest, up to server.max-payload-size
+            } catch (IOException | RuntimeException e) {
+                tooLarge.addSuppressed(e);
+            }
+            throw tooLarge;
         }
+    }
+
+    private byte[] readAll(InputStream in, long declared) throws IOException {
+        if (declared >= 0) {
+            // Read into one array of the declared size: readNBytes(int) gathers 16 KB buffers and copies them,
+            // twice the body in garbage, and buffers that outlive a young collection while a slow client sends
+            // are copied by it (a 4 MB bulk body's array is allocated outside the young generation).
+            byte[] bytes = new byte[Math.toIntExact(declared)];
+            if (in.readNBytes(bytes, 0, bytes.length) < bytes.length) {
+                throw new DataReader.InsufficientDataAvailableException();
+            }
+            return bytes;
+        }
+        byte[] bytes = in.readNBytes(maxBytes + 1);
+        if (bytes.length > maxBytes) {
+            throw ProblemException.tooLarge(maxBytes);
+        }
+        return bytes;
     }
 }

@@ -90,6 +90,26 @@ public final class ProblemException extends RuntimeException {
                 Map.of());
     }
 
+    /**
+     * A body whose framing is broken (it ends before its Content-Length or its last chunk, or a chunk line is no
+     * chunk line): the rest of the connection's bytes cannot be read as requests, so the answer closes it.
+     */
+    public static ProblemException framing() {
+        return new ProblemException(
+                400,
+                TYPE_INVALID,
+                "Ongeldige invoer.",
+                "Het verzoek bevat 1 fout(en); zie errors.",
+                List.of(new FieldError(
+                        "/", "framing", "De inhoud eindigt niet waar Content-Length of de chunks zeggen.")),
+                Map.of("Connection", "close"));
+    }
+
+    /** Whether the connection closes after this answer. */
+    public boolean closesConnection() {
+        return "close".equals(headers.get("Connection"));
+    }
+
     public static ProblemException invalid(String name, String code, String reason) {
         return invalid(List.of(new FieldError(name, code, reason)));
     }

@@ -82,6 +82,40 @@ class DvApiBadInputTest {
         assertThat(errorNames(response)).containsExactly("/");
     }
 
+    /**
+     * Found from outside, against a local run: a valid notification followed by more content ({@code {..} xx}, or a
+     * second object) was taken as the first, and of a field named twice the last counted. A body that can be read as
+     * two requests is refused whole, single and bulk alike, and so is NotifyNL's callback.
+     */
+    @Test
+    void aBodyWithContentAfterItOrAFieldNamedTwiceIsA400() {
+        String one = valid(Map.of());
+        String named = one.replaceFirst("\\{", "{\"dvRef\":\"REF-0\",");
+        for (String single : List.of(one + " xx", one + one, one + "]", named)) {
+            Http.Response response = http.post(DECENTRAAL, token, single);
+            assertProblem(response, 400);
+            assertThat(response.json().path("errors").get(0).path("code").asText())
+                    .as(single)
+                    .isEqualTo("syntax");
+            assertThat(errorNames(response)).as(single).containsExactly("/");
+        }
+        for (String bulk : List.of(
+                "{\"notificaties\":[" + one + "]} xx",
+                "{\"notificaties\":[" + one + "]}{}",
+                "{\"notificaties\":[" + named + "]}",
+                "{\"notificaties\":[],\"notificaties\":[" + one + "]}")) {
+            Http.Response response = http.post(DECENTRAAL + "/bulk", token, bulk);
+            assertProblem(response, 400);
+            assertThat(errorNames(response)).as(bulk).containsExactly("/");
+        }
+        String receipt = "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\"}";
+        for (String callback : List.of(receipt + " xx", receipt.replace("{", "{\"status\":\"permanent-failure\","))) {
+            Http.Response response = http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, callback);
+            assertProblem(response, 400);
+            assertThat(errorNames(response)).as(callback).containsExactly("/");
+        }
+    }
+
     @Test
     void allMissingAndWronglyTypedFieldsAreListedAtOnce() {
         Http.Response response = http.post(

@@ -362,6 +362,35 @@ class HttpEdgeTest {
     }
 
     /**
+     * Found against a local run: after a chunk line that is no hex number, closing the body's stream read on and took
+     * the next bytes for a chunk line ({@code abc} asks for 2,748 bytes), so a client that kept its connection open
+     * got no answer at all, and its call held its permits. The test above did not see it: its client sends nothing
+     * more and half-closes, and the read ends there. Now the 400 comes at once and the server closes the connection.
+     */
+    @Test
+    void aWronglyChunkedBodyIsAnsweredWhileTheClientKeepsItsConnectionOpen() throws IOException {
+        String head = "POST " + DECENTRAAL + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+        List<String> stored = DB.query("SELECT count(*) FROM notificatie", null);
+        try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+            socket.setSoTimeout(10_000); // a hang is a SocketTimeoutException, not an answer
+            socket.getOutputStream().write((head + "zz\r\nabc\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            byte[] buf = new byte[4096];
+            try {
+                for (int n; (n = socket.getInputStream().read(buf)) >= 0; ) {
+                    got.write(buf, 0, n);
+                }
+            } catch (java.net.SocketTimeoutException e) {
+                throw new AssertionError("timed out after: " + got.toString(StandardCharsets.UTF_8), e);
+            }
+            String answer = got.toString(StandardCharsets.UTF_8); // to the end: the server closed
+            assertThat(answer).startsWith("HTTP/1.1 400").contains("\"status\":400");
+        }
+        assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
+    }
+
+    /**
      * Found by the raw-request fuzz target: a transfer coding the server does not implement, before the final
      * {@code chunked}, is Helidon's 501 (RFC 9112 suggests it). The client chose it, so the NMC answers the client's
      * 400 problem: no 5xx for anything a client can choose. Nothing is stored.

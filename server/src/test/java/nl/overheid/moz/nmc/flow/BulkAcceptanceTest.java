@@ -88,7 +88,8 @@ class BulkAcceptanceTest extends LifecycleTestBase {
         }
         Map<String, String> bodies = new java.util.LinkedHashMap<>();
         bodies.put("{\"notificaties\":[" + items + "],\"extra\":1}", "/extra");
-        bodies.put("{\"notificaties\":[" + items + "],\"notificaties\":7}", "/notificaties");
+        bodies.put("{\"notificaties\":[" + items + "],\"notificaties\":7}", "/"); // a name given twice
+        bodies.put("{\"notificaties\":[" + items + "]} x", "/"); // content after the body
         bodies.put("{\"notificaties\":[" + items + ",{\"dvRef\":\"X\"", "/");
         bodies.put("{\"notificaties\":[" + items + "]", "/");
         bodies.forEach((body, name) -> {
