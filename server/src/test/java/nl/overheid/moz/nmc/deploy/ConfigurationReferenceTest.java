@@ -271,6 +271,30 @@ class ConfigurationReferenceTest {
                 .forEach(path -> assertThat(path).doesNotStartWith("/observe"));
     }
 
+    /**
+     * ingress-nginx's default body limit (1 MB) would refuse a maximal bulk call before the NMC sees it, and without
+     * request buffering a client sending its head or body slowly would hold the NMC's connection, which Helidon 4.5
+     * never times out after the request line.
+     */
+    @Test
+    void theIngressTakesAMaximalBulkBodyAndHandsTheNmcOnlyWholeRequests() throws IOException {
+        JsonNode annotations = kind(manifests(), "Ingress").path("metadata").path("annotations");
+        String size =
+                annotations.path("nginx.ingress.kubernetes.io/proxy-body-size").asText();
+        assertThat(size).matches("\\d+m");
+        long bytes = Long.parseLong(size.substring(0, size.length() - 1)) * 1024 * 1024;
+        assertThat(bytes)
+                .as("the ingress's body limit is the web server's")
+                .isEqualTo(
+                        Long.parseLong(documented.get("server.max-payload-size").replace("`", "")))
+                .isGreaterThan(Long.parseLong(
+                        documented.get("http.max-bulk-body-bytes").replace("`", "")));
+        assertThat(annotations
+                        .path("nginx.ingress.kubernetes.io/proxy-request-buffering")
+                        .asText())
+                .isEqualTo("on");
+    }
+
     @Test
     void everyPodRunsLeastPrivilegedAndTalksTlsToPostgres() throws IOException {
         List<JsonNode> manifests = manifests();
