@@ -174,6 +174,7 @@ public final class ApiFilter implements Filter {
                 throw new CloseConnectionException("refused before its body was read");
             }
             problems.send(response, problem);
+            closeWhenAsked(response);
             return;
         }
         try {
@@ -184,10 +185,18 @@ public final class ApiFilter implements Filter {
                 limits.answered(permit, request.context());
             }
         }
+        closeWhenAsked(response);
+    }
+
+    /**
+     * Closes the connection after an answer that says {@code Connection: close}: the request asked it (RFC 9112 §9.6:
+     * the server then MUST close it; Helidon puts it in the answer), or the answer did ({@link
+     * ProblemException#framing}). Helidon 4.5 sends the header but keeps the connection open
+     * (helidon-io/helidon#12324, fixed after 4.5.3; 4.5.0 is the newest served here), and a client reading to its end
+     * waited for its own timeout.
+     */
+    private static void closeWhenAsked(RoutingResponse response) {
         if (response.isSent() && response.headers().contains(HeaderValues.CONNECTION_CLOSE)) {
-            // An answer that closes its connection (a body whose framing is broken: ProblemException.framing).
-            // Helidon 4.5 sends the header but keeps the connection open (helidon-io/helidon#12324, fixed after
-            // 4.5.3; 4.5.0 is the newest served here), and waits for a next request in bytes that are none.
             throw new CloseConnectionException("answered with Connection: close");
         }
     }

@@ -362,6 +362,25 @@ class HttpEdgeTest {
     }
 
     /**
+     * RFC 9112 §9.6: a server that receives {@code Connection: close} closes the connection after its answer. Helidon
+     * 4.5 answers with the header but keeps the connection open (helidon-io/helidon#12324), so a client that reads to
+     * the end of the connection waited for its own timeout, found against a local run. Both a document and a problem.
+     */
+    @Test
+    void aRequestWithConnectionCloseHasItsConnectionClosedAfterTheAnswer() throws IOException {
+        for (String path : List.of("/.well-known/jwks.json", "/api/nmc/v1/nergens")) {
+            try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                socket.setSoTimeout(10_000); // still open: a SocketTimeoutException
+                socket.getOutputStream()
+                        .write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                String answer = readAll(socket.getInputStream());
+                assertThat(answer).as(path).startsWith("HTTP/1.1 " + (path.contains("nergens") ? "404" : "200"));
+            }
+        }
+    }
+
+    /**
      * Found against a local run: after a chunk line that is no hex number, closing the body's stream read on and took
      * the next bytes for a chunk line ({@code abc} asks for 2,748 bytes), so a client that kept its connection open
      * got no answer at all, and its call held its permits. The test above did not see it: its client sends nothing
