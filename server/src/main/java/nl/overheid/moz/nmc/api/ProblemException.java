@@ -81,13 +81,17 @@ public final class ProblemException extends RuntimeException {
     }
 
     public static ProblemException invalid(List<FieldError> errors) {
+        return invalid(errors, Map.of());
+    }
+
+    private static ProblemException invalid(List<FieldError> errors, Map<String, String> headers) {
         return new ProblemException(
                 400,
                 TYPE_INVALID,
                 "Ongeldige invoer.",
                 "Het verzoek bevat " + errors.size() + " fout(en); zie errors.",
                 errors,
-                Map.of());
+                headers);
     }
 
     /**
@@ -95,11 +99,7 @@ public final class ProblemException extends RuntimeException {
      * chunk line): the rest of the connection's bytes cannot be read as requests, so the answer closes it.
      */
     public static ProblemException framing() {
-        return new ProblemException(
-                400,
-                TYPE_INVALID,
-                "Ongeldige invoer.",
-                "Het verzoek bevat 1 fout(en); zie errors.",
+        return invalid(
                 List.of(new FieldError(
                         "/", "framing", "De inhoud eindigt niet waar Content-Length of de chunks zeggen.")),
                 Map.of("Connection", "close"));

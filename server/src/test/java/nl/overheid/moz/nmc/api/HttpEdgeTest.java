@@ -409,7 +409,10 @@ class HttpEdgeTest {
                 throw new AssertionError("timed out after: " + got.toString(StandardCharsets.UTF_8), e);
             }
             String answer = got.toString(StandardCharsets.UTF_8); // to the end: the server closed
-            assertThat(answer).startsWith("HTTP/1.1 400").contains("\"status\":400");
+            assertThat(answer)
+                    .startsWith("HTTP/1.1 400")
+                    .containsIgnoringCase("connection: close")
+                    .contains("\"status\":400", "\"code\":\"framing\"");
         }
         assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
     }
