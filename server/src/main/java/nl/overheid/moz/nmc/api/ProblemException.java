@@ -105,11 +105,6 @@ public final class ProblemException extends RuntimeException {
                 Map.of("Connection", "close"));
     }
 
-    /** Whether the connection closes after this answer. */
-    public boolean closesConnection() {
-        return "close".equals(headers.get("Connection"));
-    }
-
     public static ProblemException invalid(String name, String code, String reason) {
         return invalid(List.of(new FieldError(name, code, reason)));
     }
