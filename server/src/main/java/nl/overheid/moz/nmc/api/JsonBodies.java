@@ -17,8 +17,9 @@ import java.util.List;
  * Reads a JSON request body: {@code application/json} (else 415), bounded in size (else 413), parsed, validated
  * against the contract's schema with all errors at once, and only then bound to the generated model. Whatever
  * else is wrong with the body becomes a 400 problem; nothing reaches the domain before the body is valid. A body
- * refused for its size is left to Helidon, which reads and discards the rest up to {@code server.max-payload-size}
- * after the answer, so a client still sending sees the 413 rather than a broken connection.
+ * refused for its declared size is left to Helidon, which reads and discards the rest up to
+ * {@code server.max-payload-size} after the answer; a chunked one found too large while read is read on and discarded
+ * (to the same limit) before it. Either way a client still sending sees the 413 rather than a broken connection.
  */
 public final class JsonBodies {
 
