@@ -143,6 +143,7 @@ public final class Reconciler implements TaskHandler {
         // The task's budget is the service that sent the attempt (planned so at the send's commit).
         NotifyNl service = notifyNl.of(task.budget());
         boolean pending = false;
+        boolean outcome = false; // NotifyNL gave an outcome: the receipt task decides, never the retention's end
         boolean unavailable = false;
         String reason = null;
         for (UUID id : ids) {
@@ -166,6 +167,7 @@ public final class Reconciler implements TaskHandler {
                     store(poging, found, now);
                     // The receipt task completes this task when it applies the outcome; until then ask later.
                     pending = true;
+                    outcome = true;
                 }
                 case NotifyNl.Lookup.Found stillSending -> pending = true;
                 case NotifyNl.Lookup.NotFound notFound -> {}
@@ -202,6 +204,7 @@ public final class Reconciler implements TaskHandler {
                             pending = true;
                             if (ReceiptStatus.of(found.status()) != ReceiptStatus.UNKNOWN) {
                                 store(poging, found, now); // its receipt task records the new id as a duplicate
+                                outcome = true;
                             } else {
                                 learn(task, poging, found.notifyId()); // still sending: asked by id from now on
                             }
@@ -215,8 +218,18 @@ public final class Reconciler implements TaskHandler {
                 }
             }
         }
-        if (pending) {
+        if (outcome) {
+            // Even past NotifyNL's retention: an outcome was found, so the inquiry does not end without one (seed:
+            // "het verstrijken van de bewaartermijn van NotifyNL zonder uitkomst"). Its receipt task completes this
+            // task; should that task fail, this one asks again.
+            Instant next = schedule.next(poging.sentAt(), now)
+                    .orElse(now.plus(schedule.steps().getFirst()));
+            owned.underLocks(task, subjectLock(), (tx, n) -> tasks.postpone(tx, task, next, null));
+        } else if (pending) {
             reschedule(task, poging, now);
+        } else if (unavailable && schedule.next(poging.sentAt(), now).isEmpty()) {
+            // NotifyNL's retention has passed without an outcome: its answer can only be that it no longer knows.
+            unknown(task);
         } else if (unavailable) {
             String why = reason;
             owned.underLocks(

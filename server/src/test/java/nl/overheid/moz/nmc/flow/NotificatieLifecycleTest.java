@@ -535,6 +535,61 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
     }
 
+    /**
+     * Seed: the retention's end closes the inquiry only "zonder uitkomst". An outcome the last query finds (here a
+     * temporary failure, which plans a resend) decides, as a callback would: no bezorgstatus-onbekend in between.
+     */
+    @Test
+    void anOutcomeFoundByTheLastQueryDecidesAlthoughNotifyNlsRetentionHasEnded() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.status(notifyId(id, 1), "sending", null);
+        clock.advance(Duration.ofDays(6).plusHours(23));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+
+        notify.status(notifyId(id, 1), "temporary-failure", clock.instant());
+        clock.advance(Duration.ofHours(2));
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN);
+        assertThat(status(id)).as("the outcome waits for its receipt task").isEqualTo("verzonden:3");
+        ManualRunner.of(nmc).runWorkersOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id))
+                .as("the resend is an event although the status stays")
+                .isEqualTo("verzonden:4");
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        assertThat(query("SELECT van || '>' || naar FROM event WHERE notificatie = ? ORDER BY volgnummer", id))
+                .doesNotContain("verzonden>bezorgstatus-onbekend");
+    }
+
+    /** NotifyNL unreachable once its retention has passed: no outcome can come any more, the inquiry ends. */
+    @Test
+    void aNotifyOutagePastItsRetentionEndsTheInquiryBezorgstatusOnbekend() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.status(notifyId(id, 1), "sending", null);
+        clock.advance(Duration.ofDays(6).plusHours(23));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+
+        notify.server()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching("/v2/notifications.*"))
+                        .atPriority(0)
+                        .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                                .withStatus(503)));
+        clock.advance(Duration.ofMinutes(30));
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN);
+        assertThat(status(id))
+                .as("still within the retention: asked again later")
+                .isEqualTo("verzonden:3");
+
+        clock.advance(Duration.ofHours(2));
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN);
+        assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
+        assertThat(pogingen(id)).containsExactly("1:onbekend");
+    }
+
     @Test
     void aNotificationWhoseTaskWasLostIsPickedUpByTheControlDuty() {
         UUID id = accept(DV_REF, Map.of());
