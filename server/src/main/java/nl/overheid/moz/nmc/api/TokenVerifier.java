@@ -87,8 +87,8 @@ public final class TokenVerifier {
     public Jwt verify(String token, String audience) {
         String fingerprint = fingerprint(token);
         Remembered remembered = checkedSignatures.get(fingerprint);
-        SignedJwt signed = remembered == null ? parse(token) : null;
-        Jwt jwt = remembered == null ? signed.getJwt() : remembered.jwt();
+        Parsed parsed = remembered == null ? parse(token) : null;
+        Jwt jwt = remembered == null ? parsed.jwt() : remembered.jwt();
         String type = jwt.type().map(TokenVerifier::mediaType).orElse("");
         if (!tokenTypes.contains(type)) {
             throw refuse("token type " + (type.isEmpty() ? "absent" : type) + " is not accepted");
@@ -105,7 +105,7 @@ public final class TokenVerifier {
         boolean checked = remembered != null && remembered.key() == key;
         if (!checked) {
             signatureChecks.incrementAndGet();
-            Errors signature = (signed == null ? parse(token) : signed).verifySignature(jwks.keys(), key);
+            Errors signature = (parsed == null ? parse(token) : parsed).signed().verifySignature(jwks.keys(), key);
             if (!signature.isValid()) {
                 throw refuse("signature does not verify");
             }
@@ -115,7 +115,12 @@ public final class TokenVerifier {
                 now, (int) clockSkew.toSeconds(), java.time.temporal.ChronoUnit.SECONDS, true));
         Jwt.addIssuerValidator(validators, issuer, true);
         Jwt.addAudienceValidator(validators, audience, true);
-        Errors claims = jwt.validate(validators);
+        Errors claims;
+        try {
+            claims = jwt.validate(validators);
+        } catch (RuntimeException unreadable) {
+            throw refuse("claims do not validate");
+        }
         if (!claims.isValid()) {
             throw refuse("claims do not validate");
         }
@@ -135,10 +140,18 @@ public final class TokenVerifier {
         return jwt;
     }
 
-    private SignedJwt parse(String token) {
+    /** A token as signed and as read. */
+    private record Parsed(SignedJwt signed, Jwt jwt) {}
+
+    /**
+     * The token parsed and its claims read, or a 401: Helidon's JWT converts the registered claims ({@code exp} as
+     * an instant, {@code zoneinfo} as a zone, …) when it builds the {@link Jwt}, and throws on one that does not.
+     */
+    private Parsed parse(String token) {
         parses.incrementAndGet();
         try {
-            return SignedJwt.parseToken(token);
+            SignedJwt signed = SignedJwt.parseToken(token);
+            return new Parsed(signed, signed.getJwt());
         } catch (RuntimeException e) {
             throw refuse("token does not parse");
         }

@@ -155,6 +155,42 @@ class DvAuthenticationTest {
                 .isEqualTo(401);
     }
 
+    /**
+     * A token whose registered claims do not convert (a text as {@code exp}, a time beyond what an instant holds, an
+     * unknown time zone, a non-URI website) is a 401 problem before any key is looked at, never a 500, on the DV and
+     * the operator API alike. Helidon's JWT reads those claims when it builds the token, before its signature is
+     * checked, so no key is needed to try it.
+     */
+    @Test
+    void aTokenWhoseClaimsDoNotConvertIsA401ProblemNotA500() {
+        java.util.Base64.Encoder base64 = java.util.Base64.getUrlEncoder().withoutPadding();
+        String header = base64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"at+jwt\",\"kid\":\"x\"}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String[] payloads = {
+            "{\"exp\":\"x\"}",
+            "{\"iat\":9223372036854775807}",
+            "{\"nbf\":1e300}",
+            "{\"exp\":[1]}",
+            "{\"zoneinfo\":\"Nowhere/None\"}",
+            "{\"website\":\"http://a b\"}",
+            "{\"birthday\":\"2026-02-30\"}",
+            "{\"email_verified\":\"ja\"}",
+            "{\"aud\":{\"a\":1}}",
+            "{\"sub\":5}",
+            "[]",
+            "5"
+        };
+        for (String payload : payloads) {
+            String token = header + "."
+                    + base64.encodeToString(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8)) + ".AA";
+            for (String path : new String[] {FEED, "/api/nmc-beheer/v1/beheeracties"}) {
+                Http.Response answer = http.get(path, token);
+                assertThat(answer.status()).as(payload + " on " + path).isEqualTo(401);
+                assertThat(answer.contentType()).isEqualTo("application/problem+json");
+            }
+        }
+    }
+
     @Test
     void aTokenThatLivesOrHasLivedLongerThanTheMaximumAgeIsRefusedThoughNotExpired() {
         Instant now = clock.instant();
