@@ -12,10 +12,20 @@ public final class ParameterParsing {
     private ParameterParsing() {}
 
     public static <T> T parse(String name, String value, Function<String, T> converter) {
+        T result;
         try {
-            return converter.apply(value);
+            result = converter.apply(value);
         } catch (IllegalArgumentException | java.time.DateTimeException e) {
-            throw ProblemException.invalid(name, "type", "Parameter '" + name + "' heeft geen geldige waarde.");
+            throw invalid(name);
         }
+        // A moment as the bodies' date-time (RequestSchemas): OffsetDateTime.parse also takes a year like +300000.
+        if (result instanceof java.time.OffsetDateTime && !RequestSchemas.rfc3339(value)) {
+            throw invalid(name);
+        }
+        return result;
+    }
+
+    private static ProblemException invalid(String name) {
+        return ProblemException.invalid(name, "type", "Parameter '" + name + "' heeft geen geldige waarde.");
     }
 }

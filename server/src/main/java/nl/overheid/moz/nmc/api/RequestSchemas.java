@@ -51,22 +51,30 @@ public final class RequestSchemas {
      * 500 for NotifyNL's callback, found by fuzzing. Such a moment is a 400 like any other malformed one.
      */
     private static final com.networknt.schema.Format DATE_TIME = new com.networknt.schema.format.DateTimeFormat() {
-        private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile(
-                "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})\\z");
-
         @Override
         public boolean matches(com.networknt.schema.ExecutionContext context, String value) {
-            if (!SHAPE.matcher(value).matches() || !super.matches(context, value)) {
-                return false;
-            }
-            try {
-                java.time.OffsetDateTime.parse(value);
-                return true;
-            } catch (java.time.DateTimeException e) {
-                return false;
-            }
+            return rfc3339(value) && super.matches(context, value);
         }
     };
+
+    private static final java.util.regex.Pattern RFC_3339 = java.util.regex.Pattern.compile(
+            "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})\\z");
+
+    /**
+     * Whether {@code value} is an RFC 3339 moment that binds as an {@code OffsetDateTime}: four-digit years only
+     * ({@code OffsetDateTime.parse} also takes {@code +300000-…}, beyond what PostgreSQL stores), no leap second.
+     */
+    static boolean rfc3339(String value) {
+        if (!RFC_3339.matcher(value).matches()) {
+            return false;
+        }
+        try {
+            java.time.OffsetDateTime.parse(value);
+            return true;
+        } catch (java.time.DateTimeException e) {
+            return false;
+        }
+    }
 
     private final JsonSchemaFactory factory;
     private final SchemaValidatorsConfig config;

@@ -97,12 +97,12 @@ class ControlCharacterContractTest {
         }
     }
 
-    private static JsonNode components(JsonNode document) {
+    static JsonNode components(JsonNode document) {
         return document.path("components").path("schemas");
     }
 
     /** The schemas a request body of the document refers to, directly or through other schemas. */
-    private static Set<String> requestComponents(JsonNode document) {
+    static Set<String> requestComponents(JsonNode document) {
         Set<String> found = new LinkedHashSet<>();
         Deque<JsonNode> todo = new ArrayDeque<>();
         document.path("paths")

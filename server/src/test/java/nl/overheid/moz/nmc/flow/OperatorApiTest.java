@@ -447,6 +447,39 @@ class OperatorApiTest extends LifecycleTestBase {
                         "{\"doel\": \"iets\", \"versie\": 1, \"toelichting\": \"x\"}",
                         400),
                 new Case("GET", "/beheeracties?van=gisteren", null, null, 400),
+                // OffsetDateTime.parse takes years beyond four digits, which neither Java's instant to UTC nor
+                // PostgreSQL holds: each was a 500
+                new Case("GET", "/beheeracties?van=%2B999999999-12-31T23:59:59-18:00", null, null, 400),
+                new Case("GET", "/beheeracties?tot=%2B300000-01-01T00:00:00Z", null, null, 400),
+                new Case("GET", "/beheeracties?van=2026-01-01t00:00:00z", null, null, 400),
+                // numbers beyond what the model's int and long hold: each was a 500 when it bound
+                new Case(
+                        "POST",
+                        "/cluster-epoch/verhoging",
+                        "application/json",
+                        "{\"huidigeEpoch\": 2147483648, \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "POST",
+                        "/taken/heropeningen",
+                        "application/json",
+                        "{\"taken\": [9223372036854775808], \"toelichting\": \"x\"}",
+                        400),
+                // a duration PostgreSQL's interval does not hold (a 500), and one of under a second (stored as 0 s)
+                new Case(
+                        "PUT",
+                        "/dienstverleners/" + TestNmc.DV_A,
+                        "application/json",
+                        "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [],"
+                                + " \"bevestigingstermijn\": \"P9999999999D\", \"toelichting\": \"x\"}",
+                        400),
+                new Case(
+                        "PUT",
+                        "/dienstverleners/" + TestNmc.DV_A,
+                        "application/json",
+                        "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [],"
+                                + " \"maxCursorleeftijd\": \"PT0.4S\", \"toelichting\": \"x\"}",
+                        400),
                 new Case("GET", "/beheeracties?actie=iets", null, null, 400));
         String dvABefore = get("/dienstverleners/" + TestNmc.DV_A).body();
         for (Case c : cases) {

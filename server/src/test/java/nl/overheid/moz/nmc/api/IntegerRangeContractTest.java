@@ -1,0 +1,75 @@
+package nl.overheid.moz.nmc.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every integer a client sends in a request body, in every contract the NMC serves or reads, has a {@code maximum}
+ * its format holds, so a number beyond it is a 400 from the schema: the validator does not check {@code int32} or
+ * {@code int64}, and binding such a number to the generated model then failed as a 500 (found by a second read:
+ * {@code huidigeEpoch} 2147483648, {@code taken} [9223372036854775808]). A new integer without one fails here.
+ */
+class IntegerRangeContractTest {
+
+    private static final ApiDocuments DOCUMENTS = ApiDocuments.load();
+
+    @Test
+    void everyIntegerOfEveryRequestBodyHasAMaximumItsFormatHolds() {
+        int checked = 0;
+        for (var contract : List.of(
+                Map.entry(DOCUMENTS.dv(), DOCUMENTS.dvSchemas()),
+                Map.entry(DOCUMENTS.operator(), DOCUMENTS.operatorSchemas()),
+                Map.entry(DOCUMENTS.callback(), DOCUMENTS.callbackSchemas()))) {
+            JsonNode document = contract.getKey();
+            for (String component : ControlCharacterContractTest.requestComponents(document)) {
+                for (Map.Entry<String, JsonNode> integer : integers(
+                        component,
+                        ControlCharacterContractTest.components(document).get(component))) {
+                    String location = integer.getKey();
+                    JsonNode schema = integer.getValue();
+                    BigInteger largest = schema.path("format").asText().equals("int32")
+                            ? BigInteger.valueOf(Integer.MAX_VALUE)
+                            : BigInteger.valueOf(Long.MAX_VALUE);
+                    assertThat(schema.has("maximum"))
+                            .as("%s has a maximum", location)
+                            .isTrue();
+                    assertThat(schema.path("maximum").bigIntegerValue())
+                            .as("the maximum of %s", location)
+                            .isLessThanOrEqualTo(largest);
+                    assertThat(contract.getValue()
+                                    .validate(location, BigIntegerNode.valueOf(largest.add(BigInteger.ONE))))
+                            .as("%s refuses a number beyond its format", location)
+                            .isNotEmpty();
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).as("integers checked").isGreaterThan(5);
+    }
+
+    /** Every integer schema in {@code schema}, by its location below {@code #/components/schemas/}. */
+    private static List<Map.Entry<String, JsonNode>> integers(String location, JsonNode schema) {
+        List<Map.Entry<String, JsonNode>> found = new ArrayList<>();
+        if (schema.path("type").asText().equals("integer")) {
+            found.add(Map.entry(location, schema));
+        }
+        schema.path("properties")
+                .properties()
+                .forEach(property ->
+                        found.addAll(integers(location + "/properties/" + property.getKey(), property.getValue())));
+        if (schema.path("items").isObject()) {
+            found.addAll(integers(location + "/items", schema.path("items")));
+        }
+        if (schema.path("additionalProperties").isObject()) {
+            found.addAll(integers(location + "/additionalProperties", schema.path("additionalProperties")));
+        }
+        return found;
+    }
+}
