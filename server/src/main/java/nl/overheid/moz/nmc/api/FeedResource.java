@@ -21,6 +21,9 @@ public final class FeedResource extends WijzigingenService {
     private final Feed feed;
     private final JsonBodies bodies;
     private final Responses responses;
+    /** The contract's largest {@code limit}; a larger one is a 400, one up to it is capped at {@code maxLimit}. */
+    static final int CONTRACT_MAX_LIMIT = 1000;
+
     private final int defaultLimit;
     private final int maxLimit;
 
@@ -28,8 +31,8 @@ public final class FeedResource extends WijzigingenService {
         this.feed = feed;
         this.bodies = bodies;
         this.responses = responses;
-        this.defaultLimit = Math.min(defaultLimit, maxLimit);
-        this.maxLimit = maxLimit;
+        this.maxLimit = Math.min(maxLimit, CONTRACT_MAX_LIMIT);
+        this.defaultLimit = Math.min(defaultLimit, this.maxLimit);
     }
 
     /** The contract's {@code Wijzigingen}: the page's events and the cursor to continue from. */
@@ -48,11 +51,15 @@ public final class FeedResource extends WijzigingenService {
     @Override
     protected void handleWijzigingenLezen(
             ServerRequest request, ServerResponse response, Optional<String> cursor, Optional<Integer> limit) {
-        int pageSize = limit.orElse(defaultLimit);
-        if (pageSize < 1 || pageSize > maxLimit) {
-            throw ProblemException.invalid("limit", "range", "limit moet tussen 1 en " + maxLimit + " liggen.");
+        // The generated service fills in the contract's default (100) when the DV gives none: feed.default-limit
+        // applies only if the query has no limit at all.
+        int pageSize = request.query().contains("limit") ? limit.orElse(defaultLimit) : defaultLimit;
+        if (pageSize < 1 || pageSize > CONTRACT_MAX_LIMIT) {
+            throw ProblemException.invalid(
+                    "limit", "range", "limit moet tussen 1 en " + CONTRACT_MAX_LIMIT + " liggen.");
         }
-        Feed.Page page = feed.read(Callers.of(request), cursor.orElse(null), pageSize);
+        // "the server may cap it lower" (the contract)
+        Feed.Page page = feed.read(Callers.of(request), cursor.orElse(null), Math.min(pageSize, maxLimit));
         responses.json(response, Status.OK_200, new Page(page.events(), page.cursor()));
     }
 

@@ -641,6 +641,37 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .isEqualTo(202);
     }
 
+    /**
+     * feed.default-limit is the page size of a read without limit, and feed.max-limit caps a larger limit (the
+     * contract: "the server may cap it lower"); only one outside the contract's 1–1000 is a 400. The generated
+     * service filled in the contract's default 100, so default-limit never applied, and a max-limit below 100 made
+     * every read without limit a 400.
+     */
+    @Test
+    void theFeedPagesByTheConfiguredDefaultAndCapsALargerLimitAtTheConfiguredMaximum() {
+        restartWithConfig("feed:\n  default-limit: 2\n  max-limit: 3\n");
+        accept(DV_REF, Map.of());
+        accept(DV_REF + "-2", Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        String feed = "/api/nmc/v1/notificaties/wijzigingen";
+        assertThat(http.get(feed, tokenA()).json().path("events").size()).isEqualTo(2);
+        assertThat(http.get(feed + "?limit=1", tokenA()).json().path("events").size())
+                .isEqualTo(1);
+        assertThat(http.get(feed + "?limit=3", tokenA()).json().path("events").size())
+                .isEqualTo(3);
+        assertThat(http.get(feed + "?limit=1000", tokenA())
+                        .json()
+                        .path("events")
+                        .size())
+                .isEqualTo(3);
+        for (String refused : new String[] {"0", "1001", "-1"}) {
+            Http.Response answer = http.get(feed + "?limit=" + refused, tokenA());
+            assertThat(answer.status()).as(refused).isEqualTo(400);
+            assertThat(answer.json().path("errors").get(0).path("name").asText())
+                    .isEqualTo("limit");
+        }
+    }
+
     @Test
     void aCursorOfAnotherEpochOrOlderThanTheMaxCursorAgeIsGone() {
         accept(DV_REF, Map.of());
