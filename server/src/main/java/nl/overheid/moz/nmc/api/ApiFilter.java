@@ -92,7 +92,8 @@ public final class ApiFilter implements Filter {
      * and discard all of it to keep the connection; under a flood of refused 4 MB bulk calls that reading took the
      * carrier threads from the calls admitted (benchmark {@code flood}: another DV's median from 1.4 ms to 1.1 s), so
      * such a refusal closes the connection instead. A client still sending may then see the closed connection rather
-     * than the 429; one that sends {@code Expect: 100-continue} gets the 429 before it sends any body. A refusal
+     * than the 429; one that sends {@code Expect: 100-continue} gets the 429 before it sends any body. The open routes
+     * (NotifyNL's callback refusing a token, a document fetched with a body) close it alike. A refusal
      * after the body is read, and the quota's refusal of a bulk call, keep the connection: that is where an honest
      * DV meets a limit.
      */
@@ -177,13 +178,26 @@ public final class ApiFilter implements Filter {
             closeWhenAsked(response);
             return;
         }
+        boolean open = route.get().guard(method) == ApiRoutes.Guard.OPEN;
         try {
             chain.proceed();
+        } catch (ProblemException problem) {
+            // An open route (NotifyNL's callback, the documents) refuses in its handler before it reads the body
+            // (a wrong callback token): unauthenticated and not rate-limited, so a large body is not drained either.
+            if (open && largeBodyUnread(request)) {
+                response.header(HeaderValues.CONNECTION_CLOSE);
+                problems.send(response, problem);
+                throw new CloseConnectionException("refused before its body was read");
+            }
+            throw problem;
         } finally {
             if (permit != null) {
                 permit.close();
                 limits.answered(permit, request.context());
             }
+        }
+        if (open && response.isSent() && largeBodyUnread(request)) {
+            throw new CloseConnectionException("answered without reading its body"); // a GET of a document with one
         }
         closeWhenAsked(response);
     }

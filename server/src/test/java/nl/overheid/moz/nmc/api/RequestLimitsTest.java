@@ -482,6 +482,31 @@ class RequestLimitsTest {
     }
 
     /**
+     * The open routes, which no token or rate limit guards, leave a large unread body unread too: NotifyNL's callback
+     * with a wrong token (refused in its handler) and a GET of a document sent with a body. Helidon would read up to
+     * server.max-payload-size of each to keep the connection.
+     */
+    @Test
+    void anOpenRouteAnsweringBeforeItReadsALargeBodyClosesTheConnection() throws Exception {
+        start("");
+        for (var call : Map.of(
+                        "POST /api/nmc/v1/notifynl-callback", "HTTP/1.1 401",
+                        "GET /api/nmc/v1/openapi.json", "HTTP/1.1 200")
+                .entrySet()) {
+            try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                socket.setSoTimeout(5_000);
+                // 4,000,000 bytes announced, 1 sent: the answer and the close come without the rest
+                socket.getOutputStream()
+                        .write((call.getKey() + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer onjuist\r\n"
+                                        + "Content-Type: application/json\r\nContent-Length: 4000000\r\n\r\n{")
+                                .getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(answer).as(call.getKey()).startsWith(call.getValue());
+            }
+        }
+    }
+
+    /**
      * What the README promises a DV: with {@code Expect: 100-continue} a bulk call over a limit is refused before its
      * body is sent. The body's publisher counts what the client took from it.
      */
