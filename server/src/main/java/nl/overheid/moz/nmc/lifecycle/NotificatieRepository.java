@@ -105,9 +105,7 @@ public final class NotificatieRepository {
 
     private static final String VIEW_COLUMNS = """
             n.id, n.status, n.versie, n.laatste_reden, n.berichttype, n.regie, n.batch_id, n.geldig_tot,
-            n.aangenomen_op,
-            (SELECT max(e.tijdstip) FROM event e
-              WHERE e.notificatie = n.id AND e.naar = 'definitief-bezorgd') AS definitief_op
+            n.aangenomen_op, n.terminaal_sinds AS definitief_op
             """;
 
     private static final Statement NOTIFICATIE_VIEW = Statement.named("notificatieView", """
@@ -176,9 +174,9 @@ public final class NotificatieRepository {
             String oin,
             String profielDienstverlenerNaam) {
 
-        /** Whether {@code geldig_tot} has passed at {@code now}. */
+        /** Whether {@code geldig_tot} has passed at {@code now} ({@link Transitions#expired}). */
         public boolean expiredAt(Instant now) {
-            return validUntil != null && !now.isBefore(validUntil);
+            return Transitions.expired(validUntil, now);
         }
     }
 

@@ -23,6 +23,14 @@ import java.util.UUID;
  */
 public final class Transitions {
 
+    /**
+     * Whether {@code validUntil} ({@code geldig_tot}; none: never) has passed at {@code now}. Strictly after it: the
+     * seed starts no send "na geldig_tot", so at that very moment one may still start.
+     */
+    public static boolean expired(Instant validUntil, Instant now) {
+        return validUntil != null && now.isAfter(validUntil);
+    }
+
     private final NotificatieRepository notificaties;
     private final Clock clock;
     private final Observer observer;
@@ -67,7 +75,7 @@ public final class Transitions {
 
         /** Whether {@code geldig_tot} has passed at {@code now}: no attempt may start any more. */
         public boolean expiredAt(Instant now) {
-            return validUntil != null && !now.isBefore(validUntil);
+            return expired(validUntil, now);
         }
     }
 
@@ -97,15 +105,16 @@ public final class Transitions {
         if (!AllowedTransitions.allowed(current.status(), to)) {
             throw new TransitionRefused(current.status(), to);
         }
-        // Erasure and retention count from the last time the notification became terminal.
-        long updated = notificaties.setStatus(
-                tx, current.id(), current.version(), to, reden, to.terminal() ? clock.instant() : null);
+        // Erasure and retention count from the last time the notification became terminal; the DV sees it as
+        // definitiefOp, the moment of the event.
+        Instant now = clock.instant();
+        long updated =
+                notificaties.setStatus(tx, current.id(), current.version(), to, reden, to.terminal() ? now : null);
         if (updated != 1) {
             throw new IllegalStateException("notification " + current.id() + " changed under its row lock");
         }
         int volgnummer = current.version() + 1;
-        notificaties.insertEvent(
-                tx, clock.instant(), current.dvId(), current.id(), volgnummer, current.status(), to, reden);
+        notificaties.insertEvent(tx, now, current.dvId(), current.id(), volgnummer, current.status(), to, reden);
         observer.entered(tx, current.dvId(), to);
         return new Locked(
                 current.id(),

@@ -509,9 +509,21 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
         assertThat(pogingen(id)).containsExactly("1:onbekend");
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA())
+                        .json()
+                        .path("definitiefOp")
+                        .isTextual())
+                .as("terminal")
+                .isTrue();
 
         receipt(id, 1, "delivered");
         assertThat(status(id)).isEqualTo("bezorgd:5");
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA())
+                        .json()
+                        .path("definitiefOp")
+                        .isTextual())
+                .as("reopened: not terminal any more")
+                .isFalse();
     }
 
     @Test
@@ -1113,6 +1125,11 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(cancelled.status()).isEqualTo(200);
         assertThat(cancelled.json().path("status").asText()).isEqualTo("geannuleerd");
         assertThat(cancelled.json().path("reden").asText()).isEqualTo("geannuleerd");
+        assertThat(java.time.OffsetDateTime.parse(
+                                cancelled.json().path("definitiefOp").asText())
+                        .toInstant())
+                .as("when it reached its terminal status (the contract)")
+                .isEqualTo(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(notify.server().getAllServeEvents()).isEmpty();
 

@@ -41,6 +41,18 @@ class TransitionsTest {
         return Notifications.aNotificationWithId(id, dvId);
     }
 
+    /** Seed: "een verzending of herverzending wordt na geldig_tot niet meer gestart": at geldig_tot itself it may. */
+    @Test
+    void geldigTotHasPassedOnlyAfterItsMoment() {
+        java.time.Instant geldigTot = java.time.Instant.parse("2026-12-03T12:00:00Z");
+        assertThat(Transitions.expired(geldigTot, geldigTot.minusNanos(1000))).isFalse();
+        assertThat(Transitions.expired(geldigTot, geldigTot)).isFalse();
+        assertThat(Transitions.expired(geldigTot, geldigTot.plusNanos(1000))).isTrue();
+        assertThat(Transitions.expired(null, java.time.Instant.MAX))
+                .as("no geldig_tot: never")
+                .isFalse();
+    }
+
     @Test
     void acceptanceWritesTheNotificationAndEventOneInOneTransaction() throws SQLException {
         Transitions.Locked n = accept();

@@ -348,9 +348,8 @@ class SchemaGuardsTest {
                 """))
                 .containsExactly("CREATE INDEX event_p0_notificatie_idx ON public.event_p0 USING btree (notificatie)");
         exec("SET LOCAL enable_seqscan = off");
-        assertThat(plan("SELECT max(e.tijdstip) FROM event e WHERE e.notificatie = '" + UUID.randomUUID()
-                        + "' AND e.naar = 'definitief-bezorgd'"))
-                .as("the status view's definitief_op")
+        assertThat(plan("SELECT e.volgnummer FROM event e WHERE e.notificatie = '" + UUID.randomUUID() + "'"))
+                .as("a notification's events")
                 .contains("event_p0_notificatie_idx");
     }
 
