@@ -39,6 +39,7 @@ record Duties(DutyRunner runner, OperationalGauges gauges) {
                         new ControlDuty(
                                 core.database(),
                                 control,
+                                core.tasks(),
                                 core.clock(),
                                 settings.nmc().finaliseMargin(),
                                 core.signals(),

@@ -77,6 +77,17 @@ public final class ControlRepository {
             SELECT soort, count(*) AS n FROM taak WHERE status = 'mislukt' GROUP BY soort
             """);
 
+    /* A parked send refused for its setup whose notification's geldig_tot has passed (strictly: Transitions.expired). */
+    private static final Statement PARKED_SETUP_SENDS_EXPIRED = Statement.named("parkedSetupSendsExpired", """
+            SELECT t.id
+              FROM taak t
+              JOIN notificatie n ON n.id = t.notificatie
+             WHERE t.status = 'mislukt' AND t.soort = 'verzenden' AND t.laatste_fout LIKE 'notifynl-%'
+               AND n.terminaal_sinds IS NULL AND n.geldig_tot < :now
+             ORDER BY t.id
+             LIMIT :limit
+            """);
+
     /* Parked sends whose last error is one of NotifyNL's setup refusals (the classes the NMC writes, notifynl-…). */
     private static final Statement PARKED_SETUP_ERRORS = Statement.named("parkedSetupErrors", """
             SELECT n.berichttype, t.budget, t.laatste_fout, count(*) AS n
@@ -172,6 +183,17 @@ public final class ControlRepository {
     /** Plans a send task for every live notification before sending that has none; returns how many. */
     long planMissingSend(DbTransaction tx, Instant now) {
         return TASK_PLAN_MISSING_SEND.dml(tx).addParam("now", now).execute();
+    }
+
+    /** At most {@code limit} parked setup-refused sends whose notification's geldig_tot has passed. */
+    List<Long> parkedSetupSendsExpired(DbTransaction tx, Instant now, int limit) {
+        return PARKED_SETUP_SENDS_EXPIRED
+                .query(tx)
+                .addParam("now", now)
+                .addParam("limit", limit)
+                .execute()
+                .map(row -> DbTypes.longValue(row, "id"))
+                .toList();
     }
 
     /** Plans a reconcile task (an attempt running) or a send task for every verzonden notification without a task. */

@@ -190,6 +190,45 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
         assertThat(notificatie.path("reden").asText()).isEqualTo("verlopen");
     }
 
+    /**
+     * Seed: a refused call is repeated and "het wachten wordt alleen door geldig_tot begrensd: verstrijkt dat tijdens
+     * het uitstel, dan eindigt de notificatie in verlopen". A send parked for its setup waits for an operator, but
+     * not past geldig_tot: the control duty reopens it then, and the send ends it verlopen without calling NotifyNL.
+     */
+    @Test
+    void aSendParkedForItsSetupEndsVerlopenOnceGeldigTotHasPassed() {
+        notify.refuse(403, "AuthError", "Invalid token: API key revoked");
+        UUID id = accept(
+                DV_REF,
+                Map.of("geldigTot", clock.instant().plus(Duration.ofHours(3)).toString()));
+        UUID later = accept(
+                DV_REF + "-later",
+                Map.of("geldigTot", clock.instant().plus(Duration.ofDays(2)).toString()));
+        for (int round = 1; round <= 5; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(20));
+        }
+        assertThat(task(id)).startsWith("mislukt|notifynl-sleutel-ingetrokken|");
+        assertThat(task(later)).startsWith("mislukt|notifynl-sleutel-ingetrokken|");
+
+        ManualRunner.of(nmc).runDutiesOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).as("geldig_tot still ahead: parked").isEqualTo("in-verzending:2");
+
+        clock.advance(Duration.ofHours(2));
+        ManualRunner.of(nmc).runDutiesOnce();
+        ManualRunner.of(nmc).runWorkersOnce();
+        JsonNode notificatie =
+                http.get("/api/nmc/v1/notificaties/" + id, tokenA()).json();
+        assertThat(notificatie.path("status").asText()).isEqualTo("verlopen");
+        assertThat(notificatie.path("reden").asText()).isEqualTo("verlopen");
+        assertThat(status(later)).as("its geldig_tot is ahead: still parked").isEqualTo("in-verzending:2");
+        assertThat(task(later)).startsWith("mislukt|");
+        assertThat(notify.server().findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email"))))
+                .as("the expired one was not sent again")
+                .hasSize(10);
+    }
+
     @Test
     void missingPersonalisationAsksNotifyNlForTheTemplateAtOnce() {
         notify.refuse(400, "BadRequestError", "Missing personalisation: naam");
