@@ -126,20 +126,29 @@ class ControlCharacterContractTest {
 
     /** Every string schema without an enum in {@code schema}, by its location below {@code #/components/schemas/}. */
     private static List<Map.Entry<String, JsonNode>> texts(String location, JsonNode schema) {
-        List<Map.Entry<String, JsonNode>> texts = new java.util.ArrayList<>();
-        if (schema.path("type").asText().equals("string") && !schema.has("enum")) {
-            texts.add(Map.entry(location, schema));
+        return schemas(location, schema, s -> s.path("type").asText().equals("string") && !s.has("enum"));
+    }
+
+    /**
+     * Every schema in {@code schema} (itself, its properties, items and additional properties, recursively) that is
+     * {@code wanted}, by its location below {@code #/components/schemas/}.
+     */
+    static List<Map.Entry<String, JsonNode>> schemas(
+            String location, JsonNode schema, java.util.function.Predicate<JsonNode> wanted) {
+        List<Map.Entry<String, JsonNode>> found = new java.util.ArrayList<>();
+        if (wanted.test(schema)) {
+            found.add(Map.entry(location, schema));
         }
         schema.path("properties")
                 .properties()
-                .forEach(property ->
-                        texts.addAll(texts(location + "/properties/" + property.getKey(), property.getValue())));
+                .forEach(property -> found.addAll(
+                        schemas(location + "/properties/" + property.getKey(), property.getValue(), wanted)));
         if (schema.path("items").isObject()) {
-            texts.addAll(texts(location + "/items", schema.path("items")));
+            found.addAll(schemas(location + "/items", schema.path("items"), wanted));
         }
         if (schema.path("additionalProperties").isObject()) {
-            texts.addAll(texts(location + "/additionalProperties", schema.path("additionalProperties")));
+            found.addAll(schemas(location + "/additionalProperties", schema.path("additionalProperties"), wanted));
         }
-        return texts;
+        return found;
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,9 +28,10 @@ class IntegerRangeContractTest {
                 Map.entry(DOCUMENTS.callback(), DOCUMENTS.callbackSchemas()))) {
             JsonNode document = contract.getKey();
             for (String component : ControlCharacterContractTest.requestComponents(document)) {
-                for (Map.Entry<String, JsonNode> integer : integers(
+                for (Map.Entry<String, JsonNode> integer : ControlCharacterContractTest.schemas(
                         component,
-                        ControlCharacterContractTest.components(document).get(component))) {
+                        ControlCharacterContractTest.components(document).get(component),
+                        schema -> schema.path("type").asText().equals("integer"))) {
                     String location = integer.getKey();
                     JsonNode schema = integer.getValue();
                     BigInteger largest = schema.path("format").asText().equals("int32")
@@ -52,24 +52,5 @@ class IntegerRangeContractTest {
             }
         }
         assertThat(checked).as("integers checked").isGreaterThan(5);
-    }
-
-    /** Every integer schema in {@code schema}, by its location below {@code #/components/schemas/}. */
-    private static List<Map.Entry<String, JsonNode>> integers(String location, JsonNode schema) {
-        List<Map.Entry<String, JsonNode>> found = new ArrayList<>();
-        if (schema.path("type").asText().equals("integer")) {
-            found.add(Map.entry(location, schema));
-        }
-        schema.path("properties")
-                .properties()
-                .forEach(property ->
-                        found.addAll(integers(location + "/properties/" + property.getKey(), property.getValue())));
-        if (schema.path("items").isObject()) {
-            found.addAll(integers(location + "/items", schema.path("items")));
-        }
-        if (schema.path("additionalProperties").isObject()) {
-            found.addAll(integers(location + "/additionalProperties", schema.path("additionalProperties")));
-        }
-        return found;
     }
 }

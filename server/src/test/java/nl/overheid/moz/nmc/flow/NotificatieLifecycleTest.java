@@ -553,12 +553,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
      */
     @Test
     void anOutcomeFoundByTheLastQueryDecidesAlthoughNotifyNlsRetentionHasEnded() {
-        UUID id = accept(DV_REF, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        notify.status(notifyId(id, 1), "sending", null);
-        clock.advance(Duration.ofDays(6).plusHours(23));
-        ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(status(id)).isEqualTo("verzonden:3");
+        UUID id = stillSendingAnHourBeforeNotifyNlsRetentionEnds();
 
         notify.status(notifyId(id, 1), "temporary-failure", clock.instant());
         clock.advance(Duration.ofHours(2));
@@ -574,15 +569,21 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .doesNotContain("verzonden>bezorgstatus-onbekend");
     }
 
-    /** NotifyNL unreachable once its retention has passed: no outcome can come any more, the inquiry ends. */
-    @Test
-    void aNotifyOutagePastItsRetentionEndsTheInquiryBezorgstatusOnbekend() {
+    /** A notification sent and still sending at NotifyNL, asked by reconciliation up to an hour before the end. */
+    private UUID stillSendingAnHourBeforeNotifyNlsRetentionEnds() {
         UUID id = accept(DV_REF, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         notify.status(notifyId(id, 1), "sending", null);
         clock.advance(Duration.ofDays(6).plusHours(23));
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("verzonden:3");
+        return id;
+    }
+
+    /** NotifyNL unreachable once its retention has passed: no outcome can come any more, the inquiry ends. */
+    @Test
+    void aNotifyOutagePastItsRetentionEndsTheInquiryBezorgstatusOnbekend() {
+        UUID id = stillSendingAnHourBeforeNotifyNlsRetentionEnds();
 
         notify.server()
                 .stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
