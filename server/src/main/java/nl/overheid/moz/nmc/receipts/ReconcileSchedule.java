@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * When reconciliation asks NotifyNL about an attempt without a receipt (design §7.3): at the offsets of
  * {@code steps} after the send (1 h, 6 h, 24 h), then every {@code interval} (daily), until NotifyNL's
- * retention has passed; after that the outcome is unknowable.
+ * retention has passed; after that NotifyNL no longer knows the e-mail, so an outcome not found by then is not found.
  */
 public record ReconcileSchedule(List<Duration> steps, Duration interval, Duration notifyRetention) {
 
@@ -37,12 +37,17 @@ public record ReconcileSchedule(List<Duration> steps, Duration interval, Duratio
         return sentAt.plus(steps.getFirst());
     }
 
+    /** Whether NotifyNL's retention of an e-mail sent at {@code sentAt} has ended at {@code moment}. */
+    public boolean endedBefore(Instant sentAt, Instant moment) {
+        return !moment.isBefore(sentAt.plus(notifyRetention));
+    }
+
     /** The next query after one at {@code now}; empty once NotifyNL's retention has passed. */
     public Optional<Instant> next(Instant sentAt, Instant now) {
-        Instant end = sentAt.plus(notifyRetention);
-        if (!now.isBefore(end)) {
+        if (endedBefore(sentAt, now)) {
             return Optional.empty();
         }
+        Instant end = sentAt.plus(notifyRetention);
         for (Duration step : steps) {
             Instant at = sentAt.plus(step);
             if (at.isAfter(now)) {

@@ -145,6 +145,7 @@ public final class Reconciler implements TaskHandler {
         boolean pending = false;
         boolean outcome = false; // NotifyNL gave an outcome: the receipt task decides, never the retention's end
         boolean unavailable = false;
+        boolean ldvDown = false; // the processing log refused the record: NotifyNL was not asked at all
         String reason = null;
         for (UUID id : ids) {
             Span span = Span.childOf(context.traceId(), context.acceptanceSpanId());
@@ -154,6 +155,7 @@ public final class Reconciler implements TaskHandler {
             ProcessingLog.Processing query = query(context, span, now);
             if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
                 unavailable = true;
+                ldvDown = true;
                 reason = "ldv-" + down.reason();
                 break;
             }
@@ -189,6 +191,7 @@ public final class Reconciler implements TaskHandler {
             ProcessingLog.Processing query = query(context, span, now);
             if (ldv.record(query) instanceof ProcessingLog.Written.Unavailable down) {
                 unavailable = true;
+                ldvDown = true;
                 reason = "ldv-" + down.reason();
             } else {
                 if (!ours(task)) {
@@ -227,8 +230,13 @@ public final class Reconciler implements TaskHandler {
             owned.underLocks(task, subjectLock(), (tx, n) -> tasks.postpone(tx, task, next, null));
         } else if (pending) {
             reschedule(task, poging, now);
-        } else if (unavailable && schedule.next(poging.sentAt(), now).isEmpty()) {
-            // NotifyNL's retention has passed without an outcome: its answer can only be that it no longer knows.
+        } else if (unavailable
+                && !ldvDown
+                && schedule.endedBefore(
+                        poging.sentAt(), now.minus(schedule.steps().getFirst()))) {
+            // NotifyNL still unreachable a step after its retention ended: no outcome came, and none can come any more
+            // (seed: "het verstrijken van de bewaartermijn van NotifyNL zonder uitkomst"). One blip at the last query
+            // is asked again; our own processing log being down asks nothing of NotifyNL, so it only postpones.
             unknown(task);
         } else if (unavailable) {
             String why = reason;

@@ -580,25 +580,29 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         return id;
     }
 
-    /** NotifyNL unreachable once its retention has passed: no outcome can come any more, the inquiry ends. */
+    /**
+     * NotifyNL unreachable at the last query and still a step later: no outcome came, and none can come any more, so
+     * the inquiry ends. One failed query at the retention's end is asked again.
+     */
     @Test
     void aNotifyOutagePastItsRetentionEndsTheInquiryBezorgstatusOnbekend() {
         UUID id = stillSendingAnHourBeforeNotifyNlsRetentionEnds();
-
         notify.server()
                 .stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
                                 com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching("/v2/notifications.*"))
                         .atPriority(0)
                         .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
                                 .withStatus(503)));
-        clock.advance(Duration.ofMinutes(30));
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN);
-        assertThat(status(id))
-                .as("still within the retention: asked again later")
-                .isEqualTo("verzonden:3");
+        clock.advance(Duration.ofHours(1));
+        assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN))
+                .as("the last query, at the retention's end")
+                .isEqualTo(1);
+        assertThat(status(id)).as("one failed query: asked again a step later").isEqualTo("verzonden:3");
 
-        clock.advance(Duration.ofHours(2));
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN);
+        clock.advance(Duration.ofMinutes(59));
+        assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN)).isZero();
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(ManualRunner.of(nmc).runWorkerOnce(TaskKind.RECONCILIEREN)).isEqualTo(1);
         assertThat(status(id)).isEqualTo("bezorgstatus-onbekend:4");
         assertThat(pogingen(id)).containsExactly("1:onbekend");
     }
