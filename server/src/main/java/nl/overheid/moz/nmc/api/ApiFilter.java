@@ -178,26 +178,19 @@ public final class ApiFilter implements Filter {
             closeWhenAsked(response);
             return;
         }
-        boolean open = route.get().guard(method) == ApiRoutes.Guard.OPEN;
         try {
             chain.proceed();
-        } catch (ProblemException problem) {
-            // An open route (NotifyNL's callback, the documents) refuses in its handler before it reads the body
-            // (a wrong callback token): unauthenticated and not rate-limited, so a large body is not drained either.
-            if (open && largeBodyUnread(request)) {
-                response.header(HeaderValues.CONNECTION_CLOSE);
-                problems.send(response, problem);
-                throw new CloseConnectionException("refused before its body was read");
-            }
-            throw problem;
         } finally {
             if (permit != null) {
                 permit.close();
                 limits.answered(permit, request.context());
             }
         }
-        if (open && response.isSent() && largeBodyUnread(request)) {
-            throw new CloseConnectionException("answered without reading its body"); // a GET of a document with one
+        // An open route answered without reading a large body: NotifyNL's callback refusing a token (its problem is
+        // sent by the routing's error handler, within proceed()), a document fetched with a body. No token or rate
+        // limit guards these routes, so such a body is not drained either: the answer is out, the connection closed.
+        if (route.get().guard(method) == ApiRoutes.Guard.OPEN && response.isSent() && largeBodyUnread(request)) {
+            throw new CloseConnectionException("answered without reading its body");
         }
         closeWhenAsked(response);
     }

@@ -187,7 +187,8 @@ public final class TaskRepository {
             """);
 
     /*
-     * Operations (the operator API): tasks parked for an operator, read and reopened. A reopened task is due
+     * Operations (the operator API; the control duty reopens a parked send whose geldig_tot has passed): tasks
+     * parked for an operator, read and reopened. A reopened task is due
      * now with its counters cleared (the last error class stays until its next try); only a parked task is
      * touched, so a task a worker holds or that completed is left alone.
      */

@@ -473,6 +473,15 @@ class OperatorApiTest extends LifecycleTestBase {
                         "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [],"
                                 + " \"bevestigingstermijn\": \"P9999999999D\", \"toelichting\": \"x\"}",
                         400),
+                // within PostgreSQL's interval, but now minus it is before 4713 BC: every round of the duty that
+                // counts unacknowledged statuses failed for every DV
+                new Case(
+                        "PUT",
+                        "/dienstverleners/" + TestNmc.DV_A,
+                        "application/json",
+                        "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [],"
+                                + " \"bevestigingstermijn\": \"PT99999999H\", \"toelichting\": \"x\"}",
+                        400),
                 new Case(
                         "PUT",
                         "/dienstverleners/" + TestNmc.DV_A,
