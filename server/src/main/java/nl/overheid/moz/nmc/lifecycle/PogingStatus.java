@@ -40,6 +40,11 @@ public enum PogingStatus implements DbValue {
         return RUNNING.contains(this);
     }
 
+    /** A failure receipt was applied: the attempt ended without a delivery. */
+    public boolean failed() {
+        return this == TIJDELIJK_MISLUKT || this == PERMANENT_MISLUKT || this == TECHNISCH_MISLUKT;
+    }
+
     public static PogingStatus of(String value) {
         return Arrays.stream(values())
                 .filter(s -> s.value.equals(value))

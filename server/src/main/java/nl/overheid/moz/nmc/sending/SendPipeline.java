@@ -452,6 +452,17 @@ public final class SendPipeline implements TaskHandler {
             case IN_VERZENDING, VERZONDEN -> {
                 if (planned.isPresent()) {
                     poging = planned.get();
+                } else if (n.status() == NotificatieStatus.VERZONDEN
+                        && latest.isPresent()
+                        && latest.get().number() >= 2
+                        && latest.get().status().failed()) {
+                    // The resend was made and ended without a delivery, its failure only recorded while the
+                    // notification rested on attempt 1's delivery, which then bounced: no attempt is left, so the
+                    // resend's failure decides as it would have (seed: "op de tweede poging geeft temporary-failure
+                    // niet-bezorgbaar met reden onbereikbaar en technical-failure technisch-mislukt").
+                    return latest.get().status() == PogingStatus.TECHNISCH_MISLUKT
+                            ? end(tx, task, n, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH)
+                            : end(tx, task, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
                 } else if (n.status() == NotificatieStatus.IN_VERZENDING
                         || latest.isEmpty()
                         || latest.get().status().running()

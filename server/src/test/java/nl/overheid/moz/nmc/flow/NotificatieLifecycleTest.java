@@ -261,6 +261,46 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     }
 
     /**
+     * Attempt 1 was POSTed twice (a duplicate NotifyNL id): one e-mail failed temporarily and the resend was made,
+     * then the duplicate was delivered (bezorgd on attempt 1) and the resend's failure only recorded. When the
+     * duplicate bounces within the MEBV period, bezorgd is undone and a resend planned, but none is left: the send
+     * task ends the notification as the resend's failure would have. It used to find nothing to send and complete,
+     * and the control duty planned it again every round, for ever.
+     */
+    @Test
+    void aBounceOnTheDeliveredAttemptAfterTheResendHasFailedEndsTheNotification() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        String duplicate = UUID.randomUUID().toString();
+        clock.advance(Duration.ofSeconds(30));
+        receipt(id, 1, "delivered", duplicate);
+        assertThat(status(id)).isEqualTo("bezorgd:5");
+        clock.advance(Duration.ofSeconds(30));
+        receipt(id, 2, "temporary-failure");
+        assertThat(status(id)).as("bezorgd rests on attempt 1: recorded only").isEqualTo("bezorgd:5");
+        assertThat(pogingen(id)).containsExactly("1:bezorgd", "2:tijdelijk-mislukt");
+
+        clock.advance(Duration.ofHours(1));
+        receipt(id, 1, "temporary-failure", duplicate);
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id))
+                .as("the bounce undid bezorgd, the resend's failure ends it")
+                .isEqualTo("niet-bezorgbaar:7");
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA())
+                        .json()
+                        .path("reden")
+                        .asText())
+                .isEqualTo("onbereikbaar");
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ? AND soort <> 'wissen'", id))
+                .as("nothing left to do")
+                .isEmpty();
+    }
+
+    /**
      * Issue 18 §2: the delivery proof is the first delivered. A later delivered under a duplicate NotifyNL id of
      * the same attempt is recorded (the receipt, the duplicate id) and moves nothing: not bezorgdOp, not the
      * attempt's afgerondOp, not the finalisation.
