@@ -76,6 +76,14 @@ public final class Envelope {
     }
 
     /**
+     * Whether this instance holds KEK {@code version}: during a rolling deploy that adds a KEK, an instance still on
+     * the old configuration meets rows the new ones sealed under it.
+     */
+    public boolean holdsKek(int version) {
+        return keys.kekVersions().contains(version);
+    }
+
+    /**
      * Decrypts fields of a notification: the one way to read personal data back. {@code wrapped} null means
      * the notification was erased.
      *

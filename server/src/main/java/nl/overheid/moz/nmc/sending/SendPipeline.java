@@ -211,6 +211,16 @@ public final class SendPipeline implements TaskHandler {
             owned.underLocks(task, subjectLock(), (tx, n) -> endErased(tx, task, job, n));
             return;
         }
+        if (!envelope.holdsKek(job.sealed().kekVersion())) {
+            // Sealed by an instance with a newer KEK (a rolling deploy adding one): not this send's fault, and not the
+            // NMC's own failure to count towards technisch-mislukt. Postponed like a party's outage, an instance that
+            // holds the key takes it; past geldig_tot it ends verlopen, as every postponed send does.
+            LOG.warning(() -> "send task " + task.id() + " meets KEK version "
+                    + job.sealed().kekVersion()
+                    + ", which this instance does not hold (privacy.kek.versions): postponed");
+            commit(task, job, new NotifyNl.SendResult.Unavailable("kek-onbekend", false));
+            return;
+        }
         Map<String, String> opened = envelope.open(
                 job.sealed().id(),
                 job.sealed().wrappedDataKey(),

@@ -246,6 +246,46 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         assertThat(status(ids.getFirst())).startsWith("verzonden");
     }
 
+    /**
+     * A rolling deploy that adds a KEK: a new instance seals under version 2 at once, while an instance still on the
+     * old configuration claims the send. It does not hold the key, which is neither the notification's fault nor the
+     * NMC's own failure: the send is postponed uncounted (it used to count five failures and end technisch-mislukt),
+     * and an instance that holds the key sends it.
+     */
+    @Test
+    void aSendSealedUnderAKekThisInstanceDoesNotHoldIsPostponedNotCountedAsFailing() {
+        Nmc newer = startAnother("""
+                privacy:
+                  kek:
+                    current-version: 2
+                    versions:
+                      "2": "%s"
+                """.formatted(KEK_2));
+        try {
+            Http older = http;
+            http = Http.of(newer);
+            UUID id = accept("KEK-ROLLING", Map.of());
+            http = older;
+            assertThat(query("SELECT kek_versie FROM notificatie WHERE id = ?", id))
+                    .containsExactly("2");
+            for (int round = 0; round < 8; round++) {
+                ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+                clock.advance(Duration.ofMinutes(10));
+            }
+            assertThat(status(id)).isEqualTo("in-verzending:2");
+            assertThat(query("SELECT pogingenteller || ':' || laatste_fout FROM taak WHERE notificatie = ?", id))
+                    .containsExactly("0:kek-onbekend");
+            assertThat(notify.server().getAllServeEvents())
+                    .as("nothing sent without the key")
+                    .isEmpty();
+
+            ManualRunner.of(newer).runWorkerOnce(TaskKind.VERZENDEN);
+            assertThat(status(id)).isEqualTo("verzonden:3");
+        } finally {
+            newer.close();
+        }
+    }
+
     @Test
     void dataKeysWrappedWithGcmBeforeKeyWrapAreMovedToKeyWrapAndStillSend() throws Exception {
         List<UUID> ids = new ArrayList<>();
