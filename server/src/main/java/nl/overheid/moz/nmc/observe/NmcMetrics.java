@@ -287,7 +287,7 @@ public final class NmcMetrics implements AutoCloseable {
 
     /**
      * A task postponed because a party failed, by party ({@code notifynl}, {@code profielservice}, {@code ldv},
-     * {@code nmc} for waiting on its own work) and error class ({@code http-503}, {@code connection}, …).
+     * {@code nmc} for waiting on its own work or a KEK this instance does not hold yet) and error class ({@code http-503}, {@code connection}, …).
      */
     public void postponed(String kind, String cause) {
         String party;
@@ -301,7 +301,7 @@ public final class NmcMetrics implements AutoCloseable {
         } else if (cause.startsWith("profielservice-")) {
             party = "profielservice";
             error = cause.substring("profielservice-".length());
-        } else if (cause.equals("ontvangst-open")) {
+        } else if (cause.equals("ontvangst-open") || cause.equals("kek-onbekend")) {
             party = "nmc";
             error = cause;
         } else {

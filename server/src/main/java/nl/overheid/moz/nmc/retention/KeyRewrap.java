@@ -55,7 +55,8 @@ public final class KeyRewrap implements Duty {
         do {
             step = database.inTransaction(tx -> {
                 int count = 0;
-                for (RetentionRepository.WrappedKey key : retention.lockOldKeys(tx, current, batchSize)) {
+                for (RetentionRepository.WrappedKey key :
+                        retention.lockOldKeys(tx, current, envelope.kekVersions(), batchSize)) {
                     Envelope.Rewrapped rewrapped = envelope.rewrap(key.notificatie(), key.wrapped(), key.kekVersion());
                     retention.rewrap(tx, key.notificatie(), rewrapped.wrappedKey(), rewrapped.kekVersion());
                     count++;

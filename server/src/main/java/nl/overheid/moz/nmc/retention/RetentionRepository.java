@@ -23,7 +23,8 @@ public final class RetentionRepository {
 
     private static final Statement NOTIFICATIE_OLD_KEYS = Statement.named("notificatieOldKeys", """
             SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
-             WHERE kek_versie <> :current AND datasleutel_gewrapt IS NOT NULL
+             WHERE kek_versie <> :current AND kek_versie = ANY (CAST(:held AS int[]))
+               AND datasleutel_gewrapt IS NOT NULL
              LIMIT :batch
              FOR NO KEY UPDATE SKIP LOCKED
             """);
@@ -114,12 +115,14 @@ public final class RetentionRepository {
 
     /**
      * Locks up to {@code batch} notifications whose data key is wrapped under another version than {@code current},
-     * or still with AES-GCM (before key wrap); rows another transaction holds are skipped.
+     * or still with AES-GCM (before key wrap); rows another transaction holds are skipped, and so are rows under a
+     * version this instance does not {@code hold} (a newer one, during a rolling deploy that adds it).
      */
-    List<WrappedKey> lockOldKeys(DbTransaction tx, int current, int batch) {
+    List<WrappedKey> lockOldKeys(DbTransaction tx, int current, java.util.Set<Integer> held, int batch) {
         List<WrappedKey> keys = NOTIFICATIE_OLD_KEYS
                 .query(tx)
                 .addParam("current", current)
+                .addParam("held", held.stream().map(String::valueOf).toArray(String[]::new))
                 .addParam("batch", batch)
                 .execute()
                 .map(RetentionRepository::wrappedKey)

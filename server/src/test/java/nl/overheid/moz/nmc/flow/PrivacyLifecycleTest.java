@@ -278,6 +278,25 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
             assertThat(notify.server().getAllServeEvents())
                     .as("nothing sent without the key")
                     .isEmpty();
+            assertThat(nl.overheid.moz.nmc.testing.PrometheusText.parse(
+                                    http.get("/observe/metrics", null).body())
+                            .value(
+                                    "nmc_engine_postponements_total",
+                                    Map.of("soort", "verzenden", "partij", "nmc", "fout", "kek-onbekend")))
+                    .as("the NMC's own wait, not a NotifyNL outage")
+                    .isEqualTo(8);
+            // A round of the re-wrap now, as the operator API runs it: a failing round would be a 500.
+            Http.Response rewrap = http.post(
+                    "/api/nmc-beheer/v1/kek/herwrapping",
+                    IAM.operatorToken("jansen", clock.instant()),
+                    "{\"toelichting\": \"rolling deploy\"}");
+            assertThat(rewrap.status())
+                    .as(
+                            "the re-wrap of an instance without version 2 leaves its rows alone, and does not fail: %s",
+                            rewrap.body())
+                    .isEqualTo(200);
+            assertThat(query("SELECT kek_versie FROM notificatie WHERE id = ?", id))
+                    .containsExactly("2");
 
             ManualRunner.of(newer).runWorkerOnce(TaskKind.VERZENDEN);
             assertThat(status(id)).isEqualTo("verzonden:3");
