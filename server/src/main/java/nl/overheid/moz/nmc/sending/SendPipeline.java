@@ -50,14 +50,16 @@ import nl.overheid.moz.nmc.trace.Span;
  *   <li>Start transaction (notification lock, then the task with its claim epoch): aangenomen →
  *       in-verzending with attempt 1, or verzonden → verzonden with attempt 2 for a resend; a notification
  *       that is already bezorgd or terminal completes the task without sending (a late delivered cancels a
- *       resend); geldig_tot passed → verlopen. A re-claim after an expired lease or a postponement reuses the
- *       planned attempt.</li>
+ *       resend); geldig_tot passed → verlopen; a resend planned when attempt 2 has already failed ends the
+ *       notification by that failure. A re-claim after an expired lease or a postponement reuses the planned
+ *       attempt.</li>
  *   <li>Execution: an attempt that may already be at NotifyNL is first searched by reference; no new call
  *       starts after geldig_tot; then decrypt, in the centralised regime look the address up at the
  *       Profielservice, call NotifyNL. Every external call is preceded by its LDV record, and happens only after
  *       the store acknowledged it; a call that then fails gets an ERROR record. The lease is extended right
  *       before every external call (the LDV store's write too), and a claim that lost its task stops there; a
- *       failure of the Profielservice, the LDV store or NotifyNL postpones the task without counting an attempt.</li>
+ *       failure of the Profielservice, the LDV store or NotifyNL postpones the task without counting an attempt,
+ *       and so does a data key under a KEK this instance does not hold (a rolling deploy adding one).</li>
  *   <li>Commit transaction: the same two locks (a stale claim writes nothing), then the outcome.</li>
  * </ol>
  *
