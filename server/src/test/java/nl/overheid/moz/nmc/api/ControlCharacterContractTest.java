@@ -32,10 +32,7 @@ class ControlCharacterContractTest {
     @Test
     void everyTextOfEveryRequestBodyRefusesControlCharacters() {
         int checked = 0;
-        for (var contract : List.of(
-                Map.entry(DOCUMENTS.dv(), DOCUMENTS.dvSchemas()),
-                Map.entry(DOCUMENTS.operator(), DOCUMENTS.operatorSchemas()),
-                Map.entry(DOCUMENTS.callback(), DOCUMENTS.callbackSchemas()))) {
+        for (var contract : requestContracts()) {
             JsonNode document = contract.getKey();
             RequestSchemas schemas = contract.getValue();
             for (String component : requestComponents(document)) {
@@ -95,6 +92,14 @@ class ControlCharacterContractTest {
                 }
             }
         }
+    }
+
+    /** Each contract whose requests the NMC reads (the DV API, the operator API, NotifyNL's callback), with its schemas. */
+    static List<Map.Entry<JsonNode, RequestSchemas>> requestContracts() {
+        return List.of(
+                Map.entry(DOCUMENTS.dv(), DOCUMENTS.dvSchemas()),
+                Map.entry(DOCUMENTS.operator(), DOCUMENTS.operatorSchemas()),
+                Map.entry(DOCUMENTS.callback(), DOCUMENTS.callbackSchemas()));
     }
 
     static JsonNode components(JsonNode document) {

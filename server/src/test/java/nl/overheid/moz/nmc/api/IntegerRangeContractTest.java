@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import java.math.BigInteger;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -17,15 +16,10 @@ import org.junit.jupiter.api.Test;
  */
 class IntegerRangeContractTest {
 
-    private static final ApiDocuments DOCUMENTS = ApiDocuments.load();
-
     @Test
     void everyIntegerOfEveryRequestBodyHasAMaximumItsFormatHolds() {
         int checked = 0;
-        for (var contract : List.of(
-                Map.entry(DOCUMENTS.dv(), DOCUMENTS.dvSchemas()),
-                Map.entry(DOCUMENTS.operator(), DOCUMENTS.operatorSchemas()),
-                Map.entry(DOCUMENTS.callback(), DOCUMENTS.callbackSchemas()))) {
+        for (var contract : ControlCharacterContractTest.requestContracts()) {
             JsonNode document = contract.getKey();
             for (String component : ControlCharacterContractTest.requestComponents(document)) {
                 for (Map.Entry<String, JsonNode> integer : ControlCharacterContractTest.schemas(
