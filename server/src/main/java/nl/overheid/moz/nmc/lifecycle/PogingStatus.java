@@ -45,6 +45,23 @@ public enum PogingStatus implements DbValue {
         return this == TIJDELIJK_MISLUKT || this == PERMANENT_MISLUKT || this == TECHNISCH_MISLUKT;
     }
 
+    /** How a notification ends: its terminal status and reason. */
+    public record Ending(NotificatieStatus status, Reden reden) {}
+
+    /**
+     * How the notification ends when this failure is its last attempt's, no resend left (seed: "op de tweede poging
+     * geeft temporary-failure niet-bezorgbaar met reden onbereikbaar en technical-failure technisch-mislukt"; a
+     * permanent failure is niet-bezorgbaar on any attempt).
+     */
+    public Ending endingAsLastAttempt() {
+        return switch (this) {
+            case TIJDELIJK_MISLUKT, PERMANENT_MISLUKT ->
+                new Ending(NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
+            case TECHNISCH_MISLUKT -> new Ending(NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH);
+            default -> throw new IllegalStateException("attempt status " + this + " is no failure");
+        };
+    }
+
     public static PogingStatus of(String value) {
         return Arrays.stream(values())
                 .filter(s -> s.value.equals(value))

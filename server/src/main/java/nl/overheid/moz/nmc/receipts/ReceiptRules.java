@@ -252,9 +252,8 @@ public final class ReceiptRules {
     private static Decision resendOrEnd(Situation s, boolean fromBezorgd) {
         PogingStatus outcome = outcome(s.receipt());
         if (s.pogingNummer() >= 2) {
-            return s.receipt() == ReceiptStatus.TEMPORARY_FAILURE
-                    ? new Decision.Ends(outcome, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR, fromBezorgd)
-                    : new Decision.Ends(outcome, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH, fromBezorgd);
+            PogingStatus.Ending ending = outcome.endingAsLastAttempt();
+            return new Decision.Ends(outcome, ending.status(), ending.reden(), fromBezorgd);
         }
         if (s.expired()) {
             return new Decision.Ends(outcome, NotificatieStatus.VERLOPEN, Reden.VERLOPEN, fromBezorgd);

@@ -472,9 +472,8 @@ public final class SendPipeline implements TaskHandler {
                     // notification rested on attempt 1's delivery, which then bounced: no attempt is left, so the
                     // resend's failure decides as it would have (seed: "op de tweede poging geeft temporary-failure
                     // niet-bezorgbaar met reden onbereikbaar en technical-failure technisch-mislukt").
-                    return latest.get().status() == PogingStatus.TECHNISCH_MISLUKT
-                            ? end(tx, task, n, NotificatieStatus.TECHNISCH_MISLUKT, Reden.TECHNISCH)
-                            : end(tx, task, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.ONBEREIKBAAR);
+                    PogingStatus.Ending ending = latest.get().status().endingAsLastAttempt();
+                    return end(tx, task, n, ending.status(), ending.reden());
                 } else if (n.status() == NotificatieStatus.IN_VERZENDING
                         || latest.isEmpty()
                         || latest.get().status().running()
