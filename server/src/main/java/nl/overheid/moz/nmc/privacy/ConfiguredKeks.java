@@ -31,7 +31,7 @@ public final class ConfiguredKeks implements KekProvider {
             throw new IllegalArgumentException("privacy.kek: no KEK for the current version " + currentVersion);
         }
         this.currentVersion = currentVersion;
-        this.keks = keys;
+        this.keks = java.util.Collections.unmodifiableMap(keys);
     }
 
     public static ConfiguredKeks from(Config kek) {
@@ -56,7 +56,7 @@ public final class ConfiguredKeks implements KekProvider {
 
     @Override
     public java.util.Set<Integer> kekVersions() {
-        return java.util.Set.copyOf(keks.keySet());
+        return keks.keySet(); // read-only: asked on every send (Envelope.holdsKek)
     }
 
     @Override
