@@ -367,6 +367,14 @@ class OperatorApiTest extends LifecycleTestBase {
     @Test
     void badInputIsAProblemAndChangesNothing() {
         record Case(String method, String path, String contentType, String body, int status) {}
+        // DV A's registration with one duration field set: refused
+        java.util.function.BiFunction<String, String, Case> dvWith = (field, value) -> new Case(
+                "PUT",
+                "/dienstverleners/" + TestNmc.DV_A,
+                "application/json",
+                "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [], \"" + field + "\": \"" + value
+                        + "\", \"toelichting\": \"x\"}",
+                400);
         List<Case> cases = List.of(
                 new Case("POST", "/taken/heropeningen", "application/json", "{\"taken\": [1]}", 400),
                 new Case(
@@ -400,13 +408,7 @@ class OperatorApiTest extends LifecycleTestBase {
                         "application/json",
                         "{\"naam\": \"x\", \"quotumPerMinuut\": 0, \"berichttypen\": [], \"toelichting\": \"x\"}",
                         400),
-                new Case(
-                        "PUT",
-                        "/dienstverleners/" + TestNmc.DV_A,
-                        "application/json",
-                        "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [], \"bevestigingstermijn\": \"P1M\","
-                                + " \"toelichting\": \"x\"}",
-                        400),
+                dvWith.apply("bevestigingstermijn", "P1M"),
                 new Case(
                         "PUT",
                         "/berichttypen/Hoofdletters",
@@ -466,29 +468,11 @@ class OperatorApiTest extends LifecycleTestBase {
                         "{\"taken\": [9223372036854775808], \"toelichting\": \"x\"}",
                         400),
                 // a duration PostgreSQL's interval does not hold (a 500), and one of under a second (stored as 0 s)
-                new Case(
-                        "PUT",
-                        "/dienstverleners/" + TestNmc.DV_A,
-                        "application/json",
-                        "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [],"
-                                + " \"bevestigingstermijn\": \"P9999999999D\", \"toelichting\": \"x\"}",
-                        400),
+                dvWith.apply("bevestigingstermijn", "P9999999999D"),
                 // within PostgreSQL's interval, but now minus it is before 4713 BC: every round of the duty that
                 // counts unacknowledged statuses failed for every DV
-                new Case(
-                        "PUT",
-                        "/dienstverleners/" + TestNmc.DV_A,
-                        "application/json",
-                        "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [],"
-                                + " \"bevestigingstermijn\": \"PT99999999H\", \"toelichting\": \"x\"}",
-                        400),
-                new Case(
-                        "PUT",
-                        "/dienstverleners/" + TestNmc.DV_A,
-                        "application/json",
-                        "{\"naam\": \"x\", \"quotumPerMinuut\": 1, \"berichttypen\": [],"
-                                + " \"maxCursorleeftijd\": \"PT0.4S\", \"toelichting\": \"x\"}",
-                        400),
+                dvWith.apply("bevestigingstermijn", "PT99999999H"),
+                dvWith.apply("maxCursorleeftijd", "PT0.4S"),
                 new Case("GET", "/beheeracties?actie=iets", null, null, 400));
         String dvABefore = get("/dienstverleners/" + TestNmc.DV_A).body();
         for (Case c : cases) {
