@@ -455,6 +455,15 @@ public final class NmcMetrics implements AutoCloseable {
                 count);
     }
 
+    /** Rows the re-wrap skips because their data key does not unwrap (damaged, or a wrong KEK); 0 normally. */
+    public void kekRowsUnreadable(long count) {
+        set(
+                "nmc.kek.rows.unreadable",
+                "notifications whose data key does not unwrap under its KEK version",
+                List.of(),
+                count);
+    }
+
     /**
      * The DV's terminal statuses older than its bevestigingstermijn and beyond its acknowledgement, as last
      * counted (design §11), labelled with the DV's OIN (an organisation's number, not personal data).

@@ -1,7 +1,12 @@
 package nl.overheid.moz.nmc.retention;
 
+import io.helidon.dbclient.DbTransaction;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
 import nl.overheid.moz.nmc.engine.Duty;
@@ -18,6 +23,8 @@ import nl.overheid.moz.nmc.privacy.Envelope;
 public final class KeyRewrap implements Duty {
 
     private static final Logger LOG = Logger.getLogger(KeyRewrap.class.getName());
+    /** A wrong KEK makes every row of its version unreadable; the skip list stops growing there. */
+    private static final int MAX_UNREADABLE = 1_000;
 
     private final Database database;
     private final RetentionRepository retention;
@@ -25,6 +32,8 @@ public final class KeyRewrap implements Duty {
     private final NmcMetrics metrics;
     private final int batchSize;
     private final Duration timeBudget;
+    /** Rows whose data key did not unwrap, skipped by this instance; few, unless a KEK is misconfigured. */
+    private final Set<UUID> unreadable = ConcurrentHashMap.newKeySet();
 
     public KeyRewrap(
             Database database,
@@ -39,6 +48,7 @@ public final class KeyRewrap implements Duty {
         this.metrics = metrics;
         this.batchSize = batchSize;
         this.timeBudget = timeBudget;
+        metrics.kekRowsUnreadable(0);
     }
 
     @Override
@@ -52,19 +62,26 @@ public final class KeyRewrap implements Duty {
         int current = envelope.currentKekVersion();
         int done = 0;
         int step;
+        int[] rewrapped = new int[1];
         do {
+            rewrapped[0] = 0;
             step = database.inTransaction(tx -> {
-                int count = 0;
-                for (RetentionRepository.WrappedKey key :
-                        retention.lockOldKeys(tx, current, envelope.kekVersions(), batchSize)) {
-                    Envelope.Rewrapped rewrapped = envelope.rewrap(key.notificatie(), key.wrapped(), key.kekVersion());
-                    retention.rewrap(tx, key.notificatie(), rewrapped.wrappedKey(), rewrapped.kekVersion());
-                    count++;
+                List<RetentionRepository.WrappedKey> keys =
+                        retention.lockOldKeys(tx, current, envelope.kekVersions(), unreadable, batchSize);
+                for (RetentionRepository.WrappedKey key : keys) {
+                    if (rewrap(tx, key)) {
+                        rewrapped[0]++;
+                    }
                 }
-                return count;
+                return keys.size();
             });
-            done += step;
-        } while (step == batchSize && System.nanoTime() < deadline);
+            done += rewrapped[0];
+            // A batch of skipped rows only: the rest waits for the next round (with the list full, it repeats).
+        } while (step == batchSize && rewrapped[0] > 0 && System.nanoTime() < deadline);
+        if (!unreadable.isEmpty()) {
+            unreadable.retainAll(database.inTransaction(tx -> retention.stillOld(tx, Set.copyOf(unreadable), current)));
+        }
+        metrics.kekRowsUnreadable(unreadable.size());
         Map<Integer, Long> perVersion = rowsPerVersion();
         perVersion.forEach(metrics::kekRows);
         envelope.kekVersions().forEach(version -> metrics.kekRows(version, perVersion.getOrDefault(version, 0L)));
@@ -74,6 +91,25 @@ public final class KeyRewrap implements Duty {
                     + perVersion);
         }
         return done;
+    }
+
+    /**
+     * Re-wraps one data key; one that does not unwrap is skipped from now on and counted, as rolling back the batch
+     * for it would keep every other row under the old version for good.
+     */
+    private boolean rewrap(DbTransaction tx, RetentionRepository.WrappedKey key) {
+        Envelope.Rewrapped rewrapped;
+        try {
+            rewrapped = envelope.rewrap(key.notificatie(), key.wrapped(), key.kekVersion());
+        } catch (Envelope.DecryptionFailed e) {
+            if (unreadable.size() < MAX_UNREADABLE && unreadable.add(key.notificatie())) {
+                LOG.warning(() -> "notification " + key.notificatie() + ": its data key does not unwrap under KEK "
+                        + "version " + key.kekVersion() + "; the re-wrap skips it (nmc_kek_rows_unreadable)");
+            }
+            return false;
+        }
+        retention.rewrap(tx, key.notificatie(), rewrapped.wrappedKey(), rewrapped.kekVersion());
+        return true;
     }
 
     /** The KEK version new data keys are wrapped under, the one the re-wrap moves rows to. */

@@ -24,7 +24,7 @@ public final class RetentionRepository {
     private static final Statement NOTIFICATIE_OLD_KEYS = Statement.named("notificatieOldKeys", """
             SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
              WHERE kek_versie <> :current AND kek_versie = ANY (CAST(:held AS int[]))
-               AND datasleutel_gewrapt IS NOT NULL
+               AND datasleutel_gewrapt IS NOT NULL AND id <> ALL (CAST(:skip AS uuid[]))
              LIMIT :batch
              FOR NO KEY UPDATE SKIP LOCKED
             """);
@@ -32,7 +32,7 @@ public final class RetentionRepository {
     /** Keys wrapped with AES-GCM before key wrap (60 bytes; V15's partial index finds them). */
     private static final Statement NOTIFICATIE_GCM_WRAPPED_KEYS = Statement.named("notificatieGcmWrappedKeys", """
             SELECT id, datasleutel_gewrapt, kek_versie FROM notificatie
-             WHERE octet_length(datasleutel_gewrapt) = 60
+             WHERE octet_length(datasleutel_gewrapt) = 60 AND id <> ALL (CAST(:skip AS uuid[]))
              LIMIT :batch
              FOR NO KEY UPDATE SKIP LOCKED
             """);
@@ -40,6 +40,13 @@ public final class RetentionRepository {
     private static final Statement NOTIFICATIE_REWRAP = Statement.named("notificatieRewrap", """
             UPDATE notificatie SET datasleutel_gewrapt = :wrapped, kek_versie = :kekVersie
              WHERE id = :id AND datasleutel_gewrapt IS NOT NULL
+            """);
+
+    /** Of the given rows, those whose data key still waits for the re-wrap. */
+    private static final Statement NOTIFICATIE_STILL_OLD = Statement.named("notificatieStillOld", """
+            SELECT id FROM notificatie
+             WHERE id = ANY (CAST(:ids AS uuid[])) AND datasleutel_gewrapt IS NOT NULL
+               AND (kek_versie <> :current OR octet_length(datasleutel_gewrapt) = 60)
             """);
 
     private static final Statement NOTIFICATIE_COUNT_PER_KEK = Statement.named("notificatieCountPerKek", """
@@ -116,13 +123,17 @@ public final class RetentionRepository {
     /**
      * Locks up to {@code batch} notifications whose data key is wrapped under another version than {@code current},
      * or still with AES-GCM (before key wrap); rows another transaction holds are skipped, and so are rows under a
-     * version this instance does not {@code hold} (a newer one, during a rolling deploy that adds it).
+     * version this instance does not {@code hold} (a newer one, during a rolling deploy that adds it), and the rows
+     * to {@code skip} (their key did not unwrap).
      */
-    List<WrappedKey> lockOldKeys(DbTransaction tx, int current, java.util.Set<Integer> held, int batch) {
+    List<WrappedKey> lockOldKeys(
+            DbTransaction tx, int current, java.util.Set<Integer> held, java.util.Set<UUID> skip, int batch) {
+        String[] skipped = uuids(skip);
         List<WrappedKey> keys = NOTIFICATIE_OLD_KEYS
                 .query(tx)
                 .addParam("current", current)
                 .addParam("held", held.stream().map(String::valueOf).toArray(String[]::new))
+                .addParam("skip", skipped)
                 .addParam("batch", batch)
                 .execute()
                 .map(RetentionRepository::wrappedKey)
@@ -134,6 +145,7 @@ public final class RetentionRepository {
         List<WrappedKey> all = new java.util.ArrayList<>(keys);
         NOTIFICATIE_GCM_WRAPPED_KEYS
                 .query(tx)
+                .addParam("skip", skipped)
                 .addParam("batch", batch - keys.size())
                 .execute()
                 .map(RetentionRepository::wrappedKey)
@@ -157,6 +169,22 @@ public final class RetentionRepository {
                 .addParam("wrapped", wrapped)
                 .addParam("kekVersie", kekVersion)
                 .execute();
+    }
+
+    /** Of {@code ids}, the notifications whose data key is still wrapped under another version or with GCM. */
+    java.util.Set<UUID> stillOld(DbTransaction tx, java.util.Set<UUID> ids, int current) {
+        java.util.Set<UUID> old = new java.util.HashSet<>();
+        NOTIFICATIE_STILL_OLD
+                .query(tx)
+                .addParam("ids", uuids(ids))
+                .addParam("current", current)
+                .execute()
+                .forEach(row -> old.add(DbTypes.uuid(row, "id")));
+        return old;
+    }
+
+    private static String[] uuids(java.util.Set<UUID> ids) {
+        return ids.stream().map(UUID::toString).toArray(String[]::new);
     }
 
     /** Notifications that still have a data key, per KEK version. */

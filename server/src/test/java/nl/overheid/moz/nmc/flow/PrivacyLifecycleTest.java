@@ -247,6 +247,53 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     }
 
     /**
+     * One data key that no longer unwraps (damaged on disk, or restored from the wrong backup) used to roll back
+     * the re-wrap's whole batch every round, so no other row ever moved and the old KEK could never go. It is
+     * skipped and counted ({@code nmc_kek_rows_unreadable}); the others move.
+     */
+    @Test
+    void aDataKeyThatDoesNotUnwrapIsSkippedAndCountedWhileTheOthersAreRewrapped() {
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            ids.add(accept("KEK-KAPOT-" + i, Map.of()));
+        }
+        UUID damaged = ids.getFirst();
+        sql("UPDATE notificatie SET datasleutel_gewrapt = set_byte(datasleutel_gewrapt, 0,"
+                + " get_byte(datasleutel_gewrapt, 0) # 1) WHERE id = '" + damaged + "'");
+        restartWithConfig("""
+                privacy:
+                  kek:
+                    current-version: 2
+                    versions:
+                      "2": "%s"
+                retention:
+                  batch-size: 2
+                """.formatted(KEK_2));
+
+        for (int round = 0; round < 3; round++) {
+            ManualRunner.of(nmc).runDutiesOnce();
+        }
+
+        assertThat(query("SELECT kek_versie || ':' || count(*) FROM notificatie GROUP BY kek_versie ORDER BY 1", null))
+                .containsExactly("1:1", "2:5");
+        assertThat(query("SELECT kek_versie FROM notificatie WHERE id = ?", damaged))
+                .containsExactly("1");
+        assertThat(http.metric("nmc_kek_rows_unreadable").orElseThrow())
+                .as("the operator's signal")
+                .isEqualTo(1);
+        Http.Response rewrap = http.post(
+                "/api/nmc-beheer/v1/kek/herwrapping",
+                IAM.operatorToken("jansen", clock.instant()),
+                "{\"toelichting\": \"KEK-rotatie\"}");
+        assertThat(rewrap.status()).as(rewrap.body()).isEqualTo(200);
+
+        // Once the damaged row's key is erased, nothing is left to count.
+        sql("UPDATE notificatie SET datasleutel_gewrapt = NULL WHERE id = '" + damaged + "'");
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.metric("nmc_kek_rows_unreadable").orElseThrow()).isZero();
+    }
+
+    /**
      * A rolling deploy that adds a KEK: a new instance seals under version 2 at once, while an instance still on the
      * old configuration claims the send. It does not hold the key, which is neither the notification's fault nor the
      * NMC's own failure: the send is postponed uncounted (it used to count five failures and end technisch-mislukt),
