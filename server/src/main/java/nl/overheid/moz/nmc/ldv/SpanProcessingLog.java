@@ -56,6 +56,10 @@ public final class SpanProcessingLog implements ProcessingLog {
     static final AttributeKey<String> PROCESSING_ACTIVITY = AttributeKey.stringKey("dpl.core.processing_activity_id");
     static final AttributeKey<String> DATA_SUBJECT = AttributeKey.stringKey("dpl.core.data_subject_id");
     static final AttributeKey<String> DATA_SUBJECT_TYPE = AttributeKey.stringKey("dpl.core.data_subject_id_type");
+    /** The data subject of a record whose subject is no longer known (its pseudonym erased), as MOZa writes it. */
+    static final String UNKNOWN_SUBJECT = "onbekend";
+
+    static final String UNKNOWN_SUBJECT_TYPE = "ONBEKEND";
     static final AttributeKey<String> PROCESSOR = AttributeKey.stringKey("dpl.core.foreign_operation.processor");
     static final AttributeKey<String> FSC_TRANSACTION =
             AttributeKey.stringKey("dpl.core.foreign_operation.fsc_transaction_id");
@@ -130,9 +134,13 @@ public final class SpanProcessingLog implements ProcessingLog {
         AttributesBuilder attributes = Attributes.builder().put(PROCESSING_ACTIVITY, p.processingActivity());
         if (p.subject() != null && p.subject().id() != null) {
             attributes.put(DATA_SUBJECT, p.subject().id());
-            if (p.subject().type() != null) {
-                attributes.put(DATA_SUBJECT_TYPE, p.subject().type());
-            }
+            attributes.put(
+                    DATA_SUBJECT_TYPE, p.subject().type() != null ? p.subject().type() : UNKNOWN_SUBJECT_TYPE);
+        } else {
+            // The standard wants a data subject in every record; an erased one is MOZa's sentinel, which consumers
+            // filter on (Profielservice LogboekConstants.GEEN_SUBJECT, 3481f90).
+            attributes.put(DATA_SUBJECT, UNKNOWN_SUBJECT);
+            attributes.put(DATA_SUBJECT_TYPE, UNKNOWN_SUBJECT_TYPE);
         }
         String processor = p.processor() != null
                 ? processor(p.processor())

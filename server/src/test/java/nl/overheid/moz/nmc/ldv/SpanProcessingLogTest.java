@@ -134,8 +134,10 @@ class SpanProcessingLogTest {
                 null));
 
         assertThat(store.rows.getFirst().attributes())
-                .as("an erased data subject is left out, not written empty")
-                .doesNotContainKeys("dpl.core.data_subject_id", "dpl.core.data_subject_id_type")
+                .as("the standard wants a data subject in every record: an erased one is MOZa's sentinel"
+                        + " (Profielservice LogboekConstants.GEEN_SUBJECT, 3481f90), never left out or empty")
+                .containsEntry("dpl.core.data_subject_id", "onbekend")
+                .containsEntry("dpl.core.data_subject_id_type", "ONBEKEND")
                 .containsEntry("dpl.core.foreign_operation.processor", "https://dv.example/webhook");
     }
 
@@ -204,5 +206,31 @@ class SpanProcessingLogTest {
                 .isEqualTo(Base64.getEncoder().encodeToString(mac.doFinal("Iemand@Example.nl".getBytes())));
         assertThat(email.type()).isEqualTo("EMAIL");
         assertThat(kvk.pepperVersion()).isEqualTo(1);
+    }
+
+    /**
+     * The Profielservice keys its HMAC with the UTF-8 bytes of its {@code hash.pepper} string ({@code HashHelper},
+     * MinBZK/moza-profiel-service 0ad27f0); the NMC reads base64. The same secret, configured as the base64 of those
+     * bytes (CONFIGURATION.md), gives MOZa's pseudonym: one party's records match across the two services.
+     */
+    @Test
+    void theProfielservicesPepperStringConfiguredAsTheBase64OfItsUtf8BytesGivesTheSamePseudonym() throws Exception {
+        String hashPepper = "een-pepper-van-minstens-32-tekens-lang-€";
+        Peppers configured = Peppers.from(io.helidon.config.Config.just(io.helidon.config.ConfigSources.create(Map.of(
+                        "ldv-pepper.versions.1",
+                        Base64.getEncoder()
+                                .encodeToString(hashPepper.getBytes(java.nio.charset.StandardCharsets.UTF_8)))))
+                .get("ldv-pepper"));
+        // HashHelper.hashIdentifier, as the Profielservice computes it.
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(
+                hashPepper.getBytes(java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
+        String profielservice = Base64.getEncoder()
+                .encodeToString(mac.doFinal("12345670".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+
+        assertThat(new DataSubjects(configured)
+                        .party(new Identification(Identification.Type.KVK, "12345670"))
+                        .id())
+                .isEqualTo(profielservice);
     }
 }
