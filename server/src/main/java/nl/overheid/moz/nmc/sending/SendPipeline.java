@@ -332,8 +332,14 @@ public final class SendPipeline implements TaskHandler {
                         personalisation,
                         job.poging().id(),
                         send);
-        if (result instanceof NotifyNl.SendResult.Unavailable failed) {
-            ldv.failed(sending, failed.reason(), clock.instant());
+        // Nothing went out on these: the record written before the call gets its ERROR record.
+        switch (result) {
+            case NotifyNl.SendResult.Unavailable failed -> ldv.failed(sending, failed.reason(), clock.instant());
+            case NotifyNl.SendResult.SetupFailure setup ->
+                ldv.failed(sending, setup.error().errorClass(), clock.instant());
+            case NotifyNl.SendResult.DailyLimit limit -> ldv.failed(sending, DAILY_LIMIT, clock.instant());
+            case NotifyNl.SendResult.Accepted accepted -> {}
+            case NotifyNl.SendResult.Rejected rejected -> {} // NotifyNL judged the address: that processing happened
         }
         if (result instanceof NotifyNl.SendResult.Unavailable unavailable
                 && unavailable.mayHaveArrived()

@@ -175,6 +175,44 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                 .noneMatch(record -> record.getLevel().intValue() >= Level.WARNING.intValue());
     }
 
+    /**
+     * The send's record is written before the call; a refusal of NotifyNL's setup, or its daily limit, means no
+     * e-mail went out, so an ERROR record follows (ARCHITECTURE, the processing log: "the log never claims a processing
+     * that did not happen"). It was written for an unreachable NotifyNL only.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "403, AuthError, Invalid token: API key revoked, notifynl-sleutel-ingetrokken",
+        "400, BadRequestError, Template not found, notifynl-template-onbekend",
+        "429, TooManyRequestsError, Exceeded send limits (email: 50) for today, notifynl-daglimiet"
+    })
+    void aRefusalThatSentNothingLeavesAnErrorRecordBesideTheSendsRecord(
+            int status, String error, String message, String errorClass) {
+        moveTo(eightInTheMorning());
+        notify.refuse(status, error, message);
+        accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<JsonNode> records =
+                notify.server().findAll(postRequestedFor(urlPathEqualTo(PartiesStub.LDV_PATH))).stream()
+                        .map(request -> {
+                            try {
+                                return new com.fasterxml.jackson.databind.ObjectMapper()
+                                        .readTree(request.getBodyAsString());
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        })
+                        .filter(row -> row.path("name").asText().equals("nmc.notifynl.email-versturen"))
+                        .toList();
+        assertThat(records).hasSize(2);
+        assertThat(records.get(1).path("status").asText()).isEqualTo("ERROR");
+        assertThat(records.get(1).path("parent_span_id").asText())
+                .isEqualTo(records.get(0).path("span_id").asText());
+        assertThat(records.get(1).path("attributes").path("exception.type").asText())
+                .isEqualTo(errorClass);
+    }
+
     @Test
     void aRefusalOfTheSetupAfterGeldigTotEndsVerlopenNotOnbereikbaar() {
         notify.refuse(400, "BadRequestError", "Template has been deleted");
