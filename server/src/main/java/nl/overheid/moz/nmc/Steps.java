@@ -206,6 +206,7 @@ record Steps(
                         keys.pepperCompromises(),
                         operatorAudit,
                         core.signals(),
+                        core.settings().notifyNl().services().keySet(),
                         core.clock()),
                 operatorAudit,
                 templates);

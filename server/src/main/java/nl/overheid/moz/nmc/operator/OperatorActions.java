@@ -44,6 +44,9 @@ public final class OperatorActions {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Database database;
+    /** The NotifyNL services configured (each with its key and send budget). */
+    private final java.util.Set<String> notifyServices;
+
     private final TaskRepository tasks;
     private final Transitions transitions;
     private final NotificatieTasks notificatieTasks;
@@ -70,7 +73,9 @@ public final class OperatorActions {
             PepperCompromises pepperCompromises,
             OperatorAudit audit,
             WorkSignals signals,
+            java.util.Set<String> notifyServices,
             Clock clock) {
+        this.notifyServices = java.util.Set.copyOf(notifyServices);
         this.database = database;
         this.tasks = tasks;
         this.transitions = transitions;
@@ -307,6 +312,14 @@ public final class OperatorActions {
         List<Refusal.Invalid> errors = new ArrayList<>();
         positive("/standaardGeldigheid", type.defaultValidity()).ifPresent(errors::add);
         errors.addAll(RegisterRules.berichttype(type.processingActivity(), type.profielDienstNaam()));
+        if (!notifyServices.contains(type.notifyService())) {
+            // No key and no send budget: its sends would never be claimed (and the next start is refused).
+            errors.add(new Refusal.Invalid(
+                    "/notifyService",
+                    "unknown",
+                    "Deze NotifyNL-service is niet ingericht (ingericht: "
+                            + String.join(", ", new java.util.TreeSet<>(notifyServices)) + ")."));
+        }
         if (!errors.isEmpty()) {
             throw new Refusal.InvalidRegistration(errors);
         }

@@ -423,6 +423,14 @@ class OperatorApiTest extends LifecycleTestBase {
                         "{\"templateId\": \"geen-uuid\", \"verwerkingsactiviteit\": \"https://x.nl/a\","
                                 + " \"toelichting\": \"x\"}",
                         400),
+                // a NotifyNL service without configuration has no send budget: its sends would never be claimed
+                new Case(
+                        "PUT",
+                        "/berichttypen/x",
+                        "application/json",
+                        "{\"templateId\": \"" + TestNmc.TEMPLATE_ID + "\", \"notifyService\": \"niet-ingericht\","
+                                + " \"verwerkingsactiviteit\": \"https://x.nl/a\", \"toelichting\": \"x\"}",
+                        400),
                 new Case(
                         "POST",
                         "/notificaties/geen-uuid/overgangen",
