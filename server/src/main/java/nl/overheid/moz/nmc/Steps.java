@@ -116,6 +116,7 @@ record Steps(
                                 keys.envelope(),
                                 parties.profielservice(),
                                 settings.profielservice(),
+                                core.register(),
                                 failures -> settings.engine()
                                         .backoff(
                                                 failures,

@@ -24,6 +24,7 @@ import nl.overheid.moz.nmc.privacy.Envelope;
 import nl.overheid.moz.nmc.profiel.Identification;
 import nl.overheid.moz.nmc.profiel.Profielservice;
 import nl.overheid.moz.nmc.profiel.ProfielserviceSettings;
+import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.trace.Span;
 
 /**
@@ -56,6 +57,7 @@ public final class InvalidAddressReporter implements TaskHandler {
     private final IntFunction<Duration> backoff;
     private final ProfielserviceSettings.InvalidAddressReport mode;
     private final PogingRepository pogingen;
+    private final Register register;
 
     /** @param backoff the wait before the n-th retry of a report, capped at {@code profielservice.report-backoff-max} */
     public InvalidAddressReporter(
@@ -63,7 +65,9 @@ public final class InvalidAddressReporter implements TaskHandler {
             Envelope envelope,
             Profielservice profielservice,
             ProfielserviceSettings settings,
+            Register register,
             IntFunction<Duration> backoff) {
+        this.register = register;
         this.owned = support.owned();
         this.tasks = support.tasks();
         this.notificatieTasks = support.notificatieTasks();
@@ -93,7 +97,17 @@ public final class InvalidAddressReporter implements TaskHandler {
             NotificatieRepository.ForSending sealed,
             NotificatieRepository.ProcessingContext context,
             String contactField,
-            byte[] contactgegeven) {}
+            byte[] contactgegeven,
+            String dienstNaam) {}
+
+    /** What asking the Profielservice first decided: delete, done without a delete, or try again later. */
+    private sealed interface Check {
+        record Delete() implements Check {}
+
+        record Done(String notSent) implements Check {}
+
+        record Later(String failure) implements Check {}
+    }
 
     @Override
     public void execute(Task task) {
@@ -109,8 +123,28 @@ public final class InvalidAddressReporter implements TaskHandler {
                 sealed.kekVersion(),
                 java.util.Map.of("ontvanger", sealed.recipient(), report.contactField(), report.contactgegeven()));
         Identification party = Identification.unsealed(opened.get("ontvanger"));
-        UUID contactgegeven = UUID.fromString(opened.get(report.contactField()));
+        SentContact sent = SentContact.decode(opened.get(report.contactField()));
+        UUID contactgegeven = sent.id();
         NotificatieRepository.ProcessingContext c = report.context();
+        Check check = sent.address() == null ? new Check.Delete() : check(task, report, party, sent);
+        if (!(check instanceof Check.Delete)) {
+            owned.underLocks(task, subjectLock(), (tx, n) -> {
+                switch (check) {
+                    case Check.Done done
+                    when done.notSent() != null ->
+                        notSent(tx, task, sealed, done.notSent(), "the address that bounced was changed since");
+                    case Check.Done done -> tasks.complete(tx, task);
+                    case Check.Later later ->
+                        tasks.postpone(
+                                tx,
+                                task,
+                                clock.instant().plus(backoff.apply(task.postponements() + 1)),
+                                later.failure());
+                    case Check.Delete delete -> throw new IllegalStateException("unreachable");
+                }
+            });
+            return;
+        }
         Profielservice.Call call = profielservice.call(Span.childOf(c.traceId(), c.acceptanceSpanId()));
         if (!ours(task)) {
             return;
@@ -149,6 +183,49 @@ public final class InvalidAddressReporter implements TaskHandler {
         });
     }
 
+    /**
+     * Asks the Profielservice, as the send did, whether the contactgegeven still holds the address that bounced: it
+     * changes an address in place and its delete checks no value, so a corrected address would go otherwise.
+     */
+    private Check check(Task task, Report report, Identification party, SentContact sent) {
+        NotificatieRepository.ProcessingContext c = report.context();
+        Profielservice.Call call = profielservice.call(Span.childOf(c.traceId(), c.acceptanceSpanId()));
+        if (!ours(task)) {
+            return new Check.Later("lease");
+        }
+        ProcessingLog.Processing lookup = new ProcessingLog.Processing(
+                call.span(),
+                ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN,
+                c.processingActivity(),
+                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
+                clock.instant(),
+                null,
+                call.fscTransactionId());
+        if (ldv.record(lookup) instanceof ProcessingLog.Written.Unavailable down) {
+            return new Check.Later("ldv-" + down.reason());
+        }
+        if (!ours(task)) {
+            ldv.failed(lookup, "not-called", clock.instant());
+            return new Check.Later("lease");
+        }
+        return switch (profielservice.lookUp(
+                party, report.sealed().profielDienstverlenerNaam(), report.dienstNaam(), call)) {
+            case Profielservice.Lookup.Found found ->
+                found.contacts().stream()
+                        .filter(contact -> contact.id().equals(sent.id()))
+                        .findFirst()
+                        .<Check>map(contact -> sent.stillHolds(contact.value())
+                                ? new Check.Delete()
+                                : new Check.Done("adres-gewijzigd"))
+                        .orElse(new Check.Done(null)); // no longer there: nothing left to delete
+            case Profielservice.Lookup.PartyUnknown unknown -> new Check.Done(null);
+            case Profielservice.Lookup.Unavailable unavailable -> {
+                ldv.failed(lookup, unavailable.reason(), clock.instant());
+                yield new Check.Later("profielservice-" + unavailable.reason());
+            }
+        };
+    }
+
     /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */
     private boolean ours(Task task) {
         return owned.extendLease(task, clock.instant().plus(lease));
@@ -182,7 +259,10 @@ public final class InvalidAddressReporter implements TaskHandler {
             metrics.invalidReportParked();
             return null;
         }
-        return new Report(sealed, context, "contactgegeven/" + task.poging(), contactgegeven);
+        String dienstNaam = register.berichttype(tx, sealed.berichttype())
+                .map(nl.overheid.moz.nmc.register.Berichttype::profielDienstNaam)
+                .orElse(null);
+        return new Report(sealed, context, "contactgegeven/" + task.poging(), contactgegeven, dienstNaam);
     }
 
     /** A report that is not sent is counted per DV and logged, so the need is never dropped silently. */

@@ -235,7 +235,7 @@ public final class SendPipeline implements TaskHandler {
         String recipient = opened.get("ontvanger");
         Map<String, String> personalisation = mapper.readValue(opened.get("personalisatie"), new TypeReference<>() {});
         String emailAddress = recipient;
-        UUID contactgegeven = null;
+        SentContact contactgegeven = null;
         if (job.context().regime().equals("centraal")) {
             Identification party = Identification.unsealed(recipient);
             Profielservice.Call call = profielservice.call(job.childSpan());
@@ -274,7 +274,7 @@ public final class SendPipeline implements TaskHandler {
             }
             emailAddress = chosen.get().value();
             if (profielSettings.invalidAddressReport() == ProfielserviceSettings.InvalidAddressReport.DELETE) {
-                contactgegeven = chosen.get().id();
+                contactgegeven = new SentContact(chosen.get().id(), emailAddress);
             }
         }
         if (endedExpired(task, job)) {
@@ -289,7 +289,7 @@ public final class SendPipeline implements TaskHandler {
             commit(task, job, new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), false));
             return;
         }
-        UUID contactId = contactgegeven;
+        SentContact contactId = contactgegeven;
         // From here on the attempt may be at NotifyNL: record that under the same locks as every other write.
         // geldig_tot is checked once more here, since the LDV store and the Profielservice took their time (§7.5).
         Optional<Boolean> started;
@@ -311,7 +311,7 @@ public final class SendPipeline implements TaskHandler {
                                     job.sealed().wrappedDataKey(),
                                     job.sealed().kekVersion(),
                                     "contactgegeven/" + job.poging().id(),
-                                    contactId.toString()));
+                                    contactId.encode()));
                 }
                 return true;
             });

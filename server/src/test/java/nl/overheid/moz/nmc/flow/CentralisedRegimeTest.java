@@ -441,8 +441,12 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
-        List<ServeEvent> calls = journal();
-        assertThat(calls).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+        List<ServeEvent> all = journal();
+        assertThat(all).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV, REPORT);
+        assertThat(body(all.get(0)).path("name").asText())
+                .as("first asked whether the contactgegeven still holds the address that bounced")
+                .isEqualTo("nmc.profielservice.contactgegevens-opvragen");
+        List<ServeEvent> calls = all.subList(2, 4);
         assertThat(body(calls.get(0)).path("name").asText()).isEqualTo("nmc.profielservice.emailadres-ongeldig-melden");
         assertThat(calls.get(1).getRequest().getMethod().getName()).isEqualTo("DELETE");
         assertThat(calls.get(1).getRequest().getUrl())
@@ -461,6 +465,34 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(query("SELECT contactgegeven_versleuteld IS NOT NULL FROM poging WHERE notificatie = ?", id))
                 .as("kept only encrypted")
                 .containsExactly("t");
+    }
+
+    /**
+     * The Profielservice changes an address in place ({@code PUT /contactgegeven}: same id, new value), and its
+     * delete checks no value. A business that corrected its address after the bounce, before the report ran (which
+     * may wait days for the Profielservice), lost the corrected address to the report, and with its only address the
+     * party itself. The report now asks first, and deletes only the address that bounced.
+     */
+    @Test
+    void anAddressCorrectedInPlaceSinceTheBounceIsNotDeleted() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.server().resetRequests();
+        notify.profiel(KVK, "gecorrigeerd@example.nl"); // the same contactgegeven id
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
+        assertThat(journal())
+                .extracting(CentralisedRegimeTest::party)
+                .as("asked, not deleted")
+                .containsExactly(LDV, LOOKUP);
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).isEmpty();
+        assertThat(http.metric("nmc_invalid_address_reports_not_sent_total", "reden=\"adres-gewijzigd\"")
+                        .orElse(0))
+                .isEqualTo(1);
     }
 
     @Test
@@ -520,7 +552,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         double before = http.metric(
                         "nmc_invalid_address_reports_not_sent_total",
-                        "dv=\"" + nl.overheid.moz.nmc.testing.TestNmc.DV_A + "\"")
+                        "dv=\"" + nl.overheid.moz.nmc.testing.TestNmc.DV_A + "\",reden=\"instelling\"")
                 .orElse(0);
 
         receipt(id, 1, "permanent-failure");
@@ -533,7 +565,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .containsExactly("t");
         assertThat(http.metric(
                                 "nmc_invalid_address_reports_not_sent_total",
-                                "dv=\"" + nl.overheid.moz.nmc.testing.TestNmc.DV_A + "\"")
+                                "dv=\"" + nl.overheid.moz.nmc.testing.TestNmc.DV_A + "\",reden=\"instelling\"")
                         .orElseThrow())
                 .isEqualTo(before + 1);
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).isEmpty();
@@ -551,7 +583,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         List<ServeEvent> profiel = journal().stream()
                 .filter(call -> party(call).equals(LOOKUP) || party(call).equals(REPORT))
                 .toList();
-        assertThat(profiel).hasSize(2).allSatisfy(call -> {
+        assertThat(profiel).hasSize(3).allSatisfy(call -> {
             assertThat(call.getRequest().getHeader("Fsc-Grant-Hash")).isEqualTo("$1$4$dGVzdC1ncmFudA");
             assertThat(nl.overheid.moz.nmc.outbound.UuidV7.is(call.getRequest().getHeader("Fsc-Transaction-Id")))
                     .isTrue();
@@ -695,7 +727,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:5");
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV, REPORT);
     }
 
     /**
@@ -748,7 +780,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
         assertThat(status(id)).isEqualTo("definitief-bezorgd:5");
         assertThat(pogingen(id)).containsExactly("1:permanent-mislukt");
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV, REPORT);
     }
 
     /** Issue 18 §4: a bounce under a duplicate id of an attempt that no longer runs is reported (its address). */
@@ -768,7 +800,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
         assertThat(status(id)).as("attempt 2 still decides").isEqualTo("verzonden:4");
         assertThat(pogingen(id)).containsExactly("1:permanent-mislukt", "2:verzonden");
-        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, REPORT);
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV, REPORT);
     }
 
     /**
@@ -978,7 +1010,9 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         ManualRunner.of(nmc).runWorkersOnce();
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).contains(REPORT);
-        assertThat(leases).as("the report: LDV, delete").hasSize(8);
+        assertThat(leases)
+                .as("the report: LDV, lookup (the address still the one that bounced), LDV, delete")
+                .hasSize(10);
 
         assertThat(leases)
                 .as("seconds of lease left at each call (the engine's lease is 60 s)")
