@@ -33,6 +33,9 @@ import java.util.regex.Pattern;
  *                       is parked as {@code mislukt} for an operator
  * @param dailyLimit     the window of NotifyNL's daily limit per service (a calendar day in a time zone)
  * @param templateRefreshInterval how old the known placeholders of a template may get before they are asked again
+ * @param uncertainSendWait how long after a send whose outcome is unknown (a time-out, a broken connection, a 5xx) the
+ *                       lookup by reference waits: NotifyNL persists the notification late in a request that may run
+ *                       some 30 s, so an earlier lookup may miss it and the NMC send the e-mail twice
  */
 public record NotifyNlSettings(
         String baseUrl,
@@ -42,7 +45,8 @@ public record NotifyNlSettings(
         int maxAnswerBytes,
         int setupErrorMaxTries,
         DailyLimitWindow dailyLimit,
-        Duration templateRefreshInterval) {
+        Duration templateRefreshInterval,
+        Duration uncertainSendWait) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(15);
@@ -51,6 +55,11 @@ public record NotifyNlSettings(
 
     public static final int DEFAULT_SETUP_ERROR_MAX_TRIES = 5;
     public static final Duration DEFAULT_TEMPLATE_REFRESH_INTERVAL = Duration.ofMinutes(15);
+    /**
+     * NotifyNL's gunicorn timeout (30 s, {@code gunicorn_config.py} of Worth-NL/notifynl-api at 3684cb1) and the
+     * {@code EventletTimeout} 504 after 30 s, plus a margin, from the moment the NMC gave up on the answer.
+     */
+    public static final Duration DEFAULT_UNCERTAIN_SEND_WAIT = Duration.ofSeconds(30);
     /** NotifyNL's (GOV.UK Notify's) default rate limit of a service: 3,000 requests a minute. */
     public static final int DEFAULT_PER_MINUTE = 3000;
     /** {@code -} + a 36-character service id + {@code -} + a 36-character secret, after a key name. */
@@ -161,7 +170,8 @@ public record NotifyNlSettings(
                 DailyLimitWindow.of(
                         notifynl.get("daily-limit-zone").asString().orElse("UTC"),
                         notifynl.get("daily-limit-margin").as(Duration.class).orElse(DailyLimitWindow.DEFAULT_MARGIN)),
-                notifynl.get("template-refresh-interval").as(Duration.class).orElse(DEFAULT_TEMPLATE_REFRESH_INTERVAL));
+                notifynl.get("template-refresh-interval").as(Duration.class).orElse(DEFAULT_TEMPLATE_REFRESH_INTERVAL),
+                notifynl.get("uncertain-send-wait").as(Duration.class).orElse(DEFAULT_UNCERTAIN_SEND_WAIT));
     }
 
     /** Every service's limit per minute: the send budget of each key. */

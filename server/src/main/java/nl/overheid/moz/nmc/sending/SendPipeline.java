@@ -95,6 +95,7 @@ public final class SendPipeline implements TaskHandler {
     private final UnusedTokens unusedTokens;
     private final Profielservice profielservice;
     private final ProfielserviceSettings profielSettings;
+    private final Duration uncertainSendWait;
     private final ProcessingLog ldv;
     private final Clock clock;
     private final Duration lease;
@@ -150,6 +151,7 @@ public final class SendPipeline implements TaskHandler {
         this.sendBudget = budget;
         this.setupErrorMaxTries = settings.setupErrorMaxTries();
         this.dailyLimit = settings.dailyLimit();
+        this.uncertainSendWait = settings.uncertainSendWait();
         this.templates = templates;
     }
 
@@ -341,13 +343,9 @@ public final class SendPipeline implements TaskHandler {
             case NotifyNl.SendResult.Accepted accepted -> {}
             case NotifyNl.SendResult.Rejected rejected -> {} // NotifyNL judged the address: that processing happened
         }
-        if (result instanceof NotifyNl.SendResult.Unavailable unavailable
-                && unavailable.mayHaveArrived()
-                && job.sealed().expiredAt(clock.instant())) {
-            // geldig_tot has passed, but an attempt already at NotifyNL runs to its outcome (design §7.5):
-            // only a lookup that does not find it may end the notification verlopen.
-            result = lookUp(task, job).orElse(new NotifyNl.SendResult.Unavailable(unavailable.reason(), false));
-        }
+        // An uncertain outcome past geldig_tot is postponed like any other (commit): the attempt may be at NotifyNL
+        // and runs to its outcome (design §7.5); only the next claim's lookup, once NotifyNL can have finished the
+        // request, may end the notification verlopen.
         commit(task, job, result, send);
         if (result instanceof NotifyNl.SendResult.SetupFailure setup
                 && setup.error() == SetupError.PERSONALISATION_MISSING) {
@@ -565,8 +563,13 @@ public final class SendPipeline implements TaskHandler {
                     if (n.expiredAt(now) && !unavailable.mayHaveArrived()) {
                         endExpired(tx, task, n);
                     } else {
-                        tasks.postpone(
-                                tx, task, now.plus(backoff.apply(task.postponements() + 1)), unavailable.reason());
+                        Duration wait = backoff.apply(task.postponements() + 1);
+                        if (span != null && unavailable.mayHaveArrived() && wait.compareTo(uncertainSendWait) < 0) {
+                            // The POST's own outcome is unknown: NotifyNL may still be persisting it, and the next
+                            // claim's lookup by reference must see it there, or it sends the e-mail twice.
+                            wait = uncertainSendWait;
+                        }
+                        tasks.postpone(tx, task, now.plus(wait), unavailable.reason());
                     }
                 }
             }

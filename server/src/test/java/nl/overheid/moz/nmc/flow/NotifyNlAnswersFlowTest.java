@@ -213,6 +213,36 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                 .isEqualTo(errorClass);
     }
 
+    /**
+     * A send whose outcome is unknown (a 5xx, a time-out) may still be committed by NotifyNL: it persists the
+     * notification late in a request that may run some 30 s (its gunicorn timeout, its EventletTimeout 504). The
+     * lookup by reference that decides whether to POST again came after the backoff's 5 s, and finding nothing there,
+     * the NMC sent the e-mail twice. It now waits {@code notifynl.uncertain-send-wait} first; refusals that surely
+     * sent nothing keep the normal backoff.
+     */
+    @Test
+    void aSendWhoseOutcomeIsUnknownIsLookedUpOnlyOnceNotifyNlCanHaveFinishedIt() {
+        notify.answer(500, "Exception");
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        Instant failedAt = clock.instant();
+
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        assertThat(due(id)).isAfterOrEqualTo(failedAt.plus(Duration.ofSeconds(30)));
+        notify.reset();
+        clock.advance(Duration.ofSeconds(20));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications"))))
+                .as("not looked up while NotifyNL may still be running the request")
+                .isEmpty();
+
+        clock.advance(Duration.ofSeconds(15));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications"))))
+                .hasSize(1);
+        assertThat(status(id)).isEqualTo("verzonden:3");
+    }
+
     @Test
     void aRefusalOfTheSetupAfterGeldigTotEndsVerlopenNotOnbereikbaar() {
         notify.refuse(400, "BadRequestError", "Template has been deleted");
