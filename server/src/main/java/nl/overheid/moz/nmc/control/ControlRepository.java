@@ -40,10 +40,12 @@ public final class ControlRepository {
             Statement.named("taskPlanMissingAfterSent", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, due, trace_id, budget)
             SELECT CASE WHEN running.id IS NULL THEN 'verzenden' ELSE 'reconcilieren' END,
-                   n.dv_id, n.id, running.id, :now, n.trace_id, b.notify_service
+                   n.dv_id, n.id, running.id, :now, n.trace_id,
+                   CASE WHEN running.id IS NULL THEN b.notify_service
+                        ELSE coalesce(running.notify_service, b.notify_service) END
               FROM notificatie n
               JOIN berichttype b ON b.code = n.berichttype
-              LEFT JOIN LATERAL (SELECT p.id FROM poging p
+              LEFT JOIN LATERAL (SELECT p.id, p.notify_service FROM poging p
                                   WHERE p.notificatie = n.id AND p.status IN ('verzonden', 'onbekend')
                                   ORDER BY p.nummer DESC LIMIT 1) running ON true
              WHERE n.status = 'verzonden' AND n.terminaal_sinds IS NULL AND %s

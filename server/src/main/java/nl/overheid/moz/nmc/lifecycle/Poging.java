@@ -13,6 +13,7 @@ import java.util.UUID;
  * @param deliveryProofAt    the delivery proof while the notification's bezorgd rests on this attempt: the
  *                           completed_at of the delivered that made it so (the first); null on every other attempt
  * @param requests           how many POSTs to NotifyNL were made for it
+ * @param notifyService      the NotifyNL service it was POSTed with (null: never, or before V30 kept it)
  */
 public record Poging(
         UUID id,
@@ -25,7 +26,8 @@ public record Poging(
         Instant requestedAt,
         Instant receiptCompletedAt,
         Instant deliveryProofAt,
-        int requests) {
+        int requests,
+        String notifyService) {
 
     /** Whether a POST for this attempt was ever made: it may be at NotifyNL even without an answer. */
     public boolean requested() {

@@ -17,7 +17,7 @@ public final class PogingRepository {
 
     private static final String COLUMNS = """
             id, notificatie, nummer, status, notify_id, duplicaat_notify_ids, verzonden_op, verzoek_gedaan_op,
-            ontvangst_completed_at, bezorgd_op, verzoeken
+            ontvangst_completed_at, bezorgd_op, verzoeken, notify_service
             """;
 
     private static final Statement POGING_INSERT = Statement.named("pogingInsert", """
@@ -48,7 +48,8 @@ public final class PogingRepository {
             """);
 
     private static final Statement POGING_MARK_REQUESTED = Statement.named("pogingMarkRequested", """
-            UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now), verzoeken = verzoeken + 1
+            UPDATE poging SET verzoek_gedaan_op = coalesce(verzoek_gedaan_op, :now), verzoeken = verzoeken + 1,
+                   notify_service = :service
              WHERE id = :id
             """);
 
@@ -152,10 +153,11 @@ public final class PogingRepository {
     }
 
     /** Records that a POST for this attempt is about to be made: the first one's time, and one more request. */
-    public void markRequested(DbTransaction tx, UUID id) {
+    public void markRequested(DbTransaction tx, UUID id, String notifyService) {
         POGING_MARK_REQUESTED
                 .dml(tx)
                 .addParam("id", id)
+                .addParam("service", notifyService)
                 .addParam("now", clock.instant())
                 .execute();
     }
@@ -257,6 +259,7 @@ public final class PogingRepository {
                 DbTypes.instant(row, "verzoek_gedaan_op"),
                 DbTypes.instant(row, "ontvangst_completed_at"),
                 DbTypes.instant(row, "bezorgd_op"),
-                DbTypes.integer(row, "verzoeken"));
+                DbTypes.integer(row, "verzoeken"),
+                DbTypes.text(row, "notify_service"));
     }
 }

@@ -8,6 +8,7 @@ import java.util.UUID;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Register;
@@ -88,10 +89,15 @@ public final class NotificatieTasks {
 
     /**
      * The reconcile task of an attempt NotifyNL accepted; whoever records the send plans it. It asks, and spends
-     * the budget of, the berichttype's service (a receipt that acts for the send does not know the sender).
+     * the budget of, the service that sent the attempt (kept on it since V30; before, the berichttype's service).
      */
-    public void planReconciliation(DbTransaction tx, Transitions.Locked n, UUID poging, Instant due) {
-        planReconciliation(tx, n, poging, notifyService(tx, n), due);
+    public void planReconciliation(DbTransaction tx, Transitions.Locked n, Poging poging, Instant due) {
+        planReconciliation(
+                tx,
+                n,
+                poging.id(),
+                poging.notifyService() != null ? poging.notifyService() : notifyService(tx, n),
+                due);
     }
 
     /** {@link #planReconciliation} of an attempt {@code notifyService} accepted (the send commit knows it). */

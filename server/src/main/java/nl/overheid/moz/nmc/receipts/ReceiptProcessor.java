@@ -113,7 +113,7 @@ public final class ReceiptProcessor implements LockedWork<Transitions.Locked> {
             }
             notificatieTasks.complete(tx, n, TaskKind.VERZENDEN);
             if (!n.status().terminal()) {
-                notificatieTasks.planReconciliation(tx, n, poging.id(), now.plus(firstReconciliation));
+                notificatieTasks.planReconciliation(tx, n, poging, now.plus(firstReconciliation));
             }
             poging = pogingen.lock(tx, poging.id()).orElseThrow();
         } else if (!poging.knows(receipt.notifyId()) && pogingen.addDuplicate(tx, poging.id(), receipt.notifyId())) {

@@ -13,12 +13,14 @@ public final class ReceiptRepository {
 
     /**
      * The attempt a reference names, with what a receipt task needs to know about its notification;
-     * {@code notifyService}: the NotifyNL service of its berichttype (whose callback token may speak for it).
+     * {@code notifyService}: the NotifyNL service that sent it (whose callback token may speak for it), which stays so
+     * when its berichttype moves to another service.
      */
     public record Target(UUID poging, UUID notificatie, UUID dvId, String traceId, String notifyService) {}
 
     private static final Statement POGING_TARGET = Statement.named("pogingTarget", """
-            SELECT p.id AS poging, n.id AS notificatie, n.dv_id, n.trace_id, b.notify_service
+            SELECT p.id AS poging, n.id AS notificatie, n.dv_id, n.trace_id,
+                   coalesce(p.notify_service, b.notify_service) AS notify_service
               FROM poging p
               JOIN notificatie n ON n.id = p.notificatie
               JOIN berichttype b ON b.code = n.berichttype

@@ -302,7 +302,7 @@ public final class SendPipeline implements TaskHandler {
                     return false;
                 }
                 tasks.extendLease(tx, task, clock.instant().plus(lease));
-                pogingen.markRequested(tx, job.poging().id());
+                pogingen.markRequested(tx, job.poging().id(), job.service());
                 if (contactId != null) {
                     // the address it goes to, for the invalid-address report: sealed like the number it belongs to
                     pogingen.setContactgegeven(

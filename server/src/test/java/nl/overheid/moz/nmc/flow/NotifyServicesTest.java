@@ -293,6 +293,43 @@ class NotifyServicesTest extends LifecycleTestBase {
         assertThat(status(b)).isEqualTo("bezorgd:4");
     }
 
+    /**
+     * An operator moves a berichttype to another service while its attempts run. Their callbacks come with the old
+     * service's token, and their reconciliation must ask the old service: the attempt keeps the service that sent
+     * it. Before, the callback was answered 200 and dropped (a bounce lost, the notification definitief-bezorgd
+     * wrongly), and a reconciliation planned again asked the new service, whose 404 ends it bezorgstatus-onbekend.
+     */
+    @Test
+    void anAttemptKeepsTheServiceThatSentItWhenItsBerichttypeMovesToAnother() {
+        UUID id = accept(TestNmc.BERICHTTYPE);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
+                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+
+        // the reconciliation, lost and planned again by the control duty, still asks (and spends) standaard
+        sql("DELETE FROM taak WHERE notificatie = '" + id + "'");
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(query("SELECT soort || ':' || budget FROM taak WHERE notificatie = ?", id))
+                .containsExactly("reconcilieren:standaard");
+
+        assertThat(http.post(
+                                "/api/nmc/v1/notifynl-callback",
+                                TestNmc.CALLBACK_TOKEN,
+                                receiptBody(id, 1, "permanent-failure"))
+                        .status())
+                .isEqualTo(200);
+        assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", pogingId(id, 1)))
+                .as("the callback of the service that sent it is stored")
+                .containsExactly("1");
+        assertThat(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN_B, receiptBody(id, 1, "delivered"))
+                        .status())
+                .isEqualTo(200);
+        assertThat(query("SELECT count(*) FROM ontvangst WHERE poging = ?", pogingId(id, 1)))
+                .as("the new service's token does not speak for it")
+                .containsExactly("1");
+    }
+
     @Test
     void aBerichttypeWhoseServiceHasNoConfigurationStopsTheStart() {
         nmc.close();
