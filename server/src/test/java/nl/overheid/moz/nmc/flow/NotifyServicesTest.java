@@ -330,6 +330,34 @@ class NotifyServicesTest extends LifecycleTestBase {
                 .containsExactly("1");
     }
 
+    /**
+     * A POST whose outcome is unknown, then the berichttype moves to another service: the re-claim looks the attempt up
+     * where it may be, at the service that was POSTed to (the send task keeps its budget while the attempt may be at
+     * NotifyNL). Asking the new one would find nothing and send it twice.
+     */
+    @Test
+    void anUncertainSendIsLookedUpAtTheServiceItWasPostedTo() throws Exception {
+        notify.answer(500, "Exception");
+        UUID id = accept(TestNmc.BERICHTTYPE);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        assertThat(status(id)).isEqualTo("in-verzending:2");
+        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
+                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+        notify.reset();
+        notify.status(null, null, null);
+
+        clock.advance(Duration.ofMinutes(1));
+        for (int round = 0; round < 3; round++) {
+            ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        }
+
+        List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
+        assertThat(lookups).isNotEmpty();
+        for (LoggedRequest lookup : lookups) {
+            assertThat(signedBy(lookup)).as("asked where it was POSTed").isEqualTo(SERVICE_A);
+        }
+    }
+
     @Test
     void aBerichttypeWhoseServiceHasNoConfigurationStopsTheStart() {
         nmc.close();
