@@ -210,7 +210,7 @@ class LdvStoreFaultsTest extends LifecycleTestBase {
         assertThat(error.path("attributes").path("exception.type").asText()).isEqualTo("http-503");
 
         notify.reset();
-        clock.advance(Duration.ofSeconds(11));
+        clock.advance(Duration.ofSeconds(31)); // notifynl.uncertain-send-wait: NotifyNL may still persist it
         ManualRunner.of(nmc).runWorkersOnce();
 
         assertThat(status(id)).isEqualTo("verzonden:3");
