@@ -138,6 +138,16 @@ public final class ClickHouseSpanRepository implements SpanStore {
         }
     }
 
+    /**
+     * The server's codes for a row it cannot take (CANNOT_PARSE_TEXT, CANNOT_PARSE_QUOTED_STRING,
+     * CANNOT_PARSE_INPUT_ASSERTION_FAILED, CANNOT_PARSE_DATE, CANNOT_PARSE_DATETIME, TYPE_MISMATCH,
+     * CANNOT_PARSE_NUMBER, INCORRECT_DATA, TOO_LARGE_STRING_SIZE, CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN): only
+     * these are written again row by row. A connection reset after a committed insert is not among them, so its
+     * rows are never inserted a second time (MergeTree does not deduplicate).
+     */
+    private static final java.util.Set<Integer> ROW_CONTENT_ERRORS =
+            java.util.Set.of(6, 26, 27, 38, 41, 53, 72, 117, 131, 349);
+
     /** The failure classed by the server's error code, or by how the call failed. */
     static Failure failure(String what, Exception e) {
         if (e instanceof InterruptedException) {
@@ -145,8 +155,10 @@ public final class ClickHouseSpanRepository implements SpanStore {
         }
         Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         String reason = "error";
+        boolean oneRow = false;
         for (Throwable c = cause; c != null; c = c.getCause()) {
             if (c instanceof ServerException server) {
+                oneRow = ROW_CONTENT_ERRORS.contains(server.getCode());
                 reason = switch (server.getCode()) {
                     case 60, 81 -> "no-table"; // UNKNOWN_TABLE, UNKNOWN_DATABASE
                     case 192, 193, 194, 195, 497, 516 -> "refused"; // unknown user, wrong password, access denied
@@ -165,7 +177,7 @@ public final class ClickHouseSpanRepository implements SpanStore {
                 break;
             }
         }
-        return new Failure(reason, "the processing log's ClickHouse store failed " + what, cause);
+        return new Failure(reason, "the processing log's ClickHouse store failed " + what, cause, oneRow);
     }
 
     @Override

@@ -68,8 +68,9 @@ final class LdvSpanExporter {
 
     /**
      * Writes the spans in one transaction of the store, and returns each one's outcome in order. When several fail
-     * together for a reason that may be one record's ({@code error}: a row the store refused), each is written again
-     * alone, so no record fails for another's; a store that is down, slow, full or refusing fails them all at once.
+     * together for a reason that may be one record's ({@link SpanStore.Failure#oneRow}: a row the store refused), each
+     * is written again alone, so no record fails for another's; a store that is down, slow, full, refusing or failing
+     * otherwise fails them all at once.
      * Counted and logged per record as it finally ends (the write's duration for each, or its failure), so the metrics
      * read the same whether records are written alone or together.
      */
@@ -81,7 +82,7 @@ final class LdvSpanExporter {
             spans.forEach(span -> metrics.ldvWritten(took));
             return java.util.Collections.nCopies(spans.size(), new Outcome.Stored());
         }
-        if (failure.reason().equals("error") && spans.size() > 1) {
+        if (failure.oneRow() && spans.size() > 1) {
             return spans.stream().flatMap(span -> write(List.of(span)).stream()).toList();
         }
         return java.util.Collections.nCopies(spans.size(), failed(spans, failure.reason(), failure));
@@ -104,7 +105,7 @@ final class LdvSpanExporter {
             }
             return e;
         } catch (RuntimeException e) {
-            return new SpanStore.Failure("error", "the processing log's row could not be written", e);
+            return new SpanStore.Failure("error", "the processing log's row could not be written", e, true);
         }
     }
 

@@ -139,7 +139,10 @@ public final class PostgresSpanRepository implements SpanStore {
                 default -> code.startsWith("28") ? "refused" : "error";
             };
         }
-        return new Failure(reason, "the processing log's PostgreSQL store failed " + what, e);
+        // data exceptions (22) and integrity violations (23, a duplicate key): a row's own content
+        boolean oneRow = state.filter(code -> code.startsWith("22") || code.startsWith("23"))
+                .isPresent();
+        return new Failure(reason, "the processing log's PostgreSQL store failed " + what, e, oneRow);
     }
 
     private static boolean hasConnectionProblem(Throwable e) {

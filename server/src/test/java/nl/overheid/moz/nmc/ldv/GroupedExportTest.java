@@ -32,6 +32,7 @@ class GroupedExportTest {
         final CountDownLatch releaseFirstWrite = new CountDownLatch(1);
         volatile String refusedSpan;
         volatile String failWith = "error";
+        volatile boolean oneRow = true;
         private boolean first = true;
 
         @Override
@@ -54,7 +55,7 @@ class GroupedExportTest {
                 }
             }
             if (rows.stream().anyMatch(row -> row.spanId().equals(refusedSpan))) {
-                throw new Failure(failWith, "test", null);
+                throw new Failure(failWith, "test", null, oneRow);
             }
         }
 
@@ -149,10 +150,28 @@ class GroupedExportTest {
         assertThat(store.writes).as("the held one, the group, then each alone").hasSize(7);
     }
 
+    /**
+     * A failure that is the store's own, not a row's (a ClickHouse insert whose answer was lost after its commit, a
+     * standby that went read-only): written again row by row, a group of 64 became 65 inserts, each waiting out its
+     * timeout, and in ClickHouse the committed rows went in twice.
+     */
+    @Test
+    void aGroupThatFailedForTheStoreNotForARowIsNotWrittenAgainRecordByRecord() throws Exception {
+        List<Span> five = spans(5);
+        store.oneRow = false;
+        store.refusedSpan = five.get(2).spanId();
+
+        List<ProcessingLog.Written> outcomes = fiveBehindAHeldWrite(five);
+
+        assertThat(outcomes).containsOnly(new ProcessingLog.Written.Unavailable("error"));
+        assertThat(store.writes).as("the held one and the group").hasSize(2);
+    }
+
     @Test
     void aStoreThatIsDownFailsTheWholeGroupAtOnceWithoutATryPerRecord() throws Exception {
         List<Span> five = spans(5);
         store.failWith = "connection";
+        store.oneRow = false;
         store.refusedSpan = five.get(2).spanId();
 
         List<ProcessingLog.Written> outcomes = fiveBehindAHeldWrite(five);
