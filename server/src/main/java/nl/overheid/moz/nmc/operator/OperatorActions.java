@@ -170,8 +170,10 @@ public final class OperatorActions {
 
     /**
      * Moves the notification to {@code naar} through the transition function (so an allowed pair only, one
-     * event, {@code versie} + 1); a terminal status completes its open work and plans its erasure, as every
-     * terminal transition does. The audit row is written in the same transaction.
+     * event, {@code versie} + 1). The tasks of the old phase are completed (receipts and invalid-address reports
+     * stay): a terminal status needs no more and its erasure follows as for every terminal transition; any other
+     * status gets the task it needs from the control duty within its interval. The audit row is written in the same
+     * transaction.
      */
     public Forced forceTransition(String operator, UUID id, NotificatieStatus to, Reden reden, String explanation) {
         try {
@@ -179,9 +181,10 @@ public final class OperatorActions {
                 Transitions.Locked current =
                         transitions.lock(tx, id).orElseThrow(() -> new Refusal.NotFound("notification"));
                 Transitions.Locked after = transitions.apply(tx, current, to, reden);
-                if (to.terminal()) {
-                    notificatieTasks.completeAll(tx, after);
-                }
+                // The old phase's work goes with it, parked tasks too. A terminal status needs none; any other gets
+                // its work from the control duty, which plans it only for a notification without an open or parked
+                // task (seed): one left from before would hold the notification in its new status for ever.
+                notificatieTasks.completeAll(tx, after);
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("van", current.status().dbValue());
                 details.put("naar", to.dbValue());

@@ -478,6 +478,12 @@ public final class SendPipeline implements TaskHandler {
                     // niet-bezorgbaar met reden onbereikbaar en technical-failure technisch-mislukt").
                     PogingStatus.Ending ending = latest.get().status().endingAsLastAttempt();
                     return end(tx, task, n, ending.status(), ending.reden());
+                } else if (n.status() == NotificatieStatus.IN_VERZENDING && latest.isEmpty()) {
+                    // An operator forced it from aangenomen: its first attempt was never made.
+                    if (n.expiredAt(now)) {
+                        return end(tx, task, n, NotificatieStatus.VERLOPEN, Reden.VERLOPEN);
+                    }
+                    poging = pogingen.insert(tx, n.id(), 1);
                 } else if (n.status() == NotificatieStatus.IN_VERZENDING
                         || latest.isEmpty()
                         || latest.get().status().running()

@@ -188,6 +188,43 @@ class OperatorApiTest extends LifecycleTestBase {
         assertThat(count("SELECT count(*) FROM beheeractie")).isEqualTo(1);
     }
 
+    /**
+     * Design §6: a parked task "wacht op beheer, dat de taak heropent of de overgang forceert". A forced status that is
+     * not terminal needs the work of its new phase, and the control duty plans it only for a notification without an
+     * open or parked task: the old phase's tasks go with the transition. Forced to bezorgd beside a parked reconcile
+     * task, a notification never became definitief-bezorgd; forced from aangenomen to in-verzending, its send found no
+     * attempt and was planned again every minute, for ever.
+     */
+    @Test
+    void aForcedStatusThatIsNotTerminalGetsTheWorkOfItsNewPhase() {
+        UUID delivered = accept("FORCE-BEZORGD", Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(delivered)).isEqualTo("verzonden:3");
+        execute("UPDATE taak SET status = 'mislukt', laatste_fout = 'kapot' WHERE notificatie = ?", delivered);
+        Http.Response forced = post(
+                "/notificaties/" + delivered + "/overgangen",
+                Map.of("naar", "bezorgd", "toelichting", "Bezorging bevestigd door NotifyNL-beheer"));
+        assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+
+        UUID started = accept("FORCE-IN-VERZENDING", Map.of());
+        forced = post(
+                "/notificaties/" + started + "/overgangen",
+                Map.of("naar", "in-verzending", "toelichting", "handmatig gestart"));
+        assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+
+        for (int round = 0; round < 3; round++) {
+            ManualRunner.of(nmc).runDutiesOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
+        }
+        assertThat(status(started)).as("its first attempt is made").isEqualTo("verzonden:3");
+        clock.advance(Duration.ofDays(8));
+        for (int round = 0; round < 2; round++) {
+            ManualRunner.of(nmc).runDutiesOnce();
+            ManualRunner.of(nmc).runWorkersOnce();
+        }
+        assertThat(status(delivered)).isEqualTo("definitief-bezorgd:5");
+    }
+
     @Test
     void theRegisterIsKeptValidatedAndUsedAndEveryActionIsAudited() {
         String oin = "00000001444444444000";
