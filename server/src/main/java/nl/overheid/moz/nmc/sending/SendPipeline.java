@@ -301,6 +301,12 @@ public final class SendPipeline implements TaskHandler {
                     endExpired(tx, task, n);
                     return false;
                 }
+                if (n.status() != NotificatieStatus.IN_VERZENDING && n.status() != NotificatieStatus.VERZONDEN) {
+                    // A receipt decided while this send ran (a late delivered on attempt 1 during the resend):
+                    // nothing to send. The planned attempt stays for a resend should that delivery bounce.
+                    tasks.complete(tx, task);
+                    return false;
+                }
                 tasks.extendLease(tx, task, clock.instant().plus(lease));
                 pogingen.markRequested(tx, job.poging().id(), job.service());
                 if (contactId != null) {
@@ -322,7 +328,7 @@ public final class SendPipeline implements TaskHandler {
             throw notStarted;
         }
         if (!started.orElse(false)) {
-            // expired, or the claim was lost: the record names a call that does not happen
+            // expired, decided meanwhile, or the claim was lost: the record names a call that does not happen
             ldv.failed(sending, "not-called", clock.instant());
             return;
         }

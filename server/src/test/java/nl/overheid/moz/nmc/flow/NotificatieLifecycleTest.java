@@ -209,6 +209,58 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).containsExactly("vaststellen");
     }
 
+    /**
+     * The same delivered, arriving while the resend runs: after its start, before its POST (here while the LDV store
+     * acknowledges the send's record). The POST's own transaction checked geldig_tot only, so the resend went out to
+     * a notification already bezorgd: a second e-mail beyond the documented risk of an expired lease.
+     */
+    @Test
+    void aDeliveredOnTheFirstAttemptWhileTheResendRunsStopsItBeforeItsPost() throws Exception {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        restartWith(parties -> parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                var written = parties.ldv().record(processing);
+                if (processing.operation() == Operation.EMAIL_VERSTUREN && armed.getAndSet(false)) {
+                    // the delivered of attempt 1 comes in and is processed while the resend waits for this record
+                    postReceipt(receiptBody(id, 1, "delivered"));
+                    Thread processor = Thread.ofVirtual()
+                            .start(() ->
+                                    ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN));
+                    try {
+                        processor.join(20_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return written;
+            }
+
+            @Override
+            public void failed(Processing processing, String reason, java.time.Instant at) {
+                parties.ldv().failed(processing, reason, at);
+            }
+        }));
+        var posts = com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"));
+        int sent = notify.server().findAll(posts).size();
+
+        clock.advance(Duration.ofMinutes(5));
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
+
+        assertThat(armed).as("the resend reached its record").isFalse();
+        assertThat(notify.server().findAll(posts)).as("no second e-mail").hasSize(sent);
+        assertThat(status(id)).startsWith("bezorgd:");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(notify.server().findAll(posts)).hasSize(sent);
+        assertThat(status(id)).startsWith("bezorgd:");
+    }
+
     @Test
     void aDeliveredOnTheFirstAttemptWhileTheResendWaitsMakesItBezorgdAndNothingIsResent() {
         UUID id = accept(DV_REF, Map.of());
