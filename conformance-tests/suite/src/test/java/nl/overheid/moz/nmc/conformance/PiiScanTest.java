@@ -69,6 +69,9 @@ class PiiScanTest {
 
     private static final Duration PAST_MEBV = Duration.ofDays(7).plusMinutes(26);
     private static final Duration PAST_BACKOFF = Duration.ofSeconds(11);
+    /** A 503 may have reached NotifyNL: the retry waits notifynl.uncertain-send-wait (30 s) to look it up. */
+    private static final Duration PAST_UNCERTAIN_SEND = Duration.ofSeconds(31);
+
     private static final String NB = "niet-bezorgbaar";
     private static final String DB = "definitief-bezorgd";
 
@@ -390,7 +393,7 @@ class PiiScanTest {
                     .isNotNull();
             end.run();
         }
-        advance(PAST_BACKOFF);
+        advance(PAST_UNCERTAIN_SEND);
         advance(PAST_MEBV);
         assertStatus(id, DB);
     }
