@@ -33,10 +33,17 @@ public final class AddressChoice {
     /** The contract's {@code ContactType} of an e-mail address. */
     public static final String EMAIL_TYPE = "Email";
 
-    /** The same pragmatic check as the DV API's: one @, a dotted domain, RFC 5321 lengths. */
-    private static final Pattern EMAIL = Pattern.compile(
-            "^(?=.{1,254}\\z)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-                    + "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+\\z");
+    /**
+     * NotifyNL's own check ({@code notifications-utils}, {@code recipients.validate_email_address}): an address it
+     * refuses would end the notification niet-bezorgbaar though the party may have another, so it is not chosen.
+     */
+    private static final Pattern ADDRESS = Pattern.compile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\\-]+@([^.@][^@\\s]+)$");
+
+    private static final Pattern HOSTNAME_LABEL =
+            Pattern.compile("^(xn|[a-z0-9]+)(-?-[a-z0-9]+)*$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TOP_LEVEL_LABEL =
+            Pattern.compile("^([a-z]{2,63}|xn--([a-z0-9]+-)*[a-z0-9]+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern OBSCURE_WHITESPACE = Pattern.compile("[\\u180E\\u200B\\u200C\\u200D\\u2060\\uFEFF]");
 
     private AddressChoice() {}
 
@@ -114,8 +121,43 @@ public final class AddressChoice {
         return EMAIL_TYPE.equals(contact.type())
                 && contact.id() != null
                 && contact.value() != null
-                && EMAIL.matcher(contact.value()).matches()
+                && notifyNlTakes(contact.value())
                 && (contact.verified() || allowUnverified);
+    }
+
+    /**
+     * Whether NotifyNL accepts the address: after stripping (also zero-width) whitespace, at most 320 characters, no
+     * {@code ..}, a local part of the allowed characters, a host name of two or more IDNA labels of at most 63
+     * characters and a top-level label of letters (or punycode). The NotifyNL simulator holds the same rule, as the
+     * party it stands in for.
+     */
+    static boolean notifyNlTakes(String raw) {
+        String address = OBSCURE_WHITESPACE.matcher(raw).replaceAll("").strip();
+        if (address.length() > 320 || address.contains("..")) {
+            return false;
+        }
+        java.util.regex.Matcher matcher = ADDRESS.matcher(address);
+        if (!matcher.matches()) {
+            return false;
+        }
+        String hostname;
+        try {
+            hostname = java.net.IDN.toASCII(matcher.group(1));
+        } catch (IllegalArgumentException notIdna) {
+            return false;
+        }
+        String[] labels = hostname.split("\\.", -1);
+        if (hostname.length() > 253 || labels.length < 2) {
+            return false;
+        }
+        for (String label : labels) {
+            if (label.isEmpty()
+                    || label.length() > 63
+                    || !HOSTNAME_LABEL.matcher(label).matches()) {
+                return false;
+            }
+        }
+        return TOP_LEVEL_LABEL.matcher(labels[labels.length - 1]).matches();
     }
 
     private static boolean same(String a, String b) {

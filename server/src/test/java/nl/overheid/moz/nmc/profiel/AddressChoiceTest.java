@@ -158,6 +158,27 @@ class AddressChoiceTest {
                 .contains(first);
     }
 
+    /**
+     * An address NotifyNL refuses at the door (its {@code validate_email_address}: a top-level label of letters, two
+     * or more) ends the notification niet-bezorgbaar though the party may have another: it is passed over as any
+     * unusable entry is. One NotifyNL sends to (an internationalised domain) is not.
+     */
+    @Test
+    void onlyAnAddressNotifyNlTakesIsChosen() {
+        Instant older = Instant.parse("2026-01-01T00:00:00Z");
+        Instant newer = Instant.parse("2026-02-01T00:00:00Z");
+        Contact usable = new Contact(new UUID(0, 1), "Email", "info@example.nl", true, false, older, List.of());
+        for (String refused : List.of("info@example.n", "info@192.168.1.10", "info@example.123", "a..b@example.nl")) {
+            Contact newest = new Contact(new UUID(0, 2), "Email", refused, true, false, newer, List.of());
+            assertThat(AddressChoice.choose(List.of(newest, usable), DV, DIENST, false))
+                    .as(refused)
+                    .contains(usable);
+        }
+        Contact international = new Contact(new UUID(0, 3), "Email", "info@bücher.de", true, false, newer, List.of());
+        assertThat(AddressChoice.choose(List.of(international, usable), DV, DIENST, false))
+                .contains(international);
+    }
+
     @Test
     void nothingToChooseFromIsNoAddress() {
         assertThat(AddressChoice.choose(List.of(), DV, DIENST, true)).isEmpty();
