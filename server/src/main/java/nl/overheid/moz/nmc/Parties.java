@@ -27,13 +27,15 @@ public record Parties(NotifyNlServices notifyNl, Profielservice profielservice, 
     public static Parties from(Config config, Clock clock) {
         NotifyNlSettings notifyNl = NotifyNlSettings.from(config.get("notifynl"));
         ProfielserviceSettings profielservice = ProfielserviceSettings.from(config.get("profielservice"));
+        // The party each record names; its address unless configured (through FSC the address is the NMC's Outway).
+        Config processor = config.get("ldv.processor");
         return new Parties(
                 NotifyNlServices.from(notifyNl),
                 new ProfielserviceClient(profielservice, Clock.systemUTC()),
                 SpanProcessingLog.of(
                         LdvSettings.from(config.get("ldv")),
-                        notifyNl.baseUrl(),
-                        profielservice.baseUrl(),
+                        processor.get("notifynl").asString().orElse(notifyNl.baseUrl()),
+                        processor.get("profielservice").asString().orElse(profielservice.baseUrl()),
                         clock,
                         // a view on the global registry, like the one the rest of the NMC counts in
                         new NmcMetrics()));

@@ -199,6 +199,9 @@ public final class SpanProcessingLog implements ProcessingLog {
     static String processor(String url) {
         try {
             URI uri = URI.create(url);
+            if (uri.isOpaque()) {
+                return uri.getScheme() + ":" + uri.getSchemeSpecificPart(); // a URN names a party, never credentials
+            }
             return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
         } catch (IllegalArgumentException | URISyntaxException e) {
             return null;

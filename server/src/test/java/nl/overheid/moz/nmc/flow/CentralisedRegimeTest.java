@@ -594,6 +594,29 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .isNotEqualTo(profiel.get(1).getRequest().getHeader("Fsc-Transaction-Id"));
     }
 
+    /**
+     * Through FSC the configured address is the NMC's own Outway, while the standard wants the record to name the
+     * party processed for ({@code foreign_operation}: "URI verwijzend naar externe partij"): {@code ldv.processor.*}
+     * names it.
+     */
+    @Test
+    void throughFscTheRecordNamesTheConfiguredPartyNotTheOutway() {
+        restartWithConfig("""
+                profielservice: {fsc: {grant-hash: '$1$4$dGVzdC1ncmFudA'}}
+                ldv: {processor: {profielservice: 'https://profielservice.moza.example/api', notifynl: 'urn:notifynl'}}
+                """);
+        notify.profiel(KVK, ADDRESS);
+        acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<ServeEvent> calls = journal();
+        assertThat(calls).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV, SEND);
+        assertThat(attribute(body(calls.get(0)), "dpl.core.foreign_operation.processor"))
+                .isEqualTo("https://profielservice.moza.example/api");
+        assertThat(attribute(body(calls.get(2)), "dpl.core.foreign_operation.processor"))
+                .isEqualTo("urn:notifynl");
+    }
+
     @Test
     void anRsinOrABsnIsLookedUpWithItsType() {
         notify.profiel("123456782", ADDRESS);
