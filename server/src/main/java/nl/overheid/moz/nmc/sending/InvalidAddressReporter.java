@@ -149,14 +149,7 @@ public final class InvalidAddressReporter implements TaskHandler {
         if (!ours(task)) {
             return;
         }
-        ProcessingLog.Processing processing = new ProcessingLog.Processing(
-                call.span(),
-                ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN,
-                c.processingActivity(),
-                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                clock.instant(),
-                null,
-                call.fscTransactionId());
+        ProcessingLog.Processing processing = processing(ProcessingLog.Operation.EMAILADRES_ONGELDIG_MELDEN, call, c);
         String failure = switch (ldv.record(processing)) {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
             case ProcessingLog.Written.Acknowledged ack -> {
@@ -193,14 +186,7 @@ public final class InvalidAddressReporter implements TaskHandler {
         if (!ours(task)) {
             return new Check.Later("lease");
         }
-        ProcessingLog.Processing lookup = new ProcessingLog.Processing(
-                call.span(),
-                ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN,
-                c.processingActivity(),
-                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
-                clock.instant(),
-                null,
-                call.fscTransactionId());
+        ProcessingLog.Processing lookup = processing(ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, call, c);
         if (ldv.record(lookup) instanceof ProcessingLog.Written.Unavailable down) {
             return new Check.Later("ldv-" + down.reason());
         }
@@ -224,6 +210,19 @@ public final class InvalidAddressReporter implements TaskHandler {
                 yield new Check.Later("profielservice-" + unavailable.reason());
             }
         };
+    }
+
+    /** The record of a call to the Profielservice about the notification, written before the call. */
+    private ProcessingLog.Processing processing(
+            ProcessingLog.Operation operation, Profielservice.Call call, NotificatieRepository.ProcessingContext c) {
+        return new ProcessingLog.Processing(
+                call.span(),
+                operation,
+                c.processingActivity(),
+                new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
+                clock.instant(),
+                null,
+                call.fscTransactionId());
     }
 
     /** Extends the claim's lease right before an external call; {@code false}: the task is another claim's now. */

@@ -207,15 +207,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         }
         Map<UUID, List<String>> before = new java.util.HashMap<>();
         ids.forEach(id -> before.put(id, ciphertexts(id)));
-        restartWithConfig("""
-                privacy:
-                  kek:
-                    current-version: 2
-                    versions:
-                      "2": "%s"
-                retention:
-                  batch-size: 4
-                """.formatted(KEK_2));
+        restartWithKekTwo(4);
 
         AtomicBoolean sending = new AtomicBoolean(true);
         Thread load = Thread.ofVirtual().start(() -> {
@@ -260,15 +252,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         UUID damaged = ids.getFirst();
         sql("UPDATE notificatie SET datasleutel_gewrapt = set_byte(datasleutel_gewrapt, 0,"
                 + " get_byte(datasleutel_gewrapt, 0) # 1) WHERE id = '" + damaged + "'");
-        restartWithConfig("""
-                privacy:
-                  kek:
-                    current-version: 2
-                    versions:
-                      "2": "%s"
-                retention:
-                  batch-size: 2
-                """.formatted(KEK_2));
+        restartWithKekTwo(2);
 
         for (int round = 0; round < 3; round++) {
             ManualRunner.of(nmc).runDutiesOnce();
@@ -281,10 +265,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         assertThat(http.metric("nmc_kek_rows_unreadable").orElseThrow())
                 .as("the operator's signal")
                 .isEqualTo(1);
-        Http.Response rewrap = http.post(
-                "/api/nmc-beheer/v1/kek/herwrapping",
-                IAM.operatorToken("jansen", clock.instant()),
-                "{\"toelichting\": \"KEK-rotatie\"}");
+        Http.Response rewrap = rewrapRound("KEK-rotatie");
         assertThat(rewrap.status()).as(rewrap.body()).isEqualTo(200);
 
         // Once the damaged row's key is erased, nothing is left to count.
@@ -333,10 +314,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
                     .as("the NMC's own wait, not a NotifyNL outage")
                     .isEqualTo(8);
             // A round of the re-wrap now, as the operator API runs it: a failing round would be a 500.
-            Http.Response rewrap = http.post(
-                    "/api/nmc-beheer/v1/kek/herwrapping",
-                    IAM.operatorToken("jansen", clock.instant()),
-                    "{\"toelichting\": \"rolling deploy\"}");
+            Http.Response rewrap = rewrapRound("rolling deploy");
             assertThat(rewrap.status())
                     .as(
                             "the re-wrap of an instance without version 2 leaves its rows alone, and does not fail: %s",
@@ -545,6 +523,27 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
     }
 
     /** What a minute of the running NMC does: its duties' round (which plans due erasures), then its workers. */
+    /** A round of the KEK re-wrap as an operator starts it (a failing round would be a 500). */
+    private Http.Response rewrapRound(String toelichting) {
+        return http.post(
+                "/api/nmc-beheer/v1/kek/herwrapping",
+                IAM.operatorToken("jansen", clock.instant()),
+                "{\"toelichting\": \"" + toelichting + "\"}");
+    }
+
+    /** Restarts with KEK version 2 current (version 1 still configured), the re-wrap in batches of {@code batch}. */
+    private void restartWithKekTwo(int batch) {
+        restartWithConfig("""
+                privacy:
+                  kek:
+                    current-version: 2
+                    versions:
+                      "2": "%s"
+                retention:
+                  batch-size: %d
+                """.formatted(KEK_2, batch));
+    }
+
     private void eachMinuteOnce() {
         ManualRunner.of(nmc).runDutiesOnce();
         ManualRunner.of(nmc).runWorkersOnce();
