@@ -121,7 +121,8 @@ public final class NmcMetrics implements AutoCloseable {
     /**
      * An invalid-address report the NMC did not send ({@code reden}: {@code instelling} when
      * {@code profielservice.invalid-address-report} is none, {@code adres-onbekend} when the attempt kept no
-     * contactgegeven), per DV: the need stays visible to operators.
+     * contactgegeven, {@code contactgegeven-gewijzigd} when the Profielservice's entry changed since the attempt,
+     * {@code contactgegeven-weg} when it is gone or no longer offered to the DV), per DV: the need stays visible.
      */
     public void invalidAddressReportNotSent(String oin, String reden) {
         registry.getOrCreate(Counter.builder("nmc.invalid.address.reports.not.sent")

@@ -33,7 +33,10 @@ import nl.overheid.moz.nmc.trace.Span;
  * invalid; the NMC soft-deletes the contactgegeven the attempt was sent to ({@code DELETE /contactgegeven/{id}},
  * with the party's identification in the body, decrypted here — one of the two places that may decrypt). A second
  * delete of the same contactgegeven is the Profielservice's 404, which counts as done, so the report is
- * idempotent. Its LDV record comes first. With {@code profielservice.invalid-address-report: none} nothing is sent:
+ * idempotent. The Profielservice changes an address in place and its delete checks no value, so the report first
+ * asks for the party's contact data and deletes only while the contactgegeven is unchanged since the attempt went
+ * to it ({@link SentContact}; a changed or vanished one is counted, not deleted). Each call's LDV record comes first.
+ * With {@code profielservice.invalid-address-report: none} nothing is sent:
  * the need is counted per DV ({@code nmc_invalid_address_reports_not_sent_total}) and logged, never dropped
  * silently. An error of the Profielservice, or a record the LDV store did not take, postpones the report for as long as it lasts, with a backoff
  * capped at {@code profielservice.report-backoff-max} (at most a day), and never parks it (ADR 0024: a postponement
@@ -126,14 +129,17 @@ public final class InvalidAddressReporter implements TaskHandler {
         SentContact sent = SentContact.decode(opened.get(report.contactField()));
         UUID contactgegeven = sent.id();
         NotificatieRepository.ProcessingContext c = report.context();
-        Check check = sent.address() == null ? new Check.Delete() : check(task, report, party, sent);
+        Check check = sent.lastUpdated() == null ? new Check.Delete() : check(task, report, party, sent);
         if (!(check instanceof Check.Delete)) {
             owned.underLocks(task, subjectLock(), (tx, n) -> {
                 switch (check) {
-                    case Check.Done done
-                    when done.notSent() != null ->
-                        notSent(tx, task, sealed, done.notSent(), "the address that bounced was changed since");
-                    case Check.Done done -> tasks.complete(tx, task);
+                    case Check.Done done ->
+                        notSent(
+                                tx,
+                                task,
+                                sealed,
+                                done.notSent(),
+                                "the contactgegeven the attempt went to was changed or is gone since");
                     case Check.Later later ->
                         tasks.postpone(
                                 tx,
@@ -177,8 +183,9 @@ public final class InvalidAddressReporter implements TaskHandler {
     }
 
     /**
-     * Asks the Profielservice, as the send did, whether the contactgegeven still holds the address that bounced: it
-     * changes an address in place and its delete checks no value, so a corrected address would go otherwise.
+     * Asks the Profielservice, as the send did, whether the contactgegeven is unchanged since the attempt went to it
+     * (its {@code lastUpdated}): it changes an address in place and its delete checks no value, so a corrected
+     * address would go otherwise.
      */
     private Check check(Task task, Report report, Identification party, SentContact sent) {
         NotificatieRepository.ProcessingContext c = report.context();
@@ -200,11 +207,12 @@ public final class InvalidAddressReporter implements TaskHandler {
                 found.contacts().stream()
                         .filter(contact -> contact.id().equals(sent.id()))
                         .findFirst()
-                        .<Check>map(contact -> sent.stillHolds(contact.value())
+                        .<Check>map(contact -> sent.unchangedAt(contact.lastUpdated())
                                 ? new Check.Delete()
-                                : new Check.Done("adres-gewijzigd"))
-                        .orElse(new Check.Done(null)); // no longer there: nothing left to delete
-            case Profielservice.Lookup.PartyUnknown unknown -> new Check.Done(null);
+                                : new Check.Done("contactgegeven-gewijzigd"))
+                        // gone, or no longer offered to this DV and dienst: nothing of it to delete
+                        .orElse(new Check.Done("contactgegeven-weg"));
+            case Profielservice.Lookup.PartyUnknown unknown -> new Check.Done("contactgegeven-weg");
             case Profielservice.Lookup.Unavailable unavailable -> {
                 ldv.failed(lookup, unavailable.reason(), clock.instant());
                 yield new Check.Later("profielservice-" + unavailable.reason());

@@ -276,7 +276,7 @@ public final class SendPipeline implements TaskHandler {
             }
             emailAddress = chosen.get().value();
             if (profielSettings.invalidAddressReport() == ProfielserviceSettings.InvalidAddressReport.DELETE) {
-                contactgegeven = new SentContact(chosen.get().id(), emailAddress);
+                contactgegeven = new SentContact(chosen.get().id(), chosen.get().lastUpdated());
             }
         }
         if (endedExpired(task, job)) {

@@ -1,29 +1,38 @@
 package nl.overheid.moz.nmc.sending;
 
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.UUID;
 
 /**
- * The Profielservice's contactgegeven an attempt went to: its id and the address it had then, sealed together on the
- * attempt for the invalid-address report. The Profielservice changes an address in place (same id), so the report
- * deletes the id only while it still holds the address that bounced. Attempts sent before the address was kept
- * carry the id alone ({@code address} null).
+ * The Profielservice's contactgegeven an attempt went to: its id and its {@code lastUpdated} then, sealed together on
+ * the attempt for the invalid-address report. The Profielservice changes an address in place (the same id, a new
+ * {@code lastUpdated}: its entity's {@code @PreUpdate}) and its delete checks no value, so the report deletes the id
+ * only while the entry is unchanged. The address itself is never stored (seed: "opgehaald en nooit opgeslagen").
+ * Attempts sent before the moment was kept carry the id alone ({@code lastUpdated} null).
  */
-record SentContact(UUID id, String address) {
+record SentContact(UUID id, Instant lastUpdated) {
 
-    /** The sealed text: the id, a line feed (never in an id or a valid address), the address. */
+    /** The sealed text: the id, and after a line feed the moment when the Profielservice gave one. */
     String encode() {
-        return id + "\n" + address;
+        return lastUpdated == null ? id.toString() : id + "\n" + lastUpdated;
     }
 
     static SentContact decode(String sealed) {
         int separator = sealed.indexOf('\n');
-        return separator < 0
-                ? new SentContact(UUID.fromString(sealed), null)
-                : new SentContact(UUID.fromString(sealed.substring(0, separator)), sealed.substring(separator + 1));
+        if (separator < 0) {
+            return new SentContact(UUID.fromString(sealed), null);
+        }
+        UUID id = UUID.fromString(sealed.substring(0, separator));
+        try {
+            return new SentContact(id, Instant.parse(sealed.substring(separator + 1)));
+        } catch (DateTimeParseException notAMoment) {
+            return new SentContact(id, null);
+        }
     }
 
-    /** Whether the Profielservice's current value is still the address that bounced (domains are case-insensitive). */
-    boolean stillHolds(String current) {
-        return address == null || address.equalsIgnoreCase(current);
+    /** Whether the entry is still as it was when the attempt was sent (unknown then: as before, yes). */
+    boolean unchangedAt(Instant current) {
+        return lastUpdated == null || lastUpdated.equals(current);
     }
 }

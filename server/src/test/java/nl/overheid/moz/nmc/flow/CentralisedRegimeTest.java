@@ -444,7 +444,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         List<ServeEvent> all = journal();
         assertThat(all).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV, REPORT);
         assertThat(body(all.get(0)).path("name").asText())
-                .as("first asked whether the contactgegeven still holds the address that bounced")
+                .as("first asked whether the contactgegeven is unchanged since the attempt went to it")
                 .isEqualTo("nmc.profielservice.contactgegevens-opvragen");
         List<ServeEvent> calls = all.subList(2, 4);
         assertThat(body(calls.get(0)).path("name").asText()).isEqualTo("nmc.profielservice.emailadres-ongeldig-melden");
@@ -471,7 +471,8 @@ class CentralisedRegimeTest extends LifecycleTestBase {
      * The Profielservice changes an address in place ({@code PUT /contactgegeven}: same id, new value), and its
      * delete checks no value. A business that corrected its address after the bounce, before the report ran (which
      * may wait days for the Profielservice), lost the corrected address to the report, and with its only address the
-     * party itself. The report now asks first, and deletes only the address that bounced.
+     * party itself. The report now asks first, and deletes only while the entry is unchanged (its {@code
+     * lastUpdated}; the address itself is never stored).
      */
     @Test
     void anAddressCorrectedInPlaceSinceTheBounceIsNotDeleted() {
@@ -479,7 +480,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         UUID id = acceptCentraal(DV_REF, KVK, Map.of());
         ManualRunner.of(nmc).runWorkersOnce();
         notify.server().resetRequests();
-        notify.profiel(KVK, "gecorrigeerd@example.nl"); // the same contactgegeven id
+        notify.profiel(KVK, "gecorrigeerd@example.nl", "2026-12-02T08:00:00Z"); // the same contactgegeven id
 
         receipt(id, 1, "permanent-failure");
         ManualRunner.of(nmc).runWorkersOnce();
@@ -490,9 +491,60 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .as("asked, not deleted")
                 .containsExactly(LDV, LOOKUP);
         assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).isEmpty();
-        assertThat(http.metric("nmc_invalid_address_reports_not_sent_total", "reden=\"adres-gewijzigd\"")
+        assertThat(http.metric("nmc_invalid_address_reports_not_sent_total", "reden=\"contactgegeven-gewijzigd\"")
                         .orElse(0))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aReportWhoseLookupFailsLeavesAnErrorRecordAndWaitsNeverParked() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.server().resetRequests();
+        notify.server()
+                .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<ServeEvent> calls = journal();
+        assertThat(calls).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP, LDV);
+        assertThat(body(calls.get(2)).path("status").asText()).isEqualTo("ERROR");
+        assertThat(query(
+                        "SELECT status || ':' || laatste_fout FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                        id))
+                .containsExactly("open:profielservice-http-503");
+    }
+
+    @Test
+    void aContactgegevenNoLongerOfferedToTheDvIsNotDeletedAndCounted() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.server().resetRequests();
+        notify.server()
+                .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(200)
+                                .withHeader("Content-Type", "application/json")
+                                .withHeader("API-Version", "1.0.0")
+                                .withBody(PartiesStub.partij(KVK, UUID.randomUUID(), "ander@example.nl"))));
+        double before = http.metric("nmc_invalid_address_reports_not_sent_total", "reden=\"contactgegeven-weg\"")
+                .orElse(0);
+
+        receipt(id, 1, "permanent-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(journal()).extracting(CentralisedRegimeTest::party).containsExactly(LDV, LOOKUP);
+        assertThat(query("SELECT soort FROM taak WHERE notificatie = ?", id)).isEmpty();
+        assertThat(http.metric("nmc_invalid_address_reports_not_sent_total", "reden=\"contactgegeven-weg\"")
+                        .orElse(0))
+                .as("counted, never dropped silently")
+                .isEqualTo(before + 1);
     }
 
     @Test
@@ -1034,7 +1086,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("niet-bezorgbaar:4");
         assertThat(journal()).extracting(CentralisedRegimeTest::party).contains(REPORT);
         assertThat(leases)
-                .as("the report: LDV, lookup (the address still the one that bounced), LDV, delete")
+                .as("the report: LDV, lookup (the entry unchanged since the send), LDV, delete")
                 .hasSize(10);
 
         assertThat(leases)

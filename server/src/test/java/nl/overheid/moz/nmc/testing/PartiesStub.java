@@ -84,6 +84,14 @@ public final class PartiesStub implements AutoCloseable {
 
     /** The Profielservice knows this party (any identifier type) with one unscoped, verified e-mail address. */
     public void profiel(String number, String emailadres) {
+        profiel(number, emailadres, "2026-01-01T00:00:00Z");
+    }
+
+    /**
+     * The same, its contactgegeven (always the same id for this number) last updated at {@code lastUpdated}: the
+     * Profielservice changes an address in place, under its id, with a new {@code lastUpdated}.
+     */
+    public void profiel(String number, String emailadres, String lastUpdated) {
         server.stubFor(post(urlPathEqualTo(LOOKUP_PATH))
                 .atPriority(5)
                 .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath(
@@ -92,23 +100,28 @@ public final class PartiesStub implements AutoCloseable {
                         .withStatus(200)
                         .withHeader("Content-Type", "application/json")
                         .withHeader("API-Version", "1.0.0")
-                        .withBody(partij(number, contactgegevenId(number), emailadres))));
+                        .withBody(partij(number, contactgegevenId(number), emailadres, lastUpdated))));
     }
 
     /** A {@code PartijResponse} with one unscoped, verified e-mail address. */
     public static String partij(String number, java.util.UUID contactgegeven, String emailadres) {
+        return partij(number, contactgegeven, emailadres, "2026-01-01T00:00:00Z");
+    }
+
+    private static String partij(String number, java.util.UUID contactgegeven, String emailadres, String lastUpdated) {
         return """
                 {"partijId": "%s",
                  "identificaties": [{"identificatieType": "KVK", "identificatieNummer": "%s"}],
                  "voorkeuren": [],
                  "contactgegevens": [{"id": "%s", "type": "Email", "waarde": "%s", "isGeverifieerd": true,
                                       "isDefault": false, "createdAt": "2026-01-01T00:00:00Z",
-                                      "lastUpdated": "2026-01-01T00:00:00Z", "scopes": []}]}
+                                      "lastUpdated": "%s", "scopes": []}]}
                 """.formatted(
                         java.util.UUID.nameUUIDFromBytes(number.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                         number,
                         contactgegeven,
-                        emailadres);
+                        emailadres,
+                        lastUpdated);
     }
 
     /** A problem of any status, in the Profielservice's shape (no {@code type}) with this title. */
