@@ -205,6 +205,16 @@ public final class SendPipeline implements TaskHandler {
                 commit(task, job, known.get());
                 return;
             }
+            if (!job.service().equals(job.berichttype().notifyService())) {
+                // Not at the service it was POSTed with, and its berichttype moved since: the new start goes to the
+                // berichttype's service (its template belongs there), under that service's budget.
+                owned.underLocks(task, subjectLock(), (tx, n) -> {
+                    pogingen.clearRequested(tx, job.poging().id());
+                    tasks.complete(tx, task);
+                    notificatieTasks.planSend(tx, n, job.berichttype().notifyService(), clock.instant());
+                });
+                return;
+            }
         }
         // Certainly not at NotifyNL: a new call is a new start, and no attempt starts after geldig_tot (§7.5).
         if (endedExpired(task, job)) {
@@ -438,17 +448,17 @@ public final class SendPipeline implements TaskHandler {
         boolean live = n.status() == NotificatieStatus.AANGENOMEN
                 || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN;
-        if (live
-                && !berichttype.notifyService().equals(task.budget())
-                && !planned.map(Poging::requested).orElse(false)) {
-            // The berichttype moved to another NotifyNL service since this task was planned. A call uses the key
-            // of the service whose budget paid for it, so the send is planned again under the new service (an
-            // attempt that may already be at the old service stays there: it is looked up with the old key).
+        // The service this send must use: the one an attempt that may already be at NotifyNL was POSTed with (it is
+        // looked up there), else the berichttype's own (it may have moved since the task was planned).
+        String service = planned.filter(Poging::requested)
+                .map(p -> p.notifyService() != null ? p.notifyService() : task.budget())
+                .orElse(berichttype.notifyService());
+        if (live && !service.equals(task.budget())) {
+            // A call uses the key of the service whose budget paid for it, so the send is planned again under it.
             LOG.warning(() -> "send task " + task.id() + " was planned for NotifyNL service " + task.budget()
-                    + "; its berichttype now uses " + berichttype.notifyService()
-                    + ": planned again under that budget");
+                    + "; it belongs to " + service + ": planned again under that budget");
             tasks.complete(tx, task);
-            notificatieTasks.planSend(tx, n, berichttype.notifyService(), now);
+            notificatieTasks.planSend(tx, n, service, now);
             return null;
         }
         Optional<Instant> closed = live && !n.expiredAt(now)

@@ -358,6 +358,41 @@ class NotifyServicesTest extends LifecycleTestBase {
         }
     }
 
+    /**
+     * The same, when the send task was lost and the control duty planned it again under the berichttype's new
+     * service: the send goes back to the service its attempt was POSTed with before it asks (V30).
+     */
+    @Test
+    void anUncertainSendPlannedAgainUnderTheNewServiceIsLookedUpAtTheOldOne() throws Exception {
+        notify.answer(500, "Exception");
+        UUID id = accept(TestNmc.BERICHTTYPE);
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
+                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+        sql("DELETE FROM taak WHERE notificatie = '" + id + "'");
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("tweede");
+        notify.reset();
+        notify.status(null, null, null);
+        int postsBefore = posts().size();
+
+        clock.advance(Duration.ofMinutes(1));
+        for (int round = 0; round < 3; round++) {
+            ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        }
+
+        List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
+        assertThat(lookups).isNotEmpty();
+        for (LoggedRequest lookup : lookups) {
+            assertThat(signedBy(lookup)).as("asked where it was POSTed").isEqualTo(SERVICE_A);
+        }
+        assertThat(posts().subList(postsBefore, posts().size()))
+                .as("not there: the new start goes to the berichttype's new service, with its template")
+                .singleElement()
+                .satisfies(post -> assertThat(signedBy(post)).isEqualTo(SERVICE_B));
+        assertThat(status(id)).isEqualTo("verzonden:3");
+    }
+
     @Test
     void aBerichttypeWhoseServiceHasNoConfigurationStopsTheStart() {
         nmc.close();
