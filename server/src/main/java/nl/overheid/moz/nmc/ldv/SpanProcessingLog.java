@@ -80,7 +80,15 @@ public final class SpanProcessingLog implements ProcessingLog {
         LdvSpanExporter exporter = new LdvSpanExporter(store, metrics);
         this.metrics = metrics;
         this.processors = new EnumMap<>(Party.class);
-        processors.forEach((party, url) -> this.processors.put(party, processor(url)));
+        processors.forEach((party, url) -> {
+            String processor = processor(url);
+            if (processor == null) {
+                // a record that names no party would pass unnoticed: refused at start instead
+                throw new IllegalArgumentException(
+                        "the processing log's party " + party + " is no URI (ldv.processor)");
+            }
+            this.processors.put(party, processor);
+        });
         this.provider = SdkTracerProvider.builder()
                 .setResource(Resource.getDefault()
                         .merge(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), serviceName))))
@@ -199,8 +207,12 @@ public final class SpanProcessingLog implements ProcessingLog {
     static String processor(String url) {
         try {
             URI uri = URI.create(url);
+            if (uri.getScheme() == null) {
+                return null;
+            }
             if (uri.isOpaque()) {
-                return uri.getScheme() + ":" + uri.getSchemeSpecificPart(); // a URN names a party, never credentials
+                // a URN names a party: no query or fragment, as for an address
+                return uri.getScheme() + ":" + uri.getSchemeSpecificPart().split("\\?", 2)[0];
             }
             return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
         } catch (IllegalArgumentException | URISyntaxException e) {

@@ -189,6 +189,24 @@ class SpanProcessingLogTest {
     }
 
     @Test
+    void aConfiguredPartyIsNamedWithoutQueryAndOneThatIsNoUriStopsTheStart() {
+        assertThat(SpanProcessingLog.processor("urn:nld:moza:profielservice?versie=1"))
+                .isEqualTo("urn:nld:moza:profielservice");
+        assertThat(SpanProcessingLog.processor("https://gebruiker:geheim@profiel.example/api?x=1#y"))
+                .isEqualTo("https://profiel.example/api");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SpanProcessingLog(
+                        store,
+                        "notificatiemanagementcomponent",
+                        Map.of(
+                                nl.overheid.moz.nmc.ldv.ProcessingLog.Party.PROFIELSERVICE,
+                                "profielservice zonder schema"),
+                        clock,
+                        new NmcMetrics()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ldv.processor");
+    }
+
+    @Test
     void theDataSubjectIsMozasPseudonym() throws Exception {
         byte[] pepper = "a-pepper-of-at-least-thirty-two-bytes-long".getBytes();
         DataSubjects subjects = new DataSubjects(new Peppers(1, Map.of(1, pepper)));
