@@ -124,6 +124,12 @@ public final class TaskRepository {
             DELETE FROM taak WHERE soort = 'verwerken' AND ontvangst = ANY (CAST(:ids AS bigint[]))
             """);
 
+    private static final Statement TASK_COMPLETE_PARKED_FOR_NOTIFICATION_EXCEPT =
+            Statement.named("completeParkedForNotificatieExcept", """
+            DELETE FROM taak WHERE notificatie = :notificatie AND status = 'mislukt'
+               AND soort <> ALL (CAST(:keep AS text[]))
+            """);
+
     private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT =
             Statement.named("completeAllForNotificatieExcept", """
             DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
@@ -499,6 +505,15 @@ public final class TaskRepository {
         return TASK_COMPLETE_FOR_RECEIPTS
                 .dml(tx)
                 .addParam("ids", receipts.stream().map(String::valueOf).toArray(String[]::new))
+                .execute();
+    }
+
+    /** Completes the parked tasks about a notification but those of the kinds {@code keep}. */
+    public long completeParkedForNotificatieExcept(DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep) {
+        return TASK_COMPLETE_PARKED_FOR_NOTIFICATION_EXCEPT
+                .dml(tx)
+                .addParam("notificatie", notificatie)
+                .addParam("keep", keep.stream().map(TaskKind::dbValue).toArray(String[]::new))
                 .execute();
     }
 

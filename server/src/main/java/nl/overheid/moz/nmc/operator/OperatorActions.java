@@ -170,10 +170,10 @@ public final class OperatorActions {
 
     /**
      * Moves the notification to {@code naar} through the transition function (so an allowed pair only, one
-     * event, {@code versie} + 1). The tasks of the old phase are completed (receipts and invalid-address reports
-     * stay): a terminal status needs no more and its erasure follows as for every terminal transition; any other
-     * status gets the task it needs from the control duty within its interval. The audit row is written in the same
-     * transaction.
+     * event, {@code versie} + 1). A terminal status completes the notification's open work and its erasure follows as
+     * for every terminal transition; any other completes its parked tasks (receipts and invalid-address reports stay),
+     * so the control duty plans what the new status needs within its interval, while open tasks go on. The audit row
+     * is written in the same transaction.
      */
     public Forced forceTransition(String operator, UUID id, NotificatieStatus to, Reden reden, String explanation) {
         try {
@@ -181,10 +181,14 @@ public final class OperatorActions {
                 Transitions.Locked current =
                         transitions.lock(tx, id).orElseThrow(() -> new Refusal.NotFound("notification"));
                 Transitions.Locked after = transitions.apply(tx, current, to, reden);
-                // The old phase's work goes with it, parked tasks too. A terminal status needs none; any other gets
-                // its work from the control duty, which plans it only for a notification without an open or parked
-                // task (seed): one left from before would hold the notification in its new status for ever.
-                notificatieTasks.completeAll(tx, after);
+                if (to.terminal()) {
+                    notificatieTasks.completeAll(tx, after);
+                } else {
+                    // The control duty plans the new status's work only for a notification without an open or parked
+                    // task (seed): a parked one from before would hold it in its new status for ever. Open tasks go
+                    // on (one may be waiting out an uncertain POST, or be in its call) and meet the new status.
+                    notificatieTasks.completeParked(tx, after);
+                }
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("van", current.status().dbValue());
                 details.put("naar", to.dbValue());
@@ -390,6 +394,7 @@ public final class OperatorActions {
 
     /** Runs one round of the KEK re-wrap now (it also runs as a duty). */
     public Rewrap rewrap(String operator, String explanation) {
+        keyRewrap.retryUnreadable(); // an operator who restored a damaged row has it tried again
         int done = keyRewrap.runOnce();
         Map<Integer, Long> perVersion = keyRewrap.rowsPerVersion();
         Rewrap result = new Rewrap(done, keyRewrap.currentVersion(), perVersion);

@@ -149,6 +149,16 @@ public final class NotificatieTasks {
     }
 
     /**
+     * Completes the notification's parked tasks of its lifecycle (receipt tasks and reports stay, as for a terminal
+     * status): after an operator forced a status that is not terminal, the control duty plans what that status
+     * needs, which it does only for a notification without an open or parked task. Open tasks carry on and meet the
+     * new status at their next step (a send waiting out an uncertain POST keeps its wait).
+     */
+    public void completeParked(DbTransaction tx, Transitions.Locked n) {
+        tasks.completeParkedForNotificatieExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
+    }
+
+    /**
      * The report of an invalid address to the Profielservice (centralised regime, after a permanent failure of
      * attempt {@code poging}, whose address it names). One per attempt (each went to one address): the caller
      * marks the attempt first ({@code PogingRepository.markInvalidReported}), and a unique index backs it.

@@ -112,6 +112,11 @@ public final class KeyRewrap implements Duty {
         return true;
     }
 
+    /** Tries the rows skipped as unreadable again in the next round (after an operator restored one). */
+    public void retryUnreadable() {
+        unreadable.clear();
+    }
+
     /** The KEK version new data keys are wrapped under, the one the re-wrap moves rows to. */
     public int currentVersion() {
         return envelope.currentKekVersion();

@@ -250,6 +250,8 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
             ids.add(accept("KEK-KAPOT-" + i, Map.of()));
         }
         UUID damaged = ids.getFirst();
+        String intact = query("SELECT encode(datasleutel_gewrapt, 'hex') FROM notificatie WHERE id = ?", damaged)
+                .getFirst();
         sql("UPDATE notificatie SET datasleutel_gewrapt = set_byte(datasleutel_gewrapt, 0,"
                 + " get_byte(datasleutel_gewrapt, 0) # 1) WHERE id = '" + damaged + "'");
         restartWithKekTwo(2);
@@ -268,9 +270,16 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
         Http.Response rewrap = rewrapRound("KEK-rotatie");
         assertThat(rewrap.status()).as(rewrap.body()).isEqualTo(200);
 
-        // Once the damaged row's key is erased, nothing is left to count.
-        sql("UPDATE notificatie SET datasleutel_gewrapt = NULL WHERE id = '" + damaged + "'");
+        // The operator restores the row from a backup; the next round the operator starts tries it again.
+        sql("UPDATE notificatie SET datasleutel_gewrapt = decode('" + intact + "', 'hex') WHERE id = '" + damaged
+                + "'");
         ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(query("SELECT kek_versie FROM notificatie WHERE id = ?", damaged))
+                .as("skipped until asked again")
+                .containsExactly("1");
+        assertThat(rewrapRound("hersteld uit back-up").status()).isEqualTo(200);
+        assertThat(query("SELECT kek_versie || ':' || count(*) FROM notificatie GROUP BY kek_versie", null))
+                .containsExactly("2:6");
         assertThat(http.metric("nmc_kek_rows_unreadable").orElseThrow()).isZero();
     }
 
@@ -522,7 +531,6 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
                 clock);
     }
 
-    /** What a minute of the running NMC does: its duties' round (which plans due erasures), then its workers. */
     /** A round of the KEK re-wrap as an operator starts it (a failing round would be a 500). */
     private Http.Response rewrapRound(String toelichting) {
         return http.post(
@@ -544,6 +552,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
                 """.formatted(KEK_2, batch));
     }
 
+    /** What a minute of the running NMC does: its duties' round (which plans due erasures), then its workers. */
     private void eachMinuteOnce() {
         ManualRunner.of(nmc).runDutiesOnce();
         ManualRunner.of(nmc).runWorkersOnce();
