@@ -124,10 +124,10 @@ public final class TaskRepository {
             DELETE FROM taak WHERE soort = 'verwerken' AND ontvangst = ANY (CAST(:ids AS bigint[]))
             """);
 
-    private static final Statement TASK_COMPLETE_PARKED_FOR_NOTIFICATION_EXCEPT =
-            Statement.named("completeParkedForNotificatieExcept", """
-            DELETE FROM taak WHERE notificatie = :notificatie AND status = 'mislukt'
-               AND soort <> ALL (CAST(:keep AS text[]))
+    private static final Statement TASK_COMPLETE_PARKED_OR_OTHER_FOR_NOTIFICATION =
+            Statement.named("completeParkedOrOtherForNotificatie", """
+            DELETE FROM taak WHERE notificatie = :notificatie AND soort <> ALL (CAST(:keep AS text[]))
+               AND (status = 'mislukt' OR soort <> ALL (CAST(:openKinds AS text[])))
             """);
 
     private static final Statement TASK_COMPLETE_ALL_FOR_NOTIFICATION_EXCEPT =
@@ -508,12 +508,17 @@ public final class TaskRepository {
                 .execute();
     }
 
-    /** Completes the parked tasks about a notification but those of the kinds {@code keep}. */
-    public long completeParkedForNotificatieExcept(DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep) {
-        return TASK_COMPLETE_PARKED_FOR_NOTIFICATION_EXCEPT
+    /**
+     * Completes a notification's tasks but those of the kinds {@code keep}, and but the open (not parked) ones of the
+     * kinds {@code open}.
+     */
+    public long completeForNotificatieExcept(
+            DbTransaction tx, UUID notificatie, java.util.Set<TaskKind> keep, java.util.Set<TaskKind> open) {
+        return TASK_COMPLETE_PARKED_OR_OTHER_FOR_NOTIFICATION
                 .dml(tx)
                 .addParam("notificatie", notificatie)
                 .addParam("keep", keep.stream().map(TaskKind::dbValue).toArray(String[]::new))
+                .addParam("openKinds", open.stream().map(TaskKind::dbValue).toArray(String[]::new))
                 .execute();
     }
 

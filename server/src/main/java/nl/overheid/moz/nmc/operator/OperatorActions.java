@@ -171,8 +171,8 @@ public final class OperatorActions {
     /**
      * Moves the notification to {@code naar} through the transition function (so an allowed pair only, one
      * event, {@code versie} + 1). A terminal status completes the notification's open work and its erasure follows as
-     * for every terminal transition; any other completes its parked tasks (receipts and invalid-address reports stay),
-     * so the control duty plans what the new status needs within its interval, while open tasks go on. The audit row
+     * for every terminal transition; any other completes its parked tasks and the open ones it does not use (receipts and
+     * invalid-address reports stay), so the control duty plans what the new status needs within its interval. The audit row
      * is written in the same transaction.
      */
     public Forced forceTransition(String operator, UUID id, NotificatieStatus to, Reden reden, String explanation) {
@@ -185,9 +185,9 @@ public final class OperatorActions {
                     notificatieTasks.completeAll(tx, after);
                 } else {
                     // The control duty plans the new status's work only for a notification without an open or parked
-                    // task (seed): a parked one from before would hold it in its new status for ever. Open tasks go
-                    // on (one may be waiting out an uncertain POST, or be in its call) and meet the new status.
-                    notificatieTasks.completeParked(tx, after);
+                    // task (seed): one from before that the new status does not use would hold it there. Open ones it
+                    // uses go on (a send may be waiting out an uncertain POST, or be in its call).
+                    notificatieTasks.completeForForcedStatus(tx, after, to);
                 }
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("van", current.status().dbValue());

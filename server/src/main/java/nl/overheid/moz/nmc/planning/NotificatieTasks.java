@@ -8,6 +8,7 @@ import java.util.UUID;
 import nl.overheid.moz.nmc.engine.SubjectLock;
 import nl.overheid.moz.nmc.engine.TaskKind;
 import nl.overheid.moz.nmc.engine.TaskRepository;
+import nl.overheid.moz.nmc.lifecycle.NotificatieStatus;
 import nl.overheid.moz.nmc.lifecycle.Poging;
 import nl.overheid.moz.nmc.lifecycle.Transitions;
 import nl.overheid.moz.nmc.register.Berichttype;
@@ -149,13 +150,19 @@ public final class NotificatieTasks {
     }
 
     /**
-     * Completes the notification's parked tasks of its lifecycle (receipt tasks and reports stay, as for a terminal
-     * status): after an operator forced a status that is not terminal, the control duty plans what that status
-     * needs, which it does only for a notification without an open or parked task. Open tasks carry on and meet the
-     * new status at their next step (a send waiting out an uncertain POST keeps its wait).
+     * After an operator forced a status that is not terminal: completes the notification's lifecycle tasks that status
+     * does not use, and every parked one (receipt tasks and reports stay, as for a terminal status), so the control
+     * duty, which plans only for a notification without an open or parked task, plans what the status needs. The open
+     * tasks it uses go on: a send (waiting out an uncertain POST keeps its wait; one that finds the notification
+     * bezorgd completes itself) and, for verzonden, a reconciliation.
      */
-    public void completeParked(DbTransaction tx, Transitions.Locked n) {
-        tasks.completeParkedForNotificatieExcept(tx, n.id(), KEPT_WHEN_TERMINAL);
+    public void completeForForcedStatus(DbTransaction tx, Transitions.Locked n, NotificatieStatus status) {
+        java.util.Set<TaskKind> used = switch (status) {
+            case VERZONDEN -> java.util.Set.of(TaskKind.VERZENDEN, TaskKind.RECONCILIEREN);
+            case BEZORGD -> java.util.Set.of(TaskKind.VERZENDEN, TaskKind.VASTSTELLEN);
+            default -> java.util.Set.of(TaskKind.VERZENDEN);
+        };
+        tasks.completeForNotificatieExcept(tx, n.id(), KEPT_WHEN_TERMINAL, used);
     }
 
     /**

@@ -206,6 +206,17 @@ class OperatorApiTest extends LifecycleTestBase {
                 Map.of("naar", "bezorgd", "toelichting", "Bezorging bevestigd door NotifyNL-beheer"));
         assertThat(forced.status()).as(forced.body()).isEqualTo(200);
 
+        // the same with its reconciliation still open: it would ask NotifyNL until its retention ended, and hold the
+        // finalise back all that while
+        UUID deliveredOpen = accept("FORCE-BEZORGD-OPEN", Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(query("SELECT soort || ':' || status FROM taak WHERE notificatie = ?", deliveredOpen))
+                .containsExactly("reconcilieren:open");
+        forced = post(
+                "/notificaties/" + deliveredOpen + "/overgangen",
+                Map.of("naar", "bezorgd", "toelichting", "Bezorging bevestigd door NotifyNL-beheer"));
+        assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+
         UUID started = accept("FORCE-IN-VERZENDING", Map.of());
         forced = post(
                 "/notificaties/" + started + "/overgangen",
@@ -223,6 +234,7 @@ class OperatorApiTest extends LifecycleTestBase {
             ManualRunner.of(nmc).runWorkersOnce();
         }
         assertThat(status(delivered)).isEqualTo("definitief-bezorgd:5");
+        assertThat(status(deliveredOpen)).isEqualTo("definitief-bezorgd:5");
     }
 
     @Test
