@@ -286,7 +286,8 @@ public final class SendPipeline implements TaskHandler {
             }
             emailAddress = chosen.get().value();
             if (profielSettings.invalidAddressReport() == ProfielserviceSettings.InvalidAddressReport.DELETE) {
-                contactgegeven = new SentContact(chosen.get().id(), chosen.get().lastUpdated());
+                contactgegeven =
+                        SentContact.sentTo(chosen.get().id(), chosen.get().lastUpdated());
             }
         }
         if (endedExpired(task, job)) {
@@ -449,9 +450,11 @@ public final class SendPipeline implements TaskHandler {
                 || n.status() == NotificatieStatus.IN_VERZENDING
                 || n.status() == NotificatieStatus.VERZONDEN;
         // The service this send must use: the one an attempt that may already be at NotifyNL was POSTed with (it is
-        // looked up there), else the berichttype's own (it may have moved since the task was planned).
+        // looked up there), else the berichttype's own (it may have moved since the task was planned). A service no
+        // longer configured has no budget, so its task would never be claimed: then the berichttype's own.
         String service = planned.filter(Poging::requested)
                 .map(p -> p.notifyService() != null ? p.notifyService() : task.budget())
+                .filter(notifyNl.names()::contains)
                 .orElse(berichttype.notifyService());
         if (live && !service.equals(task.budget())) {
             // A call uses the key of the service whose budget paid for it, so the send is planned again under it.
