@@ -214,6 +214,9 @@ public final class SpanProcessingLog implements ProcessingLog {
                 // a URN names a party: no query or fragment, as for an address
                 return uri.getScheme() + ":" + uri.getSchemeSpecificPart().split("\\?", 2)[0];
             }
+            if (uri.getHost() == null) {
+                return null; // an authority Java cannot read as a host: refused, never written mangled
+            }
             return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
         } catch (IllegalArgumentException | URISyntaxException e) {
             return null;

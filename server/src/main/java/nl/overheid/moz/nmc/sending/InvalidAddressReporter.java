@@ -205,7 +205,7 @@ public final class InvalidAddressReporter implements TaskHandler {
                 party, report.sealed().profielDienstverlenerNaam(), report.dienstNaam(), call)) {
             case Profielservice.Lookup.Found found ->
                 found.contacts().stream()
-                        .filter(contact -> contact.id().equals(sent.id()))
+                        .filter(contact -> sent.id().equals(contact.id()))
                         .findFirst()
                         .<Check>map(contact -> sent.unchangedAt(contact.lastUpdated())
                                 ? new Check.Delete()

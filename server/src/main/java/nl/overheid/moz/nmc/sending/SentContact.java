@@ -13,7 +13,15 @@ import java.util.UUID;
  */
 record SentContact(UUID id, Instant lastUpdated) {
 
-    /** The sealed text: the id, and after a line feed the moment when the Profielservice gave one. */
+    /**
+     * What the send keeps of the entry it used. An answer without {@code lastUpdated} (the contract requires it) keeps
+     * the epoch, which no entry matches: the report asks and keeps the entry, never deleting blind.
+     */
+    static SentContact sentTo(UUID id, Instant lastUpdated) {
+        return new SentContact(id, lastUpdated != null ? lastUpdated : Instant.EPOCH);
+    }
+
+    /** The sealed text: the id, and after a line feed the moment. */
     String encode() {
         return lastUpdated == null ? id.toString() : id + "\n" + lastUpdated;
     }
@@ -27,7 +35,7 @@ record SentContact(UUID id, Instant lastUpdated) {
         try {
             return new SentContact(id, Instant.parse(sealed.substring(separator + 1)));
         } catch (DateTimeParseException notAMoment) {
-            return new SentContact(id, null);
+            return new SentContact(id, Instant.EPOCH); // asked, never deleted blind
         }
     }
 

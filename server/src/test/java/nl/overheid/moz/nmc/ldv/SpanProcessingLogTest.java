@@ -194,6 +194,9 @@ class SpanProcessingLogTest {
                 .isEqualTo("urn:nld:moza:profielservice");
         assertThat(SpanProcessingLog.processor("https://gebruiker:geheim@profiel.example/api?x=1#y"))
                 .isEqualTo("https://profiel.example/api");
+        assertThat(SpanProcessingLog.processor("https://profiel_service.example/api"))
+                .as("no host Java can read: refused, not written as https:/api")
+                .isNull();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SpanProcessingLog(
                         store,
                         "notificatiemanagementcomponent",

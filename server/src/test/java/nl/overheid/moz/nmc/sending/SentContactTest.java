@@ -16,12 +16,21 @@ class SentContactTest {
         SentContact sent = new SentContact(ID, UPDATED);
 
         assertThat(SentContact.decode(sent.encode())).isEqualTo(sent);
-        assertThat(sent.encode()).doesNotContain("@");
         assertThat(sent.unchangedAt(UPDATED)).isTrue();
         assertThat(sent.unchangedAt(UPDATED.plusMillis(1)))
                 .as("changed in place since")
                 .isFalse();
         assertThat(sent.unchangedAt(null)).isFalse();
+    }
+
+    @Test
+    void aMomentTheAnswerLackedOrThatDoesNotReadIsNeverTakenAsUnchanged() {
+        assertThat(SentContact.sentTo(ID, null).unchangedAt(null)).isFalse();
+        assertThat(SentContact.sentTo(ID, null).unchangedAt(UPDATED)).isFalse();
+        assertThat(SentContact.decode(ID + "\ngeen-moment").unchangedAt(UPDATED))
+                .isFalse();
+        assertThat(SentContact.decode(SentContact.sentTo(ID, UPDATED).encode()).unchangedAt(UPDATED))
+                .isTrue();
     }
 
     @Test
