@@ -430,10 +430,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
     @Test
     void aPermanentFailureDeletesTheAddressThatBouncedWithTheIdentificationInTheBody() {
-        notify.profiel(KVK, ADDRESS);
-        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        notify.server().resetRequests();
+        UUID id = sentWithAJournalClearedForItsReport();
 
         receipt(id, 1, "permanent-failure");
         ManualRunner.of(nmc).runWorkersOnce();
@@ -476,10 +473,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
      */
     @Test
     void anAddressCorrectedInPlaceSinceTheBounceIsNotDeleted() {
-        notify.profiel(KVK, ADDRESS);
-        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        notify.server().resetRequests();
+        UUID id = sentWithAJournalClearedForItsReport();
         notify.profiel(KVK, "gecorrigeerd@example.nl", "2026-12-02T08:00:00Z"); // the same contactgegeven id
 
         receipt(id, 1, "permanent-failure");
@@ -498,10 +492,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
     @Test
     void aReportWhoseLookupFailsLeavesAnErrorRecordAndWaitsNeverParked() {
-        notify.profiel(KVK, ADDRESS);
-        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        notify.server().resetRequests();
+        UUID id = sentWithAJournalClearedForItsReport();
         notify.server()
                 .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
                         .atPriority(1)
@@ -521,10 +512,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
 
     @Test
     void aContactgegevenNoLongerOfferedToTheDvIsNotDeletedAndCounted() {
-        notify.profiel(KVK, ADDRESS);
-        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        notify.server().resetRequests();
+        UUID id = sentWithAJournalClearedForItsReport();
         notify.server()
                 .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
                         .atPriority(1)
@@ -1182,5 +1170,14 @@ class CentralisedRegimeTest extends LifecycleTestBase {
             throw new AssertionError("no attribute " + key + " in " + record);
         }
         return value.asText();
+    }
+
+    /** A centralised notification sent to the party's one address, the journal cleared for what follows. */
+    private UUID sentWithAJournalClearedForItsReport() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        notify.server().resetRequests();
+        return id;
     }
 }

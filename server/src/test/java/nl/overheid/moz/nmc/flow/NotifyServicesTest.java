@@ -346,16 +346,9 @@ class NotifyServicesTest extends LifecycleTestBase {
         notify.reset();
         notify.status(null, null, null);
 
-        clock.advance(Duration.ofMinutes(1));
-        for (int round = 0; round < 3; round++) {
-            ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
-        }
+        aMinuteOfSends();
 
-        List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
-        assertThat(lookups).isNotEmpty();
-        for (LoggedRequest lookup : lookups) {
-            assertThat(signedBy(lookup)).as("asked where it was POSTed").isEqualTo(SERVICE_A);
-        }
+        assertLookedUpOnlyWith(SERVICE_A);
     }
 
     /**
@@ -376,16 +369,9 @@ class NotifyServicesTest extends LifecycleTestBase {
         notify.status(null, null, null);
         int postsBefore = posts().size();
 
-        clock.advance(Duration.ofMinutes(1));
-        for (int round = 0; round < 3; round++) {
-            ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
-        }
+        aMinuteOfSends();
 
-        List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
-        assertThat(lookups).isNotEmpty();
-        for (LoggedRequest lookup : lookups) {
-            assertThat(signedBy(lookup)).as("asked where it was POSTed").isEqualTo(SERVICE_A);
-        }
+        assertLookedUpOnlyWith(SERVICE_A);
         assertThat(posts().subList(postsBefore, posts().size()))
                 .as("not there: the new start goes to the berichttype's new service, with its template")
                 .singleElement()
@@ -423,5 +409,22 @@ class NotifyServicesTest extends LifecycleTestBase {
                         startAnother("engine:\n  notify-per-minute: 100\n").close())
                 .hasMessageContaining("engine.notify-per-minute is no longer read");
         nmc = startAnother("{}");
+    }
+
+    /** A minute later, three rounds of the send worker. */
+    private void aMinuteOfSends() {
+        clock.advance(Duration.ofMinutes(1));
+        for (int round = 0; round < 3; round++) {
+            ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        }
+    }
+
+    /** Some lookup by reference was made, each signed with the key of {@code serviceId}. */
+    private void assertLookedUpOnlyWith(String serviceId) throws Exception {
+        List<LoggedRequest> lookups = notify.server().findAll(getRequestedFor(urlPathEqualTo("/v2/notifications")));
+        assertThat(lookups).isNotEmpty();
+        for (LoggedRequest lookup : lookups) {
+            assertThat(signedBy(lookup)).as("asked where it was POSTed").isEqualTo(serviceId);
+        }
     }
 }
