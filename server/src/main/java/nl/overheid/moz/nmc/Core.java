@@ -76,6 +76,14 @@ record Core(
                         register.oin(tx, dvId).ifPresent(oin -> metrics.notificatieStatus(oin, status.dbValue())));
         EngineEvents engineEvents = engineEvents(metrics);
         TaskRepository tasks = new TaskRepository(engineEvents);
+        // A task whose budget has no limit is never claimed: a NotifyNL service removed from the configuration while
+        // sends or reconciliations of its attempts remain would leave their notifications where they are.
+        java.util.Set<String> unbudgeted = new java.util.TreeSet<>(database.inTransaction(tasks::budgets));
+        unbudgeted.removeAll(settings.notifyNl().services().keySet());
+        if (!unbudgeted.isEmpty()) {
+            throw new IllegalStateException("tasks still use NotifyNL service(s) " + unbudgeted + ", which have no "
+                    + "configuration: keep notifynl.services.<service> until none of its attempts runs");
+        }
         // A budget per NotifyNL service, its key the service's name (the value of berichttype.notify_service).
         SendBudget budget = new SendBudget(
                 new SendBudgetRepository(),

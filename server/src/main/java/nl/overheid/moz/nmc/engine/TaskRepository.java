@@ -120,6 +120,10 @@ public final class TaskRepository {
             DELETE FROM taak WHERE notificatie = :notificatie AND soort = :soort AND poging = :poging
             """);
 
+    private static final Statement TASK_BUDGETS = Statement.named("taskBudgets", """
+            SELECT DISTINCT budget FROM taak WHERE budget IS NOT NULL
+            """);
+
     private static final Statement TASK_COMPLETE_FOR_RECEIPTS = Statement.named("taskCompleteForReceipts", """
             DELETE FROM taak WHERE soort = 'verwerken' AND ontvangst = ANY (CAST(:ids AS bigint[]))
             """);
@@ -506,6 +510,16 @@ public final class TaskRepository {
                 .dml(tx)
                 .addParam("ids", receipts.stream().map(String::valueOf).toArray(String[]::new))
                 .execute();
+    }
+
+    /** The budget keys the tasks carry, open or parked. */
+    public java.util.Set<String> budgets(DbTransaction tx) {
+        java.util.Set<String> budgets = new java.util.TreeSet<>();
+        TASK_BUDGETS
+                .query(tx)
+                .execute()
+                .forEach(row -> budgets.add(row.column("budget").get(String.class)));
+        return budgets;
     }
 
     /**

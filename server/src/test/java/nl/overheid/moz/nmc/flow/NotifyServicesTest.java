@@ -379,6 +379,23 @@ class NotifyServicesTest extends LifecycleTestBase {
         assertThat(status(id)).isEqualTo("verzonden:3");
     }
 
+    /**
+     * A service removed from the configuration while tasks of its attempts remain (a send that may be at NotifyNL, a
+     * reconciliation): their budget has no limit, so they would never be claimed and their notifications would stay
+     * where they are. Refused at the start, as a berichttype's service is.
+     */
+    @Test
+    void aServiceThatOpenTasksStillUseCannotBeRemovedFromTheConfiguration() {
+        UUID id = accept(TestNmc.BERICHTTYPE);
+        sql("UPDATE taak SET budget = 'weg' WHERE notificatie = '" + id + "'");
+        nmc.close();
+        assertThatThrownBy(() -> startAnother("{}").close())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tasks still use NotifyNL service(s) [weg]");
+        sql("UPDATE taak SET budget = 'standaard' WHERE notificatie = '" + id + "'");
+        nmc = startAnother("{}");
+    }
+
     @Test
     void aBerichttypeWhoseServiceHasNoConfigurationStopsTheStart() {
         nmc.close();
