@@ -296,11 +296,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
     @Test
     void aDeliveredOnAttemptOneWhileAttemptTwoRunsLeavesTheReconciliationOfAttemptTwo() {
-        UUID id = accept(DV_REF, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        receipt(id, 1, "temporary-failure");
-        ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        UUID id = resentAfterATemporaryFailure();
         UUID second = pogingId(id, 2);
 
         clock.advance(Duration.ofSeconds(30));
@@ -321,11 +317,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
      */
     @Test
     void aBounceOnTheDeliveredAttemptAfterTheResendHasFailedEndsTheNotification() {
-        UUID id = accept(DV_REF, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        receipt(id, 1, "temporary-failure");
-        ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        UUID id = resentAfterATemporaryFailure();
         String duplicate = UUID.randomUUID().toString();
         clock.advance(Duration.ofSeconds(30));
         receipt(id, 1, "delivered", duplicate);
@@ -490,11 +482,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
 
     /** Attempt 1 failed temporarily, attempt 2 is sent, then attempt 1's late delivered makes it bezorgd (5). */
     private UUID bezorgdOnAttemptOneWhileAttemptTwoRuns() {
-        UUID id = accept(DV_REF, Map.of());
-        ManualRunner.of(nmc).runWorkersOnce();
-        receipt(id, 1, "temporary-failure");
-        ManualRunner.of(nmc).runWorkersOnce();
-        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        UUID id = resentAfterATemporaryFailure();
         clock.advance(Duration.ofSeconds(30));
         receipt(id, 1, "delivered");
         assertThat(status(id)).isEqualTo("bezorgd:5");
@@ -1330,5 +1318,15 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .doesNotContain(SECRET_TEXT)
                 .doesNotContain("ontvanger.lifecycle");
         assertThat(logs.text()).doesNotContain(EMAIL).doesNotContain(DV_REF).doesNotContain(SECRET_TEXT);
+    }
+
+    /** A notification whose attempt 1 failed temporarily and whose resend, attempt 2, went out. */
+    private UUID resentAfterATemporaryFailure() {
+        UUID id = accept(DV_REF, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        receipt(id, 1, "temporary-failure");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(pogingen(id)).containsExactly("1:tijdelijk-mislukt", "2:verzonden");
+        return id;
     }
 }

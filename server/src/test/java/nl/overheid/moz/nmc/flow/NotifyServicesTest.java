@@ -256,8 +256,7 @@ class NotifyServicesTest extends LifecycleTestBase {
     @Test
     void aSendPlannedForAServiceItsBerichttypeNoLongerUsesIsPlannedAgainUnderTheNewOne() throws Exception {
         UUID id = accept(TestNmc.BERICHTTYPE);
-        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
-                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+        moveTheBerichttypeToTheSecondService();
         assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("standaard");
 
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
@@ -304,8 +303,7 @@ class NotifyServicesTest extends LifecycleTestBase {
         UUID id = accept(TestNmc.BERICHTTYPE);
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         assertThat(status(id)).isEqualTo("verzonden:3");
-        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
-                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+        moveTheBerichttypeToTheSecondService();
 
         // the reconciliation, lost and planned again by the control duty, still asks (and spends) standaard
         sql("DELETE FROM taak WHERE notificatie = '" + id + "'");
@@ -341,8 +339,7 @@ class NotifyServicesTest extends LifecycleTestBase {
         UUID id = accept(TestNmc.BERICHTTYPE);
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
         assertThat(status(id)).isEqualTo("in-verzending:2");
-        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
-                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+        moveTheBerichttypeToTheSecondService();
         notify.reset();
         notify.status(null, null, null);
 
@@ -360,8 +357,7 @@ class NotifyServicesTest extends LifecycleTestBase {
         notify.answer(500, "Exception");
         UUID id = accept(TestNmc.BERICHTTYPE);
         ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
-        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
-                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
+        moveTheBerichttypeToTheSecondService();
         sql("DELETE FROM taak WHERE notificatie = '" + id + "'");
         ManualRunner.of(nmc).runDutiesOnce();
         assertThat(query("SELECT budget FROM taak WHERE notificatie = ?", id)).containsExactly("tweede");
@@ -443,5 +439,11 @@ class NotifyServicesTest extends LifecycleTestBase {
         for (LoggedRequest lookup : lookups) {
             assertThat(signedBy(lookup)).as("asked where it was POSTed").isEqualTo(serviceId);
         }
+    }
+
+    /** An operator moves {@link TestNmc#BERICHTTYPE} to the service {@code tweede}, with that service's template. */
+    private static void moveTheBerichttypeToTheSecondService() {
+        sql("UPDATE berichttype SET notify_service = 'tweede', notify_template_id = '" + TestNmc.TEMPLATE_ID_B
+                + "' WHERE code = '" + TestNmc.BERICHTTYPE + "'");
     }
 }
