@@ -210,8 +210,7 @@ public final class SendPipeline implements TaskHandler {
                 // berichttype's service (its template belongs there), under that service's budget.
                 owned.underLocks(task, subjectLock(), (tx, n) -> {
                     pogingen.clearRequested(tx, job.poging().id());
-                    tasks.complete(tx, task);
-                    notificatieTasks.planSend(tx, n, job.berichttype().notifyService(), clock.instant());
+                    planAgainUnder(tx, task, n, job.berichttype().notifyService());
                 });
                 return;
             }
@@ -371,6 +370,12 @@ public final class SendPipeline implements TaskHandler {
         }
     }
 
+    /** The send is planned again under {@code service}'s budget: a call uses the key of the budget that paid it. */
+    private void planAgainUnder(DbTransaction tx, Task task, Transitions.Locked n, String service) {
+        tasks.complete(tx, task);
+        notificatieTasks.planSend(tx, n, service, clock.instant());
+    }
+
     /** An erased notification cannot be sent: its attempt and the notification end technisch-mislukt at once. */
     private void endErased(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
         LOG.warning(() -> "notification " + n.id() + " was erased before its resend; it ends technisch-mislukt");
@@ -460,8 +465,7 @@ public final class SendPipeline implements TaskHandler {
             // A call uses the key of the service whose budget paid for it, so the send is planned again under it.
             LOG.warning(() -> "send task " + task.id() + " was planned for NotifyNL service " + task.budget()
                     + "; it belongs to " + service + ": planned again under that budget");
-            tasks.complete(tx, task);
-            notificatieTasks.planSend(tx, n, service, now);
+            planAgainUnder(tx, task, n, service);
             return null;
         }
         Optional<Instant> closed = live && !n.expiredAt(now)
