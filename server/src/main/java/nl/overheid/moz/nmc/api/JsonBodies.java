@@ -7,11 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.media.type.MediaTypes;
+import io.helidon.http.HttpException;
+import io.helidon.http.HttpMediaType;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads a JSON request body: {@code application/json} (else 415), bounded in size (else 413), parsed, validated
@@ -126,9 +129,14 @@ public final class JsonBodies {
 
     /** {@code application/json}, in UTF-8 if a charset is named (RFC 8259 allows no other). */
     private static boolean isJson(ServerRequest request) {
-        return request.headers()
-                .contentType()
-                .filter(type -> type.mediaType().text().equalsIgnoreCase(MediaTypes.APPLICATION_JSON.text()))
+        Optional<HttpMediaType> declared;
+        try {
+            declared = request.headers().contentType();
+        } catch (IllegalArgumentException | HttpException unparsable) {
+            // Helidon cannot parse it ("application/json;", "json", an empty value): not JSON either, the 415
+            return false;
+        }
+        return declared.filter(type -> type.mediaType().text().equalsIgnoreCase(MediaTypes.APPLICATION_JSON.text()))
                 .filter(type -> type.charset()
                         .map(charset -> charset.equalsIgnoreCase("utf-8"))
                         .orElse(true))

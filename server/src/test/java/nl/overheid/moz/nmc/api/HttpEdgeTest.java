@@ -283,6 +283,42 @@ class HttpEdgeTest {
                 .isEqualTo(400);
     }
 
+    /**
+     * Found by a hostile read: a Content-Type Helidon cannot parse (a parameter without {@code =}, a type without a
+     * subtype, an empty value) escaped the media-type check as an unexpected error, a 500 and a SEVERE line with the
+     * stack trace, on every route that takes a body. It is not JSON: the 415 of any other type, nothing stored.
+     */
+    @Test
+    void aContentTypeThatDoesNotParseIsA415ProblemWithoutALogLine() throws IOException {
+        List<String> stored = DB.query("SELECT count(*) FROM notificatie", null);
+        String body = "{\"dvRef\":\"x\",\"berichttype\":\"test-bericht\",\"emailadres\":\"iemand@example.nl\"}";
+        try (nl.overheid.moz.nmc.testing.LogWatch logs = nl.overheid.moz.nmc.testing.LogWatch.start()) {
+            for (String type : List.of(
+                    "application/json;", "application/json; charset", "json", "application/json; ;charset=utf-8", "")) {
+                for (String path : List.of(DECENTRAAL, DECENTRAAL + "/bulk")) {
+                    try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                        socket.setSoTimeout(10_000);
+                        socket.getOutputStream()
+                                .write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                                                + token + "\r\nContent-Type: " + type + "\r\nContent-Length: "
+                                                + body.length() + "\r\nConnection: close\r\n\r\n" + body)
+                                        .getBytes(StandardCharsets.US_ASCII));
+                        String answer = readAll(socket.getInputStream());
+                        assertThat(answer)
+                                .as(path + " with Content-Type '" + type + "'")
+                                .startsWith("HTTP/1.1 415")
+                                .containsIgnoringCase("content-type: application/problem+json");
+                    }
+                }
+            }
+            Http.Response callback = http.request(
+                    "POST", "/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, "application/json;", "{}");
+            assertThat(callback.status()).isEqualTo(415);
+            assertThat(logs.drain()).isEmpty();
+        }
+        assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
+    }
+
     @Test
     void aMalformedRequestHelidonRefusesItselfIsAProblemToo() throws IOException {
         try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
