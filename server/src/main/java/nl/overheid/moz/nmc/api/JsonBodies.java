@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HttpException;
@@ -117,6 +118,11 @@ public final class JsonBodies {
     public <T> T bind(JsonNode tree, Class<T> type) {
         try {
             return mapper.treeToValue(tree, type);
+        } catch (InvalidFormatException e) {
+            // A value the schema's format check lets through that its Java type does not read: networknt takes
+            // "https://", "x:" or "//" as a uri, java.net.URI does not. The client's 400, its value not quoted.
+            throw ProblemException.invalid(
+                    pointer(e), "format", "De waarde heeft niet de vorm die het contract vraagt.");
         } catch (JsonProcessingException e) {
             // The schema accepted it, so the model is stricter than the contract: a bug, not bad input. Jackson's
             // message quotes the offending value, which may be personal data: only where it failed is kept.
@@ -125,6 +131,19 @@ public final class JsonBodies {
                             ? mapping.getPathReference()
                             : "?"));
         }
+    }
+
+    /** Where a binding failed, as a JSON pointer into the body. */
+    private static String pointer(InvalidFormatException e) {
+        StringBuilder pointer = new StringBuilder();
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference step : e.getPath()) {
+            pointer.append('/')
+                    .append(
+                            step.getFieldName() != null
+                                    ? JsonPointers.escape(step.getFieldName())
+                                    : String.valueOf(step.getIndex()));
+        }
+        return pointer.isEmpty() ? "/" : pointer.toString();
     }
 
     /** {@code application/json}, in UTF-8 if a charset is named (RFC 8259 allows no other). */

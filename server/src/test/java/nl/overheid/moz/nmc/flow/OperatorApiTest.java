@@ -530,6 +530,17 @@ class OperatorApiTest extends LifecycleTestBase {
                 // counts unacknowledged statuses failed for every DV
                 dvWith.apply("bevestigingstermijn", "PT99999999H"),
                 dvWith.apply("maxCursorleeftijd", "PT0.4S"),
+                // a "uri" the schema's format check lets through and java.net.URI does not read: each was a 500
+                dvWith.apply("webhookUrl", "https://"),
+                dvWith.apply("webhookUrl", "x:"),
+                dvWith.apply("beheerkanaal", "//"),
+                new Case(
+                        "PUT",
+                        "/berichttypen/x",
+                        "application/json",
+                        "{\"templateId\": \"" + TestNmc.TEMPLATE_ID + "\", \"verwerkingsactiviteit\": \"x:\","
+                                + " \"toelichting\": \"x\"}",
+                        400),
                 new Case("GET", "/beheeracties?actie=iets", null, null, 400));
         String dvABefore = get("/dienstverleners/" + TestNmc.DV_A).body();
         for (Case c : cases) {
