@@ -170,10 +170,12 @@ public final class Acceptance {
         } else {
             long started = System.nanoTime();
             Optional<Refusal> refusal = check(dv, request, clock.instant());
-            if (refusal.isPresent()) {
+            if (refusal.isPresent() && !answeredByARepeat(refusal.get())) {
                 throw refusal.get();
             }
-            Prepared prepared = sealed(prepare(0, dv, request));
+            Prepared prepared = refusal.isPresent()
+                    ? prepare(0, dv, request, refusal.get())
+                    : sealed(prepare(0, dv, request, null));
             long submitted = System.nanoTime();
             metrics.acceptanceStage("voorbereiden", submitted - started);
             outcome = groups.submit(new GroupKey(dv.id(), request.regime()), new Member(dv, prepared));
@@ -276,10 +278,10 @@ public final class Acceptance {
         for (int i = 0; i < requests.size(); i++) {
             Request request = requests.get(i);
             Optional<Refusal> refusal = check(dv, request, now);
-            if (refusal.isPresent()) {
+            if (refusal.isPresent() && !answeredByARepeat(refusal.get())) {
                 outcomes[i] = new Refused(refusal.get());
             } else {
-                prepared.add(prepare(i, dv, request));
+                prepared.add(prepare(i, dv, request, refusal.orElse(null)));
             }
             if (i % STEP_ITEMS == STEP_ITEMS - 1) {
                 step.run();
@@ -297,7 +299,7 @@ public final class Acceptance {
             Repeats repeats = new Repeats(earlier);
             List<Prepared> ready = new ArrayList<>(chunk.size());
             for (Prepared p : chunk) {
-                ready.add(repeats.of(p).isPresent() ? p : sealed(p));
+                ready.add(repeats.of(p).isPresent() || p.unlessRepeat() != null ? p : sealed(p));
                 if (ready.size() % STEP_ITEMS == 0) {
                     step.run();
                 }
@@ -309,6 +311,17 @@ public final class Acceptance {
             signals.nudge(TaskKind.VERZENDEN);
         }
         return List.of(outcomes);
+    }
+
+    /**
+     * A refusal that depends on what has changed since an earlier identical request (the time past its geldigTot, the
+     * DV's register entry): such a request is refused only when it is new; a repeat gets the notification the earlier
+     * one created (design §3, the contract's idempotency), as a DV whose 202 was lost must learn its id.
+     */
+    private static boolean answeredByARepeat(Refusal refusal) {
+        return refusal instanceof Refusal.ValidUntilPassed
+                || refusal instanceof Refusal.BerichttypeNotAllowed
+                || refusal instanceof Refusal.IdentificatieTypeNotAllowed;
     }
 
     /** What a request refuses on by itself, before anything is stored. */
@@ -352,7 +365,8 @@ public final class Acceptance {
             List<byte[]> payloadHmacs,
             Envelope.Sealed sealed,
             Span trace,
-            DataSubjects.DataSubject subject) {
+            DataSubjects.DataSubject subject,
+            Refusal unlessRepeat) {
 
         /** The same request with its ciphertexts. */
         Prepared with(Envelope.Sealed ciphertexts) {
@@ -377,7 +391,8 @@ public final class Acceptance {
                     payloadHmacs,
                     ciphertexts,
                     trace,
-                    subject);
+                    subject,
+                    unlessRepeat);
         }
 
         NewNotificatie row(UUID dvId, Instant validUntil) {
@@ -409,16 +424,19 @@ public final class Acceptance {
         }
     }
 
-    private Prepared prepare(int index, Dienstverlener dv, Request request) {
+    /** {@code unlessRepeat}: the refusal of a request that may only repeat an earlier one (then never sealed). */
+    private Prepared prepare(int index, Dienstverlener dv, Request request, Refusal unlessRepeat) {
         int pepperVersion = peppers.currentVersion();
         int payloadPepperVersion = payloadPeppers.currentVersion();
         // under every version for repeats, the current one among them: each HMAC computed once
         Map<Integer, byte[]> payloadHmacs = payloadPeppers.hmacByVersion(out -> writeCanonicalPayload(request, out));
         Map<Integer, byte[]> dvrefHmacs = peppers.dvRefByVersion(dv.id(), request.dvRef());
         UUID id = UUID.randomUUID();
-        DataSubjects.DataSubject subject = request.regime().equals("centraal")
-                ? subjects.party(identification(request))
-                : subjects.email(request.recipient());
+        DataSubjects.DataSubject subject = unlessRepeat != null
+                ? null
+                : request.regime().equals("centraal")
+                        ? subjects.party(identification(request))
+                        : subjects.email(request.recipient());
         return new Prepared(
                 index,
                 request,
@@ -431,7 +449,8 @@ public final class Acceptance {
                 List.copyOf(payloadHmacs.values()),
                 null,
                 request.span(),
-                subject);
+                subject,
+                unlessRepeat);
     }
 
     /** {@code p} with its recipient and personalisation sealed under a data key of its own; timed per request. */
@@ -503,9 +522,13 @@ public final class Acceptance {
                 tookSlots[0] = slots;
                 // With one pepper version per purpose the insert's unique index finds every repeat; only
                 // under a rotation must repeats stored under an older version be looked up first, and so must a
-                // request that would be refused for its personalisation (a repeat still gets its notification).
+                // request that would be refused for its personalisation, its geldigTot passed or its DV's register
+                // entry changed since (a repeat still gets its notification).
                 List<Transitions.Repeatable> earlier = new ArrayList<>(known);
-                if (slots.granted() < chunk.size() || rotating() || !missing.isEmpty()) {
+                if (slots.granted() < chunk.size()
+                        || rotating()
+                        || !missing.isEmpty()
+                        || chunk.stream().anyMatch(p -> p.unlessRepeat() != null)) {
                     earlier.addAll(earlier(tx, dv, chunk));
                 }
                 List<Prepared> toStore = new ArrayList<>();
@@ -520,6 +543,8 @@ public final class Acceptance {
                     Prepared first = firstOfKey.get(p.key());
                     if (repeat.isPresent()) {
                         outcomes[p.index()] = accepted(new Transitions.AcceptResult(repeat.get(), false));
+                    } else if (p.unlessRepeat() != null) {
+                        outcomes[p.index()] = new Refused(p.unlessRepeat());
                     } else if (first != null) {
                         repeatsInChunk.put(p, first);
                     } else if (type == null) {

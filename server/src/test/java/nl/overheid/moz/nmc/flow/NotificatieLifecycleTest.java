@@ -1254,6 +1254,66 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
     }
 
     /**
+     * Design §3 and the contract: a repeat (same dvRef, same payload) returns 202 with the same id. Found by two
+     * reads against the seeds: the checks that depend on the moment or the register ran before the repeat look-up,
+     * so a DV whose 202 was lost and that retried after its geldigTot, or after the operator withdrew the
+     * berichttype, got a 400 for a notification that was stored and sent; resubmitting anew e-mailed twice.
+     */
+    @Test
+    void aRepeatGetsItsNotificationAfterItsGeldigTotPassedAndAfterItsBerichttypeWasWithdrawn() {
+        String geldigTot = clock.instant().plus(Duration.ofMinutes(1)).toString();
+        UUID first = accept(DV_REF, Map.of("geldigTot", geldigTot));
+        clock.advance(Duration.ofMinutes(2));
+
+        assertThat(accept(DV_REF, Map.of("geldigTot", geldigTot))).isEqualTo(first);
+        Map<String, Object> item = new java.util.HashMap<>(Map.of(
+                "dvRef", DV_REF,
+                "berichttype", TestNmc.BERICHTTYPE,
+                "emailadres", EMAIL,
+                "geldigTot", geldigTot,
+                "personalisation", Map.of("tekst", SECRET_TEXT)));
+        Map<String, Object> fresh = new java.util.HashMap<>(item);
+        fresh.put("dvRef", "NIEUW-NA-GELDIG-TOT");
+        Http.Response bulk = http.post(
+                "/api/nmc/v1/decentraal/notificaties/bulk",
+                tokenA(),
+                Http.json(Map.of("notificaties", List.of(item, fresh))));
+        assertThat(bulk.status()).as(bulk.body()).isEqualTo(200);
+        assertThat(bulk.json()
+                        .path("resultaten")
+                        .get(0)
+                        .path("notificatie")
+                        .path("id")
+                        .asText())
+                .isEqualTo(first.toString());
+        assertThat(bulk.json().path("resultaten").get(1).path("status").asInt())
+                .as("a new request past its geldigTot is still refused")
+                .isEqualTo(400);
+        Http.Response freshAlone = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(fresh));
+        assertThat(freshAlone.status()).as(freshAlone.body()).isEqualTo(400);
+        assertThat(freshAlone.json().path("errors").findValuesAsText("name")).containsExactly("/geldigTot");
+
+        UUID second = accept("NOG-EEN", Map.of());
+        sql("DELETE FROM dienstverlener_berichttype WHERE berichttype = '" + TestNmc.BERICHTTYPE + "'");
+        clock.advance(Duration.ofSeconds(6)); // register.cache-ttl
+        assertThat(accept("NOG-EEN", Map.of())).isEqualTo(second);
+        Http.Response withdrawn = http.post(
+                "/api/nmc/v1/decentraal/notificaties",
+                tokenA(),
+                Http.json(Map.of(
+                        "dvRef",
+                        "NIEUW-NA-INTREKKING",
+                        "berichttype",
+                        TestNmc.BERICHTTYPE,
+                        "emailadres",
+                        EMAIL,
+                        "personalisation",
+                        Map.of("tekst", SECRET_TEXT))));
+        assertThat(withdrawn.status()).as(withdrawn.body()).isEqualTo(400);
+        assertThat(query("SELECT count(*) FROM notificatie", null)).containsExactly("2");
+    }
+
+    /**
      * Issue 18 §1: the batch id only groups a submission (ADR 0024); a DV that re-posts the same dvRef and payload
      * under a new batch id after a time-out gets the first notification, not a second e-mail.
      */
