@@ -598,7 +598,9 @@ public final class SendPipeline implements TaskHandler {
                             // claim's lookup by reference must see it there, or it sends the e-mail twice.
                             wait = uncertainSendWait;
                         }
-                        tasks.postpone(tx, task, now.plus(wait), unavailable.reason());
+                        Instant due = now.plus(wait);
+                        tasks.postpone(
+                                tx, task, unavailable.mayHaveArrived() ? due : notPast(n, due), unavailable.reason());
                     }
                 }
             }
@@ -606,10 +608,26 @@ public final class SendPipeline implements TaskHandler {
     }
 
     /**
+     * A postponement of a send that is certainly not at NotifyNL, due no later than just after geldig_tot: ADR 0024,
+     * "verstrijkt dat tijdens het uitstel, dan eindigt de notificatie in verlopen", then, not when a 15-minute
+     * backoff ends. (A send whose POST may have arrived waits its whole wait: its lookup decides.)
+     */
+    private static Instant notPast(Transitions.Locked n, Instant due) {
+        if (n.validUntil() == null) {
+            return due;
+        }
+        Instant justAfter = n.validUntil().plusSeconds(1); // strictly after it, when Transitions.expired holds
+        return due.isAfter(justAfter) ? justAfter : due;
+    }
+
+    /**
      * A refusal of the setup: the notification is not blamed and its attempt not used up (it stays planned). The
-     * task is postponed with backoff; the {@code notifynl.setup-error-max-tries}-th such refusal parks it as
-     * {@code mislukt} with the error's class, for an operator who fixes the setup and reopens it. After geldig_tot
-     * nothing new may start: the notification ends verlopen.
+     * task is postponed with backoff; the {@code notifynl.setup-error-max-tries}-th refusal of the template, the
+     * trial mode and the like parks it as {@code mislukt} with the error's class, for an operator who fixes the setup
+     * and reopens it. A 401 or 403 of the key or the service is never parked (ADR 0024: "betreft de aanroep, niet de
+     * poging: de taak wordt uitgesteld en herhaald", bounded only by geldig_tot), so sends resume by themselves once
+     * the key is fixed; after its bounded tries it is counted and no longer logged. After geldig_tot nothing new may
+     * start: the notification ends verlopen.
      */
     private void setupFailure(DbTransaction tx, Task task, Job job, Transitions.Locked n, SetupError error, Span span) {
         Instant now = clock.instant();
@@ -622,21 +640,30 @@ public final class SendPipeline implements TaskHandler {
         Optional<TaskRepository.Counted> counted = tasks.postponeCounting(
                 tx,
                 task,
-                now.plus(backoff.apply(task.postponements() + 1)),
+                notPast(n, now.plus(backoff.apply(task.postponements() + 1))),
                 error.errorClass(),
                 SETUP_ERRORS,
-                setupErrorMaxTries);
+                error.ofTheCall() ? Integer.MAX_VALUE : setupErrorMaxTries);
         if (counted.isEmpty()) {
             return;
         }
         boolean parked = counted.get().parked();
         metrics.notifyNlSetupError(job.berichttype().code(), job.service(), error.errorClass(), parked);
-        String next = parked
-                ? "not the notification's fault; the send task is parked as mislukt (" + error.errorClass()
-                        + ") after " + counted.get().count() + " such refusals: fix it and reopen the task "
-                        + "(operator API POST /taken/heropeningen)"
-                : "not the notification's fault; the send is postponed (refusal "
-                        + counted.get().count() + " of " + setupErrorMaxTries + " before it is parked)";
+        if (error.ofTheCall() && counted.get().count() > setupErrorMaxTries) {
+            return; // counted above; one line per try would flood the log while a key stays wrong for hours
+        }
+        String next = error.ofTheCall()
+                ? "not the notification's fault; the send is postponed and tried again until its geldig_tot (refusal "
+                        + counted.get().count()
+                        + (counted.get().count() == setupErrorMaxTries
+                                ? "; further refusals are counted, not logged)"
+                                : ")")
+                : parked
+                        ? "not the notification's fault; the send task is parked as mislukt (" + error.errorClass()
+                                + ") after " + counted.get().count() + " such refusals: fix it and reopen the task "
+                                + "(operator API POST /taken/heropeningen)"
+                        : "not the notification's fault; the send is postponed (refusal "
+                                + counted.get().count() + " of " + setupErrorMaxTries + " before it is parked)";
         String reason = "NotifyNL refused it for its setup: " + error.errorClass() + " (" + error.hint()
                 + ") for berichttype " + job.berichttype().code() + " of NotifyNL service " + job.service();
         if (span == null) {

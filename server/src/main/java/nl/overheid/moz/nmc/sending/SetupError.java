@@ -58,6 +58,14 @@ public enum SetupError {
         return hint;
     }
 
+    /**
+     * A 401 or 403 of the API key or the service: ADR 0024 counts it against the call, not the attempt ("de taak wordt
+     * uitgesteld en herhaald", bounded only by geldig_tot), so such a send is never parked; the others are.
+     */
+    public boolean ofTheCall() {
+        return this == KEY_REVOKED || this == SERVICE_ARCHIVED || this == KEY_INVALID;
+    }
+
     /** The setup error of this error class, if it is one. */
     public static java.util.Optional<SetupError> ofErrorClass(String errorClass) {
         for (SetupError error : values()) {

@@ -53,9 +53,6 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                 "400|BadRequestError|TRIAL|notifynl-proefmodus",
                 "400|BadRequestError|Can\u2019t send to this recipient using a team-only API key|notifynl-teamsleutel",
                 "400|BadRequestError|Service is not allowed to send emails|notifynl-geen-emailrecht",
-                "403|AuthError|Invalid token: API key revoked|notifynl-sleutel-ingetrokken",
-                "403|AuthError|Invalid token: service is archived|notifynl-service-gearchiveerd",
-                "403|AuthError|Invalid token: API key not found|notifynl-sleutel-ongeldig",
                 "400|ValidationError|reference 12 is not of type string|notifynl-verzoek-ongeldig",
                 "400|BadRequestError|Something NotifyNL may say one day|notifynl-weigering-onbekend"
             })
@@ -94,6 +91,79 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                 .as("a parked task is not tried again")
                 .hasSize(5);
         assertThat(status(id)).doesNotStartWith("niet-bezorgbaar");
+    }
+
+    /**
+     * ADR 0024: "Een 401, 403, 429 of 5xx … betreft de aanroep, niet de poging: de taak wordt uitgesteld en herhaald …;
+     * het wachten wordt alleen door geldig_tot begrensd". Found by a read against the seeds: a refused key or service
+     * was parked after five refusals like a template error, so a key fixed after five minutes left every send of that
+     * window in-verzending until an operator reopened each task. Tried again, never parked; logged five times.
+     */
+    @ParameterizedTest(name = "{0} \"{2}\" -> {3}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "401|AuthError|Unauthorized, authentication token must be provided|notifynl-sleutel-ongeldig",
+                "403|AuthError|Invalid token: API key revoked|notifynl-sleutel-ingetrokken",
+                "403|AuthError|Invalid token: service is archived|notifynl-service-gearchiveerd",
+                "403|AuthError|Invalid token: API key not found|notifynl-sleutel-ongeldig"
+            })
+    void aRefusalOfTheKeyOrTheServiceIsTriedAgainUntilItIsFixedNeverParked(
+            int status, String error, String message, String errorClass) {
+        notify.refuse(status, error, message);
+        double before = metric("nmc_notifynl_setup_errors_total", errorClass);
+        double parkedBefore = metric("nmc_notifynl_setup_errors_parked_total", errorClass);
+        UUID id = accept(DV_REF, Map.of());
+        for (int round = 1; round <= 8; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(20));
+        }
+        assertThat(task(id)).isEqualTo("open|" + errorClass + "|0|8");
+        assertThat(status(id)).as("not blamed: still on its way").isEqualTo("in-verzending:2");
+        assertThat(pogingen(id)).as("the attempt is not used up").containsExactly("1:gepland");
+        assertThat(metric("nmc_notifynl_setup_errors_total", errorClass)).isEqualTo(before + 8);
+        assertThat(metric("nmc_notifynl_setup_errors_parked_total", errorClass)).isEqualTo(parkedBefore);
+        assertThat(logs.of(SendPipeline.class).stream()
+                        .filter(record -> record.getLevel() == Level.WARNING)
+                        .count())
+                .as("one line for each of the bounded tries, then counted only")
+                .isEqualTo(5);
+
+        notify.reset(); // the key is fixed
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(notify.server().findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email"))))
+                .hasSize(9);
+    }
+
+    /**
+     * ADR 0024: "een uitstel dat geldig_tot passeert: verlopen". A send postponed with backoff (up to 15 minutes) is
+     * due just after geldig_tot, not at the end of its wait: the DV hears verlopen then, not a quarter of an hour on.
+     */
+    @Test
+    void aPostponementThatWouldPassGeldigTotIsDueJustAfterItAndEndsVerlopenThen() {
+        notify.refuse(403, "AuthError", "Invalid token: API key revoked");
+        Instant geldigTot = clock.instant().plus(Duration.ofSeconds(10));
+        UUID id = accept(DV_REF, Map.of("geldigTot", geldigTot.toString()));
+        // the tests' backoff: 1 s, 2 s, 4 s, 8 s (engine.backoff-base PT1S): refused at 0, 1, 3 and 7 s
+        for (int round = 1; round <= 4; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            if (round < 4) {
+                clock.advance(Duration.between(clock.instant(), due(id)));
+            }
+        }
+        assertThat(due(id))
+                .as("the fourth wait (8 s from 7 s on) would end after geldig_tot (10 s)")
+                .isEqualTo(geldigTot.plusSeconds(1));
+        clock.advance(Duration.between(clock.instant(), geldigTot.plusSeconds(1)));
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(http.get("/api/nmc/v1/notificaties/" + id, tokenA())
+                        .json()
+                        .path("status")
+                        .asText())
+                .isEqualTo("verlopen");
+        assertThat(notify.server().findAll(postRequestedFor(urlPathEqualTo("/v2/notifications/email"))))
+                .hasSize(4);
     }
 
     @Test
@@ -265,7 +335,7 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
      */
     @Test
     void aSendParkedForItsSetupEndsVerlopenOnceGeldigTotHasPassed() {
-        notify.refuse(403, "AuthError", "Invalid token: API key revoked");
+        notify.refuse(400, "BadRequestError", "Template not found");
         UUID id = accept(
                 DV_REF,
                 Map.of("geldigTot", clock.instant().plus(Duration.ofHours(3)).toString()));
@@ -276,8 +346,8 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
             ManualRunner.of(nmc).runWorkersOnce();
             clock.advance(Duration.ofMinutes(20));
         }
-        assertThat(task(id)).startsWith("mislukt|notifynl-sleutel-ingetrokken|");
-        assertThat(task(later)).startsWith("mislukt|notifynl-sleutel-ingetrokken|");
+        assertThat(task(id)).startsWith("mislukt|notifynl-template-onbekend|");
+        assertThat(task(later)).startsWith("mislukt|notifynl-template-onbekend|");
 
         ManualRunner.of(nmc).runDutiesOnce();
         ManualRunner.of(nmc).runWorkersOnce();
