@@ -237,11 +237,13 @@ public final class WebhookDelivery implements TaskHandler {
                 case WebhookClient.Outcome.Failed failed -> {
                     int failures = position.mislukkingen() + 1;
                     metrics.webhookFailed();
-                    // After a pause one failure is enough to pause again, longer: the DV is not back yet.
+                    // After a pause one failure is enough to pause again, longer: the DV is not back yet (a resume
+                    // clears the pauses: the agreed number of failures again). The count goes on through pauses: the
+                    // DV reads it as the failures since the last success.
                     if (failures >= position.maxFailures() || position.pauzes() > 0) {
                         int pauses = position.pauzes() + 1;
                         Instant until = now.plus(settings.pause(pauses));
-                        positions.failed(tx, position.dvId(), 0, pauses, until, failed.reason());
+                        positions.failed(tx, position.dvId(), failures, pauses, until, failed.reason());
                         LOG.warning(() -> "webhook of DV " + position.dvId() + " paused until " + until + " after "
                                 + failures + " failed deliveries (last: " + failed.reason() + ")");
                         tasks.reschedule(tx, task, until);

@@ -48,7 +48,7 @@ public final class WebhookPositionRepository {
             """);
 
     private static final Statement WEBHOOK_POSITION_RESUME = Statement.named("webhookPositionResume", """
-            UPDATE webhookpositie SET mislukkingen = 0, gepauzeerd_tot = NULL WHERE dv_id = :dvId
+            UPDATE webhookpositie SET mislukkingen = 0, pauzes = 0, gepauzeerd_tot = NULL WHERE dv_id = :dvId
             """);
 
     /** Every DV with a webhook gets a position row (made now: its age counts from here) and its one task. */

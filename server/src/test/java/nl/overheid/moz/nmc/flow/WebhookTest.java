@@ -221,6 +221,52 @@ class WebhookTest extends LifecycleTestBase {
         assertThat(after.path("cursor").asText()).isNotBlank();
     }
 
+    /**
+     * Found by a read of the webhook: a pause wrote 0 failures, so a paused webhook told its DV "mislukkingen: 0"
+     * (the contract: consecutive failures since the last success), and a resume kept the pause count, so the first
+     * failure after the DV said it was back paused the webhook again at once, longer, while the DV saw "actief"
+     * (and the paused gauge stayed 1). A resume is a fresh start: the agreed number of failures again.
+     */
+    @Test
+    void aPausedWebhookCountsItsFailuresAndAResumeStartsAfresh() {
+        dv.server()
+                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        accept("WH-1", Map.of());
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        for (int failure = 1; failure <= 3; failure++) {
+            ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
+            clock.advance(Duration.ofSeconds(30));
+        }
+        JsonNode paused = http.get("/api/nmc/v1/webhook", tokenA()).json();
+        assertThat(paused.path("status").asText()).isEqualTo("gepauzeerd");
+        assertThat(paused.path("mislukkingen").asInt())
+                .as("three failed since the last success")
+                .isEqualTo(3);
+        clock.advance(Duration.between(
+                        clock.instant(),
+                        Instant.parse(paused.path("gepauzeerdTot").asText()))
+                .plusSeconds(1));
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
+        assertThat(http.get("/api/nmc/v1/webhook", tokenA())
+                        .json()
+                        .path("mislukkingen")
+                        .asInt())
+                .isEqualTo(4);
+
+        Http.Response resumed = http.post("/api/nmc/v1/webhook/hervatting", tokenA(), "");
+        assertThat(resumed.status()).isEqualTo(200);
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(scrape().value("nmc_webhook_paused", Map.of("dv", TestNmc.DV_A)))
+                .as("resumed: not paused")
+                .isZero();
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN); // still 503: one failure of the agreed three
+        JsonNode after = http.get("/api/nmc/v1/webhook", tokenA()).json();
+        assertThat(after.path("status").asText()).as(after.toString()).isEqualTo("actief");
+        assertThat(after.path("mislukkingen").asInt()).isEqualTo(1);
+    }
+
     @Test
     void aRedirectIsNotFollowedAndCountsAsAFailure() {
         dv.server()
@@ -547,6 +593,11 @@ class WebhookTest extends LifecycleTestBase {
     // ---------------------------------------------------------------------------------------------------
 
     /** Runs the webhook until it has delivered everything there is. */
+    private nl.overheid.moz.nmc.testing.PrometheusText scrape() {
+        return nl.overheid.moz.nmc.testing.PrometheusText.parse(
+                http.request("GET", "/observe/metrics", null, null, null).body());
+    }
+
     private void deliverAll() {
         for (int round = 0; round < 20; round++) {
             int before = calls().size();
