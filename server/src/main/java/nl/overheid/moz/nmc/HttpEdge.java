@@ -244,15 +244,18 @@ record HttpEdge(WebServer server) {
             HttpRouting.Builder routing,
             ProblemResponses problems,
             java.util.function.BiFunction<ServerRequest, ProblemException, ProblemException> held) {
-        return routing.error(ProblemException.class, (request, response, problem) -> problems.send(response, problem))
+        return routing.error(
+                        ProblemException.class,
+                        (request, response, problem) -> problems.send(request, response, problem))
                 .error(Refusal.class, (request, response, refusal) -> {
                     ProblemException problem = DomainProblems.of(refusal);
-                    problems.send(response, problem.status() == 429 ? held.apply(request, problem) : problem);
+                    problems.send(request, response, problem.status() == 429 ? held.apply(request, problem) : problem);
                 })
                 // What Helidon's routing refuses itself (a path it does not know: 404).
                 .error(
                         HttpException.class,
                         (request, response, refused) -> problems.send(
+                                request,
                                 response,
                                 ProblemException.ofStatus(
                                         refused.status().code(),

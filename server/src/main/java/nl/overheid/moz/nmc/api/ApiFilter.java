@@ -170,11 +170,11 @@ public final class ApiFilter implements Filter {
         } catch (ProblemException problem) {
             if (largeBodyUnread(request)) {
                 response.header(HeaderValues.CONNECTION_CLOSE);
-                problems.send(response, problem);
+                problems.send(request, response, problem);
                 // Helidon lets this through its error handlers to the connection, which it closes unread
                 throw new CloseConnectionException("refused before its body was read");
             }
-            problems.send(response, problem);
+            problems.send(request, response, problem);
             closeWhenAsked(response);
             return;
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpMediaType;
+import io.helidon.http.Method;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -41,8 +42,8 @@ public final class ProblemResponses implements DirectHandler {
         this.metrics = metrics;
     }
 
-    public void send(ServerResponse response, ProblemException problem) {
-        send(response, problem.status(), problem, body(problem));
+    public void send(ServerRequest request, ServerResponse response, ProblemException problem) {
+        send(request, response, problem.status(), problem, body(problem));
     }
 
     /**
@@ -52,7 +53,7 @@ public final class ProblemResponses implements DirectHandler {
     public void sendUnavailable(ServerRequest request, ServerResponse response) {
         // the operation's template, never the path or method as sent: they may hold anything a client chose
         LOG.warning(() -> "database unreachable on " + ApiFilter.currentOperation() + ": answered 503");
-        send(response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
+        send(request, response, ProblemException.unavailable(RETRY_AFTER_UNAVAILABLE_SECONDS));
     }
 
     /** A 500 for an exception nobody expected. Logged with an id; the body says nothing about internals. */
@@ -65,7 +66,7 @@ public final class ProblemResponses implements DirectHandler {
         body.put("status", 500);
         body.put("detail", "Er ging iets mis in het NMC; meld het met de waarde van instance.");
         body.put("instance", instance);
-        send(response, 500, null, body);
+        send(request, response, 500, null, body);
     }
 
     /**
@@ -121,7 +122,8 @@ public final class ProblemResponses implements DirectHandler {
         return body;
     }
 
-    private void send(ServerResponse response, int status, ProblemException problem, ObjectNode body) {
+    private void send(
+            ServerRequest request, ServerResponse response, int status, ProblemException problem, ObjectNode body) {
         if (response.isSent()) {
             return;
         }
@@ -133,7 +135,13 @@ public final class ProblemResponses implements DirectHandler {
         // A problem is never cached, also where the handler had meant its answer to be (the JWKS).
         headers.apply(response.headers());
         response.headers().contentType(PROBLEM_JSON);
-        response.send(bytes(body));
+        if (request.prologue().method().equals(Method.HEAD)) {
+            // RFC 9110 §9.3.2: no content in an answer to HEAD. Helidon writes whatever it is given, and a client on a
+            // kept-alive connection read the problem as the start of its next answer (found by a hostile read).
+            response.send();
+        } else {
+            response.send(bytes(body));
+        }
     }
 
     private byte[] bytes(ObjectNode body) {

@@ -319,6 +319,29 @@ class HttpEdgeTest {
         assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
     }
 
+    /**
+     * RFC 9110 §9.3.2: an answer to HEAD has no content. Found by a hostile read: the 405 or 404 problem to a HEAD was
+     * written with its body, so a client that sent its next request on the same connection read that body as the
+     * start of the next answer. Pipelined here: after the HEAD's header block comes the next answer's status line.
+     */
+    @Test
+    void aProblemAnsweringAHeadHasNoBodySoTheNextAnswerOnItsConnectionIsRead() throws IOException {
+        for (String path : List.of("/api/nmc/v1/openapi.json", "/api/nmc/v1/bestaat-niet", DECENTRAAL)) {
+            try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream()
+                        .write(("HEAD " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                                        + "GET /api/nmc/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                        + "Connection: close\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                String answer = readAll(socket.getInputStream());
+                assertThat(answer).as(path).matches("(?s)HTTP/1.1 40[45] .*");
+                String afterHead = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+                assertThat(afterHead).as(path).startsWith("HTTP/1.1 200");
+            }
+        }
+    }
+
     @Test
     void aMalformedRequestHelidonRefusesItselfIsAProblemToo() throws IOException {
         try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
