@@ -110,6 +110,8 @@ public final class ApiFilter implements Filter {
         String path = request.path().path();
         Method method = request.prologue().method();
         Optional<ApiRoutes.Route> route = routes.match(path);
+        // the operator API's and the callback's answers carry their own contract's version (/core/version-header)
+        response.headers().set(HeaderNames.create("API-Version"), routes.version(path, route));
         String operation = route.map(r -> (r.allows(method) ? method.text() : "?") + " " + r.template())
                 .orElse(UNKNOWN_OPERATION);
         long started = System.nanoTime();

@@ -30,8 +30,11 @@ public final class ApiRoutes {
         OPERATOR
     }
 
-    /** One path of a contract: the methods it has and, per method, who may call it. */
-    public record Route(String template, Pattern pattern, Map<Method, Guard> guards) {
+    /**
+     * One path of a contract: the methods it has and, per method, who may call it; {@code version}: its contract's
+     * {@code info.version}, the {@code API-Version} of its answers.
+     */
+    public record Route(String template, Pattern pattern, Map<Method, Guard> guards, String version) {
 
         public boolean allows(Method method) {
             return guards.containsKey(method);
@@ -52,8 +55,14 @@ public final class ApiRoutes {
     }
 
     private final List<Route> routes;
+    private final String operatorBasePath;
+    private final String operatorVersion;
+    private final String dvVersion;
 
-    private ApiRoutes(List<Route> routes) {
+    private ApiRoutes(List<Route> routes, String operatorBasePath, String operatorVersion, String dvVersion) {
+        this.operatorBasePath = operatorBasePath;
+        this.operatorVersion = operatorVersion;
+        this.dvVersion = dvVersion;
         // Fixed paths first, then the longer templates: the most specific match wins.
         this.routes = routes.stream()
                 .sorted(Comparator.comparing((Route route) -> !route.fixed())
@@ -71,28 +80,37 @@ public final class ApiRoutes {
         List<Route> routes = new ArrayList<>();
         add(routes, documents.dv(), basePath, Guard.DV);
         // The callback authenticates NotifyNL with its own token, in its handler: no DV token.
+        String callbackVersion = version(documents.callback());
         documents
                 .callback()
                 .path("paths")
                 .properties()
-                .forEach(path -> routes.add(route(basePath + path.getKey(), path.getValue(), Guard.OPEN, Guard.OPEN)));
+                .forEach(path -> routes.add(
+                        route(basePath + path.getKey(), path.getValue(), Guard.OPEN, Guard.OPEN, callbackVersion)));
         add(routes, documents.operator(), operatorBasePath, Guard.OPERATOR);
         for (String path : extraOpenGets) {
-            routes.add(new Route(path, Pattern.compile(Pattern.quote(path)), Map.of(Method.GET, Guard.OPEN)));
+            routes.add(new Route(
+                    path, Pattern.compile(Pattern.quote(path)), Map.of(Method.GET, Guard.OPEN), documents.version()));
         }
-        return new ApiRoutes(routes);
+        return new ApiRoutes(routes, operatorBasePath, version(documents.operator()), documents.version());
     }
 
     /** A contract's paths; its security (document-wide, or per operation) says who may call. */
     private static void add(List<Route> routes, JsonNode document, String basePath, Guard secured) {
         Guard documentDefault = document.path("security").isEmpty() ? Guard.OPEN : secured;
+        String version = version(document);
         document.path("paths")
                 .properties()
-                .forEach(
-                        path -> routes.add(route(basePath + path.getKey(), path.getValue(), documentDefault, secured)));
+                .forEach(path -> routes.add(
+                        route(basePath + path.getKey(), path.getValue(), documentDefault, secured, version)));
     }
 
-    private static Route route(String template, JsonNode operations, Guard documentDefault, Guard secured) {
+    private static String version(JsonNode document) {
+        return document.path("info").path("version").asText();
+    }
+
+    private static Route route(
+            String template, JsonNode operations, Guard documentDefault, Guard secured, String version) {
         Map<Method, Guard> guards = new LinkedHashMap<>();
         operations.properties().forEach(operation -> {
             if (METHODS.contains(operation.getKey())) {
@@ -106,7 +124,16 @@ public final class ApiRoutes {
         String regex = java.util.Arrays.stream(template.split("(?=\\{)|(?<=})"))
                 .map(part -> part.startsWith("{") ? "[^/]+" : Pattern.quote(part))
                 .collect(Collectors.joining());
-        return new Route(template, Pattern.compile(regex), java.util.Collections.unmodifiableMap(guards));
+        return new Route(template, Pattern.compile(regex), java.util.Collections.unmodifiableMap(guards), version);
+    }
+
+    /**
+     * The {@code API-Version} of an answer on {@code path}: its route's contract's, else (a path no contract has) the
+     * operator API's under its base path and the DV API's elsewhere.
+     */
+    public String version(String path, Optional<Route> route) {
+        return route.map(Route::version)
+                .orElse(path != null && path.startsWith(operatorBasePath + "/") ? operatorVersion : dvVersion);
     }
 
     /** The route this path belongs to, if any. */

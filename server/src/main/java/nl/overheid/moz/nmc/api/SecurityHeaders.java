@@ -27,9 +27,12 @@ public final class SecurityHeaders {
         this.apiVersion = HeaderValues.createCached(HeaderNames.create("API-Version"), apiVersion);
     }
 
-    /** Sets them on a response's headers, replacing what was there. */
+    /**
+     * Sets them on a response's headers, replacing what was there; an {@code API-Version} already set (the operator
+     * API's or the callback's own, by {@link ApiFilter}) stays.
+     */
     public void apply(WritableHeaders<?> headers) {
-        headers.set(apiVersion);
+        headers.setIfAbsent(apiVersion);
         SECURITY.forEach(headers::set);
     }
 
