@@ -98,7 +98,30 @@ public final class JsonBodies {
         if (request.headers().contentLength().orElse(0) > maxBytes) {
             throw ProblemException.tooLarge(maxBytes);
         }
-        return readBounded(request);
+        byte[] bytes = readBounded(request);
+        if (notUtf8(bytes)) {
+            throw ProblemException.unsupportedMediaType();
+        }
+        return bytes;
+    }
+
+    /**
+     * A body in UTF-16 or UTF-32 (a byte-order mark, or a zero byte among its first four, which a JSON text in UTF-8
+     * never has: RFC 8259 §8.1, RFC 4627 §3). Jackson detects and reads those, so such a body was taken while the
+     * contract and whatever logs the bytes read UTF-8 (found by a hostile read).
+     */
+    private static boolean notUtf8(byte[] bytes) {
+        if (bytes.length >= 2
+                && ((bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF)
+                        || (bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE))) {
+            return true;
+        }
+        for (int i = 0; i < Math.min(4, bytes.length); i++) {
+            if (bytes[i] == 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The mapper the bodies are parsed and bound with. */

@@ -323,6 +323,49 @@ class HttpEdgeTest {
     }
 
     /**
+     * The contract takes JSON in UTF-8 only (RFC 8259 §8.1). Found by a hostile read: Jackson detects UTF-16 and
+     * UTF-32 and read such a body, so it was stored while anything logging the bytes as UTF-8 saw something else.
+     */
+    @Test
+    void aBodyInUtf16OrUtf32IsA415AndStoresNothing() throws IOException {
+        List<String> stored = DB.query("SELECT count(*) FROM notificatie", null);
+        String single = "{\"dvRef\":\"utf16\",\"berichttype\":\"test-bericht\",\"emailadres\":\"iemand@example.nl\"}";
+        String bulk = "{\"notificaties\":[" + single + "]}";
+        for (java.nio.charset.Charset charset : List.of(
+                StandardCharsets.UTF_16LE,
+                StandardCharsets.UTF_16BE,
+                StandardCharsets.UTF_16,
+                java.nio.charset.Charset.forName("UTF-32LE"))) {
+            for (String path : List.of(DECENTRAAL, DECENTRAAL + "/bulk")) {
+                byte[] body = (path.endsWith("/bulk") ? bulk : single).getBytes(charset);
+                try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+                    socket.setSoTimeout(10_000);
+                    var out = socket.getOutputStream();
+                    out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+                                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                                    + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    out.write(body);
+                    assertThat(readAll(socket.getInputStream()))
+                            .as(path + " in " + charset)
+                            .startsWith("HTTP/1.1 415");
+                }
+            }
+        }
+        assertThat(DB.query("SELECT count(*) FROM notificatie", null)).isEqualTo(stored);
+    }
+
+    /** "?cursor" without a value read as no cursor: a client that lost its cursor's value re-read its whole feed. */
+    @Test
+    void aFeedParameterWithoutAValueIsA400() {
+        for (String query : List.of("?cursor", "?limit", "?cursor&limit=5")) {
+            Http.Response response = http.get("/api/nmc/v1/notificaties/wijzigingen" + query, token);
+            assertThat(response.status()).as(query).isEqualTo(400);
+            assertProblemHeaders(response, query, true);
+        }
+    }
+
+    /**
      * RFC 9110 §9.3.2: an answer to HEAD has no content. Found by a hostile read: the 405 or 404 problem to a HEAD was
      * written with its body, so a client that sent its next request on the same connection read that body as the
      * start of the next answer. Pipelined here: after the HEAD's header block comes the next answer's status line.
