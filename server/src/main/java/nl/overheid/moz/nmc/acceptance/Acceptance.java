@@ -37,6 +37,7 @@ import nl.overheid.moz.nmc.profiel.Identification;
 import nl.overheid.moz.nmc.refusal.Refusal;
 import nl.overheid.moz.nmc.register.Berichttype;
 import nl.overheid.moz.nmc.register.Dienstverlener;
+import nl.overheid.moz.nmc.register.PlaceholderNames;
 import nl.overheid.moz.nmc.register.Register;
 import nl.overheid.moz.nmc.trace.Span;
 
@@ -326,6 +327,10 @@ public final class Acceptance {
 
     /** What a request refuses on by itself, before anything is stored. */
     private static Optional<Refusal> check(Dienstverlener dv, Request request, Instant now) {
+        List<String> ambiguous = PlaceholderNames.sharingAKey(request.personalisation());
+        if (!ambiguous.isEmpty()) {
+            return Optional.of(new Refusal.PersonalisationAmbiguous(ambiguous));
+        }
         if (!dv.berichttypen().contains(request.berichttype())) {
             return Optional.of(new Refusal.BerichttypeNotAllowed());
         }

@@ -35,6 +35,13 @@ public final class DomainProblems {
                         r.code().equals("elfproef")
                                 ? "Dit nummer voldoet niet aan de elfproef."
                                 : "Een KVK-nummer heeft 8 cijfers, een RSIN of BSN 9.");
+            case Refusal.PersonalisationAmbiguous r ->
+                ProblemException.invalid(r.fields().stream()
+                        .map(field -> new ProblemException.FieldError(
+                                "/personalisation/" + JsonPointers.escape(field),
+                                "duplicate",
+                                "NotifyNL leest deze velden als één veld (hoofdletters, spaties, _ en - tellen niet)."))
+                        .toList());
             case Refusal.PersonalisationMissing r ->
                 ProblemException.invalid(r.fields().stream()
                         .map(field -> new ProblemException.FieldError(

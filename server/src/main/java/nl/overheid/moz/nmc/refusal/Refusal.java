@@ -63,6 +63,20 @@ public abstract sealed class Refusal extends RuntimeException {
      * The personalisation lacks fields the berichttype's NotifyNL template asks for; {@code fields} are the
      * template's placeholder names (never a value).
      */
+    /** Personalisation keys NotifyNL reads as one (case, spaces, {@code _} and {@code -} do not count). */
+    public static final class PersonalisationAmbiguous extends Refusal {
+        private final List<String> fields;
+
+        public PersonalisationAmbiguous(List<String> fields) {
+            super("personalisation has " + fields.size() + " field(s) NotifyNL reads as one");
+            this.fields = List.copyOf(fields);
+        }
+
+        public List<String> fields() {
+            return fields;
+        }
+    }
+
     public static final class PersonalisationMissing extends Refusal {
         private final List<String> fields;
 

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -84,9 +83,8 @@ public final class Templates {
         return List.copyOf(missing);
     }
 
-    /** NotifyNL's {@code InsensitiveDict.make_key}: without spaces, underscores and hyphens, in lower case. */
-    static String key(String name) {
-        return name.replace(" ", "").replace("_", "").replace("-", "").toLowerCase(Locale.ROOT);
+    private static String key(String name) {
+        return nl.overheid.moz.nmc.register.PlaceholderNames.key(name);
     }
 
     /** Asks NotifyNL for one template's placeholders now and stores the answer (an unreachable NotifyNL changes nothing). */

@@ -45,6 +45,45 @@ class PersonalisationAtAcceptanceTest extends LifecycleTestBase {
         return Long.parseLong(query("SELECT count(*) FROM notificatie", null).getFirst());
     }
 
+    /**
+     * Found by a hostile read: keys NotifyNL reads as one (its InsensitiveDict: case, spaces, _ and - do not count)
+     * were taken, and which value NotifyNL then rendered depended on the order it got them in. A body that means two
+     * things is refused rather than guessed at, naming the fields, never their values; whether or not the template
+     * is known.
+     */
+    @Test
+    void personalisationKeysNotifyNlReadsAsOneAreRefusedNamingThemAndNothingIsStored() {
+        long before = notifications();
+        Http.Response refused = submit(
+                "DUBBEL",
+                new java.util.TreeMap<>(
+                        Map.of("naam", "Jansen", "Naam", "Pietersen", "na_am", "de Vries", "tekst", "x")));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.json().path("errors").findValuesAsText("name"))
+                .containsExactlyInAnyOrder("/personalisation/naam", "/personalisation/Naam", "/personalisation/na_am");
+        assertThat(refused.json().path("errors").findValuesAsText("code")).containsOnly("duplicate");
+        assertThat(refused.body()).doesNotContain("Jansen", "Pietersen", "de Vries");
+        Http.Response bulk = http.post(
+                DECENTRAAL + "/bulk",
+                tokenA(),
+                Http.json(Map.of(
+                        "notificaties",
+                        List.of(Map.of(
+                                "dvRef",
+                                "DUBBEL-BULK",
+                                "berichttype",
+                                TestNmc.BERICHTTYPE,
+                                "emailadres",
+                                EMAIL,
+                                "personalisation",
+                                Map.of("dossier nummer", "1", "dossier-nummer", "2"))))));
+        assertThat(bulk.status()).as(bulk.body()).isEqualTo(200);
+        assertThat(bulk.json().path("resultaten").get(0).path("status").asInt()).isEqualTo(400);
+        assertThat(notifications()).isEqualTo(before);
+        assertThat(submit("ENKEL", Map.of("naam", "Jansen", "tekst", "x")).status())
+                .isEqualTo(202);
+    }
+
     @Test
     void aNotificationWithoutAFieldTheTemplateAsksForIsRefusedNamingTheFieldAndNothingIsStored() {
         notify.template(TestNmc.TEMPLATE_ID, "naam", "dossier nummer");
