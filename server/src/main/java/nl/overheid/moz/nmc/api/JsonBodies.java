@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.media.type.MediaTypes;
-import io.helidon.http.HttpException;
 import io.helidon.http.HttpMediaType;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
@@ -174,8 +173,9 @@ public final class JsonBodies {
         Optional<HttpMediaType> declared;
         try {
             declared = request.headers().contentType();
-        } catch (IllegalArgumentException | HttpException unparsable) {
-            // Helidon cannot parse it ("application/json;", "json", an empty value): not JSON either, the 415
+        } catch (RuntimeException unparsable) {
+            // Helidon cannot parse it ("application/json;", "json", an empty value; 'charset="' escapes its parser as
+            // an index out of bounds): not JSON either, the 415
             return false;
         }
         return declared.filter(type -> type.mediaType().text().equalsIgnoreCase(MediaTypes.APPLICATION_JSON.text()))

@@ -294,7 +294,12 @@ class HttpEdgeTest {
         String body = "{\"dvRef\":\"x\",\"berichttype\":\"test-bericht\",\"emailadres\":\"iemand@example.nl\"}";
         try (nl.overheid.moz.nmc.testing.LogWatch logs = nl.overheid.moz.nmc.testing.LogWatch.start()) {
             for (String type : List.of(
-                    "application/json;", "application/json; charset", "json", "application/json; ;charset=utf-8", "")) {
+                    "application/json;",
+                    "application/json; charset",
+                    "json",
+                    "application/json; ;charset=utf-8",
+                    "",
+                    "application/json; charset=\"")) {
                 for (String path : List.of(DECENTRAAL, DECENTRAAL + "/bulk")) {
                     try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
                         socket.setSoTimeout(10_000);
