@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * @param readTimeout    bound of the whole exchange, answer included (after it, the e-mail may have been accepted)
  * @param maxAnswerBytes the longest answer read; a longer one is refused (and a send looked up by reference)
  * @param setupErrorMaxTries how many of NotifyNL's setup refusals ({@link SetupError}) a send task gets before it
- *                       is parked as {@code mislukt} for an operator
+ *                       is parked as {@code mislukt} for an operator; a refused key or service is never parked, it
+ *                       is logged this many times and then only counted
  * @param dailyLimit     the window of NotifyNL's daily limit per service (a calendar day in a time zone)
  * @param templateRefreshInterval how old the known placeholders of a template may get before they are asked again
  * @param uncertainSendWait how long after a send whose outcome is unknown (a time-out, a broken connection, a 5xx) the

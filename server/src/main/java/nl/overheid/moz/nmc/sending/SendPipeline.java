@@ -71,7 +71,8 @@ import nl.overheid.moz.nmc.trace.Span;
  * the notification {@code niet-bezorgbaar}. A refusal of the setup ({@link SetupError}) is never blamed on it: the
  * task is postponed with backoff, and after {@code notifynl.setup-error-max-tries} such refusals parked as
  * {@code mislukt} under the error's class for an operator, who fixes the setup and reopens it; each is counted per
- * berichttype and service and logged as one WARNING. The daily limit closes the service's sending budget until its
+ * berichttype and service and logged as one WARNING. A refused key or service (401, 403) is never parked: ADR 0024
+ * counts it against the call, so it is tried again until geldig_tot, like a 5xx. The daily limit closes the service's sending budget until its
  * window has passed ({@link DailyLimitWindow}) and postpones the send until then, without counting anything against
  * the notification: no claim of that budget takes a token meanwhile, and a send claimed before the closure is
  * postponed without a call or an LDV record. The per-minute rate limit, 5xx and the like postpone with backoff.
@@ -109,6 +110,8 @@ public final class SendPipeline implements TaskHandler {
 
     /** The counter of a send task's setup refusals (in its payload; cleared when an operator reopens it). */
     static final String SETUP_ERRORS = "instelfouten";
+    /** The same for a refused key or service: never parked, so a count of its own (it must not park the others). */
+    static final String CALL_REFUSALS = "sleutelfouten";
     /** The error class of a send postponed for the daily limit of its service. */
     public static final String DAILY_LIMIT = "notifynl-daglimiet";
 
@@ -642,7 +645,7 @@ public final class SendPipeline implements TaskHandler {
                 task,
                 notPast(n, now.plus(backoff.apply(task.postponements() + 1))),
                 error.errorClass(),
-                SETUP_ERRORS,
+                error.ofTheCall() ? CALL_REFUSALS : SETUP_ERRORS,
                 error.ofTheCall() ? Integer.MAX_VALUE : setupErrorMaxTries);
         if (counted.isEmpty()) {
             return;

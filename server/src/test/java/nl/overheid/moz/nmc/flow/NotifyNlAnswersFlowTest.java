@@ -137,6 +137,26 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
     }
 
     /**
+     * Found by a second read: the key's refusals, never parked, counted in the same counter as the template's, so after
+     * a key outage the first template refusal parked the send at once. Each kind has its own count.
+     */
+    @Test
+    void refusalsOfTheKeyDoNotUseUpTheTriesOfOtherSetupErrors() {
+        notify.refuse(403, "AuthError", "Invalid token: API key revoked");
+        UUID id = accept(DV_REF, Map.of());
+        for (int round = 1; round <= 6; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            clock.advance(Duration.ofMinutes(20));
+        }
+        notify.reset();
+        notify.refuse(400, "BadRequestError", "Template not found");
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(task(id))
+                .as("the first template refusal postpones, as it does without the key's before it")
+                .isEqualTo("open|notifynl-template-onbekend|0|7");
+    }
+
+    /**
      * ADR 0024: "een uitstel dat geldig_tot passeert: verlopen". A send postponed with backoff (up to 15 minutes) is
      * due just after geldig_tot, not at the end of its wait: the DV hears verlopen then, not a quarter of an hour on.
      */
