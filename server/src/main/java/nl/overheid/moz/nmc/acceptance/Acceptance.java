@@ -320,7 +320,9 @@ public final class Acceptance {
      * one created (design §3, the contract's idempotency), as a DV whose 202 was lost must learn its id.
      */
     private static boolean answeredByARepeat(Refusal refusal) {
-        return refusal instanceof Refusal.ValidUntilPassed
+        // and names NotifyNL reads as one, refused only since a later version: a repeat of a request taken before
+        return refusal instanceof Refusal.PersonalisationAmbiguous
+                || refusal instanceof Refusal.ValidUntilPassed
                 || refusal instanceof Refusal.BerichttypeNotAllowed
                 || refusal instanceof Refusal.IdentificatieTypeNotAllowed;
     }
