@@ -60,7 +60,7 @@ public final class ApiDocuments {
         }
     }
 
-    /** {@code info.version} of the DV API: the value of every {@code API-Version} header. */
+    /** {@code info.version} of the DV API: the {@code API-Version} of its answers (the others carry their own). */
     public String version() {
         return dv.path("info").path("version").asText();
     }
