@@ -64,7 +64,10 @@ record HttpEdge(WebServer server) {
         ObjectMapper mapper = Nmc.objectMapper();
         ApiDocuments documents = ApiDocuments.load();
         SecurityHeaders securityHeaders = new SecurityHeaders(documents.version());
-        ProblemResponses problems = new ProblemResponses(mapper, securityHeaders, core.metrics());
+        ApiRoutes routes = ApiRoutes.of(
+                documents, ApiFilter.BASE_PATH, ApiFilter.OPERATOR_BASE_PATH, KeysResource.WELL_KNOWN_PATH);
+        ProblemResponses problems = new ProblemResponses(
+                mapper, securityHeaders, core.metrics(), path -> routes.version(path, routes.match(path)));
         Responses responses = new Responses(mapper);
         int maxBody = settings.nmc().maxBodyBytes();
         JsonBodies dvBodies = new JsonBodies(mapper, documents.dvSchemas(), maxBody);
@@ -103,14 +106,7 @@ record HttpEdge(WebServer server) {
         RequestLimits limits = new RequestLimits(settings.requestLimits(), steps.dvCalls(), core.metrics());
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(new ApiFilter(
-                        securityHeaders,
-                        ApiRoutes.of(documents, base, operatorBase, KeysResource.WELL_KNOWN_PATH),
-                        dvs,
-                        operators,
-                        problems,
-                        core.metrics(),
-                        limits,
-                        core.tracing()))
+                        securityHeaders, routes, dvs, operators, problems, core.metrics(), limits, core.tracing()))
                 .register(base, new DocumentationResource(documents, mapper))
                 .register(
                         base + "/notifynl-callback",

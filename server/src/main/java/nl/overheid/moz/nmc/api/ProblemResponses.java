@@ -35,11 +35,18 @@ public final class ProblemResponses implements DirectHandler {
     private final ObjectMapper mapper;
     private final SecurityHeaders headers;
     private final NmcMetrics metrics;
+    private final java.util.function.UnaryOperator<String> versionOf;
 
-    public ProblemResponses(ObjectMapper mapper, SecurityHeaders headers, NmcMetrics metrics) {
+    /** {@code versionOf}: the {@code API-Version} of an answer on a path, for the requests Helidon refuses itself. */
+    public ProblemResponses(
+            ObjectMapper mapper,
+            SecurityHeaders headers,
+            NmcMetrics metrics,
+            java.util.function.UnaryOperator<String> versionOf) {
         this.mapper = mapper;
         this.headers = headers;
         this.metrics = metrics;
+        this.versionOf = versionOf;
     }
 
     public void send(ServerRequest request, ServerResponse response, ProblemException problem) {
@@ -93,6 +100,7 @@ public final class ProblemResponses implements DirectHandler {
         }
         ProblemException problem = ProblemException.ofStatus(answered.code(), answered.reasonPhrase());
         metrics.apiProblem(ApiFilter.UNKNOWN_OPERATION, problem.type().toString(), answered.code());
+        responseHeaders.set(HeaderNames.create("API-Version"), versionOf.apply(request.path()));
         headers.apply(responseHeaders);
         problem.headers().forEach((name, value) -> responseHeaders.set(HeaderNames.create(name), value));
         responseHeaders.contentType(PROBLEM_JSON);

@@ -408,6 +408,17 @@ class HttpEdgeTest {
                     .containsIgnoringCase("api-version: 1.1.0")
                     .doesNotContain("veel");
         }
+        // on the operator API, its own contract's version (a second read found the DV API's there)
+        try (Socket socket = new Socket("127.0.0.1", nmc.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream()
+                    .write(("GET /api/nmc-beheer/v1/taken HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                    + "Content-Length: veel\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            assertThat(readAll(socket.getInputStream()))
+                    .startsWith("HTTP/1.1 400")
+                    .containsIgnoringCase("api-version: 1.0.0");
+        }
     }
 
     /**
