@@ -36,19 +36,15 @@ public final class DomainProblems {
                                 ? "Dit nummer voldoet niet aan de elfproef."
                                 : "Een KVK-nummer heeft 8 cijfers, een RSIN of BSN 9.");
             case Refusal.PersonalisationAmbiguous r ->
-                ProblemException.invalid(r.fields().stream()
-                        .map(field -> new ProblemException.FieldError(
-                                "/personalisation/" + JsonPointers.escape(field),
-                                "duplicate",
-                                "NotifyNL leest deze velden als één veld (hoofdletters, spaties, _ en - tellen niet)."))
-                        .toList());
+                personalisation(
+                        r.fields(),
+                        "duplicate",
+                        "NotifyNL leest deze velden als één veld (hoofdletters, spaties, _ en - tellen niet).");
             case Refusal.PersonalisationMissing r ->
-                ProblemException.invalid(r.fields().stream()
-                        .map(field -> new ProblemException.FieldError(
-                                "/personalisation/" + JsonPointers.escape(field),
-                                "required",
-                                "Het NotifyNL-template van dit berichttype vraagt om dit personalisatieveld."))
-                        .toList());
+                personalisation(
+                        r.fields(),
+                        "required",
+                        "Het NotifyNL-template van dit berichttype vraagt om dit personalisatieveld.");
             case Refusal.QuotaExhausted r ->
                 ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
             case Refusal.NotFound r -> ProblemException.notFound();
@@ -98,5 +94,13 @@ public final class DomainProblems {
                         .map(error -> new ProblemException.FieldError(error.field(), error.code(), error.reason()))
                         .toList());
         };
+    }
+
+    /** One error per personalisation field, named as a pointer into the body, never with its value. */
+    private static ProblemException personalisation(java.util.List<String> fields, String code, String reason) {
+        return ProblemException.invalid(fields.stream()
+                .map(field ->
+                        new ProblemException.FieldError("/personalisation/" + JsonPointers.escape(field), code, reason))
+                .toList());
     }
 }

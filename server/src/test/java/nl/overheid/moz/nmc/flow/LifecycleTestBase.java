@@ -88,6 +88,15 @@ abstract class LifecycleTestBase {
     }
 
     protected UUID accept(String dvRef, Map<String, String> extra) {
+        Http.Response response = postDecentraal(dvRef, extra);
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        UUID id = UUID.fromString(response.json().path("id").asText());
+        assertThat(response.header("Location")).contains("/api/nmc/v1/notificaties/" + id);
+        return id;
+    }
+
+    /** A decentralised notification of DV A to {@link #EMAIL} with the test's personalisation, as answered. */
+    protected Http.Response postDecentraal(String dvRef, Map<String, String> extra) {
         Map<String, Object> body = new java.util.HashMap<>(Map.of(
                 "dvRef",
                 dvRef,
@@ -98,11 +107,7 @@ abstract class LifecycleTestBase {
                 "personalisation",
                 Map.of("tekst", SECRET_TEXT)));
         body.putAll(extra);
-        Http.Response response = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
-        assertThat(response.status()).as(response.body()).isEqualTo(202);
-        UUID id = UUID.fromString(response.json().path("id").asText());
-        assertThat(response.header("Location")).contains("/api/nmc/v1/notificaties/" + id);
-        return id;
+        return http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(body));
     }
 
     /** Accepts a centralised notification for this KVK number (with the test's personalisation). */

@@ -1289,7 +1289,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(bulk.json().path("resultaten").get(1).path("status").asInt())
                 .as("a new request past its geldigTot is still refused")
                 .isEqualTo(400);
-        Http.Response freshAlone = http.post("/api/nmc/v1/decentraal/notificaties", tokenA(), Http.json(fresh));
+        Http.Response freshAlone = postDecentraal("NIEUW-NA-GELDIG-TOT", Map.of("geldigTot", geldigTot));
         assertThat(freshAlone.status()).as(freshAlone.body()).isEqualTo(400);
         assertThat(freshAlone.json().path("errors").findValuesAsText("name")).containsExactly("/geldigTot");
 
@@ -1297,18 +1297,7 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         sql("DELETE FROM dienstverlener_berichttype WHERE berichttype = '" + TestNmc.BERICHTTYPE + "'");
         clock.advance(Duration.ofSeconds(6)); // register.cache-ttl
         assertThat(accept("NOG-EEN", Map.of())).isEqualTo(second);
-        Http.Response withdrawn = http.post(
-                "/api/nmc/v1/decentraal/notificaties",
-                tokenA(),
-                Http.json(Map.of(
-                        "dvRef",
-                        "NIEUW-NA-INTREKKING",
-                        "berichttype",
-                        TestNmc.BERICHTTYPE,
-                        "emailadres",
-                        EMAIL,
-                        "personalisation",
-                        Map.of("tekst", SECRET_TEXT))));
+        Http.Response withdrawn = postDecentraal("NIEUW-NA-INTREKKING", Map.of());
         assertThat(withdrawn.status()).as(withdrawn.body()).isEqualTo(400);
         assertThat(query("SELECT count(*) FROM notificatie", null)).containsExactly("2");
     }

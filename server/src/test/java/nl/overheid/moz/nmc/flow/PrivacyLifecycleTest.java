@@ -465,18 +465,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
                         .path("notificaties"))
                 .as("search still finds rows under the compromised version")
                 .hasSize(1);
-        Http.Response repeat = http.post(
-                "/api/nmc/v1/decentraal/notificaties",
-                tokenA(),
-                Http.json(Map.of(
-                        "dvRef",
-                        "GEHEIM-2",
-                        "berichttype",
-                        TestNmc.BERICHTTYPE,
-                        "emailadres",
-                        EMAIL,
-                        "personalisation",
-                        Map.of("tekst", SECRET_TEXT))));
+        Http.Response repeat = postDecentraal("GEHEIM-2", Map.of());
         assertThat(repeat.json().path("id").asText())
                 .as("a repeat is still recognised")
                 .isEqualTo(live.toString());

@@ -174,17 +174,7 @@ class WebhookTest extends LifecycleTestBase {
 
     @Test
     void theAgreedFailuresPauseTheWebhookWhichResumesAfterAnIncreasingWaitOrAtOnceOnRequest() {
-        dv.server()
-                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
-                        .atPriority(1)
-                        .willReturn(aResponse().withStatus(503)));
-        accept("WH-1", Map.of());
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
-
-        for (int failure = 1; failure <= 3; failure++) {
-            ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
-            clock.advance(Duration.ofSeconds(30)); // past each retry wait (10 s, 20 s)
-        }
+        failTheAgreedThreeDeliveries();
         assertThat(calls()).hasSize(3);
         JsonNode paused = http.get("/api/nmc/v1/webhook", tokenA()).json();
         assertThat(paused.path("status").asText()).isEqualTo("gepauzeerd");
@@ -229,16 +219,7 @@ class WebhookTest extends LifecycleTestBase {
      */
     @Test
     void aPausedWebhookCountsItsFailuresAndAResumeStartsAfresh() {
-        dv.server()
-                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
-                        .atPriority(1)
-                        .willReturn(aResponse().withStatus(503)));
-        accept("WH-1", Map.of());
-        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
-        for (int failure = 1; failure <= 3; failure++) {
-            ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
-            clock.advance(Duration.ofSeconds(30));
-        }
+        failTheAgreedThreeDeliveries();
         JsonNode paused = http.get("/api/nmc/v1/webhook", tokenA()).json();
         assertThat(paused.path("status").asText()).isEqualTo("gepauzeerd");
         assertThat(paused.path("mislukkingen").asInt())
@@ -593,6 +574,20 @@ class WebhookTest extends LifecycleTestBase {
     // ---------------------------------------------------------------------------------------------------
 
     /** Runs the webhook until it has delivered everything there is. */
+    /** The DV answers 503: a notification's status change fails its webhook the agreed three times (a pause). */
+    private void failTheAgreedThreeDeliveries() {
+        dv.server()
+                .stubFor(post(urlPathEqualTo(DvWebhookStub.PATH))
+                        .atPriority(1)
+                        .willReturn(aResponse().withStatus(503)));
+        accept("WH-1", Map.of());
+        ManualRunner.of(nmc).runWorkerOnce(TaskKind.VERZENDEN);
+        for (int failure = 1; failure <= 3; failure++) {
+            ManualRunner.of(nmc).runWorkerOnce(TaskKind.TERUGKOPPELEN);
+            clock.advance(Duration.ofSeconds(30)); // past each retry wait (10 s, 20 s)
+        }
+    }
+
     private nl.overheid.moz.nmc.testing.PrometheusText scrape() {
         return nl.overheid.moz.nmc.testing.PrometheusText.parse(
                 http.request("GET", "/observe/metrics", null, null, null).body());
