@@ -111,7 +111,7 @@ class DvApiBadInputTest {
         String receipt = "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\"}";
         for (String callback : List.of(receipt + " xx", receipt.replace("{", "{\"status\":\"permanent-failure\","))) {
             Http.Response response = http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, callback);
-            assertProblem(response, 400);
+            assertCallbackProblem(response, 400);
             assertThat(errorNames(response)).as(callback).containsExactly("/");
         }
     }
@@ -170,7 +170,7 @@ class DvApiBadInputTest {
                     TestNmc.CALLBACK_TOKEN,
                     "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\",\"completed_at\":\""
                             + moment + "\"}");
-            assertProblem(callback, 400);
+            assertCallbackProblem(callback, 400);
             assertThat(errorNames(callback)).as(moment).containsExactly("/completed_at");
         }
     }
@@ -385,7 +385,7 @@ class DvApiBadInputTest {
             receipt.put(field, "delivered\u0000GEHEIM");
             Http.Response response =
                     http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, Http.json(receipt));
-            assertProblem(response, 400);
+            assertCallbackProblem(response, 400);
             assertThat(errorNames(response)).as(field).containsExactly("/" + field);
             assertThat(response.body()).doesNotContain("GEHEIM");
         }
@@ -396,7 +396,7 @@ class DvApiBadInputTest {
         String body = "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"" + "x".repeat(500)
                 + "\",\"template_version\":99999999999}";
         Http.Response response = http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, body);
-        assertProblem(response, 400);
+        assertCallbackProblem(response, 400);
         assertThat(errorNames(response)).containsOnly("/status", "/template_version");
     }
 
@@ -494,7 +494,7 @@ class DvApiBadInputTest {
                 "/api/nmc/v1/notifynl-callback",
                 "verkeerd-token-0123456789",
                 "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"status\":\"delivered\"}");
-        assertProblem(response, 401);
+        assertCallbackProblem(response, 401);
         assertThat(metric("nmc_receipts_rejected_total")).isEqualTo(before + 1);
         assertThat(metric("nmc_tasks_failed"))
                 .as("counted at start by the operational gauges")
@@ -528,9 +528,18 @@ class DvApiBadInputTest {
     }
 
     private static void assertProblem(Http.Response response, int status) {
+        assertProblem(response, status, "1.1.0");
+    }
+
+    /** A problem of the NotifyNL callback: its own contract's version. */
+    private static void assertCallbackProblem(Http.Response response, int status) {
+        assertProblem(response, status, "1.0.0");
+    }
+
+    private static void assertProblem(Http.Response response, int status, String version) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.contentType()).startsWith("application/problem+json");
-        assertThat(response.header("API-Version")).contains("1.1.0");
+        assertThat(response.header("API-Version")).contains(version);
         JsonNode problem = response.json();
         assertThat(problem.path("status").asInt()).isEqualTo(status);
         assertThat(problem.path("title").asText()).isNotBlank();
