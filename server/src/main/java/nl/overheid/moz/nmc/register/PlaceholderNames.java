@@ -7,9 +7,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * How NotifyNL matches a personalisation key to a template's placeholder ({@code InsensitiveDict} of
- * notifications-utils): after removing spaces, underscores and hyphens, ignoring case. One rule for the check of a
- * template's placeholders ({@code sending/Templates}) and of a request's own keys ({@code acceptance}).
+ * How NotifyNL matches a personalisation key to a template's placeholder: notifications-utils' {@code InsensitiveDict}
+ * ({@code notifications_utils/insensitive_dict.py}, alphagov/notifications-utils 0352d20, which NotifyNL builds on):
+ * {@code make_key} removes spaces, underscores and hyphens and lowers the case, and of two keys that meet there the
+ * later one overwrites the earlier. One rule for the check of a template's placeholders ({@code sending/Templates})
+ * and of a request's own keys ({@code acceptance}).
  */
 public final class PlaceholderNames {
 

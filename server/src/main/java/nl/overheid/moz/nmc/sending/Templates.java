@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
+import nl.overheid.moz.nmc.register.PlaceholderNames;
 
 /**
  * What the NMC knows of the NotifyNL templates its berichttypen name: their placeholders, as NotifyNL's
@@ -71,20 +72,16 @@ public final class Templates {
         Set<String> given = new HashSet<>();
         personalisation.forEach((key, value) -> {
             if (key != null && value != null) {
-                given.add(key(key));
+                given.add(PlaceholderNames.key(key));
             }
         });
         List<String> missing = new ArrayList<>();
         for (String placeholder : stored.placeholders()) {
-            if (!given.contains(key(placeholder)) && !missing.contains(placeholder)) {
+            if (!given.contains(PlaceholderNames.key(placeholder)) && !missing.contains(placeholder)) {
                 missing.add(placeholder);
             }
         }
         return List.copyOf(missing);
-    }
-
-    private static String key(String name) {
-        return nl.overheid.moz.nmc.register.PlaceholderNames.key(name);
     }
 
     /** Asks NotifyNL for one template's placeholders now and stores the answer (an unreachable NotifyNL changes nothing). */
