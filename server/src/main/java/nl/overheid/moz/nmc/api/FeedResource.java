@@ -51,13 +51,7 @@ public final class FeedResource extends WijzigingenService {
     @Override
     protected void handleWijzigingenLezen(
             ServerRequest request, ServerResponse response, Optional<String> cursor, Optional<Integer> limit) {
-        // A parameter named without a value ("?cursor") would read as absent: the feed from its oldest event for a DV
-        // client that lost its cursor's value. A client's mistake, refused as "?cursor=" is.
-        for (String name : List.of("cursor", "limit")) {
-            if (request.query().contains(name) && request.query().first(name).isEmpty()) {
-                throw ProblemException.invalid(name, "required", name + " heeft geen waarde.");
-            }
-        }
+        ParameterParsing.noneWithoutValue(request, "cursor", "limit");
         // The generated service fills in the contract's default (100) when the DV gives none: feed.default-limit
         // applies only if the query has no limit at all.
         int pageSize = request.query().contains("limit") ? limit.orElse(defaultLimit) : defaultLimit;

@@ -50,6 +50,7 @@ public final class OperatorAuditResource extends AuditService {
             Optional<OffsetDateTime> until,
             Optional<Long> na,
             Optional<Integer> limit) {
+        ParameterParsing.noneWithoutValue(request, "actie", "van", "tot", "na", "limit");
         long before = OperatorParameters.position(na);
         int size = OperatorParameters.limit(limit);
         List<OperatorAudit.Entry> entries = audit.list(new OperatorAudit.Filter(

@@ -60,6 +60,7 @@ public final class OperatorTasksResource extends TakenService {
             Optional<String> error,
             Optional<Long> na,
             Optional<Integer> limit) {
+        ParameterParsing.noneWithoutValue(request, "soort", "dienstverlener", "fout", "na", "limit");
         OperatorParameters.check(dienstverlener, "dienstverlener", OperatorParameters.OIN);
         OperatorParameters.check(error, "fout", OperatorParameters.ERROR_CLASS);
         long after = OperatorParameters.position(na);

@@ -25,6 +25,19 @@ public final class ParameterParsing {
         return result;
     }
 
+    /**
+     * Refuses a parameter of {@code names} named without a value ({@code ?cursor}, {@code ?fout}): Helidon reads it
+     * as absent, so a client that lost a value would get an answer to another question (a feed from its oldest
+     * event, an unfiltered listing). A client's mistake, refused as an empty value ({@code ?cursor=}) is.
+     */
+    static void noneWithoutValue(io.helidon.webserver.http.ServerRequest request, String... names) {
+        for (String name : names) {
+            if (request.query().contains(name) && request.query().first(name).isEmpty()) {
+                throw ProblemException.invalid(name, "required", name + " heeft geen waarde.");
+            }
+        }
+    }
+
     private static ProblemException invalid(String name) {
         return ProblemException.invalid(name, "type", "Parameter '" + name + "' heeft geen geldige waarde.");
     }

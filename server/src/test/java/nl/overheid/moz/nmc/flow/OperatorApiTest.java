@@ -541,7 +541,17 @@ class OperatorApiTest extends LifecycleTestBase {
                         "{\"templateId\": \"" + TestNmc.TEMPLATE_ID + "\", \"verwerkingsactiviteit\": \"x:\","
                                 + " \"toelichting\": \"x\"}",
                         400),
-                new Case("GET", "/beheeracties?actie=iets", null, null, 400));
+                new Case("GET", "/beheeracties?actie=iets", null, null, 400),
+                // a parameter named without a value read as absent: an unfiltered listing for an operator whose
+                // script lost the value
+                new Case("GET", "/taken?fout", null, null, 400),
+                new Case("GET", "/taken?dienstverlener&limit=5", null, null, 400),
+                new Case("GET", "/taken?soort", null, null, 400),
+                new Case("GET", "/taken?na", null, null, 400),
+                new Case("GET", "/beheeracties?actie", null, null, 400),
+                new Case("GET", "/beheeracties?van", null, null, 400),
+                new Case("GET", "/beheeracties?tot", null, null, 400),
+                new Case("GET", "/beheeracties?limit", null, null, 400));
         String dvABefore = get("/dienstverleners/" + TestNmc.DV_A).body();
         for (Case c : cases) {
             Http.Response response = http.request(c.method(), BASE + c.path(), operator(), c.contentType(), c.body());
