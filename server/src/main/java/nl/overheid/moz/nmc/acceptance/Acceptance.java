@@ -147,6 +147,8 @@ public final class Acceptance {
             String batchId,
             Span span) {}
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Acceptance.class.getName());
+
     /** A bulk submission commits this many notifications per transaction. */
     public static final int CHUNK = 100;
     /**
@@ -273,6 +275,16 @@ public final class Acceptance {
      * {@value #STEP_ITEMS} items prepared or sealed, and after each chunk's transaction), e.g. to pace the caller.
      */
     public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests, Runnable step) {
+        return acceptAll(dv, requests, step, false);
+    }
+
+    /**
+     * {@link #acceptAll(Dienstverlener, List, Runnable)} for a later part of one bulk call ({@code partOfAnswered}:
+     * earlier items of the call were accepted). A database that cannot be reached then no longer fails the whole
+     * call as "nothing changed": the items of the chunk that met it, and all after it, are refused
+     * {@link Refusal.StoreUnreachable}, the chunks before stay accepted. So too for a later chunk of this list.
+     */
+    public List<Outcome> acceptAll(Dienstverlener dv, List<Request> requests, Runnable step, boolean partOfAnswered) {
         Instant now = clock.instant();
         Outcome[] outcomes = new Outcome[requests.size()];
         List<Prepared> prepared = new ArrayList<>(requests.size());
@@ -290,28 +302,49 @@ public final class Acceptance {
         }
         boolean created = false;
         for (int from = 0; from < prepared.size(); from += CHUNK) {
-            List<Prepared> chunk = prepared.subList(from, Math.min(prepared.size(), from + CHUNK));
-            // A submission sent again (a retry after a time-out) is mostly repeats: they need no ciphertext, and
-            // sealing was about a fifth of a maximal bulk call's CPU. Looked up first, the rest sealed; a repeat
-            // committed between the two is still found by the insert, as for any request. A lone request (group
-            // commit off) is sealed at once: one encryption costs less than the look-up's round trip.
-            List<Transitions.Repeatable> earlier =
-                    chunk.size() > 1 ? database.inTransaction(tx -> earlier(tx, dv, chunk)) : List.of();
-            Repeats repeats = new Repeats(earlier);
-            List<Prepared> ready = new ArrayList<>(chunk.size());
-            for (Prepared p : chunk) {
-                ready.add(repeats.of(p).isPresent() || p.unlessRepeat() != null ? p : sealed(p));
-                if (ready.size() % STEP_ITEMS == 0) {
-                    step.run();
+            try {
+                created |= sealAndAccept(
+                        dv, prepared.subList(from, Math.min(prepared.size(), from + CHUNK)), now, outcomes, step);
+            } catch (RuntimeException e) {
+                if (!(partOfAnswered || from > 0) || !SqlStates.unavailable(e)) {
+                    throw e;
                 }
+                // what the failed chunk's transaction had set was rolled back with it
+                for (Prepared p : prepared.subList(from, prepared.size())) {
+                    outcomes[p.index()] = new Refused(new Refusal.StoreUnreachable());
+                }
+                int unanswered = prepared.size() - from;
+                LOG.warning(() -> "database unreachable in a bulk call after part of it was accepted: " + unanswered
+                        + " items answered 503");
+                break;
             }
-            created |= acceptChunk(dv, ready, now, outcomes, earlier, false);
-            step.run();
         }
         if (created) {
             signals.nudge(TaskKind.VERZENDEN);
         }
         return List.of(outcomes);
+    }
+
+    /** One chunk of {@link #acceptAll}: its repeats looked up, the rest sealed, then written in one transaction. */
+    private boolean sealAndAccept(
+            Dienstverlener dv, List<Prepared> chunk, Instant now, Outcome[] outcomes, Runnable step) {
+        // A submission sent again (a retry after a time-out) is mostly repeats: they need no ciphertext, and
+        // sealing was about a fifth of a maximal bulk call's CPU. Looked up first, the rest sealed; a repeat
+        // committed between the two is still found by the insert, as for any request. A lone request (group
+        // commit off) is sealed at once: one encryption costs less than the look-up's round trip.
+        List<Transitions.Repeatable> earlier =
+                chunk.size() > 1 ? database.inTransaction(tx -> earlier(tx, dv, chunk)) : List.of();
+        Repeats repeats = new Repeats(earlier);
+        List<Prepared> ready = new ArrayList<>(chunk.size());
+        for (Prepared p : chunk) {
+            ready.add(repeats.of(p).isPresent() || p.unlessRepeat() != null ? p : sealed(p));
+            if (ready.size() % STEP_ITEMS == 0) {
+                step.run();
+            }
+        }
+        boolean created = acceptChunk(dv, ready, now, outcomes, earlier, false);
+        step.run();
+        return created;
     }
 
     /**

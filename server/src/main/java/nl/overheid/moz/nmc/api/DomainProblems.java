@@ -48,6 +48,8 @@ public final class DomainProblems {
             case Refusal.QuotaExhausted r ->
                 ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
             case Refusal.NotFound r -> ProblemException.notFound();
+            case Refusal.StoreUnreachable r ->
+                ProblemException.unavailableItem(ProblemResponses.RETRY_AFTER_UNAVAILABLE_SECONDS);
             case Refusal.NotCancellable r ->
                 ProblemException.conflict(
                         "Alleen een notificatie met status aangenomen kan worden geannuleerd; deze heeft status "

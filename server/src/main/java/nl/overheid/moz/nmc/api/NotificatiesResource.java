@@ -175,6 +175,8 @@ public final class NotificatiesResource extends NotificatiesService {
         List<Acceptance.Request> requests = new ArrayList<>();
         Runnable pace = pace(request);
         long retryAfter = 0;
+        boolean answered = false; // a slice was accepted: an unreachable database no longer fails the whole call
+        boolean unreachable = false; // it did, in a later slice: the items after it are not tried
         for (int i = 0; i < size; i++) {
             if (i % Acceptance.STEP_ITEMS == Acceptance.STEP_ITEMS - 1) { // a step of its pace
                 pace.run();
@@ -188,7 +190,20 @@ public final class NotificatiesResource extends NotificatiesService {
                 results[i] = refused(ProblemException.invalid(errors));
             }
             if (requests.size() == Acceptance.CHUNK || i == size - 1 && !requests.isEmpty()) {
-                retryAfter = Math.max(retryAfter, acceptSlice(request, positions, requests, results, pace));
+                if (unreachable) {
+                    ProblemException problem = DomainProblems.of(new Refusal.StoreUnreachable());
+                    for (int position : positions) {
+                        results[position] = refused(problem);
+                    }
+                } else {
+                    List<Acceptance.Outcome> outcomes =
+                            acceptance.acceptAll(Callers.of(request), requests, pace, answered);
+                    retryAfter = Math.max(retryAfter, answerSlice(positions, outcomes, results));
+                    answered = true;
+                    unreachable = outcomes.stream()
+                            .anyMatch(o -> o instanceof Acceptance.Refused r
+                                    && r.reason() instanceof Refusal.StoreUnreachable);
+                }
                 positions = new ArrayList<>();
                 requests = new ArrayList<>();
             }
@@ -209,15 +224,9 @@ public final class NotificatiesResource extends NotificatiesService {
                 .orElse(() -> {});
     }
 
-    /** Accepts one slice and puts each outcome at its item's place; returns the Retry-After it asks (0: none). */
-    private long acceptSlice(
-            ServerRequest request,
-            List<Integer> positions,
-            List<Acceptance.Request> requests,
-            ObjectNode[] results,
-            Runnable pace) {
+    /** Puts each outcome of one slice at its item's place; returns the Retry-After it asks (0: none). */
+    private long answerSlice(List<Integer> positions, List<Acceptance.Outcome> outcomes, ObjectNode[] results) {
         long retryAfter = 0;
-        List<Acceptance.Outcome> outcomes = acceptance.acceptAll(Callers.of(request), requests, pace);
         for (int k = 0; k < outcomes.size(); k++) {
             switch (outcomes.get(k)) {
                 case Acceptance.Accepted accepted ->
@@ -226,9 +235,10 @@ public final class NotificatiesResource extends NotificatiesService {
                             .set("notificatie", mapper.valueToTree(aangenomen(accepted)));
                 case Acceptance.Refused refused -> {
                     ProblemException problem = DomainProblems.of(refused.reason());
-                    if (refused.reason() instanceof Refusal.QuotaExhausted exhausted) {
-                        retryAfter = Math.max(
-                                retryAfter, Math.max(1, exhausted.retryAfter().toSeconds()));
+                    // an item's problem asks its wait as a single request's would (the quota, the database)
+                    String wait = problem.headers().get("Retry-After");
+                    if (wait != null) {
+                        retryAfter = Math.max(retryAfter, Long.parseLong(wait));
                     }
                     results[positions.get(k)] = refused(problem.under("/notificaties/" + positions.get(k)));
                 }

@@ -220,12 +220,30 @@ public final class ProblemException extends RuntimeException {
 
     /** The database cannot be reached: nothing was changed, the same request may be sent again later. */
     public static ProblemException unavailable(long retryAfterSeconds) {
+        return unavailable(
+                retryAfterSeconds,
+                "Het NMC kan zijn database nu niet bereiken; er is niets gewijzigd. Probeer het over "
+                        + retryAfterSeconds + " seconden opnieuw.");
+    }
+
+    /**
+     * An item of a bulk call that met an unreachable database after earlier items of the call were accepted: those
+     * stay accepted, this one may not be; sent again it is stored, or answered with its notification as a repeat.
+     */
+    public static ProblemException unavailableItem(long retryAfterSeconds) {
+        return unavailable(
+                retryAfterSeconds,
+                "Het NMC kon zijn database niet bereiken toen dit item aan de beurt was; de items met een resultaat"
+                        + " 202 zijn aangenomen. Stuur dit item over " + retryAfterSeconds + " seconden opnieuw:"
+                        + " een herhaling krijgt dezelfde notificatie.");
+    }
+
+    private static ProblemException unavailable(long retryAfterSeconds, String detail) {
         return new ProblemException(
                 503,
                 TYPE_UNAVAILABLE,
                 "Tijdelijk niet beschikbaar.",
-                "Het NMC kan zijn database nu niet bereiken; er is niets gewijzigd. Probeer het over "
-                        + retryAfterSeconds + " seconden opnieuw.",
+                detail,
                 List.of(),
                 Map.of("Retry-After", Long.toString(retryAfterSeconds)));
     }

@@ -17,6 +17,17 @@ public abstract sealed class Refusal extends RuntimeException {
 
     // --- acceptance (design §3 step 1)
 
+    /**
+     * The database could not be reached for this item of a bulk call after earlier items of the call were accepted:
+     * the call is answered item by item, so no longer as one 503 "nothing changed". This item's chunk was not
+     * committed; sent again it is stored, or found as a repeat.
+     */
+    public static final class StoreUnreachable extends Refusal {
+        public StoreUnreachable() {
+            super("the database could not be reached for this item");
+        }
+    }
+
     /** The DV is not registered for this berichttype. */
     public static final class BerichttypeNotAllowed extends Refusal {
         public BerichttypeNotAllowed() {

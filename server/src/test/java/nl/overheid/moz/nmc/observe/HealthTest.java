@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Liveness and readiness at {@code /observe/health/live} and {@code /ready}: readiness goes down while the database
  * is unreachable (through a proxy the test cuts), while the schema does not validate, and while every version of a
- * pepper is compromised; it comes back up when the cause is gone. Liveness stays up throughout. On a database of
- * its own, since the test tampers with the schema history.
+ * pepper is compromised; it comes back up when the cause is gone. Liveness stays up throughout. What a DV's call
+ * meets while the database is unreachable is here too. On a database of its own, since the test tampers with the
+ * schema history.
  */
 class HealthTest {
 
@@ -77,6 +78,90 @@ class HealthTest {
             proxy.restore();
         }
         awaitReady();
+    }
+
+    /**
+     * Found by reading: a bulk call whose later slice met an unreachable database answered 503 "er is niets
+     * gewijzigd" while its first slice was committed, so a DV that believed it sent the whole call again, or
+     * worse did not. Now its accepted items are answered 202 and the rest 503 each, in a 200; sent again, the
+     * call gets the same notifications for the first and stores the rest. The second slice is held in its insert
+     * (a trigger of the test's) while the proxy is cut.
+     */
+    @Test
+    void aBulkCallThatLosesTheDatabaseAfterItsFirstSliceAnswersEachItemAndChangesNothingElse() throws Exception {
+        String batch = "storing-bulk";
+        StringBuilder body = new StringBuilder("{\"notificaties\":[");
+        for (int i = 0; i < 250; i++) {
+            body.append(i == 0 ? "" : ",")
+                    .append("{\"dvRef\":\"storing-")
+                    .append(i)
+                    .append("\",\"berichttype\":\"")
+                    .append(nl.overheid.moz.nmc.testing.TestNmc.BERICHTTYPE)
+                    .append("\",\"emailadres\":\"iemand@example.nl\",\"batchId\":\"")
+                    .append(batch)
+                    .append("\"}");
+        }
+        String bulk = body.append("]}").toString();
+        String token = IAM.token(nl.overheid.moz.nmc.testing.TestNmc.DV_A, CLOCK.instant());
+        DB.execute(
+                "CREATE FUNCTION test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF NEW.batch_id = 'storing-bulk'"
+                        + " AND (SELECT count(*) FROM notificatie WHERE batch_id = 'storing-bulk') >= 100"
+                        + " THEN PERFORM pg_sleep(3); END IF; RETURN NEW; END $$;"
+                        + " CREATE TRIGGER test_hold BEFORE INSERT ON notificatie FOR EACH ROW"
+                        + " EXECUTE FUNCTION test_hold()",
+                null);
+        Http.Response answer;
+        try {
+            var sent = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> http.post("/api/nmc/v1/decentraal/notificaties/bulk", token, bulk));
+            Instant deadline = Instant.now().plusSeconds(20);
+            while (DB.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'", null)
+                    .getFirst()
+                    .equals("0")) {
+                assertThat(Instant.now())
+                        .as("the second slice held in its insert")
+                        .isBefore(deadline);
+                Thread.sleep(20);
+            }
+            proxy.cut();
+            answer = sent.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            proxy.restore();
+            DB.execute("DROP TRIGGER test_hold ON notificatie; DROP FUNCTION test_hold()", null);
+        }
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.header("Retry-After")).contains("5");
+        JsonNode results = answer.json().path("resultaten");
+        assertThat(results).hasSize(250);
+        List<String> first = new java.util.ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            JsonNode result = results.get(i);
+            assertThat(result.path("status").asInt()).as(i + ": " + result).isEqualTo(i < 100 ? 202 : 503);
+            if (i < 100) {
+                first.add(result.path("notificatie").path("id").asText());
+            } else {
+                assertThat(result.path("probleem").path("detail").asText())
+                        .as(result.toString())
+                        .contains("202 zijn aangenomen")
+                        .doesNotContain("niets gewijzigd");
+            }
+        }
+        assertThat(answer.body()).doesNotContain("iemand@example.nl");
+        awaitReady();
+        String stored = "SELECT count(*) FROM notificatie WHERE batch_id = 'storing-bulk'";
+        assertThat(DB.query(stored, null)).containsExactly("100");
+        // sent again: the first hundred are repeats, the rest are stored now
+        Http.Response again = http.post("/api/nmc/v1/decentraal/notificaties/bulk", token, bulk);
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        for (int i = 0; i < 250; i++) {
+            JsonNode result = again.json().path("resultaten").get(i);
+            assertThat(result.path("status").asInt()).as(i + ": " + result).isEqualTo(202);
+            if (i < 100) {
+                assertThat(result.path("notificatie").path("id").asText()).isEqualTo(first.get(i));
+            }
+        }
+        assertThat(DB.query(stored, null)).containsExactly("250");
     }
 
     @Test
