@@ -407,20 +407,27 @@ public final class OperatorActions {
         return result;
     }
 
-    /** Marks a pepper version compromised (refused when no other version could take over). */
+    /**
+     * Marks a pepper version compromised (refused when no other version could take over), with its audit in the same
+     * transaction.
+     */
     public void markPepperCompromised(
             String operator, PepperCompromises.Purpose purpose, int version, String explanation) {
         try {
-            pepperCompromises.markCompromised(purpose, version);
+            database.inTransactionDo(tx -> {
+                pepperCompromises.markCompromised(tx, purpose, version);
+                audit.record(
+                        tx,
+                        operator,
+                        OperatorAudit.Action.PEPPER_COMPROMITTEREN,
+                        "pepper " + purpose.dbValue() + " " + version,
+                        explanation,
+                        json(Map.of("doel", purpose.dbValue(), "versie", version)));
+            });
         } catch (PepperCompromises.Refused refused) {
             throw new Refusal.PepperRefused(refused.getMessage());
         }
-        audit.record(
-                operator,
-                OperatorAudit.Action.PEPPER_COMPROMITTEREN,
-                "pepper " + purpose.dbValue() + " " + version,
-                explanation,
-                json(Map.of("doel", purpose.dbValue(), "versie", version)));
+        pepperCompromises.marked(purpose, version);
     }
 
     // ---- helpers --------------------------------------------------------------------------------------

@@ -81,9 +81,11 @@ public final class Peppers {
                 .orElseThrow(() -> new IllegalStateException("every pepper version is compromised"));
     }
 
-    /** Whether a version other than {@code version} is configured and not compromised. */
-    public boolean hasUsableVersionBesides(int version) {
-        java.util.Set<Integer> marked = compromised;
+    /**
+     * Whether a version other than {@code version} is configured here and not among {@code marked} (the marks as the
+     * database holds them, read under the lock of the mark: this instance's own view may be a duty interval old).
+     */
+    public boolean hasUsableVersionBesides(int version, java.util.Set<Integer> marked) {
         return peppers.keySet().stream().anyMatch(other -> other != version && !marked.contains(other));
     }
 

@@ -1,5 +1,6 @@
 package nl.overheid.moz.nmc.retention;
 
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.Map;
@@ -58,18 +59,38 @@ public final class PepperCompromises implements Duty {
     }
 
     /**
-     * Marks a version compromised. Refused when no other configured version could take over (configure the
-     * next version first).
+     * Marks a version compromised in {@code tx}; {@link #marked} once it is committed. Refused when no other
+     * configured version could take over (configure the next version first): checked against the marks in the
+     * database under a lock every instance takes, so two marks at once (two operators, two instances, one of them
+     * a duty interval behind) cannot leave no version usable. Found by reading: checked against this instance's own
+     * view, the second of two such marks committed, then failed with a 500 and no audit, and every acceptance after
+     * it failed on every instance.
      */
-    public void markCompromised(Purpose purpose, int version) {
-        Peppers ring = peppers.get(purpose);
-        if (!ring.hasUsableVersionBesides(version)) {
+    public void markCompromised(DbTransaction tx, Purpose purpose, int version) {
+        retention.lockPepperMarks(tx);
+        Set<Integer> marked = new HashSet<>();
+        for (RetentionRepository.CompromisedPepper compromised : retention.compromisedPeppers(tx)) {
+            if (compromised.purpose().equals(purpose.dbValue())) {
+                marked.add(compromised.version());
+            }
+        }
+        if (!peppers.get(purpose).hasUsableVersionBesides(version, marked)) {
             throw new Refused("no other usable " + purpose.dbValue() + " pepper version is configured; "
                     + "configure the next version first");
         }
-        database.inTransactionDo(tx -> retention.markCompromised(tx, purpose.dbValue(), version, clock.instant()));
+        retention.markCompromised(tx, purpose.dbValue(), version, clock.instant());
+    }
+
+    /** After a mark's commit: this instance uses the version no more at once (the others within a duty interval). */
+    public void marked(Purpose purpose, int version) {
         LOG.warning(() -> purpose.dbValue() + " pepper version " + version + " marked compromised");
         refresh();
+    }
+
+    /** {@link #markCompromised(DbTransaction, Purpose, int)} in a transaction of its own, then {@link #marked}. */
+    public void markCompromised(Purpose purpose, int version) {
+        database.inTransactionDo(tx -> markCompromised(tx, purpose, version));
+        marked(purpose, version);
     }
 
     @Override

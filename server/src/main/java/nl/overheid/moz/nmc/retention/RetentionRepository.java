@@ -106,6 +106,13 @@ public final class RetentionRepository {
             ON CONFLICT DO NOTHING
             """);
 
+    /**
+     * Serialises the marks of every instance until the transaction ends: what is left usable is read and the mark
+     * made under it (an advisory lock: the runtime role may not lock the table itself). The key is the NMC's own.
+     */
+    private static final Statement PEPPER_MARK_LOCK = Statement.named(
+            "pepperMarkLock", "SELECT 1 AS held FROM (SELECT pg_advisory_xact_lock(4_946_710_231)) AS l");
+
     private static final Statement PEPPER_COMPROMISED_ALL =
             Statement.named("pepperCompromisedAll", "SELECT doel, versie FROM pepper_gecompromitteerd");
 
@@ -229,6 +236,10 @@ public final class RetentionRepository {
     }
 
     /** Marks a pepper version compromised (nothing when it already is). */
+    void lockPepperMarks(DbTransaction tx) {
+        PEPPER_MARK_LOCK.query(tx).execute().toList();
+    }
+
     void markCompromised(DbTransaction tx, String purpose, int version, Instant now) {
         PEPPER_MARK_COMPROMISED
                 .dml(tx)

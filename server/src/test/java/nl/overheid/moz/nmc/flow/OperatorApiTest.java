@@ -413,6 +413,51 @@ class OperatorApiTest extends LifecycleTestBase {
                 .containsExactly("pepper-compromitteren:pepper dvref 1");
     }
 
+    /**
+     * Found by reading: the check that another version can take over was made against the instance's own view of
+     * the marks, up to a duty interval old. Two instances (or two calls at once) could mark the last two versions;
+     * the second committed, then failed with a 500 and no audit, and every acceptance after it failed everywhere.
+     */
+    @Test
+    void twoInstancesCannotTogetherMarkEveryPepperVersionCompromised() {
+        String twoVersions = """
+                privacy:
+                  pepper:
+                    current-version: 2
+                    versions:
+                      "2": "%s"
+                """.formatted(java.util.Base64.getEncoder()
+                .encodeToString("test-pepper-2-0123456789abcdef0123456789".getBytes()));
+        restartWithConfig(twoVersions);
+        try (nl.overheid.moz.nmc.Nmc other = startAnother(twoVersions)) {
+            Http.Response first = post(
+                    "/peppers/compromitteringen", Map.of("doel", "dvref", "versie", 1, "toelichting", "incident 42"));
+            assertThat(first.status()).as(first.body()).isEqualTo(200);
+            // the other instance has not yet run its duty: its own view still has both versions usable
+            Http.Response second = Http.of(other)
+                    .post(
+                            BASE + "/peppers/compromitteringen",
+                            operator(),
+                            Http.json(Map.of("doel", "dvref", "versie", 2, "toelichting", "incident 43")));
+            assertThat(second.status()).as(second.body()).isEqualTo(409);
+            assertThat(second.contentType()).startsWith("application/problem+json");
+        }
+        assertThat(query("SELECT doel || ':' || versie FROM pepper_gecompromitteerd", null))
+                .containsExactly("dvref:1");
+        assertThat(query("SELECT actie || ':' || onderwerp FROM beheeractie", null))
+                .containsExactly("pepper-compromitteren:pepper dvref 1");
+        ManualRunner.of(nmc).runDutiesOnce();
+        assertThat(http.post(
+                                "/api/nmc/v1/decentraal/notificaties",
+                                IAM.token(TestNmc.DV_A, clock.instant()),
+                                Http.json(Map.of(
+                                        "dvRef", "NA-MARKERING",
+                                        "berichttype", TestNmc.BERICHTTYPE,
+                                        "emailadres", "iemand@example.nl")))
+                        .status())
+                .isEqualTo(202);
+    }
+
     @Test
     void badInputIsAProblemAndChangesNothing() {
         record Case(String method, String path, String contentType, String body, int status) {}
