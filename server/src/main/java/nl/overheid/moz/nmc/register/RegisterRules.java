@@ -37,11 +37,17 @@ public final class RegisterRules {
         return errors;
     }
 
+    /** The longest processing activity the operator API's contract takes (and V31's CHECK). */
+    static final int MAX_PROCESSING_ACTIVITY = 2000;
+
     /** The checks of a berichttype: its processing activity and its dienst at the Profielservice. */
     public static List<Refusal.Invalid> berichttype(String processingActivity, String profielDienstNaam) {
         List<Refusal.Invalid> errors = new ArrayList<>();
-        if (!absoluteUri(processingActivity)) {
-            errors.add(new Refusal.Invalid("/verwerkingsactiviteit", "format", "Moet een absolute URI zijn."));
+        if (!absoluteUri(processingActivity) || processingActivity.length() > MAX_PROCESSING_ACTIVITY) {
+            errors.add(new Refusal.Invalid(
+                    "/verwerkingsactiviteit",
+                    "format",
+                    "Moet een absolute URI van hoogstens " + MAX_PROCESSING_ACTIVITY + " tekens zijn."));
         }
         name("/profielDienstNaam", profielDienstNaam, errors);
         return errors;

@@ -458,6 +458,24 @@ class OperatorApiTest extends LifecycleTestBase {
                 .isEqualTo(202);
     }
 
+    /** Found by reading: the contract takes 2000 characters, the database's CHECK took 500, a longer one was a 500. */
+    @Test
+    void aProcessingActivityAsLongAsTheContractAllowsIsStored() {
+        String prefix = "https://register.example.nl/verwerkingsactiviteiten/";
+        String longest = prefix + "a".repeat(2000 - prefix.length());
+        Http.Response stored = put(
+                "/berichttypen/lange-activiteit",
+                Map.of("templateId", TestNmc.TEMPLATE_ID, "verwerkingsactiviteit", longest, "toelichting", "x"));
+        assertThat(stored.status()).as(stored.body()).isEqualTo(200);
+        assertThat(query("SELECT length(verwerkingsactiviteit) FROM berichttype WHERE code = 'lange-activiteit'", null))
+                .containsExactly("2000");
+        Http.Response tooLong = put(
+                "/berichttypen/te-lange-activiteit",
+                Map.of("templateId", TestNmc.TEMPLATE_ID, "verwerkingsactiviteit", longest + "a", "toelichting", "x"));
+        assertThat(tooLong.status()).as(tooLong.body()).isEqualTo(400);
+        assertThat(tooLong.body()).contains("/verwerkingsactiviteit");
+    }
+
     @Test
     void badInputIsAProblemAndChangesNothing() {
         record Case(String method, String path, String contentType, String body, int status) {}
