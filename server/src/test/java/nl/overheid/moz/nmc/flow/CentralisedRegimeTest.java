@@ -18,9 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestLdv;
+import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -1039,6 +1041,57 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                         .orElseThrow())
                 .isZero();
         assertThat(logs.text()).doesNotContain(KVK).doesNotContain(ADDRESS);
+    }
+
+    /**
+     * Found by reading: the report task opened its notification without asking whether this instance holds the KEK
+     * it was sealed under, so during a rolling deploy that added a KEK an older instance counted it as the NMC's own
+     * failure and parked it after five rounds, the bounced address left in the profile. As the send task, it is now
+     * postponed uncounted until an instance that holds the key takes it.
+     */
+    @Test
+    void aReportSealedUnderAKekThisInstanceDoesNotHoldIsPostponedNotParked() {
+        notify.profiel(KVK, ADDRESS);
+        nl.overheid.moz.nmc.Nmc newer = startAnother("""
+                privacy:
+                  kek:
+                    current-version: 2
+                    versions:
+                      "2": "%s"
+                """.formatted(TestNmc.KEK_2));
+        try {
+            Http older = http;
+            http = Http.of(newer);
+            UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+            http = older;
+            assertThat(query("SELECT kek_versie FROM notificatie WHERE id = ?", id))
+                    .containsExactly("2");
+            ManualRunner.of(newer).runWorkersOnce();
+            assertThat(postReceipt(receiptBody(id, 1, "permanent-failure")).status())
+                    .isEqualTo(200);
+            ManualRunner.of(newer).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+            double parkedBefore =
+                    http.metric("nmc_ongeldig_melden_parked_total").orElse(0);
+            for (int round = 0; round < 8; round++) {
+                clock.advance(Duration.between(clock.instant(), reportDue(id)));
+                ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+            }
+            assertThat(query(
+                            "SELECT status || ':' || pogingenteller || ':' || laatste_fout FROM taak "
+                                    + "WHERE notificatie = ? AND soort = 'ongeldig-melden'",
+                            id))
+                    .containsExactly("open:0:kek-onbekend");
+            assertThat(reports()).as("nothing reported without the key").isZero();
+            assertThat(http.metric("nmc_ongeldig_melden_parked_total").orElse(0))
+                    .isEqualTo(parkedBefore);
+            clock.advance(Duration.between(clock.instant(), reportDue(id)));
+            ManualRunner.of(newer).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.ONGELDIG_MELDEN);
+            assertThat(reports()).as("made by the instance that holds the key").isEqualTo(1);
+            assertThat(query("SELECT count(*) FROM taak WHERE notificatie = ? AND soort = 'ongeldig-melden'", id))
+                    .containsExactly("0");
+        } finally {
+            newer.close();
+        }
     }
 
     /** When the notification's invalid-address report is due next. */

@@ -28,8 +28,7 @@ import org.junit.jupiter.api.Test;
 class PrivacyLifecycleTest extends LifecycleTestBase {
 
     private static final String KVK = "12345670";
-    private static final String KEK_2 =
-            Base64.getEncoder().encodeToString("test-kek-two-0123456789abcdef012".getBytes());
+    private static final String KEK_2 = TestNmc.KEK_2;
     private static final String DVREF_PEPPER_2 =
             Base64.getEncoder().encodeToString("test-pepper-two-0123456789abcdef012345".getBytes());
 

@@ -31,6 +31,9 @@ public final class TestNmc {
     /** The test configuration's KEK version 1 (base64), to leave it out with {@code editBase}. */
     public static final String KEK_1 =
             Base64.getEncoder().encodeToString("test-kek-0123456789abcdef0123456".getBytes());
+    /** A second KEK version, as a newer instance of a rolling deploy holds it. */
+    public static final String KEK_2 =
+            Base64.getEncoder().encodeToString("test-kek-two-0123456789abcdef012".getBytes());
 
     /** The test configuration's LDV pepper, version 1 (decoded): the key of the records' data-subject HMAC. */
     public static final byte[] LDV_PEPPER = "test-ldv-pepper-0123456789abcdef0123456789".getBytes();
