@@ -282,6 +282,7 @@ public final class OperatorActions {
                     input.profielNaam(),
                     input.identificatieTypen());
             register.put(tx, seed);
+            webhooks.plan(tx);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("naam", input.naam());
             details.put("quotumPerMinuut", input.quotaPerMinute());

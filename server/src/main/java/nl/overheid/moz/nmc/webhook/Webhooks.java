@@ -1,5 +1,6 @@
 package nl.overheid.moz.nmc.webhook;
 
+import io.helidon.dbclient.DbTransaction;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -79,9 +80,19 @@ public final class Webhooks implements Duty {
         return "webhook planning";
     }
 
+    /**
+     * Gives every DV with a webhook its position and delivery task, and forgets those of a DV without one, in
+     * {@code tx}: a registration calls it so that its webhook is there with its commit (found by reading: until this
+     * duty's next round, up to {@code engine.control-interval}, its resume and state were a 404). Returns the tasks
+     * planned.
+     */
+    public long plan(DbTransaction tx) {
+        return positions.ensure(tx, clock.instant());
+    }
+
     @Override
     public int runOnce() {
-        long planned = database.inTransaction(tx -> positions.ensure(tx, clock.instant()));
+        long planned = database.inTransaction(this::plan);
         if (planned > 0) {
             signals.nudge(TaskKind.TERUGKOPPELEN);
         }
