@@ -82,6 +82,13 @@ public final class DomainProblems {
                         ProblemException.TYPE_CURSOR_EVENT_UNKNOWN,
                         "Cursor wijst naar onbekend event.",
                         "De cursor wijst naar een event dat niet (meer) bestaat; begin opnieuw zonder cursor.");
+            case Refusal.RedenNotAdmitted r ->
+                ProblemException.invalid(
+                        "/reden",
+                        "enum",
+                        r.admitted().isEmpty()
+                                ? "Bij status " + r.to() + " hoort geen reden."
+                                : "Bij status " + r.to() + " hoort reden " + String.join(" of ", r.admitted()) + ".");
             case Refusal.TransitionNotAllowed r ->
                 ProblemException.conflict("De overgang van " + r.from() + " naar " + r.to()
                         + " is niet toegestaan; er is niets gewijzigd.");

@@ -49,6 +49,25 @@ public enum NotificatieStatus implements DbValue {
         return TERMINAL.contains(this);
     }
 
+    /**
+     * The reasons a DV sees with this status (the DV API's {@code StatusWaarde} and {@code Reden}): niet-bezorgbaar
+     * with onbereikbaar or geen-contactgegevens, each other ending with its own, every other status with none.
+     */
+    public Set<Reden> redenen() {
+        return switch (this) {
+            case NIET_BEZORGBAAR -> EnumSet.of(Reden.ONBEREIKBAAR, Reden.GEEN_CONTACTGEGEVENS);
+            case TECHNISCH_MISLUKT -> EnumSet.of(Reden.TECHNISCH);
+            case VERLOPEN -> EnumSet.of(Reden.VERLOPEN);
+            case GEANNULEERD -> EnumSet.of(Reden.GEANNULEERD);
+            default -> EnumSet.noneOf(Reden.class);
+        };
+    }
+
+    /** Whether the DV may see {@code reden} (null: none) with this status. */
+    public boolean admits(Reden reden) {
+        return reden == null ? redenen().isEmpty() : redenen().contains(reden);
+    }
+
     public static NotificatieStatus of(String value) {
         return Arrays.stream(values())
                 .filter(s -> s.value.equals(value))

@@ -105,6 +105,10 @@ public final class Transitions {
         if (!AllowedTransitions.allowed(current.status(), to)) {
             throw new TransitionRefused(current.status(), to);
         }
+        if (!to.admits(reden)) {
+            // the callers' own pairs are constants; the operator's forced one is checked before (OperatorActions)
+            throw new IllegalArgumentException("status " + to + " does not go with reden " + reden);
+        }
         // Erasure and retention count from the last time the notification became terminal; the DV sees it as
         // definitiefOp, the moment of the event.
         Instant now = clock.instant();

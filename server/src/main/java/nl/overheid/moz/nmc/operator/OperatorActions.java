@@ -175,7 +175,16 @@ public final class OperatorActions {
      * invalid-address reports stay), so the control duty plans what the new status needs within its interval. The audit row
      * is written in the same transaction.
      */
-    public Forced forceTransition(String operator, UUID id, NotificatieStatus to, Reden reden, String explanation) {
+    public Forced forceTransition(String operator, UUID id, NotificatieStatus to, Reden asked, String explanation) {
+        // The DV sees the pair: only one a path of the NMC makes. A status with one reden gets it when none is given.
+        Reden reden = asked == null && to.redenen().size() == 1
+                ? to.redenen().iterator().next()
+                : asked;
+        if (!to.admits(reden)) {
+            throw new Refusal.RedenNotAdmitted(
+                    to.dbValue(),
+                    to.redenen().stream().map(Reden::dbValue).sorted().toList());
+        }
         try {
             return database.inTransaction(tx -> {
                 Transitions.Locked current =

@@ -28,6 +28,26 @@ public abstract sealed class Refusal extends RuntimeException {
         }
     }
 
+    /** A forced transition's reden that does not go with its status (the DV would see a pair no path makes). */
+    public static final class RedenNotAdmitted extends Refusal {
+        private final String to;
+        private final List<String> admitted;
+
+        public RedenNotAdmitted(String to, List<String> admitted) {
+            super("reden does not go with status " + to);
+            this.to = to;
+            this.admitted = List.copyOf(admitted);
+        }
+
+        public String to() {
+            return to;
+        }
+
+        public List<String> admitted() {
+            return admitted;
+        }
+    }
+
     /** The DV is not registered for this berichttype. */
     public static final class BerichttypeNotAllowed extends Refusal {
         public BerichttypeNotAllowed() {

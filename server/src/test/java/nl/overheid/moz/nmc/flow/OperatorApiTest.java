@@ -189,6 +189,51 @@ class OperatorApiTest extends LifecycleTestBase {
     }
 
     /**
+     * Found by reading: a forced transition took any reden with any status, so the DV could see technisch-mislukt
+     * without a reason or verlopen as onbereikbaar, pairs no path of the NMC makes and its contract rules out.
+     */
+    @Test
+    void aForcedTransitionsRedenGoesWithItsStatus() {
+        UUID id = accept("REDEN-1", Map.of());
+        long eventsBefore = count("SELECT count(*) FROM event");
+        for (Map<String, String> wrong : List.of(
+                Map.of("naar", "verlopen", "reden", "onbereikbaar"),
+                Map.of("naar", "niet-bezorgbaar"),
+                Map.of("naar", "niet-bezorgbaar", "reden", "technisch"),
+                Map.of("naar", "in-verzending", "reden", "onbereikbaar"),
+                Map.of("naar", "technisch-mislukt", "reden", "geannuleerd"))) {
+            Map<String, String> body = new java.util.HashMap<>(wrong);
+            body.put("toelichting", "x");
+            Http.Response refused = post("/notificaties/" + id + "/overgangen", body);
+            assertThat(refused.status()).as(wrong + " -> " + refused.body()).isEqualTo(400);
+            assertThat(refused.json().path("errors").get(0).path("name").asText())
+                    .as(refused.body())
+                    .isEqualTo("/reden");
+        }
+        assertThat(count("SELECT count(*) FROM event")).isEqualTo(eventsBefore);
+        assertThat(count("SELECT count(*) FROM beheeractie")).isZero();
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+
+        Http.Response forced =
+                post("/notificaties/" + id + "/overgangen", Map.of("naar", "technisch-mislukt", "toelichting", "x"));
+        assertThat(forced.status()).as(forced.body()).isEqualTo(200);
+        assertThat(forced.json().path("reden").asText())
+                .as("its one reden when none is given")
+                .isEqualTo("technisch");
+        assertThat(query("SELECT laatste_reden FROM notificatie WHERE id = ?", id))
+                .containsExactly("technisch");
+        UUID other = accept("REDEN-2", Map.of());
+        assertThat(post("/notificaties/" + other + "/overgangen", Map.of("naar", "in-verzending", "toelichting", "x"))
+                        .status())
+                .isEqualTo(200);
+        assertThat(post(
+                                "/notificaties/" + other + "/overgangen",
+                                Map.of("naar", "niet-bezorgbaar", "reden", "geen-contactgegevens", "toelichting", "x"))
+                        .status())
+                .isEqualTo(200);
+    }
+
+    /**
      * Design §6: a parked task "wacht op beheer, dat de taak heropent of de overgang forceert". A forced status that is
      * not terminal needs the work of its new phase, and the control duty plans it only for a notification without an
      * open or parked task: the old phase's tasks go with the transition. Forced to bezorgd beside a parked reconcile

@@ -135,8 +135,11 @@ class TransitionsModelTest {
                 boolean allowed = model.apply(to);
                 boolean applied;
                 try {
-                    database.inTransactionDo(
-                            tx -> transitions.apply(tx, transitions.lock(tx, id).orElseThrow(), to, null));
+                    database.inTransactionDo(tx -> transitions.apply(
+                            tx,
+                            transitions.lock(tx, id).orElseThrow(),
+                            to,
+                            to.redenen().stream().findFirst().orElse(null)));
                     applied = true;
                 } catch (TransitionRefused refused) {
                     applied = false;

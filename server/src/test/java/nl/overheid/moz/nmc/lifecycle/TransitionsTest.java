@@ -97,6 +97,24 @@ class TransitionsTest {
                         "4:verzonden>verzonden");
     }
 
+    /** The DV sees status and reden together: the transition function writes only pairs its contract has. */
+    @Test
+    void aRedenThatDoesNotGoWithItsStatusIsRefusedAndNothingChanges() throws SQLException {
+        Transitions.Locked n = accept();
+        for (Reden wrong : new Reden[] {null, Reden.ONBEREIKBAAR}) {
+            assertThatThrownBy(() -> database.inTransactionDo(c -> transitions.apply(
+                            c, transitions.lock(c, n.id()).orElseThrow(), NotificatieStatus.VERLOPEN, wrong)))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> database.inTransactionDo(c -> transitions.apply(
+                        c,
+                        transitions.lock(c, n.id()).orElseThrow(),
+                        NotificatieStatus.IN_VERZENDING,
+                        Reden.TECHNISCH)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(events(n.id())).containsExactly("1:null>aangenomen");
+    }
+
     @Test
     void aPairOutsideTheRulesIsRefusedAndNothingChanges() throws SQLException {
         Transitions.Locked n = accept();
