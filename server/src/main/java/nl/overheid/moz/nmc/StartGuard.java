@@ -37,6 +37,10 @@ final class StartGuard {
     /** 32 random bytes: what a callback token must be worth at least (estimated from its length and alphabet). */
     static final int MIN_TOKEN_BITS = 256;
 
+    /** The peppers' keys, one per purpose. */
+    static final List<String> PEPPER_PURPOSES =
+            List.of("privacy.pepper", "privacy.payload-pepper", "privacy.ldv-pepper");
+
     private StartGuard() {}
 
     /** Throws when the configuration must not start an NMC; the message lists every reason. */
@@ -47,6 +51,22 @@ final class StartGuard {
                 refusals.add(key + " must be at least 32 random bytes (e.g. openssl rand -base64 32)");
             }
         });
+        // Seed 003: "een pepper per doel"; the dvRef's HMAC and the LDV pseudonym use different peppers. The same value
+        // under two purposes would let whoever holds the LDV's (the Profielservice does) compute the dvRef HMACs, and a
+        // compromise marked for one would leave the other in use.
+        java.util.Map<String, String> purposeOfValue = new java.util.HashMap<>();
+        for (String purpose : PEPPER_PURPOSES) {
+            config.get(purpose + ".versions")
+                    .traverse()
+                    .filter(Config::isLeaf)
+                    .forEach(node -> node.asString().ifPresent(value -> {
+                        String other = purposeOfValue.putIfAbsent(sha256(value.trim()), purpose);
+                        if (other != null && !other.equals(purpose)) {
+                            refusals.add(
+                                    node.key() + " holds a value of " + other + ".versions: one pepper per purpose");
+                        }
+                    }));
+        }
         if (!config.get("dev").asBoolean().orElse(false)) {
             config.traverse()
                     .filter(Config::isLeaf)

@@ -80,6 +80,29 @@ class StartGuardTest {
                 .doesNotThrowAnyException();
     }
 
+    /**
+     * Seed 003: "een pepper per doel"; the dvRef's HMAC and the LDV pseudonym use different peppers. Found by
+     * reading: nothing checked it, and CONFIGURATION has the LDV pepper copied from the Profielservice's. Refused in
+     * dev too, naming keys and never the value.
+     */
+    @Test
+    void thePeppersOfTwoPurposesMayNotBeTheSame() {
+        String shared = "c2FtZS1wZXBwZXItZm9yLXR3by1wdXJwb3Nlcy0wMTIzNDU2Nzg5";
+        for (String dev : List.of("", "dev: true\n")) {
+            Config config = yaml(dev + "privacy:\n  pepper:\n    versions:\n      \"1\": \"a-dvref-pepper\"\n"
+                    + "      \"2\": \"" + shared + "\"\n"
+                    + "  ldv-pepper:\n    versions:\n      \"1\": \"" + shared + "\"\n");
+            assertThatThrownBy(() -> StartGuard.check(config))
+                    .hasMessageContaining("privacy.ldv-pepper.versions.1 holds a value of privacy.pepper.versions")
+                    .hasMessageNotContaining(shared);
+        }
+        assertThatCode(() -> StartGuard.check(
+                        yaml("privacy:\n  pepper:\n    versions:\n      \"1\": \"" + shared + "\"\n      \"2\": \""
+                                + shared + "\"\n  ldv-pepper:\n    versions:\n      \"1\": \"ander\"\n")))
+                .as("the same purpose's versions are its own affair")
+                .doesNotThrowAnyException();
+    }
+
     @Test
     void aFileJwksIsAcceptedOutsideDevAndHttpOnlyInDev() {
         assertThatCode(() -> StartGuard.check(yaml("auth:\n  jwks-uri: file:/etc/nmc/jwks.json\n")))
