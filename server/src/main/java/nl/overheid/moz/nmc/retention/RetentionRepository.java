@@ -18,7 +18,7 @@ import nl.overheid.moz.nmc.db.Statement;
 public final class RetentionRepository {
 
     private static final Statement NOTIFICATIE_ERASE = Statement.named("notificatieErase", """
-            UPDATE notificatie SET datasleutel_gewrapt = NULL, ldv_betrokkene = NULL WHERE id = :id
+            UPDATE notificatie SET datasleutel_gewrapt = NULL, ldv_betrokkene = NULL, batch_id = NULL WHERE id = :id
             """);
 
     private static final Statement NOTIFICATIE_OLD_KEYS = Statement.named("notificatieOldKeys", """
