@@ -36,6 +36,14 @@ final class OperatorParameters {
         return size;
     }
 
+    /** The contract's {@code TaakId}: at least 1 (0 or less is a 400, not a 404 for a task that cannot exist). */
+    static long taskId(Long id) {
+        if (id == null || id < 1) {
+            throw ProblemException.invalid("id", "minimum", "id moet minstens 1 zijn.");
+        }
+        return id;
+    }
+
     static long position(Optional<Long> na) {
         long position = na.orElse(0L);
         if (position < 0) {

@@ -88,7 +88,7 @@ public final class OperatorRegisterResource extends RegisterService {
     @Override
     protected void handleDienstverlenerVastleggen(
             ServerRequest request, ServerResponse response, String oin, DienstverlenerAanvraag body) {
-        // The path is checked before the body, so a bad OIN is named even with a bad body.
+        // The generated service has checked the body against its schema already: a bad body is named before a bad OIN.
         OperatorParameters.check(oin, "oin", OperatorParameters.OIN);
         List<ProblemException.FieldError> errors = new ArrayList<>();
         Duration acknowledgementPeriod = duration(body.getBevestigingstermijn(), "/bevestigingstermijn", errors);

@@ -79,7 +79,8 @@ public final class OperatorTasksResource extends TakenService {
 
     @Override
     protected void handleTaakOpvragen(ServerRequest request, ServerResponse response, Long id) {
-        OperatorActions.TaskInfo task = operatorActions.task(id).orElseThrow(ProblemException::notFound);
+        OperatorActions.TaskInfo task =
+                operatorActions.task(OperatorParameters.taskId(id)).orElseThrow(ProblemException::notFound);
         responses.json(response, Status.OK_200, taak(task));
     }
 

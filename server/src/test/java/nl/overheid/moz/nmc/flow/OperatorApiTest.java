@@ -556,6 +556,8 @@ class OperatorApiTest extends LifecycleTestBase {
                 new Case("GET", "/taken?dienstverlener=123", null, null, 400),
                 new Case("GET", "/taken/abc", null, null, 400),
                 new Case("GET", "/taken/1", null, null, 404),
+                new Case("GET", "/taken/0", null, null, 400),
+                new Case("GET", "/taken/-1", null, null, 400),
                 new Case("DELETE", "/taken", null, null, 405),
                 new Case("GET", "/bestaat-niet", null, null, 404),
                 new Case("GET", "/dienstverleners/123", null, null, 400),
