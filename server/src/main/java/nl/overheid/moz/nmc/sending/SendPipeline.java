@@ -434,11 +434,14 @@ public final class SendPipeline implements TaskHandler {
      * geen-contactgegevens (first send or resend alike).
      */
     private void endWithoutContact(DbTransaction tx, Task task, Job job, Transitions.Locked n) {
-        pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
         if (n.status() == NotificatieStatus.IN_VERZENDING || n.status() == NotificatieStatus.VERZONDEN) {
+            pogingen.setStatus(tx, job.poging().id(), PogingStatus.PERMANENT_MISLUKT);
             notificatieTasks.completeAll(
                     tx, transitions.apply(tx, n, NotificatieStatus.NIET_BEZORGBAAR, Reden.GEEN_CONTACTGEGEVENS));
         } else {
+            // A receipt decided while the look-up ran (a late delivered on attempt 1 during the resend): as before a
+            // POST, the planned attempt stays for a resend should that delivery bounce, and looks the address up then.
+            // Found by reading: marked failed here, a later bounce ended the notification onbereikbaar with no look-up.
             tasks.complete(tx, task);
         }
     }

@@ -1094,6 +1094,83 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         }
     }
 
+    /**
+     * Found by reading: a resend whose look-up found no address after attempt 1's late delivered had made the
+     * notification bezorgd marked its never-sent attempt permanently failed; when that delivery then bounced within
+     * the MEBV period, the next claim took it as a resend made and failed, and ended the notification
+     * niet-bezorgbaar onbereikbaar without asking the Profielservice. The attempt now stays planned, as it does when
+     * the same delivered comes before the POST, and the resend looks the address up again.
+     */
+    @Test
+    void aLateDeliveredDuringTheResendsLookUpLeavesItsAttemptForABounceAfter() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        com.github.tomakehurst.wiremock.stubbing.StubMapping[] gone =
+                new com.github.tomakehurst.wiremock.stubbing.StubMapping[1];
+        restartWith(parties -> parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                var written = parties.ldv().record(processing);
+                if (processing.operation() == Operation.CONTACTGEGEVENS_OPVRAGEN && armed.getAndSet(false)) {
+                    // attempt 1's delivered comes in and is processed while the resend looks up the address, and
+                    // the party has no address by the time it asks
+                    postReceipt(receiptBody(id, 1, "delivered"));
+                    Thread processor = Thread.ofVirtual()
+                            .start(() ->
+                                    ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN));
+                    try {
+                        processor.join(20_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    gone[0] = notify.server()
+                            .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
+                                    .atPriority(1)
+                                    .willReturn(aResponse()
+                                            .withStatus(404)
+                                            .withHeader("Content-Type", "application/problem+json")
+                                            .withBody(PartiesStub.PARTY_NOT_FOUND)));
+                }
+                return written;
+            }
+
+            @Override
+            public void failed(Processing processing, String reason, java.time.Instant at) {
+                parties.ldv().failed(processing, reason, at);
+            }
+        }));
+        clock.advance(Duration.ofMinutes(5));
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
+        assertThat(armed).as("the resend reached its look-up").isFalse();
+        assertThat(status(id)).startsWith("bezorgd:");
+        assertThat(pogingen(id)).as("the resend was never sent").contains("2:gepland");
+
+        // the delivery bounces within the MEBV period; the party has an address again
+        notify.server().removeStub(gone[0]);
+        clock.advance(Duration.ofHours(1));
+        assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status())
+                .isEqualTo(200);
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
+        long lookUps = notify.server()
+                .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                        urlPathEqualTo(PartiesStub.LOOKUP_PATH)))
+                .size();
+        ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
+        assertThat(notify.server()
+                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
+                                urlPathEqualTo(PartiesStub.LOOKUP_PATH)))
+                        .size())
+                .as("the resend looks the address up")
+                .isEqualTo(lookUps + 1);
+        assertThat(status(id)).startsWith("verzonden:");
+        assertThat(pogingen(id)).contains("2:verzonden");
+    }
+
     /** When the notification's invalid-address report is due next. */
     private java.time.Instant reportDue(UUID id) {
         return java.time.Instant.ofEpochSecond(
