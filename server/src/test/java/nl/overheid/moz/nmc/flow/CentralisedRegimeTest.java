@@ -22,7 +22,6 @@ import nl.overheid.moz.nmc.testing.Http;
 import nl.overheid.moz.nmc.testing.ManualRunner;
 import nl.overheid.moz.nmc.testing.PartiesStub;
 import nl.overheid.moz.nmc.testing.TestLdv;
-import nl.overheid.moz.nmc.testing.TestNmc;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -932,6 +931,10 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         return journal().stream().filter(call -> party(call).equals(REPORT)).count();
     }
 
+    private long lookUps() {
+        return journal().stream().filter(call -> party(call).equals(LOOKUP)).count();
+    }
+
     @Test
     void aFailedResendIsNotReportedButAFinalTemporaryFailureIsNotAnInvalidAddressEither() {
         notify.profiel(KVK, ADDRESS);
@@ -1052,13 +1055,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
     @Test
     void aReportSealedUnderAKekThisInstanceDoesNotHoldIsPostponedNotParked() {
         notify.profiel(KVK, ADDRESS);
-        nl.overheid.moz.nmc.Nmc newer = startAnother("""
-                privacy:
-                  kek:
-                    current-version: 2
-                    versions:
-                      "2": "%s"
-                """.formatted(TestNmc.KEK_2));
+        nl.overheid.moz.nmc.Nmc newer = startAnother(KEK_TWO_CURRENT);
         try {
             Http older = http;
             http = Http.of(newer);
@@ -1112,22 +1109,11 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
         com.github.tomakehurst.wiremock.stubbing.StubMapping[] gone =
                 new com.github.tomakehurst.wiremock.stubbing.StubMapping[1];
-        restartWith(parties -> parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
-            @Override
-            public Written record(Processing processing) {
-                var written = parties.ldv().record(processing);
-                if (processing.operation() == Operation.CONTACTGEGEVENS_OPVRAGEN && armed.getAndSet(false)) {
-                    // attempt 1's delivered comes in and is processed while the resend looks up the address, and
-                    // the party has no address by the time it asks
-                    postReceipt(receiptBody(id, 1, "delivered"));
-                    Thread processor = Thread.ofVirtual()
-                            .start(() ->
-                                    ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN));
-                    try {
-                        processor.join(20_000);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+        // attempt 1's delivered comes in and is processed while the resend looks up the address, and the party has
+        // no address by the time it asks
+        restartWith(parties -> parties.withLdv(onceAfterRecord(
+                parties, nl.overheid.moz.nmc.ldv.ProcessingLog.Operation.CONTACTGEGEVENS_OPVRAGEN, armed, () -> {
+                    processedMeanwhile(receiptBody(id, 1, "delivered"));
                     gone[0] = notify.server()
                             .stubFor(post(urlPathEqualTo(PartiesStub.LOOKUP_PATH))
                                     .atPriority(1)
@@ -1135,15 +1121,7 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                                             .withStatus(404)
                                             .withHeader("Content-Type", "application/problem+json")
                                             .withBody(PartiesStub.PARTY_NOT_FOUND)));
-                }
-                return written;
-            }
-
-            @Override
-            public void failed(Processing processing, String reason, java.time.Instant at) {
-                parties.ldv().failed(processing, reason, at);
-            }
-        }));
+                })));
         clock.advance(Duration.ofMinutes(5));
         ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
         assertThat(armed).as("the resend reached its look-up").isFalse();
@@ -1156,17 +1134,9 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(postReceipt(receiptBody(id, 1, "temporary-failure")).status())
                 .isEqualTo(200);
         ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
-        long lookUps = notify.server()
-                .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
-                        urlPathEqualTo(PartiesStub.LOOKUP_PATH)))
-                .size();
+        long lookUps = lookUps();
         ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERZENDEN);
-        assertThat(notify.server()
-                        .findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
-                                urlPathEqualTo(PartiesStub.LOOKUP_PATH)))
-                        .size())
-                .as("the resend looks the address up")
-                .isEqualTo(lookUps + 1);
+        assertThat(lookUps()).as("the resend looks the address up").isEqualTo(lookUps + 1);
         assertThat(status(id)).startsWith("verzonden:");
         assertThat(pogingen(id)).contains("2:verzonden");
     }

@@ -265,6 +265,53 @@ abstract class LifecycleTestBase {
         http = Http.of(nmc);
     }
 
+    /**
+     * {@code parties}' LDV, which runs {@code meanwhile} once (while {@code armed}), right after the record of the
+     * first processing of {@code operation}: something happens while a task waits for the LDV store.
+     */
+    protected static nl.overheid.moz.nmc.ldv.ProcessingLog onceAfterRecord(
+            Parties parties,
+            nl.overheid.moz.nmc.ldv.ProcessingLog.Operation operation,
+            java.util.concurrent.atomic.AtomicBoolean armed,
+            Runnable meanwhile) {
+        return new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                var written = parties.ldv().record(processing);
+                if (processing.operation() == operation && armed.getAndSet(false)) {
+                    meanwhile.run();
+                }
+                return written;
+            }
+
+            @Override
+            public void failed(Processing processing, String reason, Instant at) {
+                parties.ldv().failed(processing, reason, at);
+            }
+        };
+    }
+
+    /** A receipt comes in and is processed, on a thread of its own, before this one goes on. */
+    protected void processedMeanwhile(String receipt) {
+        postReceipt(receipt);
+        Thread processor = Thread.ofVirtual()
+                .start(() -> ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN));
+        try {
+            processor.join(20_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The configuration of a newer instance in a rolling deploy that added KEK version 2 and made it current. */
+    protected static final String KEK_TWO_CURRENT = """
+            privacy:
+              kek:
+                current-version: 2
+                versions:
+                  "2": "%s"
+            """.formatted(TestNmc.KEK_2);
+
     /** The notification whose task's lease {@link #restartWithSlowPartiesThatNoteTheLease} notes. */
     protected volatile UUID leaseSubject;
 

@@ -222,30 +222,12 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
                 .isEqualTo(200);
         ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN);
         java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
-        restartWith(parties -> parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
-            @Override
-            public Written record(Processing processing) {
-                var written = parties.ldv().record(processing);
-                if (processing.operation() == Operation.EMAIL_VERSTUREN && armed.getAndSet(false)) {
-                    // the delivered of attempt 1 comes in and is processed while the resend waits for this record
-                    postReceipt(receiptBody(id, 1, "delivered"));
-                    Thread processor = Thread.ofVirtual()
-                            .start(() ->
-                                    ManualRunner.of(nmc).runWorkerOnce(nl.overheid.moz.nmc.engine.TaskKind.VERWERKEN));
-                    try {
-                        processor.join(20_000);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                return written;
-            }
-
-            @Override
-            public void failed(Processing processing, String reason, java.time.Instant at) {
-                parties.ldv().failed(processing, reason, at);
-            }
-        }));
+        // the delivered of attempt 1 comes in and is processed while the resend waits for its send's record
+        restartWith(parties -> parties.withLdv(onceAfterRecord(
+                parties,
+                nl.overheid.moz.nmc.ldv.ProcessingLog.Operation.EMAIL_VERSTUREN,
+                armed,
+                () -> processedMeanwhile(receiptBody(id, 1, "delivered")))));
         var posts = com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/v2/notifications/email"));
         int sent = notify.server().findAll(posts).size();

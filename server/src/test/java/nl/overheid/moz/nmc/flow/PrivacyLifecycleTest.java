@@ -295,13 +295,7 @@ class PrivacyLifecycleTest extends LifecycleTestBase {
      */
     @Test
     void aSendSealedUnderAKekThisInstanceDoesNotHoldIsPostponedNotCountedAsFailing() {
-        Nmc newer = startAnother("""
-                privacy:
-                  kek:
-                    current-version: 2
-                    versions:
-                      "2": "%s"
-                """.formatted(KEK_2));
+        Nmc newer = startAnother(KEK_TWO_CURRENT);
         try {
             Http older = http;
             http = Http.of(newer);
