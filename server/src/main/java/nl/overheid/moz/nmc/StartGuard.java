@@ -53,17 +53,16 @@ final class StartGuard {
         });
         // Seed 003: "een pepper per doel"; the dvRef's HMAC and the LDV pseudonym use different peppers. The same value
         // under two purposes would let whoever holds the LDV's (the Profielservice does) compute the dvRef HMACs, and a
-        // compromise marked for one would leave the other in use.
+        // compromise marked for one would leave the other in use. The current versions only: an older one must stay
+        // configured while rows carry it, so a deployment that shared one can still start and rotate away from it.
         java.util.Map<String, String> purposeOfValue = new java.util.HashMap<>();
         for (String purpose : PEPPER_PURPOSES) {
-            config.get(purpose + ".versions")
-                    .traverse()
-                    .filter(Config::isLeaf)
-                    .forEach(node -> node.asString().ifPresent(value -> {
-                        String other = purposeOfValue.putIfAbsent(sha256(value.trim()), purpose);
-                        if (other != null && !other.equals(purpose)) {
+            currentPepper(config.get(purpose))
+                    .ifPresent(node -> node.asString().ifPresent(value -> {
+                        String other = purposeOfValue.putIfAbsent(decodedDigest(value), purpose);
+                        if (other != null) {
                             refusals.add(
-                                    node.key() + " holds a value of " + other + ".versions: one pepper per purpose");
+                                    node.key() + " holds the current value of " + other + ": one pepper per purpose");
                         }
                     }));
         }
@@ -89,6 +88,29 @@ final class StartGuard {
         if (!refusals.isEmpty()) {
             throw new IllegalArgumentException("the NMC does not start: " + String.join("; ", refusals)
                     + (config.get("dev").asBoolean().orElse(false) ? "" : " (dev is not true)"));
+        }
+    }
+
+    /** The node of a pepper's current version: {@code current-version}, else the highest configured. */
+    private static java.util.Optional<Config> currentPepper(Config pepper) {
+        Config versions = pepper.get("versions");
+        java.util.Optional<String> current = pepper.get("current-version")
+                .asString()
+                .asOptional()
+                .or(() -> versions.asNodeList().orElse(List.of()).stream()
+                        .map(Config::name)
+                        .filter(name -> name.matches("\\d{1,9}"))
+                        .max(java.util.Comparator.comparingInt(Integer::parseInt)));
+        return current.map(versions::get).filter(Config::exists);
+    }
+
+    /** The digest of a pepper's bytes (base64, as the NMC reads it; as text when it is no base64). */
+    private static String decodedDigest(String value) {
+        try {
+            return sha256(java.util.HexFormat.of()
+                    .formatHex(java.util.Base64.getDecoder().decode(value.trim())));
+        } catch (IllegalArgumentException notBase64) {
+            return sha256(value.trim());
         }
     }
 
