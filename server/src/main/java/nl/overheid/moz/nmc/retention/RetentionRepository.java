@@ -110,8 +110,8 @@ public final class RetentionRepository {
      * Serialises the marks of every instance until the transaction ends: what is left usable is read and the mark
      * made under it (an advisory lock: the runtime role may not lock the table itself). The key is the NMC's own.
      */
-    private static final Statement PEPPER_MARK_LOCK = Statement.named(
-            "pepperMarkLock", "SELECT 1 AS held FROM (SELECT pg_advisory_xact_lock(4_946_710_231)) AS l");
+    private static final Statement PEPPER_MARK_LOCK =
+            Statement.named("pepperMarkLock", "SELECT 1 AS held FROM (SELECT pg_advisory_xact_lock(4946710231)) AS l");
 
     private static final Statement PEPPER_COMPROMISED_ALL =
             Statement.named("pepperCompromisedAll", "SELECT doel, versie FROM pepper_gecompromitteerd");

@@ -463,6 +463,8 @@ class OperatorApiTest extends LifecycleTestBase {
      * Found by reading: the check that another version can take over was made against the instance's own view of
      * the marks, up to a duty interval old. Two instances (or two calls at once) could mark the last two versions;
      * the second committed, then failed with a 500 and no audit, and every acceptance after it failed everywhere.
+     * Shown here one after the other (the stale view); two at the same moment are kept apart by the advisory lock the
+     * check and the mark run under, which this test does not time.
      */
     @Test
     void twoInstancesCannotTogetherMarkEveryPepperVersionCompromised() {
