@@ -367,14 +367,17 @@ public final class OperatorActions {
     /** Resumes the DV's paused webhook now, as the DV itself can. */
     public Webhooks.State resumeWebhook(String operator, String oin, String explanation) {
         Register.Registration dv = dienstverlener(oin).orElseThrow(() -> new Refusal.NotFound("DV"));
-        Webhooks.State state = webhooks.resume(dv.id()).orElseThrow(() -> new Refusal.NotFound("webhook"));
-        audit.record(
-                operator,
-                OperatorAudit.Action.WEBHOOK_HERVATTEN,
-                "dienstverlener " + oin,
-                explanation,
-                json(Map.of("mislukkingen", state.mislukkingen())));
-        return state;
+        // the audit row in the resume's own transaction: a resume and its record commit together, or neither
+        return webhooks.resume(
+                        dv.id(),
+                        (tx, state) -> audit.record(
+                                tx,
+                                operator,
+                                OperatorAudit.Action.WEBHOOK_HERVATTEN,
+                                "dienstverlener " + oin,
+                                explanation,
+                                json(Map.of("mislukkingen", state.mislukkingen()))))
+                .orElseThrow(() -> new Refusal.NotFound("webhook"));
     }
 
     // ---- keys and the epoch ---------------------------------------------------------------------------

@@ -61,6 +61,14 @@ public final class Webhooks implements Duty {
      * has no webhook. The position's lock comes first, then the task's row, as in the task itself.
      */
     public Optional<State> resume(UUID dvId) {
+        return resume(dvId, (tx, state) -> {});
+    }
+
+    /**
+     * {@link #resume(UUID)}, with {@code alsoDone} in the same transaction once it is resumed (an operator's audit
+     * row: a resume and its record commit together, or neither).
+     */
+    public Optional<State> resume(UUID dvId, java.util.function.BiConsumer<DbTransaction, State> alsoDone) {
         Optional<State> resumed = database.inTransaction(tx -> {
             Optional<WebhookPositionRepository.Position> locked =
                     positions.lock(tx, dvId).filter(position -> position.webhookUrl() != null);
@@ -69,7 +77,9 @@ public final class Webhooks implements Duty {
             }
             positions.resume(tx, dvId);
             tasks.dueForDv(tx, dvId, TaskKind.TERUGKOPPELEN, clock.instant());
-            return positions.get(tx, dvId).map(position -> state(position, events.clusterEpoch(tx)));
+            Optional<State> state = positions.get(tx, dvId).map(position -> state(position, events.clusterEpoch(tx)));
+            state.ifPresent(s -> alsoDone.accept(tx, s));
+            return state;
         });
         resumed.ifPresent(state -> signals.nudge(TaskKind.TERUGKOPPELEN));
         return resumed;
