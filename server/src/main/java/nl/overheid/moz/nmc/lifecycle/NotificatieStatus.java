@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.lifecycle;
 
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 import nl.overheid.moz.nmc.db.DbValue;
 
@@ -54,13 +55,26 @@ public enum NotificatieStatus implements DbValue {
      * with onbereikbaar or geen-contactgegevens, each other ending with its own, every other status with none.
      */
     public Set<Reden> redenen() {
-        return switch (this) {
-            case NIET_BEZORGBAAR -> EnumSet.of(Reden.ONBEREIKBAAR, Reden.GEEN_CONTACTGEGEVENS);
-            case TECHNISCH_MISLUKT -> EnumSet.of(Reden.TECHNISCH);
-            case VERLOPEN -> EnumSet.of(Reden.VERLOPEN);
-            case GEANNULEERD -> EnumSet.of(Reden.GEANNULEERD);
-            default -> EnumSet.noneOf(Reden.class);
-        };
+        return REDENEN.get(this);
+    }
+
+    /** {@link #redenen()}, made once: the transition function asks it at every transition. */
+    private static final Map<NotificatieStatus, Set<Reden>> REDENEN = redenenPerStatus();
+
+    private static Map<NotificatieStatus, Set<Reden>> redenenPerStatus() {
+        Map<NotificatieStatus, Set<Reden>> redenen = new java.util.EnumMap<>(NotificatieStatus.class);
+        for (NotificatieStatus status : values()) {
+            redenen.put(
+                    status,
+                    switch (status) {
+                        case NIET_BEZORGBAAR -> Set.of(Reden.ONBEREIKBAAR, Reden.GEEN_CONTACTGEGEVENS);
+                        case TECHNISCH_MISLUKT -> Set.of(Reden.TECHNISCH);
+                        case VERLOPEN -> Set.of(Reden.VERLOPEN);
+                        case GEANNULEERD -> Set.of(Reden.GEANNULEERD);
+                        default -> Set.of();
+                    });
+        }
+        return java.util.Collections.unmodifiableMap(redenen);
     }
 
     /** Whether the DV may see {@code reden} (null: none) with this status. */
