@@ -34,6 +34,11 @@ record Keys(
         Peppers peppers = Peppers.from(config.get("privacy.pepper"));
         Peppers payloadPeppers = Peppers.from(config.get("privacy.payload-pepper"));
         Peppers ldvPeppers = Peppers.from(config.get("privacy.ldv-pepper"));
+        java.util.Map<String, Peppers> byKey = new java.util.LinkedHashMap<>();
+        byKey.put("privacy.pepper", peppers);
+        byKey.put("privacy.payload-pepper", payloadPeppers);
+        byKey.put("privacy.ldv-pepper", ldvPeppers);
+        Peppers.requireOnePerPurpose(byKey);
         RetentionRepository retention = new RetentionRepository();
         PepperCompromises pepperCompromises = new PepperCompromises(
                 core.database(),

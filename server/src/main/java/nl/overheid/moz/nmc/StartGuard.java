@@ -37,10 +37,6 @@ final class StartGuard {
     /** 32 random bytes: what a callback token must be worth at least (estimated from its length and alphabet). */
     static final int MIN_TOKEN_BITS = 256;
 
-    /** The peppers' keys, one per purpose. */
-    static final List<String> PEPPER_PURPOSES =
-            List.of("privacy.pepper", "privacy.payload-pepper", "privacy.ldv-pepper");
-
     private StartGuard() {}
 
     /** Throws when the configuration must not start an NMC; the message lists every reason. */
@@ -51,21 +47,6 @@ final class StartGuard {
                 refusals.add(key + " must be at least 32 random bytes (e.g. openssl rand -base64 32)");
             }
         });
-        // Seed 003: "een pepper per doel"; the dvRef's HMAC and the LDV pseudonym use different peppers. The same value
-        // under two purposes would let whoever holds the LDV's (the Profielservice does) compute the dvRef HMACs, and a
-        // compromise marked for one would leave the other in use. The current versions only: an older one must stay
-        // configured while rows carry it, so a deployment that shared one can still start and rotate away from it.
-        java.util.Map<String, String> purposeOfValue = new java.util.HashMap<>();
-        for (String purpose : PEPPER_PURPOSES) {
-            currentPepper(config.get(purpose))
-                    .ifPresent(node -> node.asString().ifPresent(value -> {
-                        String other = purposeOfValue.putIfAbsent(decodedDigest(value), purpose);
-                        if (other != null) {
-                            refusals.add(
-                                    node.key() + " holds the current value of " + other + ": one pepper per purpose");
-                        }
-                    }));
-        }
         if (!config.get("dev").asBoolean().orElse(false)) {
             config.traverse()
                     .filter(Config::isLeaf)
@@ -88,29 +69,6 @@ final class StartGuard {
         if (!refusals.isEmpty()) {
             throw new IllegalArgumentException("the NMC does not start: " + String.join("; ", refusals)
                     + (config.get("dev").asBoolean().orElse(false) ? "" : " (dev is not true)"));
-        }
-    }
-
-    /** The node of a pepper's current version: {@code current-version}, else the highest configured. */
-    private static java.util.Optional<Config> currentPepper(Config pepper) {
-        Config versions = pepper.get("versions");
-        java.util.Optional<String> current = pepper.get("current-version")
-                .asString()
-                .asOptional()
-                .or(() -> versions.asNodeList().orElse(List.of()).stream()
-                        .map(Config::name)
-                        .filter(name -> name.matches("\\d{1,9}"))
-                        .max(java.util.Comparator.comparingInt(Integer::parseInt)));
-        return current.map(versions::get).filter(Config::exists);
-    }
-
-    /** The digest of a pepper's bytes (base64, as the NMC reads it; as text when it is no base64). */
-    private static String decodedDigest(String value) {
-        try {
-            return sha256(java.util.HexFormat.of()
-                    .formatHex(java.util.Base64.getDecoder().decode(value.trim())));
-        } catch (IllegalArgumentException notBase64) {
-            return sha256(value.trim());
         }
     }
 

@@ -80,31 +80,6 @@ class StartGuardTest {
                 .doesNotThrowAnyException();
     }
 
-    /**
-     * Seed 003: "een pepper per doel"; the dvRef's HMAC and the LDV pseudonym use different peppers. Found by
-     * reading: nothing checked it, and CONFIGURATION has the LDV pepper copied from the Profielservice's. Refused in
-     * dev too, for the current versions, naming keys and never the value; an older version may still share one, so
-     * a deployment that did can start and rotate away from it.
-     */
-    @Test
-    void theCurrentPeppersOfTwoPurposesMayNotBeTheSame() {
-        String shared = "c2FtZS1wZXBwZXItZm9yLXR3by1wdXJwb3Nlcy0wMTIzNDU2Nzg5";
-        String other = "YS1kdnJlZi1wZXBwZXI=";
-        for (String dev : List.of("", "dev: true\n")) {
-            Config config = yaml(dev + "privacy:\n  pepper:\n    current-version: 2\n    versions:\n"
-                    + "      \"1\": \"" + other + "\"\n      \"2\": \"" + shared + "\"\n"
-                    + "  ldv-pepper:\n    versions:\n      \"1\": \"" + shared + "\"\n");
-            assertThatThrownBy(() -> StartGuard.check(config))
-                    .hasMessageContaining("privacy.ldv-pepper.versions.1 holds the current value of privacy.pepper")
-                    .hasMessageNotContaining(shared);
-        }
-        assertThatCode(() -> StartGuard.check(yaml("privacy:\n  pepper:\n    current-version: 2\n    versions:\n"
-                        + "      \"1\": \"" + shared + "\"\n      \"2\": \"" + other + "\"\n"
-                        + "  ldv-pepper:\n    versions:\n      \"1\": \"" + shared + "\"\n")))
-                .as("an older version that shared a value, rotated away from")
-                .doesNotThrowAnyException();
-    }
-
     @Test
     void aFileJwksIsAcceptedOutsideDevAndHttpOnlyInDev() {
         assertThatCode(() -> StartGuard.check(yaml("auth:\n  jwks-uri: file:/etc/nmc/jwks.json\n")))

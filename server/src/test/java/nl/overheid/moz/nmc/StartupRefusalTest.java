@@ -34,6 +34,7 @@ class StartupRefusalTest {
                 "no KEK for the current version | privacy:\\n  kek:\\n    current-version: 7           | | privacy.kek: no KEK for the current version 7",
                 "no ldv pepper            | {}                         | '  ldv-pepper:\\n'>'  ldv-pepper-weg:\\n'  | ldv-pepper",
                 "a short pepper           | privacy:\\n  pepper:\\n    versions:\\n      '1': c2hvcnQ=   | | privacy.pepper: pepper version 1 is shorter than 32 bytes",
+                "one pepper for two purposes | privacy:\\n  ldv-pepper:\\n    versions:\\n      '1': dGVzdC1wZXBwZXItMDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODk= | | privacy.ldv-pepper.versions.1 holds the current value of privacy.pepper",
                 "reconcile share above 1  | engine:\\n  reconcile-share: 1.5                          | | engine.reconcile-share",
                 "the removed report-max-postponements | profielservice:\\n  report-max-postponements: 3 | | profielservice.report-max-postponements is no longer read",
                 "a report backoff above a day | profielservice:\\n  report-backoff-max: P2D | | profielservice.report-backoff-max must be positive and at most a day",

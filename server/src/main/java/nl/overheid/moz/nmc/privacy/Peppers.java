@@ -65,6 +65,32 @@ public final class Peppers {
     }
 
     /**
+     * Seed 003: "een pepper per doel"; the dvRef's HMAC and the LDV pseudonym use different peppers. Refuses rings
+     * (by their configuration key, in order) whose current peppers are the same bytes: whoever holds the LDV's (the
+     * Profielservice does) could compute the dvRef HMACs, and a compromise marked for one would leave the other in use.
+     * The current versions only: an older one must stay configured while rows carry it, so a deployment that shared
+     * one can still start and rotate away from it. Names keys, never a value.
+     */
+    public static void requireOnePerPurpose(Map<String, Peppers> byKey) {
+        java.util.List<String> refusals = new java.util.ArrayList<>();
+        java.util.List<Map.Entry<String, Peppers>> rings = java.util.List.copyOf(byKey.entrySet());
+        for (int i = 0; i < rings.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                Peppers ring = rings.get(i).getValue();
+                Peppers earlier = rings.get(j).getValue();
+                if (java.security.MessageDigest.isEqual(
+                        ring.peppers.get(ring.currentVersion), earlier.peppers.get(earlier.currentVersion))) {
+                    refusals.add(rings.get(i).getKey() + ".versions." + ring.currentVersion
+                            + " holds the current value of " + rings.get(j).getKey() + ": one pepper per purpose");
+                }
+            }
+        }
+        if (!refusals.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", refusals));
+        }
+    }
+
+    /**
      * The version new rows use: the configured one, or — when that one is compromised — the highest configured
      * version that is not.
      *

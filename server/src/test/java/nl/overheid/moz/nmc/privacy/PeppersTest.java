@@ -107,4 +107,29 @@ class PeppersTest {
             threads.shutdownNow();
         }
     }
+
+    /**
+     * Seed 003: "een pepper per doel"; the dvRef's HMAC and the LDV pseudonym use different peppers. Found by
+     * reading: nothing checked it, and CONFIGURATION has the LDV pepper copied from the Profielservice's. Refused
+     * (in dev too: the rule is read with the rings) for the current versions, naming keys and never the value; an
+     * older version may still share one, so a deployment that did can start and rotate away from it.
+     */
+    @Test
+    void theCurrentPeppersOfTwoPurposesMayNotBeTheSame() {
+        byte[] shared = "same-pepper-for-two-purposes-0123456789".getBytes(StandardCharsets.UTF_8);
+        byte[] other = "a-dvref-pepper-of-its-own-0123456789abc".getBytes(StandardCharsets.UTF_8);
+        Map<String, Peppers> sharing = new java.util.LinkedHashMap<>();
+        sharing.put("privacy.pepper", new Peppers(2, Map.of(1, other, 2, shared)));
+        sharing.put("privacy.ldv-pepper", new Peppers(1, Map.of(1, shared.clone())));
+        assertThatThrownBy(() -> Peppers.requireOnePerPurpose(sharing))
+                .hasMessageContaining("privacy.ldv-pepper.versions.1 holds the current value of privacy.pepper")
+                .hasMessageNotContaining(new String(shared, StandardCharsets.UTF_8))
+                .hasMessageNotContaining(java.util.Base64.getEncoder().encodeToString(shared));
+        Map<String, Peppers> rotated = new java.util.LinkedHashMap<>();
+        rotated.put("privacy.pepper", new Peppers(2, Map.of(1, shared, 2, other)));
+        rotated.put("privacy.ldv-pepper", new Peppers(1, Map.of(1, shared.clone())));
+        org.assertj.core.api.Assertions.assertThatCode(() -> Peppers.requireOnePerPurpose(rotated))
+                .as("an older version that shared a value, rotated away from")
+                .doesNotThrowAnyException();
+    }
 }
