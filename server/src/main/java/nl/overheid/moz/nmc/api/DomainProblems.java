@@ -51,7 +51,7 @@ public final class DomainProblems {
             case Refusal.StoreUnreachable r ->
                 ProblemException.unavailableItem(ProblemResponses.RETRY_AFTER_UNAVAILABLE_SECONDS);
             case Refusal.NotCancellable r ->
-                ProblemException.conflict(
+                ProblemException.notCancellable(
                         "Alleen een notificatie met status aangenomen kan worden geannuleerd; deze heeft status "
                                 + r.status() + ".");
             case Refusal.CursorUnreadable r ->

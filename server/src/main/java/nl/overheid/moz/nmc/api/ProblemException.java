@@ -19,6 +19,8 @@ public final class ProblemException extends RuntimeException {
     public static final URI TYPE_FORBIDDEN = URI.create("https://nmc.moza.overheid.nl/problemen/geen-toegang");
     public static final URI TYPE_NOT_FOUND = URI.create("https://nmc.moza.overheid.nl/problemen/niet-gevonden");
     public static final URI TYPE_CONFLICT = URI.create("https://nmc.moza.overheid.nl/problemen/conflict");
+    public static final URI TYPE_NOT_CANCELLABLE =
+            URI.create("https://nmc.moza.overheid.nl/problemen/niet-annuleerbaar");
     /** The 410s of the feed, one per reason the DV restarts without a cursor. */
     public static final URI TYPE_CURSOR_EXPIRED = URI.create("https://nmc.moza.overheid.nl/problemen/cursor-verlopen");
 
@@ -196,6 +198,17 @@ public final class ProblemException extends RuntimeException {
                         List.of(),
                         Map.of());
         };
+    }
+
+    /** A cancel that came too late (the DV API's own 409, apart from the operator API's generic conflict). */
+    public static ProblemException notCancellable(String detail) {
+        return new ProblemException(
+                409,
+                TYPE_NOT_CANCELLABLE,
+                "De notificatie kan niet meer worden geannuleerd.",
+                detail,
+                List.of(),
+                Map.of());
     }
 
     public static ProblemException conflict(String detail) {

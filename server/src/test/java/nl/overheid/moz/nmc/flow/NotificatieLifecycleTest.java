@@ -1203,6 +1203,11 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         Http.Response again = http.delete("/api/nmc/v1/notificaties/" + id, tokenA());
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.contentType()).startsWith("application/problem+json");
+        assertThat(again.json().path("type").asText())
+                .as("the contract's Conflict: a type of its own, not the operator API's generic conflict")
+                .endsWith("/problemen/niet-annuleerbaar");
+        assertThat(again.json().path("title").asText()).isEqualTo("De notificatie kan niet meer worden geannuleerd.");
+        assertThat(again.json().path("detail").asText()).contains("geannuleerd");
     }
 
     @Test
