@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -353,40 +354,57 @@ public final class Acceptance {
      * one created (design §3, the contract's idempotency), as a DV whose 202 was lost must learn its id.
      */
     private static boolean answeredByARepeat(Refusal refusal) {
-        // and names NotifyNL reads as one, refused only since a later version: a repeat of a request taken before
-        return refusal instanceof Refusal.PersonalisationAmbiguous
-                || refusal instanceof Refusal.ValidUntilPassed
-                || refusal instanceof Refusal.BerichttypeNotAllowed
-                || refusal instanceof Refusal.IdentificatieTypeNotAllowed;
+        // and names NotifyNL reads as one, or a placeholder the template asks for since: refused only since a later
+        // version or template, so a repeat of a request taken before
+        return switch (refusal) {
+            case Refusal.Several several -> several.each().stream().allMatch(Acceptance::answeredByARepeat);
+            case Refusal.PersonalisationAmbiguous r -> true;
+            case Refusal.PersonalisationMissing r -> true;
+            case Refusal.ValidUntilPassed r -> true;
+            case Refusal.BerichttypeNotAllowed r -> true;
+            case Refusal.IdentificatieTypeNotAllowed r -> true;
+            default -> false;
+        };
     }
 
-    /** What a request refuses on by itself, before anything is stored. */
-    private static Optional<Refusal> check(Dienstverlener dv, Request request, Instant now) {
+    /**
+     * What a request refuses on by itself, before anything is stored: every rule it breaks, so the DV hears them all
+     * at once. The template's placeholders come from the register's snapshot of NotifyNL's templates, never from
+     * NotifyNL itself.
+     */
+    private Optional<Refusal> check(Dienstverlener dv, Request request, Instant now) {
+        List<Refusal> broken = new ArrayList<>(2);
         List<String> ambiguous = PlaceholderNames.sharingAKey(request.personalisation());
         if (!ambiguous.isEmpty()) {
-            return Optional.of(new Refusal.PersonalisationAmbiguous(ambiguous));
+            broken.add(new Refusal.PersonalisationAmbiguous(ambiguous));
         }
         if (!dv.berichttypen().contains(request.berichttype())) {
-            return Optional.of(new Refusal.BerichttypeNotAllowed());
+            broken.add(new Refusal.BerichttypeNotAllowed());
+        } else {
+            Berichttype type =
+                    register.berichttypen(Set.of(request.berichttype())).get(request.berichttype());
+            List<String> lacking = type == null ? List.of() : required.missing(type, request.personalisation());
+            if (!lacking.isEmpty()) {
+                broken.add(new Refusal.PersonalisationMissing(lacking));
+            }
         }
         if (request.validUntil() != null && !request.validUntil().isAfter(now)) {
-            return Optional.of(new Refusal.ValidUntilPassed());
+            broken.add(new Refusal.ValidUntilPassed());
         }
         if (request.validUntil() != null && request.validUntil().isAfter(now.plus(MAX_VALIDITY))) {
-            return Optional.of(new Refusal.ValidUntilTooFar());
+            broken.add(new Refusal.ValidUntilTooFar());
         }
         if (request.regime().equals("centraal")) {
             Optional<Identification.Type> type = Identification.Type.of(request.identificatieType());
             if (type.isEmpty() || !dv.identificatieTypen().contains(type.get().name())) {
-                return Optional.of(new Refusal.IdentificatieTypeNotAllowed());
+                broken.add(new Refusal.IdentificatieTypeNotAllowed());
             }
-            Optional<Identification.Invalid> invalid = Identification.check(type.get(), request.recipient());
-            if (invalid.isPresent()) {
-                return Optional.of(new Refusal.IdentificatieNummerInvalid(
-                        invalid.get() == Identification.Invalid.ELFPROEF ? "elfproef" : "length"));
-            }
+            Optional<Identification.Invalid> invalid =
+                    type.flatMap(known -> Identification.check(known, request.recipient()));
+            invalid.ifPresent(reason -> broken.add(new Refusal.IdentificatieNummerInvalid(
+                    reason == Identification.Invalid.ELFPROEF ? "elfproef" : "length")));
         }
-        return Optional.empty();
+        return Refusal.allOf(broken);
     }
 
     /**
@@ -529,17 +547,6 @@ public final class Acceptance {
         long begun = System.nanoTime();
         Map<String, Berichttype> types = register.berichttypen(
                 chunk.stream().map(p -> p.request().berichttype()).collect(Collectors.toSet()));
-        // Before the transaction: what the templates ask for is read from a snapshot, never from NotifyNL.
-        Map<Prepared, List<String>> missing = new HashMap<>();
-        for (Prepared p : chunk) {
-            Berichttype type = types.get(p.request().berichttype());
-            List<String> lacking = type == null
-                    ? List.of()
-                    : required.missing(type, p.request().personalisation());
-            if (!lacking.isEmpty()) {
-                missing.put(p, lacking);
-            }
-        }
         long started = System.nanoTime();
         metrics.acceptanceStage("register", started - begun);
         AcceptanceQuota.Slots before =
@@ -567,7 +574,6 @@ public final class Acceptance {
                 List<Transitions.Repeatable> earlier = new ArrayList<>(known);
                 if (slots.granted() < chunk.size()
                         || rotating()
-                        || !missing.isEmpty()
                         || chunk.stream().anyMatch(p -> p.unlessRepeat() != null)) {
                     earlier.addAll(earlier(tx, dv, chunk));
                 }
@@ -589,8 +595,6 @@ public final class Acceptance {
                         repeatsInChunk.put(p, first);
                     } else if (type == null) {
                         outcomes[p.index()] = new Refused(new Refusal.BerichttypeUnknown());
-                    } else if (missing.containsKey(p)) {
-                        outcomes[p.index()] = new Refused(new Refusal.PersonalisationMissing(missing.get(p)));
                     } else if (rows.size() >= slots.granted()) {
                         outcomes[p.index()] = null; // over the quota: answered below, after the commit
                     } else {

@@ -45,6 +45,10 @@ public final class DomainProblems {
                         r.fields(),
                         "required",
                         "Het NotifyNL-template van dit berichttype vraagt om dit personalisatieveld.");
+            case Refusal.Several r ->
+                ProblemException.invalid(r.each().stream()
+                        .flatMap(each -> of(each).errors().stream())
+                        .toList());
             case Refusal.QuotaExhausted r ->
                 ProblemException.quota(Math.max(1, r.retryAfter().toSeconds()));
             case Refusal.NotFound r -> ProblemException.notFound();

@@ -145,6 +145,32 @@ public abstract sealed class Refusal extends RuntimeException {
         }
     }
 
+    /**
+     * Several of acceptance's rules broken by one request, each its own refusal: answered together (the contract: a
+     * 400 lists every invalid field at once), so a DV does not learn them one round trip at a time.
+     */
+    public static final class Several extends Refusal {
+        private final List<Refusal> each;
+
+        private Several(List<Refusal> each) {
+            super(each.size() + " of acceptance's rules broken");
+            this.each = List.copyOf(each);
+        }
+
+        public List<Refusal> each() {
+            return each;
+        }
+    }
+
+    /** None, the one, or {@link Several} of {@code refusals}. */
+    public static java.util.Optional<Refusal> allOf(List<Refusal> refusals) {
+        return switch (refusals.size()) {
+            case 0 -> java.util.Optional.empty();
+            case 1 -> java.util.Optional.of(refusals.getFirst());
+            default -> java.util.Optional.of(new Several(refusals));
+        };
+    }
+
     // --- cancel, and the operator's actions
 
     /** No such notification, DV or webhook for the caller (another DV's notification does not exist for it). */

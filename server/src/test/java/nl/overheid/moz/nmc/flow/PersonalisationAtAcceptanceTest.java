@@ -111,6 +111,67 @@ class PersonalisationAtAcceptanceTest extends LifecycleTestBase {
         assertThat(notifications()).isOne();
     }
 
+    /**
+     * The contract: "a 400 lists all validation errors at once". A request that breaks several of acceptance's rules
+     * is answered with every one of them, single and as a bulk item, so a DV does not learn them one round trip at a
+     * time; nothing is stored.
+     */
+    @Test
+    void everyRuleARequestBreaksIsNamedInOneAnswer() {
+        notify.template(TestNmc.TEMPLATE_ID, "naam");
+        ManualRunner.of(nmc).runDutiesOnce();
+        Map<String, Object> body = Map.of(
+                "dvRef",
+                DV_REF,
+                "berichttype",
+                TestNmc.BERICHTTYPE,
+                "emailadres",
+                EMAIL,
+                "geldigTot",
+                "2000-01-01T00:00:00Z",
+                "personalisation",
+                Map.of("Tekst", "a", "tekst", "b"));
+
+        Http.Response refused = http.post(DECENTRAAL, tokenA(), Http.json(body));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.json().path("errors").findValuesAsText("name"))
+                .containsExactlyInAnyOrder(
+                        "/personalisation/Tekst", "/personalisation/tekst", "/personalisation/naam", "/geldigTot");
+
+        Http.Response bulk =
+                http.post(DECENTRAAL + "/bulk", tokenA(), Http.json(Map.of("notificaties", List.of(body))));
+        assertThat(bulk.status()).as(bulk.body()).isEqualTo(200);
+        JsonNode item = bulk.json().path("resultaten").get(0);
+        assertThat(item.path("status").asInt()).isEqualTo(400);
+        assertThat(item.path("probleem").path("errors").findValuesAsText("name"))
+                .containsExactlyInAnyOrder(
+                        "/notificaties/0/personalisation/Tekst",
+                        "/notificaties/0/personalisation/tekst",
+                        "/notificaties/0/personalisation/naam",
+                        "/notificaties/0/geldigTot");
+
+        Http.Response centraal = http.post(
+                "/api/nmc/v1/centraal/notificaties",
+                tokenA(),
+                Http.json(Map.of(
+                        "dvRef",
+                        DV_REF,
+                        "berichttype",
+                        TestNmc.BERICHTTYPE,
+                        "identificatieType",
+                        "KVK",
+                        "identificatieNummer",
+                        "123456789",
+                        "geldigTot",
+                        "2000-01-01T00:00:00Z",
+                        "personalisation",
+                        Map.of("naam", "Jansen"))));
+        assertThat(centraal.status()).as(centraal.body()).isEqualTo(400);
+        assertThat(centraal.json().path("errors").findValuesAsText("name"))
+                .containsExactlyInAnyOrder("/geldigTot", "/identificatieNummer");
+        assertThat(notifications()).as("nothing stored").isZero();
+    }
+
     @Test
     void aBulkItemWithoutTheFieldIsRefusedOnItsOwn() {
         notify.template(TestNmc.TEMPLATE_ID, "naam");
