@@ -63,11 +63,19 @@ public final class NotifyNlCallbackResource extends NotifyNlService {
             metrics.receiptRejected();
             throw ProblemException.unauthorized("De callback-token is onjuist.");
         }
-        JsonNode tree = bodies.tree(request);
+        // A receipt refused here is lost (NotifyNL does not retry a 4xx): counted, as an unknown reference is.
+        JsonNode tree;
+        try {
+            tree = bodies.tree(request);
+        } catch (ProblemException unreadable) {
+            metrics.receiptRejected();
+            throw unreadable;
+        }
         boolean complaint = tree.isObject() && tree.has("complaint_id");
         String schema = complaint ? "NotifyNlKlacht" : "NotifyNlOntvangst";
         List<ProblemException.FieldError> errors = bodies.errors(schema, tree, "");
         if (!errors.isEmpty()) {
+            metrics.receiptRejected();
             throw ProblemException.invalid(errors);
         }
         if (complaint) {

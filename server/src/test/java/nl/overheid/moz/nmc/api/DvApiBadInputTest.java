@@ -502,6 +502,20 @@ class DvApiBadInputTest {
         assertThat(metric("nmc_notifications_status_unknown")).isZero();
     }
 
+    /** A receipt the callback refuses as unreadable is lost (NotifyNL does not retry a 400): it is counted too. */
+    @Test
+    void theCallbackCountsABodyItRefuses() {
+        double before = metric("nmc_receipts_rejected_total");
+        assertCallbackProblem(
+                http.post(
+                        "/api/nmc/v1/notifynl-callback",
+                        TestNmc.CALLBACK_TOKEN,
+                        "{\"id\":\"x\",\"status\":\"delivered\"}"),
+                400);
+        assertCallbackProblem(http.post("/api/nmc/v1/notifynl-callback", TestNmc.CALLBACK_TOKEN, "{\"id\":"), 400);
+        assertThat(metric("nmc_receipts_rejected_total")).isEqualTo(before + 2);
+    }
+
     /** The value of one metric (fails when it is absent). */
     private static double metric(String name) {
         return http.metric(name).orElseThrow(() -> new AssertionError(name + " is not exposed"));
