@@ -37,13 +37,20 @@ public final class AddressChoice {
      * NotifyNL's own check ({@code notifications-utils}, {@code recipients.validate_email_address}): an address it
      * refuses would end the notification niet-bezorgbaar though the party may have another, so it is not chosen.
      */
-    private static final Pattern ADDRESS = Pattern.compile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\\-]+@([^.@][^@\\s]+)$");
+    private static final Pattern ADDRESS = Pattern.compile(
+            "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\\-]+@([^.@][^@\\s\\x1C-\\x1F]+)$", Pattern.UNICODE_CHARACTER_CLASS);
 
     private static final Pattern HOSTNAME_LABEL =
             Pattern.compile("^(xn|[a-z0-9]+)(-?-[a-z0-9]+)*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TOP_LEVEL_LABEL =
             Pattern.compile("^([a-z]{2,63}|xn--([a-z0-9]+-)*[a-z0-9]+)$", Pattern.CASE_INSENSITIVE);
-    private static final Pattern OBSCURE_WHITESPACE = Pattern.compile("[\\u180E\\u200B\\u200C\\u200D\\u2060\\uFEFF]");
+    // notifynl-utils formatters (7f8ffc3): OBSCURE_ZERO_WIDTH_WHITESPACE and OBSCURE_FULL_WIDTH_WHITESPACE, removed
+    // anywhere; then only Python's string.whitespace is stripped from the ends. Python's \s (a str pattern) is
+    // Unicode's white space and U+001C-001F; Java's, with UNICODE_CHARACTER_CLASS, lacks the latter four.
+    private static final Pattern OBSCURE_WHITESPACE =
+            Pattern.compile("[\\u180E\\u200B\\u200C\\u200D\\u2060\\uFEFF\\u2028\\u2029\\u00A0\\u202F]");
+    private static final Pattern SURROUNDING_WHITESPACE =
+            Pattern.compile("^[ \\t\\n\\r\\u000B\\f]+|[ \\t\\n\\r\\u000B\\f]+$");
 
     private AddressChoice() {}
 
@@ -126,13 +133,24 @@ public final class AddressChoice {
     }
 
     /**
+     * The address as NotifyNL validates it ({@code strip_and_remove_obscure_whitespace}), and so as it is sent:
+     * NotifyNL stores and echoes in its receipts what it was sent, and a receipt whose {@code to} holds a control
+     * character is one the callback refuses.
+     */
+    public static String normalised(String raw) {
+        return SURROUNDING_WHITESPACE
+                .matcher(OBSCURE_WHITESPACE.matcher(raw).replaceAll(""))
+                .replaceAll("");
+    }
+
+    /**
      * Whether NotifyNL accepts the address: after stripping (also zero-width) whitespace, at most 320 characters, no
      * {@code ..}, a local part of the allowed characters, a host name of two or more IDNA labels of at most 63
      * characters and a top-level label of letters (or punycode). The NotifyNL simulator holds the same rule, as the
      * party it stands in for.
      */
     static boolean notifyNlTakes(String raw) {
-        String address = OBSCURE_WHITESPACE.matcher(raw).replaceAll("").strip();
+        String address = normalised(raw);
         if (address.length() > 320 || address.contains("..")) {
             return false;
         }

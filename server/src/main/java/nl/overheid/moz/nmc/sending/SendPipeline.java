@@ -286,7 +286,8 @@ public final class SendPipeline implements TaskHandler {
                 owned.underLocks(task, subjectLock(), (tx, n) -> endWithoutContact(tx, task, job, n));
                 return;
             }
-            emailAddress = chosen.get().value();
+            // as NotifyNL validates it: it echoes what it was sent in its receipts
+            emailAddress = AddressChoice.normalised(chosen.get().value());
             if (profielSettings.invalidAddressReport() == ProfielserviceSettings.InvalidAddressReport.DELETE) {
                 contactgegeven =
                         SentContact.sentTo(chosen.get().id(), chosen.get().lastUpdated());

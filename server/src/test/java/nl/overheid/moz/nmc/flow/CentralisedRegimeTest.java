@@ -331,6 +331,30 @@ class CentralisedRegimeTest extends LifecycleTestBase {
                 .isEqualTo(ADDRESS);
     }
 
+    /**
+     * NotifyNL validates an address stripped of surrounding whitespace but stores and echoes in its receipt's
+     * {@code to} what it was sent: an address the Profielservice holds with a trailing newline came back in a
+     * receipt the callback refused (a 400 NotifyNL does not retry), so its outcome waited for reconciliation. The NMC
+     * sends NotifyNL's own normal form of the address.
+     */
+    @Test
+    void theAddressIsSentInNotifyNlsOwnNormalForm() {
+        // JSON escapes in the stub's answer: a no-break space and a newline
+        notify.profiel(KVK, " " + ADDRESS + "\\u00a0\\n");
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        assertThat(status(id)).isEqualTo("verzonden:3");
+        assertThat(body(journal().stream()
+                                .filter(call -> party(call).equals(SEND))
+                                .findFirst()
+                                .orElseThrow())
+                        .path("email_address")
+                        .asText())
+                .isEqualTo(ADDRESS);
+    }
+
     @Test
     void aProfielserviceOutageUntilGeldigTotEndsVerlopen() {
         notify.server()

@@ -179,6 +179,32 @@ class AddressChoiceTest {
                 .contains(international);
     }
 
+    /**
+     * NotifyNL's whitespace rule exactly (notifynl-utils {@code formatters.strip_and_remove_obscure_whitespace}
+     * and {@code validate_email_address} at 7f8ffc3): it removes the zero-width characters, U+2028/2029 and the
+     * non-breaking spaces U+00A0/U+202F anywhere, strips only Python's {@code string.whitespace} from the ends, and its
+     * {@code \s} is Unicode's. An em space or a U+001F at the end is refused, a non-breaking space taken.
+     */
+    @Test
+    void notifyNlsOwnWhitespaceRuleIsKeptExactly() {
+        assertThat(AddressChoice.notifyNlTakes("info@voorbeeld.nl\u2003"))
+                .as("em space")
+                .isFalse();
+        assertThat(AddressChoice.notifyNlTakes("info@voorbeeld.nl\u001f"))
+                .as("unit separator")
+                .isFalse();
+        assertThat(AddressChoice.notifyNlTakes("info@voorbeeld.nl\u00a0"))
+                .as("no-break space")
+                .isTrue();
+        assertThat(AddressChoice.notifyNlTakes("info@voor\u202fbeeld.nl"))
+                .as("narrow no-break space")
+                .isTrue();
+        assertThat(AddressChoice.notifyNlTakes("\u2028info@voorbeeld.nl\u2029")).isTrue();
+        assertThat(AddressChoice.notifyNlTakes(" \tinfo@voorbeeld.nl\n\u000b")).isTrue();
+        assertThat(AddressChoice.notifyNlTakes("info@voor beeld.nl")).isFalse();
+        assertThat(AddressChoice.normalised(" info@voor\u00a0beeld.nl\n")).isEqualTo("info@voorbeeld.nl");
+    }
+
     @Test
     void nothingToChooseFromIsNoAddress() {
         assertThat(AddressChoice.choose(List.of(), DV, DIENST, true)).isEmpty();

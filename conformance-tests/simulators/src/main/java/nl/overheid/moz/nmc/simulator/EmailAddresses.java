@@ -12,12 +12,19 @@ import java.util.regex.Pattern;
  */
 final class EmailAddresses {
 
-    private static final Pattern ADDRESS = Pattern.compile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\\-]+@([^.@][^@\\s]+)$");
+    private static final Pattern ADDRESS = Pattern.compile(
+            "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~\\-]+@([^.@][^@\\s\\x1C-\\x1F]+)$", Pattern.UNICODE_CHARACTER_CLASS);
     private static final Pattern HOSTNAME_LABEL =
             Pattern.compile("^(xn|[a-z0-9]+)(-?-[a-z0-9]+)*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TOP_LEVEL_LABEL =
             Pattern.compile("^([a-z]{2,63}|xn--([a-z0-9]+-)*[a-z0-9]+)$", Pattern.CASE_INSENSITIVE);
-    private static final Pattern OBSCURE_WHITESPACE = Pattern.compile("[\\u180E\\u200B\\u200C\\u200D\\u2060\\uFEFF]");
+    // notifynl-utils formatters (7f8ffc3): OBSCURE_ZERO_WIDTH_WHITESPACE and OBSCURE_FULL_WIDTH_WHITESPACE, removed
+    // anywhere; then only Python's string.whitespace is stripped from the ends. Python's \s (a str pattern) is
+    // Unicode's white space and U+001C-001F; Java's, with UNICODE_CHARACTER_CLASS, lacks the latter four.
+    private static final Pattern OBSCURE_WHITESPACE =
+            Pattern.compile("[\\u180E\\u200B\\u200C\\u200D\\u2060\\uFEFF\\u2028\\u2029\\u00A0\\u202F]");
+    private static final Pattern SURROUNDING_WHITESPACE =
+            Pattern.compile("^[ \\t\\n\\r\\u000B\\f]+|[ \\t\\n\\r\\u000B\\f]+$");
 
     private static final int MAX_ADDRESS_LENGTH = 320;
     private static final int MAX_HOSTNAME_LENGTH = 253;
@@ -57,6 +64,8 @@ final class EmailAddresses {
 
     /** Notify's {@code strip_and_remove_obscure_whitespace}. */
     static String normalise(String raw) {
-        return OBSCURE_WHITESPACE.matcher(raw).replaceAll("").strip();
+        return SURROUNDING_WHITESPACE
+                .matcher(OBSCURE_WHITESPACE.matcher(raw).replaceAll(""))
+                .replaceAll("");
     }
 }

@@ -116,6 +116,19 @@ class NotifyNlSimulatorTest {
 
     // ---- the request
 
+    /**
+     * notifynl-utils' whitespace rule (formatters.strip_and_remove_obscure_whitespace at 7f8ffc3): no-break spaces
+     * and zero-width characters removed anywhere, only Python's string.whitespace stripped from the ends, and its
+     * Unicode {@code \s} refused in the host.
+     */
+    @Test
+    void anAddressIsJudgedByNotifyNlsOwnWhitespaceRule() {
+        assertThat(EmailAddresses.isValid("info@voorbeeld.nl\u2003")).isFalse();
+        assertThat(EmailAddresses.isValid("info@voorbeeld.nl\u001f")).isFalse();
+        assertThat(EmailAddresses.isValid("info@voor\u00a0beeld.nl\u202f")).isTrue();
+        assertThat(EmailAddresses.isValid("\tinfo@voorbeeld.nl\n")).isTrue();
+    }
+
     @Test
     void theRequestSchemaAllowsNoOtherPropertiesAndSaysWhatIsWrongInNotifyNlsWords() {
         SimulatorHttp.Response extra =
