@@ -59,8 +59,9 @@ public final class NotifyNlAnswers {
             // RateLimitError (per service and key type, a sliding minute) or a 429 of something in front: backoff.
             return new NotifyNl.SendResult.Unavailable("http-429", false);
         }
-        // 5xx (also NotifyNL's EventletTimeout 504) may have been accepted first; a 404 is a wrong address of NotifyNL.
-        return new NotifyNl.SendResult.Unavailable("http-" + status, status >= 500);
+        // 5xx (also NotifyNL's EventletTimeout 504) may have been accepted first, and so may another 2xx (NotifyNL
+        // answers 201; something in front of it might not); a 404 is a wrong address of NotifyNL.
+        return new NotifyNl.SendResult.Unavailable("http-" + status, status >= 500 || status >= 200 && status < 300);
     }
 
     /**

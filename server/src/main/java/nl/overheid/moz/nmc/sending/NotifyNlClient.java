@@ -164,6 +164,11 @@ public final class NotifyNlClient implements NotifyNl {
             String[] last = {null};
             String pageQuery = olderThan == null ? query : query + "&older_than=" + olderThan;
             Lookup answer = lookUp("/v2/notifications" + pageQuery, span, list -> {
+                if (!list.path("notifications").isArray()) {
+                    // NotifyNL always lists them; without the array the answer says nothing, and "none" would
+                    // POST the e-mail again
+                    return new Lookup.Unavailable("contract");
+                }
                 for (JsonNode notificatie : list.path("notifications")) {
                     entries[0]++;
                     last[0] = id(notificatie.path("id")).map(UUID::toString).orElse(null);

@@ -37,6 +37,18 @@ class NotifyNlAnswersTest {
                 .isEqualTo(new NotifyNl.SendResult.Unavailable("contract", true));
     }
 
+    /**
+     * NotifyNL answers a send 201; another 2xx (something in front of it) may still mean it has the e-mail, so the
+     * attempt is looked up by reference before it is POSTed again, never sent a second time blind.
+     */
+    @Test
+    void anotherSuccessThan201MayHaveArrived() {
+        for (int status : new int[] {200, 202, 204}) {
+            assertThat(NotifyNlAnswers.send(status, "{\"id\":\"" + UUID.randomUUID() + "\"}"))
+                    .isEqualTo(new NotifyNl.SendResult.Unavailable("http-" + status, true));
+        }
+    }
+
     @Test
     void onlyTheAddressCheckIsTheRecipientsFault() {
         assertThat(send(400, "ValidationError", "email_address Not a valid email address"))

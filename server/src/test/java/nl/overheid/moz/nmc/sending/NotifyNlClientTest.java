@@ -24,11 +24,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * NotifyNL's API key JWT is signed at most once per {@link NotifyNlClient#TOKEN_REUSE}: NotifyNL accepts an
- * {@code iat} within 30 seconds of its clock, so a token a few seconds old still passes, and signing one per call
- * was about 2 % of the NMC's CPU under load.
+ * The NotifyNL client against a WireMock NotifyNL. Its API key JWT is signed at most once per
+ * {@link NotifyNlClient#TOKEN_REUSE}: NotifyNL accepts an {@code iat} within 30 seconds of its clock, so a token a few
+ * seconds old still passes, and signing one per call was about 2 % of the NMC's CPU under load. A list answer outside
+ * NotifyNL's contract is never read as "nothing under this reference", which would send the e-mail again.
  */
-class NotifyNlTokenTest {
+class NotifyNlClientTest {
 
     private final WireMockServer notify =
             new WireMockServer(WireMockConfiguration.options().dynamicPort());
@@ -92,5 +93,31 @@ class NotifyNlTokenTest {
 
     private static Instant issuedAt(String token) {
         return SignedJwt.parseToken(token).getJwt().issueTime().orElseThrow();
+    }
+
+    /**
+     * NotifyNL's list always has its {@code notifications} array ({@code get_notifications.py}); a 200 without it
+     * (something in front of NotifyNL, an empty body) says nothing about the reference, and taking it as "none"
+     * would POST the e-mail a second time.
+     */
+    @Test
+    void aListAnswerWithoutItsNotificationsIsUnavailableNotNone() {
+        for (String answer : List.of("{}", "", "{\"notifications\":null}", "[]")) {
+            notify.stubFor(get(urlPathMatching("/v2/notifications"))
+                    .willReturn(aResponse()
+                            .withStatus(200)
+                            .withHeader("Content-Type", "application/json")
+                            .withBody(answer)));
+            assertThat(client.findAllByReference(UUID.randomUUID(), nl.overheid.moz.nmc.trace.Span.root()))
+                    .as(answer)
+                    .isInstanceOf(NotifyNl.ReferenceLookup.Unavailable.class);
+        }
+        notify.stubFor(get(urlPathMatching("/v2/notifications"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"links\":{\"current\":\"x\"},\"notifications\":[]}")));
+        assertThat(client.findAllByReference(UUID.randomUUID(), nl.overheid.moz.nmc.trace.Span.root()))
+                .isEqualTo(new NotifyNl.ReferenceLookup.Found(List.of()));
     }
 }
