@@ -116,7 +116,7 @@ public final class NotificatieRepository {
             Statement.named("notificatieByDvRef", """
             SELECT %s FROM notificatie n
              WHERE n.dv_id = :dvId AND n.dvref_hmac = ANY (CAST(:hmacs AS bytea[]))
-             ORDER BY n.aangenomen_op, n.id
+             ORDER BY n.aangenomen_op DESC, n.id DESC
              LIMIT :limit
             """.formatted(VIEW_COLUMNS));
 

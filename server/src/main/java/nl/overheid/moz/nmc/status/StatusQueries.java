@@ -60,7 +60,10 @@ public final class StatusQueries {
                 reads.view(tx, dv.id(), id).map(view -> new Snapshot(view, pogingen.all(tx, id))));
     }
 
-    /** The DV's notifications with this dvRef (its HMAC under every pepper version still in use), oldest first. */
+    /**
+     * The DV's notifications with this dvRef (its HMAC under every pepper version still in use), the newest
+     * {@code limit} of them, newest first: the ones a DV that reuses a dvRef looks for.
+     */
     public List<Snapshot> byDvRef(Dienstverlener dv, String dvRef, int limit) {
         List<byte[]> hmacs = peppers.dvRefUnderEveryVersion(dv.id(), dvRef);
         return database.inTransaction(tx -> reads.byDvRef(tx, dv.id(), hmacs, limit).stream()

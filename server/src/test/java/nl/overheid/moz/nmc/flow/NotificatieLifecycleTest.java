@@ -1210,6 +1210,37 @@ class NotificatieLifecycleTest extends LifecycleTestBase {
         assertThat(again.json().path("detail").asText()).contains("geannuleerd");
     }
 
+    /**
+     * One dvRef can name many notifications (the same dvRef with another payload is a new one). The search answers at
+     * most 100, the newest first, as the contract says: the newest are the ones a DV looks for.
+     */
+    @Test
+    void aSearchAnswersTheNewestHundredFirst() {
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            items.add(Map.of(
+                    "dvRef",
+                    DV_REF,
+                    "berichttype",
+                    TestNmc.BERICHTTYPE,
+                    "emailadres",
+                    "adres" + i + "@bedrijf.example",
+                    "personalisation",
+                    Map.of("tekst", SECRET_TEXT)));
+        }
+        Http.Response bulk = http.post(
+                "/api/nmc/v1/decentraal/notificaties/bulk", tokenA(), Http.json(Map.of("notificaties", items)));
+        assertThat(bulk.status()).as(bulk.body()).isEqualTo(200);
+        clock.advance(Duration.ofSeconds(1));
+        UUID newest = accept(DV_REF, Map.of());
+
+        JsonNode found = http.get("/api/nmc/v1/notificaties?dvRef=" + DV_REF, tokenA())
+                .json()
+                .path("notificaties");
+        assertThat(found).hasSize(100);
+        assertThat(found.get(0).path("id").asText()).isEqualTo(newest.toString());
+    }
+
     @Test
     void anotherDvsNotificationDoesNotExistForTheCaller() {
         UUID id = accept(DV_REF, Map.of());
