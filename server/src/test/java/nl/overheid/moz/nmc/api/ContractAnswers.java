@@ -10,7 +10,7 @@ import java.util.Locale;
  * a body valid against the schema the contract gives for that status and media type (validated with the same
  * networknt dialect as the requests, {@link RequestSchemas}).
  */
-final class ContractAnswers {
+public final class ContractAnswers {
 
     private final JsonNode document;
     private final RequestSchemas schemas;
@@ -20,7 +20,7 @@ final class ContractAnswers {
         this.schemas = schemas;
     }
 
-    static ContractAnswers dv() {
+    public static ContractAnswers dv() {
         ApiDocuments documents = ApiDocuments.load();
         return new ContractAnswers(documents.dv(), documents.dvSchemas());
     }
@@ -31,7 +31,7 @@ final class ContractAnswers {
     }
 
     /** Checks an answer to {@code method} on the contract's {@code path} (a template, e.g. {@code /notificaties}). */
-    void check(String what, String method, String path, int status, String contentType, JsonNode body) {
+    public void check(String what, String method, String path, int status, String contentType, JsonNode body) {
         JsonNode responses = document.path("paths")
                 .path(path)
                 .path(method.toLowerCase(Locale.ROOT))

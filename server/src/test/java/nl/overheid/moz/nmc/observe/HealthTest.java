@@ -74,6 +74,14 @@ class HealthTest {
             assertThat(refused.contentType()).startsWith("application/problem+json");
             assertThat(refused.header("Retry-After")).contains("5");
             assertThat(refused.body()).doesNotContain("iemand@example.nl");
+            nl.overheid.moz.nmc.api.ContractAnswers.dv()
+                    .check(
+                            "the database unreachable",
+                            "POST",
+                            "/decentraal/notificaties",
+                            refused.status(),
+                            refused.contentType(),
+                            refused.json());
         } finally {
             proxy.restore();
         }
