@@ -237,7 +237,7 @@ public final class Reconciler implements TaskHandler {
             // NotifyNL still unreachable a step after its retention ended: no outcome came, and none can come any more
             // (seed: "het verstrijken van de bewaartermijn van NotifyNL zonder uitkomst"). One blip at the last query
             // is asked again: NotifyNL deletes nightly what was sent before London midnight minus the retention
-            // (Worth-NL/notifynl-api app/celery/nightly_tasks.py at 4c297d8,
+            // (Worth-NL/notifynl-api app/celery/nightly_tasks.py at 3684cb1,
             // delete-notifications-older-than-retention),
             // so at the retention's end it still holds the e-mail. Our own processing log being down asks nothing of
             // NotifyNL, so it only postpones.
