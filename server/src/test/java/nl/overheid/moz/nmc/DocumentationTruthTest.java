@@ -78,7 +78,11 @@ class DocumentationTruthTest {
             "Vergunningen",
             // OpenTelemetry's, ClickHouse's and MOZa's LDV wrapper's names (the processing log, design §9)
             "SimpleSpanProcessor",
+            "BatchSpanProcessor",
             "SpanMapper",
+            "PostgresRepository",
+            "ClickHouseRepository",
+            "ProcessingHandler",
             "HashHelper",
             "Map",
             "MergeTree",

@@ -40,8 +40,9 @@ import nl.overheid.moz.nmc.trace.Span;
  * {@code dpl.core.processing_activity_id}, {@code dpl.core.data_subject_id} and {@code _type}, {@code
  * dpl.core.foreign_operation.processor} (the party called, its configured address without query or credentials) and,
  * through FSC, {@code dpl.core.foreign_operation.fsc_transaction_id}; nothing else. A call that then fails gets a
- * second record, a child of the first with the same attributes, status {@code ERROR} and {@code exception.type} =
- * the failure's class: the first row is never changed (the stores append; ClickHouse cannot update).
+ * second record, a child of the first with the same attributes, status {@code ERROR}, {@code exception.type} = the
+ * failure's class and {@code exception.message} naming it: the first row is never changed (the stores append;
+ * ClickHouse cannot update).
  *
  * <p>One write of the store is in flight at a time ({@code GroupedExport}, through {@code db/GroupCommit}); the records that come meanwhile go
  * together in the next one, so one slow write holds up the others of this instance only for its own length; every

@@ -142,7 +142,9 @@ public final class WebhookDelivery implements TaskHandler {
                     c.processingActivity(),
                     new DataSubjects.DataSubject(c.dataSubject(), c.dataSubjectType()),
                     clock.instant(),
-                    batch.url().toString(),
+                    // the DV named by its webhook's origin: the URL's path is the DV's and may hold a secret,
+                    // which every reader of the processing log would then see
+                    batch.url().getScheme() + "://" + batch.url().getRawAuthority(),
                     null);
             if (ldv.record(processing) instanceof ProcessingLog.Written.Unavailable) {
                 // the records already written name a call that will not happen now
