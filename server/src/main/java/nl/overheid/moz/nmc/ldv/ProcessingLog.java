@@ -23,6 +23,12 @@ public interface ProcessingLog extends AutoCloseable {
      */
     void failed(Processing processing, String reason, Instant at);
 
+    /**
+     * The {@link #failed} reason of a call whose record was written but which was then not made (its claim lost, its
+     * deadline passed): the log never claims a processing that did not happen.
+     */
+    String NOT_CALLED = "not-called";
+
     @Override
     default void close() {}
 

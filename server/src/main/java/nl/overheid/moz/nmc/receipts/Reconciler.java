@@ -160,6 +160,7 @@ public final class Reconciler implements TaskHandler {
                 break;
             }
             if (!ours(task)) {
+                ldv.failed(query, ProcessingLog.NOT_CALLED, clock.instant()); // the other claim asks
                 return;
             }
             asked.set(true);
@@ -195,6 +196,7 @@ public final class Reconciler implements TaskHandler {
                 reason = "ldv-" + down.reason();
             } else {
                 if (!ours(task)) {
+                    ldv.failed(query, ProcessingLog.NOT_CALLED, clock.instant());
                     return;
                 }
                 asked.set(true);

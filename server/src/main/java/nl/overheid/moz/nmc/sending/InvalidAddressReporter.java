@@ -170,6 +170,7 @@ public final class InvalidAddressReporter implements TaskHandler {
             case ProcessingLog.Written.Unavailable down -> "ldv-" + down.reason();
             case ProcessingLog.Written.Acknowledged ack -> {
                 if (!ours(task)) {
+                    ldv.failed(processing, ProcessingLog.NOT_CALLED, clock.instant());
                     yield "lease";
                 }
                 yield switch (profielservice.remove(contactgegeven, party, call)) {
@@ -208,7 +209,7 @@ public final class InvalidAddressReporter implements TaskHandler {
             return new Check.Later("ldv-" + down.reason());
         }
         if (!ours(task)) {
-            ldv.failed(lookup, "not-called", clock.instant());
+            ldv.failed(lookup, ProcessingLog.NOT_CALLED, clock.instant());
             return new Check.Later("lease");
         }
         return switch (profielservice.lookUp(

@@ -266,6 +266,8 @@ public final class SendPipeline implements TaskHandler {
             String dienst = job.berichttype().profielDienstNaam();
             Optional<AddressChoice.Contact> chosen;
             if (!ours(task, job)) {
+                ldv.failed(
+                        lookup, ProcessingLog.NOT_CALLED, clock.instant()); // the record names a look-up not made here
                 return;
             }
             switch (profielservice.lookUp(party, dienstverlener, dienst, call)) {
@@ -338,12 +340,12 @@ public final class SendPipeline implements TaskHandler {
                 return true;
             });
         } catch (RuntimeException notStarted) {
-            ldv.failed(sending, "not-called", clock.instant());
+            ldv.failed(sending, ProcessingLog.NOT_CALLED, clock.instant());
             throw notStarted;
         }
         if (!started.orElse(false)) {
             // expired, decided meanwhile, or the claim was lost: the record names a call that does not happen
-            ldv.failed(sending, "not-called", clock.instant());
+            ldv.failed(sending, ProcessingLog.NOT_CALLED, clock.instant());
             return;
         }
         posted.set(true);
@@ -562,6 +564,7 @@ public final class SendPipeline implements TaskHandler {
             return Optional.of(new NotifyNl.SendResult.Unavailable("ldv-" + down.reason(), true));
         }
         if (!ours(task, job)) {
+            ldv.failed(query, ProcessingLog.NOT_CALLED, clock.instant());
             return Optional.of(new NotifyNl.SendResult.Unavailable("lease", true));
         }
         return switch (notifyNl.of(job.service()).findByReference(job.poging().id(), span)) {

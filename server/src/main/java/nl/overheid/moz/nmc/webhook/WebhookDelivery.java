@@ -133,7 +133,7 @@ public final class WebhookDelivery implements TaskHandler {
         for (NotificatieRepository.ProcessingContext c : batch.contexts()) {
             if (!ours(task)) {
                 // the records already written name a call that will not happen
-                recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+                recorded.forEach(written -> ldv.failed(written, ProcessingLog.NOT_CALLED, clock.instant()));
                 return;
             }
             ProcessingLog.Processing processing = new ProcessingLog.Processing(
@@ -148,7 +148,7 @@ public final class WebhookDelivery implements TaskHandler {
                     null);
             if (ldv.record(processing) instanceof ProcessingLog.Written.Unavailable) {
                 // the records already written name a call that will not happen now
-                recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+                recorded.forEach(written -> ldv.failed(written, ProcessingLog.NOT_CALLED, clock.instant()));
                 // No record, no call: the LDV store's failure is not the DV's, so the webhook's count is untouched.
                 owned.underLocks(
                         task,
@@ -160,7 +160,7 @@ public final class WebhookDelivery implements TaskHandler {
             recorded.add(processing);
         }
         if (!ours(task)) {
-            recorded.forEach(written -> ldv.failed(written, "not-called", clock.instant()));
+            recorded.forEach(written -> ldv.failed(written, ProcessingLog.NOT_CALLED, clock.instant()));
             return;
         }
         WebhookClient.Outcome outcome = client.post(

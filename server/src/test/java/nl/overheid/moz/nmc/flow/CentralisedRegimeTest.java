@@ -769,6 +769,44 @@ class CentralisedRegimeTest extends LifecycleTestBase {
         assertThat(pogingen(id)).containsExactly("1:gepland");
     }
 
+    /**
+     * The record of the look-up is written, then another claim takes the task before the call (a lease lost while the
+     * log acknowledged): the look-up is not made here, and its record gets its ERROR child {@code not-called}, as a
+     * send's does, so the log never claims a processing that did not happen.
+     */
+    @Test
+    void aLookUpWhoseClaimIsLostAfterItsRecordLeavesANotCalledRecord() {
+        notify.profiel(KVK, ADDRESS);
+        UUID id = acceptCentraal(DV_REF, KVK, Map.of());
+        restartWith(parties -> parties.withLdv(new nl.overheid.moz.nmc.ldv.ProcessingLog() {
+            @Override
+            public Written record(Processing processing) {
+                var written = parties.ldv().record(processing);
+                if (processing.operation() == Operation.CONTACTGEGEVENS_OPVRAGEN) {
+                    // another instance claims the task meanwhile
+                    sql("UPDATE taak SET claim_epoch = claim_epoch + 1 WHERE soort = 'verzenden'");
+                }
+                return written;
+            }
+
+            @Override
+            public void failed(Processing processing, String reason, java.time.Instant at) {
+                parties.ldv().failed(processing, reason, at);
+            }
+        }));
+
+        ManualRunner.of(nmc).runWorkersOnce();
+
+        List<ServeEvent> calls = journal();
+        assertThat(calls)
+                .extracting(CentralisedRegimeTest::party)
+                .as("the record, no look-up, and the ERROR record of the look-up that did not happen")
+                .containsExactly(LDV, LDV);
+        assertThat(body(calls.get(1)).path("status").asText()).isEqualTo("ERROR");
+        assertThat(attribute(body(calls.get(1)), "exception.type")).isEqualTo("not-called");
+        assertThat(pogingen(id)).containsExactly("1:gepland");
+    }
+
     @Test
     void geldigTotPassingWhileTheLdvAcknowledgesTheSendsRecordStopsTheSend() {
         UUID id = accept(
