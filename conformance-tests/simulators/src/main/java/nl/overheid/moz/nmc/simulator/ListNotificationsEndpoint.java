@@ -26,7 +26,7 @@ import java.util.function.Predicate;
  * {@code created} or {@code sending}, {@code received} means {@code delivered}, as in Notify's
  * {@code substitute_status}), {@code reference} (exact), {@code older_than} (a notification id: only
  * notifications created before it; none when the id is unknown), {@code include_jobs} (ignored).
- * An invalid value is a 400 {@code ValidationError} with Notify's message.
+ * An invalid value, or a parameter the schema does not name, is a 400 {@code ValidationError} with Notify's message.
  *
  * <p>The answer is {@code {"notifications":[…],"links":{"current":"…","next":"…"}}}. As in Notify, {@code next}
  * (the same query with {@code older_than} = the last id on the page) is present whenever the page is not
@@ -35,6 +35,9 @@ import java.util.function.Predicate;
 final class ListNotificationsEndpoint extends NotifyEndpoint {
 
     static final List<String> TEMPLATE_TYPES = List.of("sms", "email", "letter");
+
+    /** The query's properties in Notify's {@code get_notifications_request} ({@code additionalProperties: false}). */
+    static final Set<String> PARAMETERS = Set.of("template_type", "status", "reference", "older_than", "include_jobs");
 
     /** Notify's {@code NOTIFICATION_STATUS_TYPES} plus the letter statuses, in the order its message lists them. */
     static final List<String> STATUSES = List.of(
@@ -67,6 +70,11 @@ final class ListNotificationsEndpoint extends NotifyEndpoint {
         List<String> statuses = query.getOrDefault("status", List.of());
         String reference = first(query, "reference");
         String olderThanText = first(query, "older_than");
+        Set<String> unexpected = new HashSet<>(query.keySet());
+        unexpected.removeAll(PARAMETERS);
+        if (!unexpected.isEmpty()) {
+            problems.add(NotifyError.unexpected(unexpected));
+        }
         for (String type : templateTypes) {
             if (!TEMPLATE_TYPES.contains(type)) {
                 problems.add("template_type " + type + " is not one of [" + String.join(", ", TEMPLATE_TYPES) + "]");

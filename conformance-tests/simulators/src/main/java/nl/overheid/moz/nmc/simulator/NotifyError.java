@@ -25,6 +25,16 @@ record NotifyError(int statusCode, String error, List<String> messages) {
         return new NotifyError(statusCode, error, List.of(message));
     }
 
+    /**
+     * jsonschema's message for properties a schema with {@code additionalProperties: false} does not name, as
+     * Notify words it: the names sorted, "was" or "were".
+     */
+    static String unexpected(java.util.Collection<String> names) {
+        java.util.TreeSet<String> sorted = new java.util.TreeSet<>(names);
+        return "Additional properties are not allowed (" + String.join(", ", sorted)
+                + (sorted.size() == 1 ? " was" : " were") + " unexpected)";
+    }
+
     static NotifyError validation(List<String> messages) {
         return new NotifyError(400, "ValidationError", messages);
     }

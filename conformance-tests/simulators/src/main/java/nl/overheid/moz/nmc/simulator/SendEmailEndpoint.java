@@ -288,8 +288,7 @@ final class SendEmailEndpoint extends NotifyEndpoint {
         TreeSet<String> extra = new TreeSet<>(body.keySet());
         extra.removeAll(PROPERTIES);
         if (!extra.isEmpty()) {
-            problems.add("Additional properties are not allowed (" + String.join(", ", extra)
-                    + (extra.size() == 1 ? " was" : " were") + " unexpected)");
+            problems.add(NotifyError.unexpected(extra));
         }
         return List.copyOf(problems);
     }

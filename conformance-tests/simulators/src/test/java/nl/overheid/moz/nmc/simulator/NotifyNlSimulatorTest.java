@@ -360,6 +360,19 @@ class NotifyNlSimulatorTest {
         assertThat(callbacks).hasSize(3);
     }
 
+    /** NotifyNL's list schema allows no other query parameters ({@code get_notifications_request}). */
+    @Test
+    void theListRefusesAQueryParameterItsSchemaDoesNotName() {
+        assertError(
+                get("/v2/notifications?reference=ref&page=2"),
+                400,
+                "ValidationError",
+                "Additional properties are not allowed (page was unexpected)");
+        assertThat(get("/v2/notifications?reference=ref&template_type=email&include_jobs=true")
+                        .status())
+                .isEqualTo(200);
+    }
+
     @Test
     void timestampsHaveSixFractionDigitsAndZ() {
         UUID id = id(send(plain()));
