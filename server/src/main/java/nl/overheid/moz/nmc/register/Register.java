@@ -75,13 +75,21 @@ public final class Register {
 
     private final Map<java.util.UUID, String> oins = new ConcurrentHashMap<>();
 
+    private final Object berichttypenRead = new Object();
+
     /** The berichttypen with these codes that exist, by code (through the cache). */
     public Map<String, Berichttype> berichttypen(Set<String> codes) {
         Cached<Map<String, Berichttype>> cached = berichttypen;
         if (!fresh(cached)) {
-            Map<String, Berichttype> all = database.autocommit(repository::berichttypen);
-            cached = new Cached<>(all, clock.instant());
-            berichttypen = cached;
+            // one reader at a time: every acceptance asks, and an expired cache must not send them all to the database
+            synchronized (berichttypenRead) {
+                cached = berichttypen;
+                if (!fresh(cached)) {
+                    Map<String, Berichttype> all = database.autocommit(repository::berichttypen);
+                    cached = new Cached<>(all, clock.instant());
+                    berichttypen = cached;
+                }
+            }
         }
         Map<String, Berichttype> all = cached.value();
         return codes.stream().filter(all::containsKey).collect(Collectors.toMap(code -> code, all::get));

@@ -129,10 +129,20 @@ public final class Templates {
 
     private Snapshot current() {
         Snapshot known = snapshot;
-        Instant now = clock.instant();
-        if (known != null && now.isBefore(known.readAt().plus(cacheTtl))) {
+        if (known != null && clock.instant().isBefore(known.readAt().plus(cacheTtl))) {
             return known;
         }
+        // one reader at a time: every acceptance asks, and an expired snapshot must not send them all to the database
+        synchronized (snapshotRead) {
+            known = snapshot;
+            Instant now = clock.instant();
+            return known != null && now.isBefore(known.readAt().plus(cacheTtl)) ? known : read(now);
+        }
+    }
+
+    private final Object snapshotRead = new Object();
+
+    private Snapshot read(Instant now) {
         Map<TemplateRepository.Key, TemplateRepository.Stored> read = new HashMap<>();
         database.autocommit(repository::all)
                 .forEach(stored -> read.put(new TemplateRepository.Key(stored.service(), stored.templateId()), stored));
