@@ -289,17 +289,25 @@ public final class Acceptance {
         Instant now = clock.instant();
         Outcome[] outcomes = new Outcome[requests.size()];
         List<Prepared> prepared = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            Request request = requests.get(i);
-            Optional<Refusal> refusal = check(dv, request, now);
-            if (refusal.isPresent() && !answeredByARepeat(refusal.get())) {
-                outcomes[i] = new Refused(refusal.get());
-            } else {
-                prepared.add(prepare(i, dv, request, refusal.orElse(null)));
+        try {
+            for (int i = 0; i < requests.size(); i++) {
+                Request request = requests.get(i);
+                // its checks read the register and the templates when their caches have expired
+                Optional<Refusal> refusal = check(dv, request, now);
+                if (refusal.isPresent() && !answeredByARepeat(refusal.get())) {
+                    outcomes[i] = new Refused(refusal.get());
+                } else {
+                    prepared.add(prepare(i, dv, request, refusal.orElse(null)));
+                }
+                if (i % STEP_ITEMS == STEP_ITEMS - 1) {
+                    step.run();
+                }
             }
-            if (i % STEP_ITEMS == STEP_ITEMS - 1) {
-                step.run();
+        } catch (RuntimeException e) {
+            if (!partOfAnswered || !SqlStates.unavailable(e)) {
+                throw e;
             }
+            return unreachableFrom(outcomes, 0);
         }
         boolean created = false;
         for (int from = 0; from < prepared.size(); from += CHUNK) {
@@ -312,17 +320,33 @@ public final class Acceptance {
                 }
                 // what the failed chunk's transaction had set was rolled back with it
                 for (Prepared p : prepared.subList(from, prepared.size())) {
-                    outcomes[p.index()] = new Refused(new Refusal.StoreUnreachable());
+                    outcomes[p.index()] = null;
                 }
-                int unanswered = prepared.size() - from;
-                LOG.warning(() -> "database unreachable in a bulk call after part of it was accepted: " + unanswered
-                        + " items answered 503");
+                unreachableFrom(outcomes, prepared.get(from).index());
                 break;
             }
         }
         if (created) {
             signals.nudge(TaskKind.VERZENDEN);
         }
+        return List.of(outcomes);
+    }
+
+    /**
+     * Every item from {@code first} on that has no outcome yet refused {@link Refusal.StoreUnreachable}: the database
+     * was lost after earlier items of the call were accepted. Returns the outcomes.
+     */
+    private static List<Outcome> unreachableFrom(Outcome[] outcomes, int first) {
+        int unanswered = 0;
+        for (int i = first; i < outcomes.length; i++) {
+            if (outcomes[i] == null) {
+                outcomes[i] = new Refused(new Refusal.StoreUnreachable());
+                unanswered++;
+            }
+        }
+        int count = unanswered;
+        LOG.warning(() ->
+                "database unreachable in a bulk call after part of it was accepted: " + count + " items answered 503");
         return List.of(outcomes);
     }
 
@@ -589,10 +613,11 @@ public final class Acceptance {
                     Prepared first = firstOfKey.get(p.key());
                     if (repeat.isPresent()) {
                         outcomes[p.index()] = accepted(new Transitions.AcceptResult(repeat.get(), false));
+                    } else if (first != null) {
+                        // also one whose own checks refused it (a template refreshed between the two): a repeat
+                        repeatsInChunk.put(p, first);
                     } else if (p.unlessRepeat() != null) {
                         outcomes[p.index()] = new Refused(p.unlessRepeat());
-                    } else if (first != null) {
-                        repeatsInChunk.put(p, first);
                     } else if (type == null) {
                         outcomes[p.index()] = new Refused(new Refusal.BerichttypeUnknown());
                     } else if (rows.size() >= slots.granted()) {

@@ -45,7 +45,9 @@ class HealthTest {
                 IAM,
                 CLOCK,
                 "db: {url: \"jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + url.group(3)
-                        + "\"}\nobserve: {readiness-timeout: PT1S, schema-check-interval: PT1M, readiness-cache: PT0S}");
+                        + "\"}\nobserve: {readiness-timeout: PT1S, schema-check-interval: PT1M, readiness-cache: PT0S}"
+                        // the register read at every request, as when its cache has just expired
+                        + "\nregister: {cache-ttl: PT0S}");
         http = nmc.http();
     }
 
@@ -95,13 +97,14 @@ class HealthTest {
      * call gets the same notifications for the first and stores the rest. The second slice is held in its insert
      * (a trigger of the test's) while the proxy is cut.
      */
-    @Test
-    void aBulkCallThatLosesTheDatabaseAfterItsFirstSliceAnswersEachItemAndChangesNothingElse() throws Exception {
-        String batch = "storing-bulk";
+    /** A bulk body of 250 decentralised items in one batch. */
+    private static String bulk(String batch) {
         StringBuilder body = new StringBuilder("{\"notificaties\":[");
         for (int i = 0; i < 250; i++) {
             body.append(i == 0 ? "" : ",")
-                    .append("{\"dvRef\":\"storing-")
+                    .append("{\"dvRef\":\"")
+                    .append(batch)
+                    .append('-')
                     .append(i)
                     .append("\",\"berichttype\":\"")
                     .append(nl.overheid.moz.nmc.testing.TestNmc.BERICHTTYPE)
@@ -109,7 +112,89 @@ class HealthTest {
                     .append(batch)
                     .append("\"}");
         }
-        String bulk = body.append("]}").toString();
+        return body.append("]}").toString();
+    }
+
+    /** Items 0-99 accepted (202), the rest answered 503 without "niets gewijzigd"; returns the accepted ids. */
+    private static List<String> firstSliceAcceptedTheRestUnavailable(Http.Response answer) {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.header("Retry-After")).contains("5");
+        JsonNode results = answer.json().path("resultaten");
+        assertThat(results).hasSize(250);
+        List<String> first = new java.util.ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            JsonNode result = results.get(i);
+            assertThat(result.path("status").asInt()).as(i + ": " + result).isEqualTo(i < 100 ? 202 : 503);
+            if (i < 100) {
+                first.add(result.path("notificatie").path("id").asText());
+            } else {
+                assertThat(result.path("probleem").path("detail").asText())
+                        .as(result.toString())
+                        .contains("202 zijn aangenomen")
+                        .doesNotContain("niets gewijzigd");
+            }
+        }
+        assertThat(answer.body()).doesNotContain("iemand@example.nl");
+        return first;
+    }
+
+    /**
+     * Found by a second read: the second slice's own checks read the register (its cache expired), outside the
+     * handling of a later slice that meets an unreachable database, so the whole call answered 503 "niets gewijzigd"
+     * though its first hundred were stored. The register read is held (a lock of the test's on {@code berichttype},
+     * taken while the first slice's transaction sleeps) while the proxy is cut.
+     */
+    @Test
+    void aBulkCallThatLosesTheDatabaseInALaterSlicesChecksAnswersEachItem() throws Exception {
+        String bulk = bulk("storing-controle");
+        String token = IAM.token(nl.overheid.moz.nmc.testing.TestNmc.DV_A, CLOCK.instant());
+        DB.execute(
+                // after the statement that stored the first slice's hundredth row, in its transaction
+                "CREATE FUNCTION test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " IF EXISTS (SELECT 1 FROM added WHERE batch_id = 'storing-controle')"
+                        + " AND (SELECT count(*) FROM notificatie WHERE batch_id = 'storing-controle') = 100"
+                        + " THEN PERFORM pg_sleep(2); END IF; RETURN NULL; END $$;"
+                        + " CREATE TRIGGER test_hold AFTER INSERT ON notificatie REFERENCING NEW TABLE AS added"
+                        + " FOR EACH STATEMENT EXECUTE FUNCTION test_hold()",
+                null);
+        Http.Response answer;
+        try (java.sql.Connection lock = DB.connect()) {
+            var sent = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> http.post("/api/nmc/v1/decentraal/notificaties/bulk", token, bulk));
+            awaitActivity("wait_event = 'PgSleep'", "the first slice's transaction held");
+            lock.setAutoCommit(false);
+            try (var statement = lock.createStatement()) {
+                statement.execute("LOCK TABLE berichttype IN ACCESS EXCLUSIVE MODE");
+            }
+            awaitActivity(
+                    "wait_event_type = 'Lock' AND query LIKE '%berichttype%'",
+                    "the second slice's register read waiting");
+            proxy.cut();
+            lock.rollback();
+            answer = sent.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            proxy.restore();
+            DB.execute("DROP TRIGGER test_hold ON notificatie; DROP FUNCTION test_hold()", null);
+        }
+        firstSliceAcceptedTheRestUnavailable(answer);
+        awaitReady();
+        assertThat(DB.query("SELECT count(*) FROM notificatie WHERE batch_id = 'storing-controle'", null))
+                .containsExactly("100");
+    }
+
+    private static void awaitActivity(String condition, String what) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(20);
+        while (DB.query("SELECT count(*) FROM pg_stat_activity WHERE " + condition, null)
+                .getFirst()
+                .equals("0")) {
+            assertThat(Instant.now()).as(what).isBefore(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void aBulkCallThatLosesTheDatabaseAfterItsFirstSliceAnswersEachItemAndChangesNothingElse() throws Exception {
+        String bulk = bulk("storing-bulk");
         String token = IAM.token(nl.overheid.moz.nmc.testing.TestNmc.DV_A, CLOCK.instant());
         DB.execute(
                 "CREATE FUNCTION test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
@@ -140,24 +225,7 @@ class HealthTest {
             proxy.restore();
             DB.execute("DROP TRIGGER test_hold ON notificatie; DROP FUNCTION test_hold()", null);
         }
-        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-        assertThat(answer.header("Retry-After")).contains("5");
-        JsonNode results = answer.json().path("resultaten");
-        assertThat(results).hasSize(250);
-        List<String> first = new java.util.ArrayList<>();
-        for (int i = 0; i < 250; i++) {
-            JsonNode result = results.get(i);
-            assertThat(result.path("status").asInt()).as(i + ": " + result).isEqualTo(i < 100 ? 202 : 503);
-            if (i < 100) {
-                first.add(result.path("notificatie").path("id").asText());
-            } else {
-                assertThat(result.path("probleem").path("detail").asText())
-                        .as(result.toString())
-                        .contains("202 zijn aangenomen")
-                        .doesNotContain("niets gewijzigd");
-            }
-        }
-        assertThat(answer.body()).doesNotContain("iemand@example.nl");
+        List<String> first = firstSliceAcceptedTheRestUnavailable(answer);
         awaitReady();
         String stored = "SELECT count(*) FROM notificatie WHERE batch_id = 'storing-bulk'";
         assertThat(DB.query(stored, null)).containsExactly("100");
