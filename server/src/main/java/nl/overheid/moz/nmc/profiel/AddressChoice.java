@@ -160,7 +160,7 @@ public final class AddressChoice {
         }
         String hostname;
         try {
-            hostname = java.net.IDN.toASCII(matcher.group(1));
+            hostname = java.net.IDN.toASCII(matcher.group(1), java.net.IDN.ALLOW_UNASSIGNED);
         } catch (IllegalArgumentException notIdna) {
             return false;
         }

@@ -202,6 +202,10 @@ class AddressChoiceTest {
         assertThat(AddressChoice.notifyNlTakes("\u2028info@voorbeeld.nl\u2029")).isTrue();
         assertThat(AddressChoice.notifyNlTakes(" \tinfo@voorbeeld.nl\n\u000b")).isTrue();
         assertThat(AddressChoice.notifyNlTakes("info@voor beeld.nl")).isFalse();
+        // Python's idna codec allows code points Unicode 3.2 did not assign (IDNA2003's AllowUnassigned)
+        assertThat(AddressChoice.notifyNlTakes("info@\uD83D\uDE00.nl"))
+                .as("an emoji domain")
+                .isTrue();
         assertThat(AddressChoice.normalised(" info@voor\u00a0beeld.nl\n")).isEqualTo("info@voorbeeld.nl");
     }
 

@@ -44,7 +44,7 @@ final class EmailAddresses {
         }
         String hostname;
         try {
-            hostname = IDN.toASCII(matcher.group(1));
+            hostname = IDN.toASCII(matcher.group(1), IDN.ALLOW_UNASSIGNED);
         } catch (IllegalArgumentException notIdna) {
             return false;
         }

@@ -127,6 +127,7 @@ class NotifyNlSimulatorTest {
         assertThat(EmailAddresses.isValid("info@voorbeeld.nl\u001f")).isFalse();
         assertThat(EmailAddresses.isValid("info@voor\u00a0beeld.nl\u202f")).isTrue();
         assertThat(EmailAddresses.isValid("\tinfo@voorbeeld.nl\n")).isTrue();
+        assertThat(EmailAddresses.isValid("info@\uD83D\uDE00.nl")).isTrue();
     }
 
     @Test
