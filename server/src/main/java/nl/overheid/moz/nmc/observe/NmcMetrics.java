@@ -56,7 +56,9 @@ public final class NmcMetrics implements AutoCloseable {
 
     public NmcMetrics() {
         rejectedReceipts = registry.getOrCreate(Counter.builder("nmc.receipts.rejected")
-                .description("NotifyNL receipts refused: wrong callback token or a reference that names no attempt"));
+                .description(
+                        "NotifyNL receipts refused: a wrong callback token, a body outside the callback's contract, or a"
+                                + " reference that names no attempt"));
         unknownReceiptStatuses = registry.getOrCreate(Counter.builder("nmc.receipts.unknown.status")
                 .description("receipts with a status the NMC does not know, recorded without transition"));
         repairedTasks = registry.getOrCreate(Counter.builder("nmc.control.repaired.tasks")
