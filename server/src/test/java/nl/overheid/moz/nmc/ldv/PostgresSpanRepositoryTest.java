@@ -69,6 +69,36 @@ class PostgresSpanRepositoryTest {
     }
 
     /**
+     * A row the store cannot take (a NUL, which jsonb refuses) fails the whole group's one statement as a row's own
+     * content (SQLSTATE class 22), so the grouped export writes the group again row by row; nothing of it is stored.
+     */
+    @Test
+    void aRowTheStoreCannotTakeFailsTheGroupAsOneRowsFailure() {
+        List<SpanRow> group = new java.util.ArrayList<>(rows(3));
+        SpanRow bad = group.get(1);
+        group.set(
+                1,
+                new SpanRow(
+                        bad.traceId(),
+                        bad.spanId(),
+                        bad.status(),
+                        bad.name(),
+                        bad.startTimeMillis(),
+                        bad.endTimeMillis(),
+                        bad.parentSpanId(),
+                        Map.of("dpl.core.processing_activity_id", "a\u0000b"),
+                        bad.resource()));
+
+        assertThatThrownBy(() -> store.insert(group))
+                .isInstanceOfSatisfying(
+                        SpanStore.Failure.class,
+                        failure -> assertThat(failure.oneRow()).isTrue());
+        assertThat(TestLdv.get().rows()).isEmpty();
+        store.insert(List.of(group.getFirst(), group.getLast()));
+        assertThat(TestLdv.get().rows()).hasSize(2);
+    }
+
+    /**
      * A store that is slow on every row (here 0.6 s each) but never beyond the statement timeout on one: a group of
      * eight rows is one write, bounded as a whole by {@code statement-timeout}, so it is refused as too slow and
      * nothing of it is stored, instead of taking 4.8 s while the tasks waiting on it lose their leases.
