@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Lints the NMC OpenAPI documents against the NL API Design Rules (Logius ADR linter, Spectral).
 # Fails on any error or warning. Needs only the npm registry (or a warm npx cache); the ruleset is
-# read from the local governance directory, never from the internet.
+# read from a local file, never from the internet.
 #
-#   NMC_GOVERNANCE_DIR  directory holding nl-api-design-rules.spectral.yaml
-#                       (default ../shared/governance, relative to the repository root)
+#   NMC_GOVERNANCE_DIR  directory holding nl-api-design-rules.spectral.yaml (default: the governance pack
+#                       ../shared/governance when present, else the copy in api-spec/governance)
 set -euo pipefail
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+cd "$REPO"
 
-governance_dir="${NMC_GOVERNANCE_DIR:-../shared/governance}"
-ruleset="${governance_dir}/nl-api-design-rules.spectral.yaml"
+ruleset=$(governance_ruleset)
 
 if [[ ! -f "${ruleset}" ]]; then
   echo "lint.sh: ruleset not found: ${ruleset} (set NMC_GOVERNANCE_DIR)" >&2

@@ -5,7 +5,23 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 say() { printf '%s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-# A JDK >= 21 (Helidon 4; the project compiles for 25): JAVA_HOME if it qualifies, else Temurin 25 or the
+# The NL API Design Rules ruleset the lint reads: $NMC_GOVERNANCE_DIR's when set, else the governance pack beside the
+# repository (../shared/governance) when present, else the copy committed in api-spec/governance.
+governance_ruleset() {
+  local name=nl-api-design-rules.spectral.yaml
+  if [[ -n ${NMC_GOVERNANCE_DIR:-} ]]; then
+    printf '%s
+' "$NMC_GOVERNANCE_DIR/$name"
+  elif [[ -f $REPO/../shared/governance/$name ]]; then
+    printf '%s
+' "$REPO/../shared/governance/$name"
+  else
+    printf '%s
+' "$REPO/api-spec/governance/$name"
+  fi
+}
+
+# A JDK >= 25 (Helidon 4; the project compiles for 25): JAVA_HOME if it qualifies, else Temurin 25 or the
 # newest JDK under /usr/lib/jvm.
 find_jdk() {
   local candidate version
