@@ -62,7 +62,7 @@ public record WebhookSettings(
                 64 * 1024,
                 100,
                 Duration.ofSeconds(2),
-                Duration.ofSeconds(5),
+                Duration.ofSeconds(10),
                 Duration.ofMinutes(1),
                 Duration.ofDays(1),
                 false,
