@@ -49,20 +49,28 @@ final class AcceptanceBench implements Benchmark {
      * group, not per request.
      */
     static Map<String, Object> stages(String before, String after, String operation) {
+        return stages(List.of(new MetricsSpan(before, after)), operation);
+    }
+
+    /** The NMC's metrics at the start and the end of a measured span. */
+    record MetricsSpan(String before, String after) {}
+
+    /** The stages' means over several spans together (their sums and counts added, the time between left out). */
+    static Map<String, Object> stages(List<MetricsSpan> spans, String operation) {
         Map<String, Object> split = new java.util.LinkedHashMap<>();
         for (String stage : STAGES) {
             String label = "stap=\"" + stage + "\"";
-            double count = delta(before, after, "nmc_acceptance_stage_duration_seconds_count", label);
-            double sum = delta(before, after, "nmc_acceptance_stage_duration_seconds_sum", label);
+            double count = delta(spans, "nmc_acceptance_stage_duration_seconds_count", label);
+            double sum = delta(spans, "nmc_acceptance_stage_duration_seconds_sum", label);
             split.put(stage, count > 0 ? round(sum / count * 1000) : 0.0);
         }
-        double requests = delta(before, after, "nmc_api_request_duration_seconds_count", operation);
-        double total = delta(before, after, "nmc_api_request_duration_seconds_sum", operation);
+        double requests = delta(spans, "nmc_api_request_duration_seconds_count", operation);
+        double total = delta(spans, "nmc_api_request_duration_seconds_sum", operation);
         split.put("apiRequest", requests > 0 ? round(total / requests * 1000) : 0.0);
-        double groups = delta(before, after, "nmc_acceptance_groups_total", "");
-        double members = delta(before, after, "nmc_acceptance_group_members_total", "");
+        double groups = delta(spans, "nmc_acceptance_groups_total", "");
+        double members = delta(spans, "nmc_acceptance_group_members_total", "");
         split.put("meanGroupSize", groups > 0 ? round(members / groups) : 0.0);
-        split.put("groupFallbacks", delta(before, after, "nmc_acceptance_group_fallbacks_total", ""));
+        split.put("groupFallbacks", delta(spans, "nmc_acceptance_group_fallbacks_total", ""));
         return split;
     }
 
@@ -86,8 +94,11 @@ final class AcceptanceBench implements Benchmark {
                 .toList();
     }
 
-    private static double delta(String before, String after, String name, String label) {
-        return EngineBench.metric(after, name, label) - EngineBench.metric(before, name, label);
+    private static double delta(List<MetricsSpan> spans, String name, String label) {
+        return spans.stream()
+                .mapToDouble(span ->
+                        EngineBench.metric(span.after(), name, label) - EngineBench.metric(span.before(), name, label))
+                .sum();
     }
 
     private static double round(double value) {

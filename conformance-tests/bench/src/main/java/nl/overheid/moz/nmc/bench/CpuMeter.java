@@ -72,6 +72,14 @@ public final class CpuMeter {
         return used;
     }
 
+    /** Two measurements' figures added (all are seconds), as one measurement of both spans. */
+    public static Map<String, Object> sum(Map<String, Object> a, Map<String, Object> b) {
+        Map<String, Object> both = new LinkedHashMap<>(a);
+        b.forEach((name, seconds) -> both.merge(
+                name, seconds, (x, y) -> Latencies.round(((Number) x).doubleValue() + ((Number) y).doubleValue())));
+        return both;
+    }
+
     private Snapshot snapshot() {
         long[] machine = machine();
         return new Snapshot(

@@ -40,6 +40,16 @@ public final class HttpLoad implements AutoCloseable {
             return ok / seconds;
         }
 
+        /** This outcome and {@code other} together, as one run of both's length. */
+        public Outcome plus(Outcome other) {
+            Latencies both = new Latencies();
+            both.add(latencies);
+            both.add(other.latencies);
+            Map<Integer, Long> counted = new TreeMap<>(statuses);
+            other.statuses.forEach((status, count) -> counted.merge(status, count, Long::sum));
+            return new Outcome(ok + other.ok, requests + other.requests, counted, both, seconds + other.seconds);
+        }
+
         public long failed() {
             return statuses.entrySet().stream()
                     .filter(entry -> entry.getKey() < 200 || entry.getKey() >= 300)
