@@ -152,6 +152,22 @@ public final class ControlRepository {
              WHERE t.soort = 'ongeldig-melden' AND t.status = 'open'
             """);
 
+    /*
+     * The open send task planned longest ago: a send postponed again and again (a party failing for it), which only
+     * its notification's geldig_tot ends (seed 000: "het wachten wordt alleen door geldig_tot begrensd"), and never
+     * when it has none. Its age on the database's clock, which stamped aangemaakt_op. Bounded by the open tasks'
+     * partial index; ordering reads the open send tasks, as the backlog's count does.
+     */
+    private static final Statement SEND_OLDEST_OPEN = Statement.named("sendOldestOpen", """
+            SELECT t.id, t.notificatie, t.laatste_fout,
+                   coalesce(CAST(t.payload->>'uitstel' AS int), 0) AS uitstel,
+                   extract(epoch FROM now() - t.aangemaakt_op) AS leeftijd
+              FROM taak t
+             WHERE t.soort = 'verzenden' AND t.status = 'open'
+             ORDER BY t.aangemaakt_op
+             LIMIT 1
+            """);
+
     private static final Statement NOTIFICATIONS_STATUS_UNKNOWN = Statement.named("notificationsStatusUnknown", """
             SELECT count(*) AS n FROM notificatie WHERE bezorgstatus_onbekend
             """);
@@ -166,6 +182,10 @@ public final class ControlRepository {
 
     /** The open tasks of one kind that are due: how many, the oldest due time and how many leases expired. */
     record DueTasks(String kind, long count, Instant oldest, long leaseExpired) {}
+
+    /** The open send task planned longest ago: its notification, last error class (or null) and postponements. */
+    record OldestOpenSend(
+            long task, java.util.UUID notification, String lastError, int postponements, double ageSeconds) {}
 
     /** One DV's due send tasks: how many and the oldest due time (null without any). */
     record SendBacklog(String oin, long count, Instant oldest) {}
@@ -287,6 +307,19 @@ public final class ControlRepository {
                 .execute()
                 .map(row -> DbTypes.instant(row, "oudste"))
                 .orElse(null);
+    }
+
+    /** The open send task planned longest ago, if any. */
+    java.util.Optional<OldestOpenSend> oldestOpenSend(DbTransaction tx) {
+        return SEND_OLDEST_OPEN
+                .get(tx)
+                .execute()
+                .map(row -> new OldestOpenSend(
+                        DbTypes.longValue(row, "id"),
+                        DbTypes.uuid(row, "notificatie"),
+                        DbTypes.text(row, "laatste_fout"),
+                        DbTypes.integer(row, "uitstel"),
+                        Math.max(0, row.column("leeftijd").get(Number.class).doubleValue())));
     }
 
     /** How many notifications are bezorgstatus-onbekend. */

@@ -60,6 +60,12 @@ public final class OperationalGauges implements Duty {
     private final SendBudget budget;
     private final Set<String> reportedAbove = new HashSet<>();
 
+    /** How long an open send task exists before it is logged (the alert rule NmcSendNotEnding's threshold). */
+    static final Duration OPEN_SEND_LOGGED_AFTER = Duration.ofHours(6);
+
+    /** The open send task last logged as long open (0: none); each is logged once. */
+    private long loggedOpenSend;
+
     public OperationalGauges(
             Database database,
             ControlRepository control,
@@ -107,6 +113,10 @@ public final class OperationalGauges implements Duty {
             control.webhookLagByDv(tx).forEach(lag -> metrics.webhook(lag.oin(), age(lag.oldest(), now), lag.paused()));
             metrics.statusUnknown(control.statusUnknown(tx));
             metrics.invalidReportOldestWaiting(age(control.invalidReportOldestWaiting(tx), now));
+            java.util.Optional<ControlRepository.OldestOpenSend> oldestSend = control.oldestOpenSend(tx);
+            metrics.sendOldestOpen(
+                    oldestSend.map(ControlRepository.OldestOpenSend::ageSeconds).orElse(0.0));
+            oldestSend.ifPresent(this::openSend);
             control.missingContactByDv(tx, now.minus(missingContact.window()))
                     .forEach(dv -> missingContact(dv.oin(), dv.terminal(), dv.missing()));
             for (String venster : List.of("huidig", "vorig")) {
@@ -130,6 +140,22 @@ public final class OperationalGauges implements Duty {
             reportedAbove.retainAll(oins);
         });
         return 0;
+    }
+
+    /**
+     * Logs the oldest open send once when it has been open for {@link #OPEN_SEND_LOGGED_AFTER} (the alert rule
+     * {@code NmcSendNotEnding}'s threshold): the gauge has no notification label, and this names the one to look at.
+     */
+    private void openSend(ControlRepository.OldestOpenSend send) {
+        if (send.ageSeconds() < OPEN_SEND_LOGGED_AFTER.toSeconds() || send.task() == loggedOpenSend) {
+            return;
+        }
+        loggedOpenSend = send.task();
+        LOG.warning(() -> "send task " + send.task() + " of notification " + send.notification() + " has been open for "
+                + Duration.ofSeconds((long) send.ageSeconds()) + " (" + send.postponements() + " postponements, last "
+                + (send.lastError() == null ? "error none" : "error " + send.lastError()) + "): a party keeps "
+                + "failing for it and only its geldig_tot ends the wait; end it with the operator API (POST "
+                + "/notificaties/{id}/overgangen) if it must not go out later");
     }
 
     private void missingContact(String oin, long terminal, long missing) {

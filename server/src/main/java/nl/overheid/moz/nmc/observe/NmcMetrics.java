@@ -576,6 +576,18 @@ public final class NmcMetrics implements AutoCloseable {
                 seconds);
     }
 
+    /**
+     * How long the oldest open send task has existed (0 when none): a send that a party keeps failing is postponed
+     * until its notification's geldig_tot, for ever without one, so this is how such a send shows.
+     */
+    public void sendOldestOpen(double seconds) {
+        set(
+                "nmc.sending.oldest.open.seconds",
+                "age of the oldest open verzenden task, postponed or not; 0 when none",
+                List.of(),
+                seconds);
+    }
+
     /** Notifications in {@code bezorgstatus-onbekend}, as last counted. */
     public void statusUnknown(long count) {
         set("nmc.notifications.status.unknown", "notifications in bezorgstatus-onbekend", List.of(), count);

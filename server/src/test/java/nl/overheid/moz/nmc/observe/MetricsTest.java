@@ -180,6 +180,62 @@ class MetricsTest {
                         .anyMatch(value -> value.contains("bestaat-niet") || value.contains("BREW")));
     }
 
+    /**
+     * A send a party keeps failing is postponed, never parked, and only its geldig_tot ends the wait (none here: the
+     * test berichttype has no default validity): the oldest open send's age shows it, and the NMC logs it once, with
+     * its notification's id, when it has been open six hours.
+     */
+    @Test
+    void aSendPostponedForHoursShowsInTheOldestOpenSendAndIsLoggedOnceByItsNotification() {
+        Http.Response accepted = accept("metrics-not-ending");
+        assertThat(accepted.status()).isEqualTo(202);
+        String id = accepted.json().get("id").asText();
+        nmc.parties().answer(500, "Exception");
+        try {
+            ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
+        } finally {
+            nmc.parties().reset();
+        }
+        assertThat(DB.query("SELECT status FROM notificatie WHERE id = CAST(? AS uuid)", id))
+                .containsExactly("in-verzending");
+        // planned seven hours ago on the database's clock, which stamps aangemaakt_op
+        DB.execute(
+                "UPDATE taak SET aangemaakt_op = now() - interval '7 hours'"
+                        + " WHERE soort = 'verzenden' AND notificatie = CAST(? AS uuid)",
+                id);
+        synchronized (LOGGED) {
+            LOGGED.clear();
+        }
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
+
+        assertThat(scrape().require("nmc_sending_oldest_open_seconds", Map.of()))
+                .isBetween(7 * 3600.0, 7 * 3600.0 + 120);
+        List<String> logged;
+        synchronized (LOGGED) {
+            logged = LOGGED.stream()
+                    .map(LogRecord::getMessage)
+                    .filter(m -> m.contains("has been open for"))
+                    .toList();
+        }
+        assertThat(logged).as("logged once over two duty rounds").hasSize(1);
+        assertThat(logged.getFirst())
+                .contains("notification " + id)
+                .contains("PT7H")
+                .contains("error http-500");
+
+        // sent once NotifyNL answers: the gauge no longer holds it
+        DB.execute(
+                "UPDATE taak SET due = now() - interval '1 minute' WHERE soort = 'verzenden' AND notificatie = CAST(? AS uuid)",
+                id);
+        ManualRunner.of(nmc.nmc()).runWorkerOnce(TaskKind.VERZENDEN);
+        ManualRunner.of(nmc.nmc()).runDutiesOnce();
+        assertThat(DB.query("SELECT status FROM notificatie WHERE id = CAST(? AS uuid)", id))
+                .containsExactly("verzonden");
+        assertThat(scrape().require("nmc_sending_oldest_open_seconds", Map.of()))
+                .isLessThan(3600);
+    }
+
     @Test
     void anExpiredLeaseAndAPostponementAreCountedByCause() {
         assertThat(accept("metrics-lease").status()).isEqualTo(202);
