@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -210,15 +209,21 @@ public final class TaskWorker implements AutoCloseable {
     }
 
     /** The due work of one budget key (null: tasks that spend none), its DVs oldest due first. */
-    private record BudgetWork(String budget, List<TaskRepository.DueWork> dvs) {
+    record BudgetWork(String budget, List<TaskRepository.DueWork> dvs) {
 
         long backlog() {
             return dvs.stream().mapToLong(TaskRepository.DueWork::backlog).sum();
         }
 
-        /** Groups the due work by budget, in the order of each budget's oldest due DV. */
+        /**
+         * Groups the due work by budget, in the order of the budgets' keys (null first). A budget's take keeps its
+         * window's row locked until the claim commits, so two instances' rounds that took two budgets in opposite
+         * orders (each instance's own oldest-due order, read from its own snapshot) deadlocked; in one order they
+         * only queue. Within a budget the DVs stay oldest due first.
+         */
         static List<BudgetWork> of(List<TaskRepository.DueWork> due) {
-            Map<String, List<TaskRepository.DueWork>> byBudget = new LinkedHashMap<>();
+            Map<String, List<TaskRepository.DueWork>> byBudget =
+                    new java.util.TreeMap<>(java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()));
             for (TaskRepository.DueWork work : due) {
                 byBudget.computeIfAbsent(work.budget(), key -> new ArrayList<>())
                         .add(work);

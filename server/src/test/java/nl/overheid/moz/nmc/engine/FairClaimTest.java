@@ -117,4 +117,34 @@ class FairClaimTest {
         assertThat(FairClaim.share(1, 20)).isEqualTo(1);
         assertThat(FairClaim.share(60, 3)).isEqualTo(20);
     }
+
+    /**
+     * A claim round takes its budgets in the order of their keys, whatever the order of their oldest due work: each
+     * budget's take locks its window's row until the round commits, and two instances' rounds taking two budgets in
+     * opposite orders deadlocked (review of the engine, finding 3). Within a budget, its DVs keep their order.
+     */
+    @Test
+    void aRoundTakesItsBudgetsInTheOrderOfTheirKeysAndEachBudgetsDvsOldestDueFirst() {
+        List<TaskRepository.DueWork> oldestDueFirst = List.of(
+                new TaskRepository.DueWork("tweede", c, 3),
+                new TaskRepository.DueWork("standaard", b, 2),
+                new TaskRepository.DueWork(null, a, 1),
+                new TaskRepository.DueWork("standaard", a, 5),
+                new TaskRepository.DueWork("tweede", a, 4));
+
+        List<TaskWorker.BudgetWork> budgets = TaskWorker.BudgetWork.of(oldestDueFirst);
+
+        assertThat(budgets).extracting(TaskWorker.BudgetWork::budget).containsExactly(null, "standaard", "tweede");
+        assertThat(budgets.get(1).dvs())
+                .extracting(TaskRepository.DueWork::dvId)
+                .containsExactly(b, a);
+        assertThat(budgets.get(2).dvs())
+                .extracting(TaskRepository.DueWork::dvId)
+                .containsExactly(c, a);
+        assertThat(TaskWorker.BudgetWork.of(
+                        List.of(new TaskRepository.DueWork("b", a, 1), new TaskRepository.DueWork("a", b, 1))))
+                .extracting(TaskWorker.BudgetWork::budget)
+                .as("the same two budgets in the other due order: the same lock order")
+                .containsExactly("a", "b");
+    }
 }
