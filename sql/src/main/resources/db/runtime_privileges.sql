@@ -57,5 +57,24 @@ BEGIN
             EXECUTE format('GRANT EXECUTE ON FUNCTION %I.%s TO nmc_runtime', schema_name, name);
         END IF;
     END LOOP;
+    -- Every other routine of the schema, the transition guard's trigger functions first, runs with the same pinned
+    -- search_path. Unpinned, a relation name in it is looked up in the caller's session, temporary schema first: a
+    -- temporary table named toegestane_overgang or event shadowed the real one inside the trigger, and a forbidden
+    -- transition committed without its event. Extensions' routines are theirs.
+    FOR name IN SELECT p.oid::regprocedure::text FROM pg_proc p
+                 WHERE p.pronamespace = to_regnamespace(quote_ident(schema_name)) AND p.prokind IN ('f', 'p')
+                   AND NOT EXISTS (SELECT 1 FROM pg_depend d
+                                    WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+    LOOP
+        EXECUTE format('ALTER ROUTINE %s SET search_path = %I, pg_temp', name, schema_name);
+    END LOOP;
+    -- and no temporary tables at all for the NMC's roles (the NMC makes none): one that outlived its transaction on a
+    -- pooled connection would shadow a table in the NMC's own statements. The migrating role owns the database (the
+    -- cluster's bootstrap makes it so), so it may revoke what PUBLIC has by default.
+    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC, nmc_runtime', current_database());
+    IF has_database_privilege('nmc_runtime', current_database(), 'TEMPORARY') THEN
+        RAISE EXCEPTION 'nmc_runtime may still create temporary tables in database %: revoke TEMPORARY from the '
+            'roles it is a member of (server/OPERATIONS.md, "Database roles")', current_database();
+    END IF;
 END
 $$;

@@ -57,7 +57,14 @@ class RuntimeRoleTest {
                 "DELETE FROM flyway_schema_history",
                 "INSERT INTO toegestane_overgang SELECT * FROM toegestane_overgang",
                 "DELETE FROM toegestane_overgang",
+                "UPDATE toegestane_overgang SET naar = naar",
+                "INSERT INTO flyway_schema_history SELECT * FROM flyway_schema_history",
+                // no temporary table to shadow one of the schema's (the NMC makes none)
+                "CREATE TEMP TABLE toegestane_overgang (van text, naar text, oorzaak text)",
+                "CREATE TEMP TABLE notificatie (LIKE notificatie)",
                 // no DDL at all, and no way up to the owner
+                "CREATE TRIGGER buit BEFORE UPDATE ON notificatie FOR EACH ROW"
+                        + " EXECUTE FUNCTION notificatie_controleer_update()",
                 "CREATE TABLE buit (x text)",
                 "CREATE FUNCTION buit() RETURNS int LANGUAGE sql AS 'SELECT 1'",
                 "ALTER TABLE notificatie ADD COLUMN buit text",
@@ -134,6 +141,31 @@ class RuntimeRoleTest {
                         "event_default_adopt",
                         "event_partition_expired",
                         "beheeractie_opschonen");
+    }
+
+    /**
+     * Every routine of the schema, the transition guard's trigger functions among them, runs with the schema's pinned
+     * search_path (pg_temp last), so no session's temporary table shadows a table it reads.
+     */
+    @Test
+    void everyRoutineOfTheSchemaHasAPinnedSearchPath() throws SQLException {
+        List<String> routines = new ArrayList<>();
+        try (Connection owner = database.connect();
+                Statement s = owner.createStatement();
+                ResultSet rows = s.executeQuery("""
+                        SELECT p.oid::regprocedure AS name, p.proconfig
+                          FROM pg_proc p
+                         WHERE p.pronamespace = current_schema()::regnamespace AND p.prokind IN ('f', 'p')
+                        """)) {
+            while (rows.next()) {
+                String name = rows.getString("name");
+                routines.add(name.substring(0, name.indexOf('(')));
+                assertThat(rows.getString("proconfig")).as(name).matches("\\{\"search_path=[a-z_]+, pg_temp\"}");
+            }
+        }
+        assertThat(routines)
+                .as("the trigger functions among them")
+                .contains("notificatie_controleer_insert", "notificatie_controleer_update", "notificatie_eist_event");
     }
 
     @Test

@@ -573,6 +573,34 @@ class SchemaGuardsTest {
                 .doesNotContain(" on event_");
     }
 
+    // --- temporary tables ---------------------------------------------------------------------------------
+
+    /**
+     * The guard's trigger functions read their own schema's tables whatever temporary tables the session has: with an
+     * unpinned search_path a temporary toegestane_overgang allowing aangenomen → definitief-bezorgd shadowed the real
+     * one inside the trigger (the runtime role may make none at all any more: RuntimeRoleTest).
+     */
+    @Test
+    void aTemporaryTransitionTableDoesNotShadowTheRealOneInsideTheTrigger() throws SQLException {
+        UUID id = accepted();
+        exec("CREATE TEMP TABLE toegestane_overgang (van text, naar text, oorzaak text) ON COMMIT DROP");
+        exec("INSERT INTO toegestane_overgang VALUES ('aangenomen', 'definitief-bezorgd', 'buit')");
+
+        refused("NM001", "UPDATE notificatie SET status = 'definitief-bezorgd', versie = 2 WHERE id = '" + id + "'");
+    }
+
+    /** Nor does a temporary event table stand in for the event a transition must write. */
+    @Test
+    void aTemporaryEventTableDoesNotStandInForTheTransitionsEvent() throws SQLException {
+        UUID id = accepted();
+        exec("CREATE TEMP TABLE event (LIKE event INCLUDING DEFAULTS INCLUDING IDENTITY) ON COMMIT DROP");
+        exec(event(id, 2, "aangenomen", "in-verzending"));
+        exec("UPDATE notificatie SET status = 'in-verzending', versie = 2 WHERE id = '" + id + "'");
+
+        refusedAtCommit("NM002");
+        assertThat(status(id)).isEqualTo("aangenomen:1");
+    }
+
     // --- helpers ------------------------------------------------------------------------------------------
 
     private String insert(UUID id, String status, int version) {
