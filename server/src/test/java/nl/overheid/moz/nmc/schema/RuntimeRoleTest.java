@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import nl.overheid.moz.nmc.testing.EventLogPartitions;
 import nl.overheid.moz.nmc.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -166,6 +167,51 @@ class RuntimeRoleTest {
         assertThat(routines)
                 .as("the trigger functions among them")
                 .contains("notificatie_controleer_insert", "notificatie_controleer_update", "notificatie_eist_event");
+    }
+
+    /**
+     * A foothold in the runtime role cannot erase the event log (V34): a partition below the watermark whose events
+     * are younger than the floor (a year, on the database's clock) is not dropped, whatever clock the caller passes
+     * and with every position deleted; one whose events are all older than the floor is.
+     */
+    @Test
+    void theRuntimeRoleCannotDropAPartitionOfEventsYoungerThanTheFloor() throws SQLException {
+        String young = closedPartitionWithAnEventOf("now()");
+        try (Connection app = database.connectAsApp();
+                Statement s = app.createStatement()) {
+            s.execute("DELETE FROM bevestiging");
+            s.execute("DELETE FROM webhookpositie");
+            for (String nu : List.of("now()", "'infinity'", "now() + interval '10 years'")) {
+                try (ResultSet dropped = s.executeQuery("SELECT event_partition_drop('" + young + "', " + nu + ")")) {
+                    dropped.next();
+                    assertThat(dropped.getBoolean(1)).as(nu).isFalse();
+                }
+            }
+        }
+        assertThat(EventLogPartitions.rangePartitions(database)).contains(young);
+        assertThat(database.query("SELECT count(*) FROM " + young, null)).containsExactly("1");
+
+        String old = closedPartitionWithAnEventOf("now() - interval '2 years'");
+        try (Connection app = database.connectAsApp();
+                Statement s = app.createStatement();
+                ResultSet dropped = s.executeQuery("SELECT event_partition_drop('" + old + "', now())")) {
+            dropped.next();
+            assertThat(dropped.getBoolean(1))
+                    .as("its events are past the floor")
+                    .isTrue();
+        }
+        assertThat(EventLogPartitions.rangePartitions(database)).doesNotContain(old);
+    }
+
+    /** The log reset with the floor at its default, one event of {@code time} in a partition closed below it. */
+    private static String closedPartitionWithAnEventOf(String time) {
+        EventLogPartitions.reset(database);
+        database.execute("UPDATE eventlog_vloer SET vloer = interval '1 year'", null);
+        database.execute(
+                "INSERT INTO event (tijdstip, dv_id, notificatie, volgnummer, naar)" + " VALUES (" + time
+                        + ", gen_random_uuid(), gen_random_uuid(), 1, 'aangenomen')",
+                null);
+        return EventLogPartitions.cutAtNow(database, true);
     }
 
     @Test
