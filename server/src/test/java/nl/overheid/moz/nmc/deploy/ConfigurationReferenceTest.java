@@ -359,8 +359,36 @@ class ConfigurationReferenceTest {
                     }
                 }
                 assertThat(url).as(kind).contains("sslmode=verify-full");
+                // verify-full checks the host against the server certificate, which CloudNativePG makes for the
+                // cluster's own services and the names the Cluster adds (the Pooler serves the same certificate)
+                String host =
+                        java.net.URI.create(url.substring("jdbc:".length())).getHost();
+                java.util.Set<String> certified = new java.util.HashSet<>();
+                String clusterName =
+                        kind(manifests, "Cluster").path("metadata").path("name").asText();
+                for (String service : List.of("-rw", "-r", "-ro")) {
+                    certified.add(clusterName + service);
+                }
+                kind(manifests, "Cluster")
+                        .path("spec")
+                        .path("certificates")
+                        .path("serverAltDNSNames")
+                        .forEach(name -> certified.add(name.asText()));
+                assertThat(certified)
+                        .as(kind + ": " + host + " in the server certificate")
+                        .contains(host);
             }
         }
+        // the NMC's login keeps nmc_runtime: a managed role's memberships are reconciled to its inRoles
+        JsonNode cluster = kind(manifests, "Cluster");
+        JsonNode login = null;
+        for (JsonNode role : cluster.path("spec").path("managed").path("roles")) {
+            if (role.path("passwordSecret").path("name").asText().equals("nmc-db-app")) {
+                login = role;
+            }
+        }
+        assertThat(login).as("the NMC's login among the managed roles").isNotNull();
+        assertThat(login.path("inRoles").toString()).isEqualTo("[\"nmc_runtime\"]");
         List<JsonNode> policies = manifests.stream()
                 .filter(m -> m.path("kind").asText().equals("NetworkPolicy"))
                 .toList();
