@@ -86,6 +86,7 @@ public final class Nmc implements AutoCloseable {
         Database database = Database.open(settings.db());
         try {
             prepareSchema(database, settings.db().schemaMode());
+            StartGuard.checkLogin(config, database, settings.db().schemaMode());
             Core core = Core.create(config, settings, database, clock, tracing);
             Keys keys = Keys.create(config, core);
             Steps steps = Steps.create(core, keys, parties);

@@ -14,8 +14,9 @@ import java.util.Set;
  * What the NMC refuses to start with, checked before anything else. Everywhere: a NotifyNL callback token weaker
  * than 32 random bytes. Unless {@code dev: true} (the local run and the tests): any of the public dev values of
  * {@code scripts/dev/} anywhere in the configuration (the KEK, the peppers, the cursor key, the NotifyNL keys and
- * tokens), a JWKS fetched over plain {@code http}, and webhook or management-channel targets in the own network.
- * Every refusal names the configuration key, never the value.
+ * tokens), a JWKS fetched over plain {@code http}, and webhook or management-channel targets in the own network;
+ * and, once the database is open, a login that may act as the schema's owner ({@link #checkLogin}). Every refusal
+ * names the configuration key, never the value.
  */
 final class StartGuard {
 
@@ -38,6 +39,22 @@ final class StartGuard {
     static final int MIN_TOKEN_BITS = 256;
 
     private StartGuard() {}
+
+    /**
+     * Outside dev, with a schema it only validates (production: the migration step migrates as the owner): throws
+     * when the NMC's own login may act as the schema's owner or is a superuser. A foothold in such an NMC could disable
+     * the transition trigger, rewrite the event log or erase the audit, which the runtime role cannot.
+     */
+    static void checkLogin(Config config, nl.overheid.moz.nmc.db.Database database, String schemaMode) {
+        if (config.get("dev").asBoolean().orElse(false) || schemaMode.equals("migrate")) {
+            return;
+        }
+        if (database.loginMayActAsOwner()) {
+            throw new IllegalStateException("db.user may act as the owner of the NMC's schema or is a superuser: the"
+                    + " NMC runs as a login that is a member of nmc_runtime only (server/OPERATIONS.md, \"Database"
+                    + " roles\"); the owner is for the migration step");
+        }
+    }
 
     /** Throws when the configuration must not start an NMC; the message lists every reason. */
     static void check(Config config) {

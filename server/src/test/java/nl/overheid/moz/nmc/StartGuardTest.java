@@ -117,4 +117,32 @@ class StartGuardTest {
     private static Config yaml(String text) {
         return Config.just(ConfigSources.create(text, io.helidon.common.media.type.MediaTypes.APPLICATION_X_YAML));
     }
+
+    /**
+     * Outside dev, an NMC that only validates its schema refuses to run as a login that may act as the schema's owner
+     * (the migration step's login, here the test cluster's owner) or as a superuser: the runtime role's limits would
+     * not hold. As the runtime login it starts; in dev, or when it migrates the schema itself, the check is off.
+     */
+    @Test
+    void outsideDevTheNmcRefusesToRunAsTheSchemasOwner() {
+        TestDatabase db = TestDatabase.get();
+        Config production = Config.just(ConfigSources.create(java.util.Map.of("dev", "false")));
+        Config dev = Config.just(ConfigSources.create(java.util.Map.of("dev", "true")));
+        nl.overheid.moz.nmc.db.Database owner = db.open();
+        nl.overheid.moz.nmc.db.Database runtime = nl.overheid.moz.nmc.db.Database.open(
+                nl.overheid.moz.nmc.db.DatabaseSettings.of(db.url(), db.appUser(), db.appPassword())
+                        .withPoolSize(2)
+                        .withSchemaMode("validate"));
+        try {
+            assertThatThrownBy(() -> StartGuard.checkLogin(production, owner, "validate"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("db.user may act as the owner of the NMC's schema");
+            StartGuard.checkLogin(production, runtime, "validate");
+            StartGuard.checkLogin(dev, owner, "validate");
+            StartGuard.checkLogin(production, owner, "migrate");
+        } finally {
+            owner.close();
+            runtime.close();
+        }
+    }
 }

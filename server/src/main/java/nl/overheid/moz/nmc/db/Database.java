@@ -290,6 +290,25 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /*
+     * Whether this pool's login may act as the owner of the schema's tables (a member that inherits its privileges)
+     * or is a superuser: then none of the runtime role's limits holds (server/OPERATIONS.md, "Database roles").
+     */
+    private static final Statement LOGIN_AS_OWNER = Statement.named("loginAsOwner", """
+            SELECT r.rolsuper OR pg_has_role(current_user, c.relowner, 'USAGE') AS owner
+              FROM pg_roles r, pg_class c
+             WHERE r.rolname = current_user AND c.oid = to_regclass('notificatie')
+            """);
+
+    /** Whether this pool's login is a superuser or may act as the owner of the NMC's tables ({@code StartGuard}). */
+    public boolean loginMayActAsOwner() {
+        return inTransaction(tx -> LOGIN_AS_OWNER
+                .get(tx)
+                .execute()
+                .map(row -> Boolean.TRUE.equals(row.column("owner").get(Boolean.class)))
+                .orElse(false));
+    }
+
     @Override
     public void close() {
         if (health != dataSource) {
