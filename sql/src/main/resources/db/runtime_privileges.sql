@@ -42,6 +42,18 @@ BEGIN
             EXECUTE format('GRANT SELECT ON %s TO nmc_runtime', name);
         END LOOP;
     END IF;
+    -- Every routine of the schema, the transition guard's trigger functions and the SECURITY DEFINER ones below,
+    -- runs with a search_path no caller can change: the schema, pg_temp last. Unpinned, a relation name in it is
+    -- looked up in the caller's session, temporary schema first: a temporary table named toegestane_overgang or
+    -- event shadowed the real one inside the trigger, and a forbidden transition committed without its event.
+    -- Extensions' routines are theirs.
+    FOR name IN SELECT p.oid::regprocedure::text FROM pg_proc p
+                 WHERE p.pronamespace = to_regnamespace(quote_ident(schema_name)) AND p.prokind IN ('f', 'p')
+                   AND NOT EXISTS (SELECT 1 FROM pg_depend d
+                                    WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+    LOOP
+        EXECUTE format('ALTER ROUTINE %s SET search_path = %I, pg_temp', name, schema_name);
+    END LOOP;
     FOREACH name IN ARRAY ARRAY[
             'event_partition_ensure_next(numeric)',
             'event_partition_drop(text, timestamptz)',
@@ -50,24 +62,11 @@ BEGIN
             'event_partition_expired(timestamptz, timestamptz)',
             'beheeractie_opschonen(timestamptz)'] LOOP
         IF to_regprocedure(format('%I.%s', schema_name, name)) IS NOT NULL THEN
-            -- the owner's rights, a search_path no caller can change (pg_temp last, so no temporary table shadows
-            -- one of the schema), and callable by the runtime role only
-            EXECUTE format('ALTER FUNCTION %I.%s SECURITY DEFINER SET search_path = %I, pg_temp',
-                           schema_name, name, schema_name);
+            -- the owner's rights (their search_path pinned above), callable by the runtime role only
+            EXECUTE format('ALTER FUNCTION %I.%s SECURITY DEFINER', schema_name, name);
             EXECUTE format('REVOKE EXECUTE ON FUNCTION %I.%s FROM PUBLIC', schema_name, name);
             EXECUTE format('GRANT EXECUTE ON FUNCTION %I.%s TO nmc_runtime', schema_name, name);
         END IF;
-    END LOOP;
-    -- Every other routine of the schema, the transition guard's trigger functions first, runs with the same pinned
-    -- search_path. Unpinned, a relation name in it is looked up in the caller's session, temporary schema first: a
-    -- temporary table named toegestane_overgang or event shadowed the real one inside the trigger, and a forbidden
-    -- transition committed without its event. Extensions' routines are theirs.
-    FOR name IN SELECT p.oid::regprocedure::text FROM pg_proc p
-                 WHERE p.pronamespace = to_regnamespace(quote_ident(schema_name)) AND p.prokind IN ('f', 'p')
-                   AND NOT EXISTS (SELECT 1 FROM pg_depend d
-                                    WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
-    LOOP
-        EXECUTE format('ALTER ROUTINE %s SET search_path = %I, pg_temp', name, schema_name);
     END LOOP;
     -- and no temporary tables at all for the NMC's roles (the NMC makes none): one that outlived its transaction on a
     -- pooled connection would shadow a table in the NMC's own statements. The migrating role owns the database (the
