@@ -2,6 +2,7 @@ package nl.overheid.moz.nmc.engine;
 
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -147,22 +148,29 @@ public final class TaskRepository {
             """);
 
     /*
-     * A postponement of a kind the handler counts on its own (payload.tellers.<teller>): the task is postponed as
-     * above, or, once the counter reaches :limit, parked as mislukt. One statement, so the count and the decision
+     * A postponement of a kind the handler counts on its own (payload.tellers.<teller>, and when it first counted in
+     * payload.tellers_sinds.<teller>): the task is postponed as above, or, once the counter reaches :limit and its
+     * first count is at :firstBefore or earlier, parked as mislukt. One statement, so the count and the decision
      * cannot drift apart.
      */
     private static final Statement TASK_POSTPONE_COUNTING = Statement.named("taskPostponeCounting", """
             UPDATE taak t
-               SET status = CASE WHEN c.teller >= :limit THEN 'mislukt' ELSE 'open' END,
-                   due = CASE WHEN c.teller >= :limit THEN t.due ELSE :due END,
+               SET status = CASE WHEN c.parkeren THEN 'mislukt' ELSE 'open' END,
+                   due = CASE WHEN c.parkeren THEN t.due ELSE :due END,
                    lease_tot = NULL, laatste_fout = :fout,
                    payload = jsonb_set(
-                       jsonb_set(t.payload, '{uitstel}',
-                                 to_jsonb(coalesce(CAST(t.payload->>'uitstel' AS int), 0) + 1)),
-                       '{tellers}',
-                       coalesce(t.payload->'tellers', '{}') || jsonb_build_object(CAST(:teller AS text), c.teller))
-              FROM (SELECT coalesce(CAST(payload->'tellers'->>CAST(:teller AS text) AS int), 0) + 1 AS teller
-                      FROM taak WHERE id = :id) c
+                       jsonb_set(
+                           jsonb_set(t.payload, '{uitstel}',
+                                     to_jsonb(coalesce(CAST(t.payload->>'uitstel' AS int), 0) + 1)),
+                           '{tellers}',
+                           coalesce(t.payload->'tellers', '{}') || jsonb_build_object(CAST(:teller AS text), c.teller)),
+                       '{tellers_sinds}',
+                       coalesce(t.payload->'tellers_sinds', '{}') || jsonb_build_object(CAST(:teller AS text), c.sinds))
+              FROM (SELECT n.teller, n.sinds, n.teller >= :limit AND n.sinds <= :firstBefore AS parkeren
+                      FROM (SELECT coalesce(CAST(payload->'tellers'->>CAST(:teller AS text) AS int), 0) + 1 AS teller,
+                                   coalesce(CAST(payload->'tellers_sinds'->>CAST(:teller AS text) AS timestamptz),
+                                            CAST(:now AS timestamptz)) AS sinds
+                              FROM taak WHERE id = :id) n) c
              WHERE t.id = :id AND t.claim_epoch = :epoch
             RETURNING c.teller, t.status
             """);
@@ -222,7 +230,7 @@ public final class TaskRepository {
 
     private static final Statement TASK_REOPEN_PARKED = Statement.named("taskReopenParked", """
             UPDATE taak SET status = 'open', due = :now, lease_tot = NULL, pogingenteller = 0,
-                   payload = payload - 'uitstel' - 'tellers'
+                   payload = payload - 'uitstel' - 'tellers' - 'tellers_sinds'
              WHERE id = ANY (CAST(:ids AS bigint[])) AND status = 'mislukt'
             RETURNING id, soort
             """);
@@ -568,12 +576,22 @@ public final class TaskRepository {
     public record Counted(int count, boolean parked) {}
 
     /**
-     * Postpones after a failure the handler counts on its own under {@code counter} (kept in the payload, cleared
-     * when an operator reopens the task), like {@link #postpone}; once that counter reaches {@code limit} the task is
-     * parked as {@code mislukt} instead, keeping {@code error} as its last error class. Empty when no longer ours.
+     * Postpones after a failure the handler counts on its own under {@code counter} (kept in the payload with the time
+     * of its first count, both cleared when an operator reopens the task), like {@link #postpone}; once that counter
+     * reaches {@code limit} and its first count is {@code minSpan} or longer ago, the task is parked as {@code
+     * mislukt} instead, keeping {@code error} as its last error class. The span keeps a burst of failures (a
+     * few minutes of a misbehaving proxy, run through by a fresh task's short backoff) from parking it. Empty when no
+     * longer ours.
      */
     public Optional<Counted> postponeCounting(
-            DbTransaction tx, Task task, Instant due, String error, String counter, int limit) {
+            DbTransaction tx,
+            Task task,
+            Instant due,
+            String error,
+            String counter,
+            int limit,
+            Duration minSpan,
+            Instant now) {
         Optional<Counted> counted = TASK_POSTPONE_COUNTING
                 .get(tx)
                 .addParam("id", task.id())
@@ -582,6 +600,8 @@ public final class TaskRepository {
                 .addParam("fout", error)
                 .addParam("teller", counter)
                 .addParam("limit", limit)
+                .addParam("now", now)
+                .addParam("firstBefore", now.minus(minSpan))
                 .execute()
                 .map(row -> new Counted(DbTypes.integer(row, "teller"), "mislukt".equals(DbTypes.text(row, "status"))));
         counted.filter(c -> !c.parked()).ifPresent(c -> events.postponed(task.kind(), error));

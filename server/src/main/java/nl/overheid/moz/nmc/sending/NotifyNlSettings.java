@@ -32,6 +32,9 @@ import java.util.regex.Pattern;
  * @param setupErrorMaxTries how many of NotifyNL's setup refusals ({@link SetupError}) a send task gets before it
  *                       is parked as {@code mislukt} for an operator; a refused key or service is never parked, it
  *                       is logged this many times and then only counted
+ * @param setupErrorMinSpan how long after its first setup refusal a send task is parked at the earliest, however many
+ *                       refusals came: a fresh task's backoff (5, 10, 20, 40 s) runs through the tries in 75 s, so a
+ *                       proxy answering 400 for a minute would otherwise park every send of that minute
  * @param dailyLimit     the window of NotifyNL's daily limit per service (a calendar day in a time zone)
  * @param templateRefreshInterval how old the known placeholders of a template may get before they are asked again
  * @param uncertainSendWait how long after a send whose outcome is unknown (a time-out, a broken connection, a 5xx) the
@@ -45,6 +48,7 @@ public record NotifyNlSettings(
         Duration readTimeout,
         int maxAnswerBytes,
         int setupErrorMaxTries,
+        Duration setupErrorMinSpan,
         DailyLimitWindow dailyLimit,
         Duration templateRefreshInterval,
         Duration uncertainSendWait) {
@@ -55,6 +59,9 @@ public record NotifyNlSettings(
     public static final int DEFAULT_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
     public static final int DEFAULT_SETUP_ERROR_MAX_TRIES = 5;
+    /** Longer than a deploy or a brief fault of what stands in front of NotifyNL; short of an operator's working day. */
+    public static final Duration DEFAULT_SETUP_ERROR_MIN_SPAN = Duration.ofMinutes(30);
+
     public static final Duration DEFAULT_TEMPLATE_REFRESH_INTERVAL = Duration.ofMinutes(15);
     /**
      * NotifyNL's gunicorn timeout (30 s, {@code gunicorn_config.py} of Worth-NL/notifynl-api at 3684cb1) and the
@@ -128,6 +135,9 @@ public record NotifyNlSettings(
         if (setupErrorMaxTries < 1) {
             throw new IllegalArgumentException("notifynl.setup-error-max-tries must be at least 1");
         }
+        if (setupErrorMinSpan.isNegative()) {
+            throw new IllegalArgumentException("notifynl.setup-error-min-span must not be negative");
+        }
         if (templateRefreshInterval.isNegative() || templateRefreshInterval.isZero()) {
             throw new IllegalArgumentException("notifynl.template-refresh-interval must be positive");
         }
@@ -168,6 +178,7 @@ public record NotifyNlSettings(
                 notifynl.get("read-timeout").as(Duration.class).orElse(DEFAULT_READ_TIMEOUT),
                 notifynl.get("max-answer-bytes").asInt().orElse(DEFAULT_MAX_ANSWER_BYTES),
                 notifynl.get("setup-error-max-tries").asInt().orElse(DEFAULT_SETUP_ERROR_MAX_TRIES),
+                notifynl.get("setup-error-min-span").as(Duration.class).orElse(DEFAULT_SETUP_ERROR_MIN_SPAN),
                 DailyLimitWindow.of(
                         notifynl.get("daily-limit-zone").asString().orElse("UTC"),
                         notifynl.get("daily-limit-margin").as(Duration.class).orElse(DailyLimitWindow.DEFAULT_MARGIN)),

@@ -69,8 +69,9 @@ import nl.overheid.moz.nmc.trace.Span;
  *
  * <p>NotifyNL's answers ({@link NotifyNlAnswers}, ARCHITECTURE §7.4 "NotifyNL's answers"): only a refusal of the address ends
  * the notification {@code niet-bezorgbaar}. A refusal of the setup ({@link SetupError}) is never blamed on it: the
- * task is postponed with backoff, and after {@code notifynl.setup-error-max-tries} such refusals parked as
- * {@code mislukt} under the error's class for an operator, who fixes the setup and reopens it; each is counted per
+ * task is postponed with backoff, and after {@code notifynl.setup-error-max-tries} such refusals over at least {@code
+ * notifynl.setup-error-min-span} parked as {@code mislukt} under the error's class for an operator, who fixes the
+ * setup and reopens it; each is counted per
  * berichttype and service and logged as one WARNING. A refused key or service (401, 403) is never parked: ADR 0024
  * counts it against the call, so it is tried again until geldig_tot, like a 5xx. The daily limit closes the service's sending budget until its
  * window has passed ({@link DailyLimitWindow}) and postpones the send until then, without counting anything against
@@ -104,6 +105,7 @@ public final class SendPipeline implements TaskHandler {
     private final Duration firstReconciliation;
     private final SendBudget sendBudget;
     private final int setupErrorMaxTries;
+    private final Duration setupErrorMinSpan;
     private final DailyLimitWindow dailyLimit;
     private final Templates templates;
     private final ObjectMapper mapper = new ObjectMapper();
@@ -153,6 +155,7 @@ public final class SendPipeline implements TaskHandler {
         this.firstReconciliation = firstReconciliation;
         this.sendBudget = budget;
         this.setupErrorMaxTries = settings.setupErrorMaxTries();
+        this.setupErrorMinSpan = settings.setupErrorMinSpan();
         this.dailyLimit = settings.dailyLimit();
         this.uncertainSendWait = settings.uncertainSendWait();
         this.templates = templates;
@@ -633,8 +636,9 @@ public final class SendPipeline implements TaskHandler {
     /**
      * A refusal of the setup: the notification is not blamed and its attempt not used up (it stays planned). The
      * task is postponed with backoff; the {@code notifynl.setup-error-max-tries}-th refusal of the template, the
-     * trial mode and the like parks it as {@code mislukt} with the error's class, for an operator who fixes the setup
-     * and reopens it. A 401 or 403 of the key or the service is never parked (ADR 0024: "betreft de aanroep, niet de
+     * trial mode and the like, or the first after it that comes {@code notifynl.setup-error-min-span} after the first
+     * refusal, parks it as {@code mislukt} with the error's class, for an operator who fixes the setup and reopens it.
+     * A 401 or 403 of the key or the service is never parked (ADR 0024: "betreft de aanroep, niet de
      * poging: de taak wordt uitgesteld en herhaald", bounded only by geldig_tot), so sends resume by themselves once
      * the key is fixed; after its bounded tries it is counted and no longer logged. After geldig_tot nothing new may
      * start: the notification ends verlopen.
@@ -653,7 +657,9 @@ public final class SendPipeline implements TaskHandler {
                 notPast(n, now.plus(backoff.apply(task.postponements() + 1))),
                 error.errorClass(),
                 error.ofTheCall() ? CALL_REFUSALS : SETUP_ERRORS,
-                error.ofTheCall() ? Integer.MAX_VALUE : setupErrorMaxTries);
+                error.ofTheCall() ? Integer.MAX_VALUE : setupErrorMaxTries,
+                setupErrorMinSpan,
+                now);
         if (counted.isEmpty()) {
             return;
         }
@@ -672,8 +678,12 @@ public final class SendPipeline implements TaskHandler {
                         ? "not the notification's fault; the send task is parked as mislukt (" + error.errorClass()
                                 + ") after " + counted.get().count() + " such refusals: fix it and reopen the task "
                                 + "(operator API POST /taken/heropeningen)"
-                        : "not the notification's fault; the send is postponed (refusal "
-                                + counted.get().count() + " of " + setupErrorMaxTries + " before it is parked)";
+                        : counted.get().count() < setupErrorMaxTries
+                                ? "not the notification's fault; the send is postponed (refusal "
+                                        + counted.get().count() + " of " + setupErrorMaxTries + " before it is parked)"
+                                : "not the notification's fault; the send is postponed (refusal "
+                                        + counted.get().count() + "; it is parked once the refusals have lasted "
+                                        + setupErrorMinSpan + ")";
         String reason = "NotifyNL refused it for its setup: " + error.errorClass() + " (" + error.hint()
                 + ") for berichttype " + job.berichttype().code() + " of NotifyNL service " + job.service();
         if (span == null) {

@@ -1,6 +1,8 @@
 package nl.overheid.moz.nmc.flow;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,6 +93,58 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                 .as("a parked task is not tried again")
                 .hasSize(5);
         assertThat(status(id)).doesNotStartWith("niet-bezorgbaar");
+    }
+
+    /**
+     * Found by a read of the engine (review at stop 40, finding 7): a fresh send's backoff runs through {@code
+     * notifynl.setup-error-max-tries} refusals in seconds (here 1, 2, 4, 8 s; in production 75 s), so an ingress in
+     * front of NotifyNL answering its own HTML 400 for a minute, during a deploy, parked every send of that minute, each
+     * to be reopened by an operator. Parking now also needs the refusals to have lasted {@code
+     * notifynl.setup-error-min-span} (30 minutes) since the first: the burst passes and the send goes out; refusals
+     * that last do park, at the first refusal after the span.
+     */
+    @Test
+    void aBurstOfSetupRefusalsShorterThanTheMinimumSpanParksNothingButLastingRefusalsDo() {
+        notify.server()
+                .stubFor(post(urlPathEqualTo("/v2/notifications/email"))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withStatus(400)
+                                .withHeader("Content-Type", "text/html")
+                                .withBody("<html><body><h1>400 Bad Request</h1></body></html>")));
+        UUID burst = accept(DV_REF, Map.of());
+        for (int round = 1; round <= 7; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            moveTo(due(burst));
+        }
+        assertThat(task(burst))
+                .as("seven refusals within 1 + 2 + 4 + 8 + 10 + 10 s: postponed, not parked")
+                .isEqualTo("open|notifynl-weigering-onbekend|0|7");
+        notify.reset(); // the deploy is over
+        ManualRunner.of(nmc).runWorkersOnce();
+        assertThat(status(burst)).isEqualTo("verzonden:3");
+        assertThat(pogingen(burst)).as("the attempt was not used up").containsExactly("1:verzonden");
+
+        notify.refuse(400, "BadRequestError", "Template not found");
+        UUID lasting = accept(DV_REF + "-2", Map.of());
+        Instant first = clock.instant();
+        int refusals = 0;
+        while (task(lasting).startsWith("open|")) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            refusals++;
+            if (task(lasting).startsWith("open|")) {
+                assertThat(Duration.between(first, clock.instant()))
+                        .as("still open only while the refusals last less than the span")
+                        .isLessThan(Duration.ofMinutes(30));
+                moveTo(due(lasting));
+            }
+        }
+        assertThat(Duration.between(first, clock.instant())).isGreaterThanOrEqualTo(Duration.ofMinutes(30));
+        assertThat(task(lasting)).isEqualTo("mislukt|notifynl-template-onbekend|0|" + refusals);
+        assertThat(refusals)
+                .as("every 10 s (the tests' backoff-max) for 30 min")
+                .isGreaterThan(5);
+        assertThat(status(lasting)).isEqualTo("in-verzending:2");
     }
 
     /**

@@ -39,8 +39,10 @@ final class ConformanceEnvironment {
                   # the duties (among them the templates' placeholders) every two seconds
                   control-interval: PT2S
                 notifynl:
-                  # a send NotifyNL refuses for its setup is parked after three such refusals (1 s, 2 s apart)
+                  # a send NotifyNL refuses for its setup is parked after three such refusals (1 s, 2 s apart),
+                  # the third at least 3 s after the first
                   setup-error-max-tries: 3
+                  setup-error-min-span: PT2S
                   # a template change at NotifyNL reaches acceptance within seconds
                   template-refresh-interval: PT2S
                 """), Nmc.systemClock());
