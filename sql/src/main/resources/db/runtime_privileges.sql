@@ -19,9 +19,10 @@ BEGIN
     EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA %I TO nmc_runtime', schema_name);
     EXECUTE format('REVOKE ALL ON ALL SEQUENCES IN SCHEMA %I FROM nmc_runtime', schema_name);
     EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA %I TO nmc_runtime', schema_name);
-    -- read only: the history the NMC validates at start, the transitions the trigger allows, and the event log's
-    -- floor (the youngest events no partition drop may take)
-    FOREACH name IN ARRAY ARRAY['flyway_schema_history', 'toegestane_overgang', 'eventlog_vloer'] LOOP
+    -- read only: the history the NMC validates at start, the transitions the trigger allows, and the floors of the
+    -- event log and the operators' audit (the youngest rows no retention may take)
+    FOREACH name IN ARRAY ARRAY['flyway_schema_history', 'toegestane_overgang', 'eventlog_vloer', 'beheeractie_vloer']
+    LOOP
         IF to_regclass(format('%I.%I', schema_name, name)) IS NOT NULL THEN
             EXECUTE format('REVOKE INSERT, UPDATE, DELETE ON %I.%I FROM nmc_runtime', schema_name, name);
         END IF;

@@ -238,26 +238,49 @@ class RuntimeRoleTest {
         }
     }
 
+    /**
+     * The audit is kept as long as the notifications (seven years); V22 kept only the last year whatever the retention
+     * asked, so a foothold could erase years two to seven. The floor is the owner's now (V36): seven years by default,
+     * lowered by the owner for a shorter retention, never below a year, and not the runtime role's to change.
+     */
     @Test
-    void theAuditsRetentionKeepsTheLastYearWhateverItIsAsked() throws SQLException {
+    void theAuditsRetentionKeepsWhatIsYoungerThanTheOwnersFloorWhateverItIsAsked() throws SQLException {
         database.execute("TRUNCATE beheeractie", null);
         try (Connection app = database.connectAsApp();
                 Statement s = app.createStatement()) {
-            for (String age : List.of("8 years", "2 years", "11 months", "1 day")) {
+            for (String age : List.of("8 years", "3 years", "2 years", "11 months", "1 day")) {
                 s.execute("""
                         INSERT INTO beheeractie (tijdstip, beheerder, actie, onderwerp, toelichting)
                         VALUES (now() - interval '%s', 'beheerder', 'taken-heropenen', 'taak 1', 'toets')
                         """.formatted(age));
             }
-            // asked for everything before next year: only what is more than a year old goes
-            try (ResultSet row = s.executeQuery("SELECT beheeractie_opschonen(now() + interval '1 year')")) {
-                row.next();
-                assertThat(row.getLong(1)).isEqualTo(2);
-            }
+            assertThatThrownBy(() -> s.execute("UPDATE beheeractie_vloer SET vloer = interval '1 year'"))
+                    .isInstanceOfSatisfying(
+                            SQLException.class,
+                            e -> assertThat(e.getSQLState()).as(e.getMessage()).isEqualTo("42501"));
+            // asked for everything before next year: only what is more than seven years old goes
+            assertThat(opschonen(s, "now() + interval '1 year'")).isEqualTo(1);
+            assertThat(opschonen(s, "'infinity'")).isZero();
+
+            // an owner whose retention is three years lowers the floor
+            database.execute("UPDATE beheeractie_vloer SET vloer = interval '3 years'", null);
+            assertThat(opschonen(s, "now() + interval '1 year'")).isEqualTo(1);
             try (ResultSet row = s.executeQuery("SELECT count(*) FROM beheeractie")) {
                 row.next();
-                assertThat(row.getLong(1)).isEqualTo(2);
+                assertThat(row.getLong(1)).isEqualTo(3);
             }
+        } finally {
+            database.execute("UPDATE beheeractie_vloer SET vloer = interval '7 years'", null);
+        }
+        assertThatThrownBy(() -> database.execute("UPDATE beheeractie_vloer SET vloer = interval '11 months'", null))
+                .as("never below a year")
+                .hasMessageContaining("beheeractie_vloer");
+    }
+
+    private static long opschonen(Statement s, String grens) throws SQLException {
+        try (ResultSet row = s.executeQuery("SELECT beheeractie_opschonen(" + grens + ")")) {
+            row.next();
+            return row.getLong(1);
         }
     }
 }
