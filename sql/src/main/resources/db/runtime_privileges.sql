@@ -34,10 +34,15 @@ BEGIN
             EXECUTE format('REVOKE UPDATE, DELETE ON %I.%I FROM nmc_runtime', schema_name, name);
         END IF;
     END LOOP;
-    -- the event log's partitions are written through `event` only; the partition upkeep reads event_default
+    -- the event log's partitions are written through `event` only; the partition upkeep reads event_default. A
+    -- partition a DBA detached (ARCHITECTURE §10: a too-wide one) or keeps as an archive is no longer among event's
+    -- children, and the grant on all tables above made it the runtime role's to rewrite: the name holds it here too.
     IF to_regclass(format('%I.event', schema_name)) IS NOT NULL THEN
-        FOR name IN SELECT c.oid::regclass::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-                     WHERE i.inhparent = to_regclass(format('%I.event', schema_name))
+        FOR name IN SELECT c.oid::regclass::text FROM pg_class c
+                     WHERE c.relnamespace = to_regnamespace(quote_ident(schema_name)) AND c.relkind IN ('r', 'p')
+                       AND (c.oid IN (SELECT i.inhrelid FROM pg_inherits i
+                                       WHERE i.inhparent = to_regclass(format('%I.event', schema_name)))
+                            OR c.relname ~ '^event_(p[0-9]+|default)$')
         LOOP
             EXECUTE format('REVOKE ALL ON %s FROM nmc_runtime', name);
             EXECUTE format('GRANT SELECT ON %s TO nmc_runtime', name);

@@ -222,6 +222,47 @@ class RuntimeRoleTest {
         return EventLogPartitions.cutAtNow(database, true);
     }
 
+    /**
+     * A DBA detaches a partition (a too-wide one, ARCHITECTURE §10) or keeps one as an archive; a migration runs
+     * meanwhile. The restated privileges granted DML on every table and took it back only from event's current
+     * children, so the detached one became the runtime role's to rewrite (review of the privileges, L3).
+     */
+    @Test
+    void aDetachedPartitionStaysReadOnlyAfterThePrivilegesAreRestated() throws Exception {
+        EventLogPartitions.reset(database);
+        String detached = "event_p90000000000";
+        database.execute(
+                "CREATE TABLE " + detached + " PARTITION OF event FOR VALUES FROM ('90000000000') TO ('90010000000')",
+                null);
+        database.execute("ALTER TABLE event DETACH PARTITION " + detached, null);
+        try {
+            String script;
+            try (var in = getClass().getClassLoader().getResourceAsStream("db/runtime_privileges.sql")) {
+                script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            database.execute(script, null);
+            try (Connection app = database.connectAsApp();
+                    Statement s = app.createStatement()) {
+                for (String statement : List.of(
+                        "INSERT INTO " + detached + " (transactie_id, dv_id, notificatie, volgnummer, naar)"
+                                + " VALUES (pg_current_xact_id(), gen_random_uuid(), gen_random_uuid(), 1, 'aangenomen')",
+                        "DELETE FROM " + detached,
+                        "UPDATE " + detached + " SET reden = NULL",
+                        "TRUNCATE " + detached)) {
+                    assertThatThrownBy(() -> s.execute(statement))
+                            .as(statement)
+                            .isInstanceOfSatisfying(
+                                    SQLException.class,
+                                    e -> assertThat(e.getSQLState())
+                                            .as(e.getMessage())
+                                            .isEqualTo("42501"));
+                }
+            }
+        } finally {
+            database.execute("DROP TABLE " + detached, null);
+        }
+    }
+
     @Test
     void whatTheNmcNeedsOfTheOwnersRightsGoesThroughItsFunctions() throws SQLException {
         try (Connection app = database.connectAsApp();
