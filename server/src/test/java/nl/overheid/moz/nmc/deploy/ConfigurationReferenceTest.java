@@ -397,13 +397,44 @@ class ConfigurationReferenceTest {
                                 p.path("spec").path("policyTypes").spliterator(), false))
                         .map(JsonNode::asText))
                 .contains("Ingress", "Egress");
-        JsonNode egress = policies.stream()
-                .filter(p -> p.path("spec").path("policyTypes").toString().contains("Egress"))
+        java.util.function.Function<String, JsonNode> policy = name -> policies.stream()
+                .filter(p -> p.path("metadata").path("name").asText().equals(name))
                 .findFirst()
-                .orElseThrow();
-        assertThat(egress.findValuesAsText("cidr")).containsExactly("0.0.0.0/0");
-        assertThat(egress.findValues("except").getFirst().toString())
+                .orElseThrow(() -> new AssertionError("no NetworkPolicy " + name));
+        JsonNode egress = policy.apply("nmc-egress");
+        assertThat(egress.findValuesAsText("cidr")).containsExactly("0.0.0.0/0", "::/0");
+        assertThat(egress.findValues("except").get(0).toString())
                 .as("no egress into private ranges")
                 .contains("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16");
+        assertThat(egress.findValues("except").get(1).toString())
+                .as("nor into IPv6's private ranges or the prefixes that lead to IPv4, as PublicTargets refuses")
+                .contains("fc00::/7", "fe80::/10", "::/80", "64:ff9b::/32", "2002::/16", "2001::/32");
+
+        // every pod of the deployment is selected by an ingress policy (review of the privileges, L5); the migration
+        // Job, which holds the owner's credentials, admits nothing and reaches only DNS and the database
+        for (String selector : List.of(
+                "{\"app.kubernetes.io/name\":\"nmc\"}",
+                "{\"app.kubernetes.io/name\":\"nmc-migrate\"}",
+                "{\"cnpg.io/cluster\":\"nmc-db\"}",
+                "{\"cnpg.io/poolerName\":\"nmc-db-pooler-rw\"}")) {
+            assertThat(policies).as("an ingress policy selects " + selector).anySatisfy(p -> {
+                assertThat(p.path("spec")
+                                .path("podSelector")
+                                .path("matchLabels")
+                                .toString())
+                        .isEqualTo(selector);
+                assertThat(p.path("spec").path("policyTypes").toString()).contains("Ingress");
+            });
+        }
+        JsonNode migrate = policy.apply("nmc-migrate");
+        assertThat(migrate.path("spec").path("ingress").size())
+                .as("nothing reaches the Job")
+                .isZero();
+        assertThat(migrate.path("spec").path("egress").toString())
+                .contains("kube-dns", "{\"cnpg.io/cluster\":\"nmc-db\"}", "5432")
+                .doesNotContain("ipBlock");
+        assertThat(policy.apply("nmc-db-ingress").path("spec").path("ingress").toString())
+                .as("the Job and the NMC may reach the database")
+                .contains("{\"app.kubernetes.io/name\":\"nmc-migrate\"}", "{\"app.kubernetes.io/name\":\"nmc\"}");
     }
 }
