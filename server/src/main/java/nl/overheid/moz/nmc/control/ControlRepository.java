@@ -36,6 +36,9 @@ public final class ControlRepository {
             ON CONFLICT DO NOTHING
             """.formatted(NO_TASK));
 
+    /* The database's own clock, as it runs (not the transaction's start). */
+    private static final Statement DATABASE_NOW = Statement.named("databaseNow", "SELECT clock_timestamp() AS nu");
+
     private static final Statement TASK_PLAN_MISSING_AFTER_SENT =
             Statement.named("taskPlanMissingAfterSent", """
             INSERT INTO taak (soort, dv_id, notificatie, poging, due, trace_id, budget)
@@ -310,6 +313,15 @@ public final class ControlRepository {
     }
 
     /** The open send task planned longest ago, if any. */
+    /** The database server's clock now. */
+    Instant databaseNow(DbTransaction tx) {
+        return DATABASE_NOW
+                .get(tx)
+                .execute()
+                .map(row -> DbTypes.instant(row, "nu"))
+                .orElseThrow();
+    }
+
     java.util.Optional<OldestOpenSend> oldestOpenSend(DbTransaction tx) {
         return SEND_OLDEST_OPEN
                 .get(tx)

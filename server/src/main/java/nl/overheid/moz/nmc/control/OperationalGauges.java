@@ -59,6 +59,7 @@ public final class OperationalGauges implements Duty {
     private final MissingContactSettings missingContact;
     private final SendBudget budget;
     private final Set<String> reportedAbove = new HashSet<>();
+    private final ClockOffset clockOffset;
 
     /** How long an open send task exists before it is logged (the alert rule NmcSendNotEnding's threshold). */
     static final Duration OPEN_SEND_LOGGED_AFTER = Duration.ofHours(6);
@@ -79,6 +80,8 @@ public final class OperationalGauges implements Duty {
         this.metrics = metrics;
         this.clock = clock;
         this.missingContact = missingContact;
+        // the host's own clock, not the injected one: its offset from the database's is what is measured
+        this.clockOffset = new ClockOffset(Clock.systemUTC(), control, metrics);
     }
 
     @Override
@@ -91,6 +94,7 @@ public final class OperationalGauges implements Duty {
     public synchronized int runOnce() {
         Instant now = clock.instant();
         database.inTransactionDo(tx -> {
+            clockOffset.measure(tx);
             Map<String, Long> failed = control.failedTasksByKind(tx);
             Map<String, long[]> due = new HashMap<>();
             Map<String, Instant> oldest = new HashMap<>();

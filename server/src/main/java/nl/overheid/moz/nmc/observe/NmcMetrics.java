@@ -588,6 +588,18 @@ public final class NmcMetrics implements AutoCloseable {
                 seconds);
     }
 
+    /**
+     * This instance's clock minus the database's, in seconds: every engine timer is written by one instance and read
+     * by another, so a skew between them shortens leases and waits.
+     */
+    public void clockOffset(double seconds) {
+        set(
+                "nmc.clock.offset.seconds",
+                "this instance's clock minus the database's clock, measured each control interval",
+                List.of(),
+                seconds);
+    }
+
     /** Notifications in {@code bezorgstatus-onbekend}, as last counted. */
     public void statusUnknown(long count) {
         set("nmc.notifications.status.unknown", "notifications in bezorgstatus-onbekend", List.of(), count);

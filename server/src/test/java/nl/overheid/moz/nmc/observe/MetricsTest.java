@@ -211,6 +211,9 @@ class MetricsTest {
 
         assertThat(scrape().require("nmc_sending_oldest_open_seconds", Map.of()))
                 .isBetween(7 * 3600.0, 7 * 3600.0 + 120);
+        assertThat(scrape().require("nmc_clock_offset_seconds", Map.of()))
+                .as("the host's clock against the database's, whatever the injected clock says")
+                .isBetween(-1.0, 1.0);
         List<String> logged;
         synchronized (LOGGED) {
             logged = LOGGED.stream()
