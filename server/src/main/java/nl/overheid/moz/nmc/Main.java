@@ -9,8 +9,10 @@ import java.util.logging.Logger;
 import nl.overheid.moz.nmc.logging.StdoutLogHandler;
 
 /**
- * Starts the NMC. Configuration: environment variables and system properties override the file named by
- * {@code NMC_CONFIG} (if any), which overrides the packaged {@code application.yaml}.
+ * Starts the NMC. Configuration: environment variables and system properties override the files of the directory
+ * named by {@code NMC_SECRETS_DIR} (if any; each file's name is a key and its content the value, as a mounted
+ * Kubernetes secret lays them out), which override the file named by {@code NMC_CONFIG} (if any), which overrides the
+ * packaged {@code application.yaml}.
  */
 public final class Main {
 
@@ -86,11 +88,22 @@ public final class Main {
     }
 
     public static Config config() {
+        return config(
+                Optional.ofNullable(System.getenv("NMC_CONFIG")),
+                Optional.ofNullable(System.getenv("NMC_SECRETS_DIR")));
+    }
+
+    /**
+     * The sources in their order. The secrets directory keeps keys out of the environment, which the same user reads
+     * through {@code /proc/<pid>/environ} and which diagnostic dumps carry; a file can have a mode of its own.
+     */
+    static Config config(Optional<String> configFile, Optional<String> secretsDir) {
         Config.Builder builder =
                 Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource();
         builder.addSource(ConfigSources.environmentVariables());
         builder.addSource(ConfigSources.systemProperties());
-        Optional.ofNullable(System.getenv("NMC_CONFIG")).ifPresent(file -> builder.addSource(ConfigSources.file(file)));
+        secretsDir.ifPresent(dir -> builder.addSource(ConfigSources.directory(dir)));
+        configFile.ifPresent(file -> builder.addSource(ConfigSources.file(file)));
         builder.addSource(ConfigSources.classpath("application.yaml"));
         return builder.build();
     }

@@ -42,7 +42,8 @@ class ConfigurationReferenceTest {
                     : Path.of("server").toAbsolutePath();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     /** Variables of the manifests that are not configuration keys. */
-    private static final Set<String> NOT_KEYS = Set.of("NMC_CONFIG", "NMC_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
+    private static final Set<String> NOT_KEYS =
+            Set.of("NMC_CONFIG", "NMC_SECRETS_DIR", "NMC_LOG_FORMAT", "JAVA_TOOL_OPTIONS");
 
     private static Map<String, String> documented;
 
@@ -177,6 +178,39 @@ class ConfigurationReferenceTest {
             String key = name.replace("_dash_", "-").replace('_', '.').toLowerCase(Locale.ROOT);
             assertThat(documented).as(name + " is " + key).containsKey(normalise(key));
         }
+    }
+
+    /**
+     * The keys and passwords reach the pods as files of NMC_SECRETS_DIR (review of the privileges, L7), each named for
+     * the key it sets; no secret is an environment variable any more.
+     */
+    @Test
+    void everySecretReachesThePodsAsAFileNamedForADocumentedKey() throws IOException {
+        int files = 0;
+        for (JsonNode manifest : manifests()) {
+            JsonNode pod = manifest.path("spec").path("template").path("spec");
+            for (JsonNode container : pod.path("containers")) {
+                assertThat(container.path("env").findValues("secretKeyRef"))
+                        .as(manifest.path("metadata").path("name").asText() + ": no secret in the environment")
+                        .isEmpty();
+            }
+            for (JsonNode volume : pod.path("volumes")) {
+                if (!volume.path("name").asText().equals("secrets")) {
+                    continue;
+                }
+                for (JsonNode item : volume.findValues("items")) {
+                    for (JsonNode file : item) {
+                        String key = file.path("path").asText();
+                        assertThat(documented).as(key).containsKey(normalise(key));
+                        files++;
+                    }
+                }
+                assertThat(volume.toString())
+                        .as("readable by the NMC's group only")
+                        .contains("\"defaultMode\":288");
+            }
+        }
+        assertThat(files).as("the NMC's secrets and the migration's").isGreaterThanOrEqualTo(16);
     }
 
     @Test
