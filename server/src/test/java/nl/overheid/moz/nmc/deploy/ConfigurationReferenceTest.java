@@ -449,7 +449,7 @@ class ConfigurationReferenceTest {
         for (String selector : List.of(
                 "{\"app.kubernetes.io/name\":\"nmc\"}",
                 "{\"app.kubernetes.io/name\":\"nmc-migrate\"}",
-                "{\"cnpg.io/cluster\":\"nmc-db\"}",
+                "{\"cnpg.io/cluster\":\"nmc-db\",\"cnpg.io/podRole\":\"instance\"}",
                 "{\"cnpg.io/poolerName\":\"nmc-db-pooler-rw\"}")) {
             assertThat(policies).as("an ingress policy selects " + selector).anySatisfy(p -> {
                 assertThat(p.path("spec")
@@ -465,7 +465,7 @@ class ConfigurationReferenceTest {
                 .as("nothing reaches the Job")
                 .isZero();
         assertThat(migrate.path("spec").path("egress").toString())
-                .contains("kube-dns", "{\"cnpg.io/cluster\":\"nmc-db\"}", "5432")
+                .contains("kube-dns", "{\"cnpg.io/cluster\":\"nmc-db\",\"cnpg.io/podRole\":\"instance\"}", "5432")
                 .doesNotContain("ipBlock");
         assertThat(policy.apply("nmc-db-ingress").path("spec").path("ingress").toString())
                 .as("the Job and the NMC may reach the database")
