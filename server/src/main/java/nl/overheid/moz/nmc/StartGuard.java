@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import nl.overheid.moz.nmc.db.Database;
 
 /**
  * What the NMC refuses to start with, checked before anything else. Everywhere: a NotifyNL callback token weaker
@@ -45,7 +46,7 @@ final class StartGuard {
      * when the NMC's own login may act as the schema's owner or is a superuser. A foothold in such an NMC could disable
      * the transition trigger, rewrite the event log or erase the audit, which the runtime role cannot.
      */
-    static void checkLogin(Config config, nl.overheid.moz.nmc.db.Database database, String schemaMode) {
+    static void checkLogin(Config config, Database database, String schemaMode) {
         if (config.get("dev").asBoolean().orElse(false) || schemaMode.equals("migrate")) {
             return;
         }

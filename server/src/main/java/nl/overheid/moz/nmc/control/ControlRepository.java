@@ -312,7 +312,6 @@ public final class ControlRepository {
                 .orElse(null);
     }
 
-    /** The open send task planned longest ago, if any. */
     /** The database server's clock now. */
     Instant databaseNow(DbTransaction tx) {
         return DATABASE_NOW
@@ -322,6 +321,7 @@ public final class ControlRepository {
                 .orElseThrow();
     }
 
+    /** The open send task planned longest ago, if any. */
     java.util.Optional<OldestOpenSend> oldestOpenSend(DbTransaction tx) {
         return SEND_OLDEST_OPEN
                 .get(tx)

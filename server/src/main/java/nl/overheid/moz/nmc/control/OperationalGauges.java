@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Logger;
 import nl.overheid.moz.nmc.db.Database;
@@ -117,7 +118,7 @@ public final class OperationalGauges implements Duty {
             control.webhookLagByDv(tx).forEach(lag -> metrics.webhook(lag.oin(), age(lag.oldest(), now), lag.paused()));
             metrics.statusUnknown(control.statusUnknown(tx));
             metrics.invalidReportOldestWaiting(age(control.invalidReportOldestWaiting(tx), now));
-            java.util.Optional<ControlRepository.OldestOpenSend> oldestSend = control.oldestOpenSend(tx);
+            Optional<ControlRepository.OldestOpenSend> oldestSend = control.oldestOpenSend(tx);
             metrics.sendOldestOpen(
                     oldestSend.map(ControlRepository.OldestOpenSend::ageSeconds).orElse(0.0));
             oldestSend.ifPresent(this::openSend);

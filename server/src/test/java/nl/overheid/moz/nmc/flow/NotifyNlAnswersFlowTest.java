@@ -113,10 +113,7 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                                 .withHeader("Content-Type", "text/html")
                                 .withBody("<html><body><h1>400 Bad Request</h1></body></html>")));
         UUID burst = accept(DV_REF, Map.of());
-        for (int round = 1; round <= 7; round++) {
-            ManualRunner.of(nmc).runWorkersOnce();
-            moveTo(due(burst));
-        }
+        triedThroughTheBackoff(burst, 7);
         assertThat(task(burst))
                 .as("seven refusals within 1 + 2 + 4 + 8 + 10 + 10 s: postponed, not parked")
                 .isEqualTo("open|notifynl-weigering-onbekend|0|7");
@@ -127,10 +124,7 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
 
         notify.refuse(400, "BadRequestError", "Template not found");
         UUID lasting = accept(DV_REF + "-2", Map.of());
-        for (int round = 1; round <= 5; round++) {
-            ManualRunner.of(nmc).runWorkersOnce();
-            moveTo(due(lasting));
-        }
+        triedThroughTheBackoff(lasting, 5);
         assertThat(task(lasting))
                 .as("the fifth refusal, 15 s after the first: not yet parked")
                 .isEqualTo("open|notifynl-template-onbekend|0|5");
@@ -675,6 +669,14 @@ class NotifyNlAnswersFlowTest extends LifecycleTestBase {
                 .truncatedTo(ChronoUnit.DAYS)
                 .plus(Duration.ofDays(1))
                 .plus(Duration.ofHours(8));
+    }
+
+    /** Tries the send {@code tries} times, each time as soon as its backoff lets it. */
+    private void triedThroughTheBackoff(UUID id, int tries) {
+        for (int round = 1; round <= tries; round++) {
+            ManualRunner.of(nmc).runWorkersOnce();
+            moveTo(due(id));
+        }
     }
 
     private void moveTo(Instant moment) {
